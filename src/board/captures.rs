@@ -1,0 +1,105 @@
+//! Custodial and shieldwall captures, both read off the board as it stands right after the
+//! move, so that every captured piece is removed at once.
+
+use super::bitboard::Bitboard;
+use super::piece::Side;
+use super::position::Board;
+use super::rules::Rules;
+use super::square::{Direction, Square};
+
+/// The enemy pieces that the piece of `mover` just landed on `to` captures. The moved piece is
+/// already on `to`; nothing has been removed yet. The king is never in the result.
+#[inline]
+pub(crate) fn captured_by(board: &Board, to: Square, mover: Side, rules: &Rules) -> Bitboard {
+    let king = board.king();
+    if to == king && !rules.king_armed {
+        return Bitboard::EMPTY;
+    }
+    let king_bb = if rules.king_armed {
+        Bitboard::from_square(king)
+    } else {
+        Bitboard::EMPTY
+    };
+    // Hammers close captures; victims are the pieces that can be taken custodially.
+    let (hammers, victims, throne_hostile) = match mover {
+        Side::Attackers => (
+            board.attackers(),
+            board.defenders(),
+            // The throne is hostile to defenders only while it is empty.
+            !king.is_throne(),
+        ),
+        Side::Defenders => (board.defenders() | king_bb, board.attackers(), true),
+    };
+    let mut anvils = hammers | Bitboard::CORNERS;
+    if throne_hostile {
+        anvils |= Bitboard::THRONE;
+    }
+
+    let to_bb = Bitboard::from_square(to);
+    let mut captured = Bitboard::EMPTY;
+    for dir in Direction::ALL {
+        let next = to_bb.shift(dir) & victims;
+        if next.any() && (next.shift(dir) & anvils).any() {
+            captured |= next;
+        }
+    }
+    if rules.shieldwall && to.is_edge() {
+        captured |= shieldwall(board, to, mover, hammers);
+    }
+    captured
+}
+
+/// The edge lines through `sq`: the direction along the edge and the direction inward.
+/// A corner lies on two edges; other edge squares on one.
+pub(crate) fn edge_lines(sq: Square) -> impl Iterator<Item = (Direction, Direction)> {
+    use Direction::*;
+    let (f, r) = (sq.file(), sq.rank());
+    let last = super::square::SIZE - 1;
+    let horizontal = if r == 0 {
+        Some(North)
+    } else if r == last {
+        Some(South)
+    } else {
+        None
+    };
+    let vertical = if f == 0 {
+        Some(East)
+    } else if f == last {
+        Some(West)
+    } else {
+        None
+    };
+    let h = horizontal.into_iter().flat_map(|i| [(East, i), (West, i)]);
+    let v = vertical.into_iter().flat_map(|i| [(North, i), (South, i)]);
+    h.chain(v)
+}
+
+/// A shieldwall closed by the piece on the edge square `to`: walking away from `to` along the
+/// edge, a row of two or more enemies (the king counts) each with a hammer in front of it,
+/// ended by a hammer or a corner. The row's pieces other than the king are captured.
+fn shieldwall(board: &Board, to: Square, mover: Side, hammers: Bitboard) -> Bitboard {
+    let enemies = board.pieces(mover.opponent());
+    let mut captured = Bitboard::EMPTY;
+    for (along, inward) in edge_lines(to) {
+        let mut row = Bitboard::EMPTY;
+        let mut cur = to;
+        let closed = loop {
+            let Some(next) = cur.step(along) else {
+                break false;
+            };
+            if !enemies.contains(next) {
+                break hammers.contains(next) || next.is_corner();
+            }
+            let guarded = next.step(inward).is_some_and(|front| hammers.contains(front));
+            if !guarded {
+                break false;
+            }
+            row = row.with(next);
+            cur = next;
+        };
+        if closed && row.count() >= 2 {
+            captured |= row.without(board.king());
+        }
+    }
+    captured
+}

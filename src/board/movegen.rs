@@ -1,0 +1,50 @@
+//! Legal moves by the board alone: generated into a fixed list, or counted without generating.
+
+use super::bitboard::Bitboard;
+use super::moves::{Move, MoveList};
+use super::piece::Side;
+use super::position::Board;
+use super::square::Direction;
+
+impl Board {
+    /// Appends every legal move of the side to move (history not considered).
+    pub fn generate_moves(&self, list: &mut MoveList) {
+        let occupied = self.occupied();
+        let soldiers = match self.side_to_move() {
+            Side::Attackers => self.attackers(),
+            Side::Defenders => {
+                let king = self.king();
+                for to in Bitboard::rook_targets(king, occupied) {
+                    list.push(Move::new(king, to));
+                }
+                self.defenders()
+            }
+        };
+        for from in soldiers {
+            for to in Bitboard::rook_targets(from, occupied) & !Bitboard::RESTRICTED {
+                list.push(Move::new(from, to));
+            }
+        }
+    }
+
+    /// The number of legal moves of the side to move, counted set-wise: all soldiers slide at
+    /// once in each direction, and their rays never overlap (see [`Bitboard::slide`]).
+    #[inline]
+    pub fn count_moves(&self) -> u32 {
+        let occupied = self.occupied();
+        let empty = !occupied;
+        let landable = empty & !Bitboard::RESTRICTED;
+        let (soldiers, king_moves) = match self.side_to_move() {
+            Side::Attackers => (self.attackers(), 0),
+            Side::Defenders => (
+                self.defenders(),
+                Bitboard::rook_targets(self.king(), occupied).count(),
+            ),
+        };
+        let mut count = king_moves;
+        for dir in Direction::ALL {
+            count += (soldiers.slide(dir, empty) & landable).count();
+        }
+        count
+    }
+}

@@ -1,0 +1,80 @@
+//! How a game ended: a winner (or a draw) and the reason.
+
+use super::piece::Side;
+use super::rules::{NoMoves, Rules};
+use std::fmt;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Reason {
+    KingEscaped,
+    KingCaptured,
+    ExitFort,
+    Encirclement,
+    /// The side to move had no legal move.
+    NoMoves,
+    /// A position occurred for the third time.
+    Repetition,
+    /// 2017: the defenders' arrangement recurred three times without a capture.
+    DrawFort,
+    /// Too many plies without a capture.
+    NoCaptures,
+    /// The game reached the preset's length limit.
+    MoveLimit,
+}
+
+impl Reason {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::KingEscaped => "the king escaped to a corner",
+            Reason::KingCaptured => "the king was captured",
+            Reason::ExitFort => "the defenders built an exit fort",
+            Reason::Encirclement => "the attackers encircled all defenders",
+            Reason::NoMoves => "the side to move has no legal move",
+            Reason::Repetition => "a position occurred for the third time",
+            Reason::DrawFort => "the defenders repeated a draw fort",
+            Reason::NoCaptures => "too many moves without a capture",
+            Reason::MoveLimit => "the game reached its length limit",
+        }
+    }
+}
+
+/// The end of a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+    pub reason: Reason,
+}
+
+impl Outcome {
+    pub const fn win(winner: Side, reason: Reason) -> Outcome {
+        Outcome {
+            winner: Some(winner),
+            reason,
+        }
+    }
+
+    pub const fn draw(reason: Reason) -> Outcome {
+        Outcome {
+            winner: None,
+            reason,
+        }
+    }
+
+    /// `stuck` has no legal move on its turn.
+    pub fn no_moves(stuck: Side, rules: &Rules) -> Outcome {
+        match rules.no_moves {
+            NoMoves::Loses => Outcome::win(stuck.opponent(), Reason::NoMoves),
+            NoMoves::Draw => Outcome::draw(Reason::NoMoves),
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{side} win: {}", self.reason.describe()),
+            None => write!(f, "draw: {}", self.reason.describe()),
+        }
+    }
+}

@@ -1,0 +1,585 @@
+//! `Board`: the pieces, the side to move and the Zobrist key, played by copy-make.
+//! `Position`: a board inside a game, with the rules and the history that repetition needs.
+
+use super::bitboard::Bitboard;
+use super::captures;
+use super::moves::{Move, MoveList};
+use super::outcome::{Outcome, Reason};
+use super::piece::{Piece, Side};
+use super::rules::{Repetition, Rules};
+use super::square::{Square, THRONE};
+use super::zobrist::{KEYS, Key};
+use std::fmt;
+
+/// The pieces on the board, whose turn it is, and the position's key.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    attackers: Bitboard,
+    /// Defenders without the king.
+    defenders: Bitboard,
+    king: Square,
+    side: Side,
+    key: Key,
+}
+
+/// Why a set of pieces is not a position Hnefi plays.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("there is no king")]
+    NoKing,
+    #[error("there are two or more kings (found one on {0} and one on {1})")]
+    TwoKings(Square, Square),
+    #[error("{0} is a restricted square and only the king may stand on it")]
+    PieceOnRestricted(Square),
+    #[error("too many attackers: {0} (at most 24)")]
+    TooManyAttackers(u32),
+    #[error("too many defenders: {0} besides the king (at most 12)")]
+    TooManyDefenders(u32),
+    #[error("two pieces on {0}")]
+    TwoPieces(Square),
+}
+
+/// Why a move cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    #[error("there is no piece of the {side} on {from}")]
+    NoPiece { side: Side, from: Square },
+    #[error("{0} does not move along a rank or file")]
+    NotStraight(Move),
+    #[error("{mv} is blocked by the piece on {at}")]
+    Blocked { mv: Move, at: Square },
+    #[error("only the king may stop on {0}")]
+    Restricted(Square),
+    #[error("the game is already over ({0})")]
+    GameOver(Outcome),
+    #[error("{0} would recreate an earlier board, which these rules forbid the defenders")]
+    Repeats(Move),
+}
+
+impl Board {
+    /// The Copenhagen start position, attackers to move.
+    pub fn start() -> Board {
+        super::notation::parse_fen(super::notation::START_FEN).expect("the start FEN is valid")
+    }
+
+    /// A board from explicit piece sets, checked.
+    pub fn new(
+        attackers: Bitboard,
+        defenders: Bitboard,
+        king: Square,
+        side: Side,
+    ) -> Result<Board, SetupError> {
+        let king_bb = Bitboard::from_square(king);
+        if let Some(sq) = (attackers & defenders).first() {
+            return Err(SetupError::TwoPieces(sq));
+        }
+        if ((attackers | defenders) & king_bb).any() {
+            return Err(SetupError::TwoPieces(king));
+        }
+        if let Some(sq) = ((attackers | defenders) & Bitboard::RESTRICTED).first() {
+            return Err(SetupError::PieceOnRestricted(sq));
+        }
+        if attackers.count() > 24 {
+            return Err(SetupError::TooManyAttackers(attackers.count()));
+        }
+        if defenders.count() > 12 {
+            return Err(SetupError::TooManyDefenders(defenders.count()));
+        }
+        let mut board = Board {
+            attackers,
+            defenders,
+            king,
+            side,
+            key: 0,
+        };
+        board.key = board.compute_key();
+        Ok(board)
+    }
+
+    pub fn attackers(&self) -> Bitboard {
+        self.attackers
+    }
+
+    /// The defenders without the king.
+    pub fn defenders(&self) -> Bitboard {
+        self.defenders
+    }
+
+    pub fn king(&self) -> Square {
+        self.king
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    pub fn key(&self) -> Key {
+        self.key
+    }
+
+    /// The key of the piece placement alone, without the side to move.
+    pub fn placement_key(&self) -> Key {
+        match self.side {
+            Side::Attackers => self.key,
+            Side::Defenders => self.key ^ KEYS.defenders_to_move,
+        }
+    }
+
+    /// All pieces of `side`, the king included for the defenders.
+    #[inline(always)]
+    pub fn pieces(&self, side: Side) -> Bitboard {
+        match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders.with(self.king),
+        }
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        (self.attackers | self.defenders).with(self.king)
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        if self.king == sq {
+            Some(Piece::King)
+        } else if self.attackers.contains(sq) {
+            Some(Piece::Attacker)
+        } else if self.defenders.contains(sq) {
+            Some(Piece::Defender)
+        } else {
+            None
+        }
+    }
+
+    /// The same pieces with `side` to move.
+    pub fn with_side_to_move(mut self, side: Side) -> Board {
+        if side != self.side {
+            self.side = side;
+            self.key ^= KEYS.defenders_to_move;
+        }
+        self
+    }
+
+    /// The key computed from scratch; `play` keeps `key` equal to it.
+    pub fn compute_key(&self) -> Key {
+        let mut key = KEYS.piece(Piece::King, self.king);
+        for sq in self.attackers {
+            key ^= KEYS.piece(Piece::Attacker, sq);
+        }
+        for sq in self.defenders {
+            key ^= KEYS.piece(Piece::Defender, sq);
+        }
+        if self.side == Side::Defenders {
+            key ^= KEYS.defenders_to_move;
+        }
+        key
+    }
+
+    /// Checks that `mv` is a legal move here, by the board alone (no history, game not over).
+    pub fn check_move(&self, mv: Move) -> Result<(), MoveError> {
+        let (from, to) = (mv.from(), mv.to());
+        let piece = match self.piece_at(from) {
+            Some(p) if p.side() == self.side => p,
+            _ => {
+                return Err(MoveError::NoPiece {
+                    side: self.side,
+                    from,
+                });
+            }
+        };
+        if from.file() != to.file() && from.rank() != to.rank() {
+            return Err(MoveError::NotStraight(mv));
+        }
+        let occupied = self.occupied();
+        let path = Bitboard::between(from, to).with(to);
+        if let Some(at) = (path & occupied).first().map(|first| {
+            // The blocker nearest to `from`.
+            if to > from {
+                first
+            } else {
+                (path & occupied).last().unwrap_or(first)
+            }
+        }) {
+            return Err(MoveError::Blocked { mv, at });
+        }
+        if piece != Piece::King && to.is_restricted() {
+            return Err(MoveError::Restricted(to));
+        }
+        Ok(())
+    }
+
+    /// Plays `mv`, which must be legal, and returns the pieces it captured.
+    #[inline]
+    pub fn play(&mut self, mv: Move, rules: &Rules) -> Bitboard {
+        let (from, to) = (mv.from(), mv.to());
+        let mover = self.side;
+        let piece = if from == self.king {
+            self.king = to;
+            Piece::King
+        } else {
+            let moved = Bitboard::from_square(from).with(to);
+            match mover {
+                Side::Attackers => {
+                    self.attackers ^= moved;
+                    Piece::Attacker
+                }
+                Side::Defenders => {
+                    self.defenders ^= moved;
+                    Piece::Defender
+                }
+            }
+        };
+        self.key ^= KEYS.piece(piece, from) ^ KEYS.piece(piece, to) ^ KEYS.defenders_to_move;
+
+        let captured = captures::captured_by(self, to, mover, rules);
+        if captured.any() {
+            let victim = match mover {
+                Side::Attackers => {
+                    self.defenders ^= captured;
+                    Piece::Defender
+                }
+                Side::Defenders => {
+                    self.attackers ^= captured;
+                    Piece::Attacker
+                }
+            };
+            for sq in captured {
+                self.key ^= KEYS.piece(victim, sq);
+            }
+        }
+        self.side = mover.opponent();
+        captured
+    }
+
+    /// The win that the move `last`, just played, gave its player, if any: escape, king
+    /// captured, exit fort, or encirclement, checked in that order.
+    #[inline]
+    pub fn mover_win(&self, last: Move, rules: &Rules) -> Option<Outcome> {
+        self.mover_win_landing(Some(last.to()), rules)
+    }
+
+    /// [`Board::mover_win`] where the last move may be unknown (a position set up from text):
+    /// then a king capture cannot be told apart from a king who walked into the ring, and is
+    /// not called.
+    pub fn mover_win_landing(&self, landing: Option<Square>, rules: &Rules) -> Option<Outcome> {
+        let mover = self.side.opponent();
+        let reason = match mover {
+            Side::Defenders => {
+                if self.king.is_corner() {
+                    Some(Reason::KingEscaped)
+                } else if rules.exit_fort && self.king.is_edge() && super::fort::is_exit_fort(self)
+                {
+                    Some(Reason::ExitFort)
+                } else {
+                    None
+                }
+            }
+            Side::Attackers => {
+                if landing.is_some_and(|to| self.king_captured(to, rules)) {
+                    Some(Reason::KingCaptured)
+                } else if rules.encirclement && self.encircled() {
+                    Some(Reason::Encirclement)
+                } else {
+                    None
+                }
+            }
+        };
+        reason.map(|reason| Outcome::win(mover, reason))
+    }
+
+    /// Whether an attacker just landed on `to` closed the ring around the king.
+    fn king_captured(&self, to: Square, rules: &Rules) -> bool {
+        if self.king.is_edge() {
+            return false;
+        }
+        let around = Bitboard::from_square(self.king).neighbours();
+        if !around.contains(to) {
+            return false;
+        }
+        let needed = if rules.king_beside_throne_by_three {
+            around.without(THRONE)
+        } else {
+            around
+        };
+        (needed & !self.attackers).is_empty()
+    }
+
+    /// No defender and not the king can reach the edge through squares free of attackers.
+    pub fn encircled(&self) -> bool {
+        let defenders = self.pieces(Side::Defenders);
+        if (defenders & Bitboard::EDGE).any() {
+            return false;
+        }
+        !defenders.flood_reaches(!self.attackers, Bitboard::EDGE)
+    }
+
+    /// The end of the game right after `last` was played, by the board alone: the mover's wins,
+    /// then a side to move with no legal move.
+    pub fn outcome_after(&self, last: Move, rules: &Rules) -> Option<Outcome> {
+        self.mover_win(last, rules).or_else(|| {
+            (self.count_moves() == 0).then(|| Outcome::no_moves(self.side, rules))
+        })
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", super::notation::to_fen(self))
+    }
+}
+
+/// A board in a game: the rules, and every earlier board since the start so that repetition
+/// can be judged and moves taken back.
+#[derive(Clone, Debug)]
+pub struct Position {
+    board: Board,
+    rules: Rules,
+    /// Plies since the last capture (or since the start).
+    quiet_plies: u16,
+    history: Vec<Undo>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    board: Board,
+    quiet_plies: u16,
+    mv: Move,
+}
+
+impl Position {
+    pub fn new(board: Board, rules: Rules) -> Position {
+        Position {
+            board,
+            rules,
+            quiet_plies: 0,
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    pub fn start(rules: Rules) -> Position {
+        Position::new(Board::start(), rules)
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.board.side
+    }
+
+    pub fn key(&self) -> Key {
+        self.board.key
+    }
+
+    /// Moves played since the position this game was set up from.
+    pub fn plies(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Plies since the last capture.
+    pub fn quiet_plies(&self) -> u16 {
+        self.quiet_plies
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|u| u.mv)
+    }
+
+    /// The moves played, in order.
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+
+    /// Boards since the last capture, newest first, the current one excluded. Nothing before
+    /// a capture can recur, since captures only ever remove pieces.
+    fn recent(&self) -> impl Iterator<Item = &Board> {
+        self.history
+            .iter()
+            .rev()
+            .take(self.quiet_plies as usize)
+            .map(|u| &u.board)
+    }
+
+    /// How many times the current position (board and side to move) has occurred.
+    pub fn occurrences(&self) -> usize {
+        let key = self.board.key;
+        1 + self.recent().filter(|b| b.key == key).count()
+    }
+
+    /// Plays `mv` without checking it; returns the captures.
+    pub fn play(&mut self, mv: Move) -> Bitboard {
+        self.history.push(Undo {
+            board: self.board,
+            quiet_plies: self.quiet_plies,
+            mv,
+        });
+        let captured = self.board.play(mv, &self.rules);
+        self.quiet_plies = if captured.any() {
+            0
+        } else {
+            self.quiet_plies.saturating_add(1)
+        };
+        captured
+    }
+
+    /// Plays `mv` after checking that it is legal and that the game is not over.
+    pub fn try_play(&mut self, mv: Move) -> Result<Bitboard, MoveError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(MoveError::GameOver(outcome));
+        }
+        self.board.check_move(mv)?;
+        if self.repeats_forbidden_board(mv) {
+            return Err(MoveError::Repeats(mv));
+        }
+        Ok(self.play(mv))
+    }
+
+    /// Takes the last move back.
+    pub fn undo(&mut self) -> Option<Move> {
+        let undo = self.history.pop()?;
+        self.board = undo.board;
+        self.quiet_plies = undo.quiet_plies;
+        Some(undo.mv)
+    }
+
+    /// Under `DefendersMayNotRepeat`: whether the defenders' `mv` recreates an earlier board.
+    pub fn repeats_forbidden_board(&self, mv: Move) -> bool {
+        if self.rules.repetition != Repetition::DefendersMayNotRepeat
+            || self.board.side != Side::Defenders
+        {
+            return false;
+        }
+        let mut after = self.board;
+        if after.play(mv, &self.rules).any() {
+            return false;
+        }
+        let placement = after.placement_key();
+        self.board.placement_key() == placement
+            || self.recent().any(|b| b.placement_key() == placement)
+    }
+
+    /// The legal moves, history included (empty when the game is over).
+    pub fn legal_moves(&self, list: &mut MoveList) {
+        list.clear();
+        if self.outcome().is_some() {
+            return;
+        }
+        self.board.generate_moves(list);
+        if self.rules.repetition == Repetition::DefendersMayNotRepeat {
+            list.retain(|m| !self.repeats_forbidden_board(*m));
+        }
+    }
+
+    /// Whether the game is over, and how: the board's own ends first (after the last move),
+    /// then repetition and the draw rules of the preset.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let rules = &self.rules;
+        let landing = self.last_move().map(|m| m.to());
+        if let Some(win) = self.board.mover_win_landing(landing, rules) {
+            return Some(win);
+        }
+        if !self.has_legal_move() {
+            return Some(Outcome::no_moves(self.board.side, rules));
+        }
+        if self.occurrences() >= 3 {
+            let mover = self.board.side.opponent();
+            match rules.repetition {
+                Repetition::ThirdLosesForDefenders => {
+                    return Some(Outcome::win(Side::Attackers, Reason::Repetition));
+                }
+                Repetition::ThirdLosesForMover => {
+                    return Some(Outcome::win(mover.opponent(), Reason::Repetition));
+                }
+                Repetition::ThirdIsDraw => return Some(Outcome::draw(Reason::Repetition)),
+                Repetition::Off | Repetition::DefendersMayNotRepeat => {}
+            }
+        }
+        if rules.draw_fort_loses && self.draw_fort() {
+            return Some(Outcome::win(Side::Attackers, Reason::DrawFort));
+        }
+        if rules.no_capture_draw_plies.is_some_and(|n| self.quiet_plies >= n) {
+            return Some(Outcome::draw(Reason::NoCaptures));
+        }
+        if rules.max_plies.is_some_and(|n| self.plies() >= n as usize) {
+            return Some(Outcome::draw(Reason::MoveLimit));
+        }
+        None
+    }
+
+    fn has_legal_move(&self) -> bool {
+        if self.rules.repetition == Repetition::DefendersMayNotRepeat
+            && self.board.side == Side::Defenders
+        {
+            let mut list = MoveList::new();
+            self.board.generate_moves(&mut list);
+            list.iter().any(|m| !self.repeats_forbidden_board(*m))
+        } else {
+            self.board.count_moves() > 0
+        }
+    }
+
+    /// 2017 rule 8b: after a defenders' move, the defenders' arrangement has now stood three
+    /// times with no capture in between, while they still have the king and four men.
+    fn draw_fort(&self) -> bool {
+        let b = &self.board;
+        if b.side != Side::Attackers || self.history.is_empty() || b.defenders.count() < 4 {
+            return false;
+        }
+        let same = self
+            .recent()
+            .skip(1)
+            .step_by(2)
+            .filter(|old| old.defenders == b.defenders && old.king == b.king)
+            .count();
+        same + 1 >= 3
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_move;
+
+    #[test]
+    fn start_position() {
+        let b = Board::start();
+        assert_eq!(b.attackers().count(), 24);
+        assert_eq!(b.defenders().count(), 12);
+        assert_eq!(b.king(), THRONE);
+        assert_eq!(b.side_to_move(), Side::Attackers);
+        assert_eq!(b.key(), b.compute_key());
+    }
+
+    #[test]
+    fn check_move_errors() {
+        let b = Board::start();
+        let m = |s: &str| parse_move(s).unwrap();
+        assert_eq!(b.check_move(m("d1d3")), Ok(()));
+        assert!(matches!(b.check_move(m("e5e3")), Err(MoveError::NoPiece { .. })));
+        assert!(matches!(b.check_move(m("d1e2")), Err(MoveError::NotStraight(_))));
+        assert!(matches!(
+            b.check_move(m("a4a6")),
+            Err(MoveError::Blocked { at, .. }) if at.to_string() == "a5"
+        ));
+        assert!(matches!(
+            b.check_move(m("d11a11")),
+            Err(MoveError::Restricted(_))
+        ));
+    }
+
+    #[test]
+    fn undo_restores() {
+        let mut p = Position::start(Rules::default());
+        let before = *p.board();
+        p.try_play(parse_move("d1d3").unwrap()).unwrap();
+        assert_ne!(*p.board(), before);
+        assert_eq!(p.undo().map(|m| m.to_string()), Some("d1d3".to_string()));
+        assert_eq!(*p.board(), before);
+        assert_eq!(p.undo(), None);
+    }
+}

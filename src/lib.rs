@@ -1,0 +1,4 @@
+//! Hnefi: a Copenhagen Hnefatafl engine.
+
+pub mod board;
+pub mod perft;
