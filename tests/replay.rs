@@ -1,0 +1,107 @@
+//! Every move of the 1,752 real games replays legally with exactly the recorded captures.
+
+mod common;
+
+use hnefi::board::notation::{parse_record_move, record_move};
+use hnefi::board::{Outcome, Position, Reason, Rules, Side};
+
+enum Replay {
+    /// All moves played; the outcome after the last one.
+    Done(Option<Outcome>),
+    /// The game had already ended by the rules before move `index`.
+    EndedEarly { index: usize, outcome: Outcome },
+}
+
+fn replay(rec: &common::Record, rules: Rules) -> Replay {
+    let mut pos = Position::start(rules);
+    for (i, text) in rec.moves.iter().enumerate() {
+        let claimed = parse_record_move(text)
+            .unwrap_or_else(|e| panic!("line {} move {}: {e}", rec.line, i + 1));
+        if let Some(outcome) = pos.outcome() {
+            return Replay::EndedEarly { index: i, outcome };
+        }
+        let captured = pos
+            .try_play(claimed.mv)
+            .unwrap_or_else(|e| panic!("line {} move {} {text}: illegal: {e}", rec.line, i + 1));
+        assert_eq!(
+            captured,
+            claimed.captures,
+            "line {} move {}: recorded {text}, rules give {}",
+            rec.line,
+            i + 1,
+            record_move(claimed.mv, captured)
+        );
+    }
+    Replay::Done(pos.outcome())
+}
+
+fn result_side(result: &str) -> Option<Side> {
+    match result {
+        "Black" => Some(Side::Attackers),
+        "White" => Some(Side::Defenders),
+        _ => None,
+    }
+}
+
+#[test]
+fn every_real_game_replays() {
+    let games = common::games();
+    assert_eq!(games.len(), 1752);
+    let mut repeating = Vec::new();
+    let mut decided = 0;
+    let mut reasons = std::collections::BTreeMap::new();
+    for rec in &games {
+        let outcome = match replay(rec, Rules::default()) {
+            Replay::Done(outcome) => outcome,
+            Replay::EndedEarly { index, outcome } => {
+                // Only a third repetition may end a real game early: the site did not enforce it.
+                assert_eq!(
+                    outcome.reason,
+                    Reason::Repetition,
+                    "line {}: game over before move {} ({outcome})",
+                    rec.line,
+                    index + 1
+                );
+                repeating.push(rec.line);
+                match replay(rec, Rules::default().without_repetition()) {
+                    Replay::Done(o) => o,
+                    Replay::EndedEarly { index, outcome } => panic!(
+                        "line {}: over before move {} without repetition: {outcome}",
+                        rec.line,
+                        index + 1
+                    ),
+                }
+            }
+        };
+        // The record's capture columns count its `x` marks, duplicates included.
+        let marks = |parity: usize| -> u32 {
+            rec.moves
+                .iter()
+                .skip(parity)
+                .step_by(2)
+                .map(|m| m.matches('x').count() as u32)
+                .sum()
+        };
+        assert_eq!(
+            (marks(0), marks(1)),
+            (rec.attacker_captures, rec.defender_captures),
+            "line {}: capture columns",
+            rec.line
+        );
+        if let Some(o) = outcome {
+            *reasons.entry(format!("{:?}", o.reason)).or_insert(0) += 1;
+            decided += 1;
+            if !rec.timeout {
+                assert_eq!(
+                    o.winner,
+                    result_side(&rec.result),
+                    "line {}: rules say {o}, record says {}",
+                    rec.line,
+                    rec.result
+                );
+            }
+        }
+    }
+    eprintln!("games ended by the rules: {decided} {reasons:?}; repeating: {repeating:?}");
+    assert_eq!(repeating.len(), 11, "games that repeat three times: {repeating:?}");
+}
