@@ -1,8 +1,37 @@
-fn main() {
-    let b = hnefi::board::Board::start();
-    let rules = hnefi::board::Rules::default();
-    let d: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(4);
-    let t = std::time::Instant::now();
-    let n: u64 = hnefi::perft::divide(&b, d, &rules).iter().map(|x| x.1).sum();
-    println!("{n} {:?}", t.elapsed());
+//! The `hnefi` command: each subcommand is a thin call into the library.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cli;
+
+#[derive(Parser)]
+#[command(name = "hnefi", version, about = "Hnefi, a Copenhagen Hnefatafl engine", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (history ignored), in parallel.
+    Perft(cli::PerftArgs),
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Perft(args)) => cli::perft(args),
+        None => Err("the engine loop is not built yet; try `hnefi --help`".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hnefi: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

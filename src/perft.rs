@@ -1,10 +1,13 @@
-//! Perft: counting the leaves of the legal move tree, by position alone (history ignored).
+//! Perft: the leaves of the legal move tree, by position alone (history ignored), as chess
+//! engines count them. Parallel over root moves; bulk-counted at the last ply.
 
-use crate::board::{Board, MoveList, Rules};
+use crate::board::{Board, Move, MoveList, Rules};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-/// Leaves at `depth` plies below `board`. A position whose game is over (by the board alone)
-/// has no moves: the move that ended it is a leaf and is not expanded.
+/// Leaves at `depth` plies below `board`, which must not be a finished game. A position whose
+/// game is over (by the board alone) has no moves: the move that ended it is a leaf and is not
+/// expanded.
 pub fn perft(board: &Board, depth: u32, rules: &Rules) -> u64 {
     match depth {
         0 => 1,
@@ -25,23 +28,71 @@ pub fn perft(board: &Board, depth: u32, rules: &Rules) -> u64 {
     }
 }
 
-/// Perft split by root move: each move with its leaf count, in generation order, computed in
-/// parallel on rayon's pool.
-pub fn divide(board: &Board, depth: u32, rules: &Rules) -> Vec<(crate::board::Move, u64)> {
+/// Whether a set-up position is already decided by the board (king on a corner, a fort after
+/// the defenders' move, an encirclement after the attackers'): it then has no moves.
+pub fn is_over(board: &Board, rules: &Rules) -> bool {
+    board.mover_win_landing(None, rules).is_some()
+}
+
+/// Progress of a running [`divide`], readable from another thread.
+#[derive(Default)]
+pub struct Progress {
+    pub roots_done: AtomicUsize,
+    pub roots_total: AtomicUsize,
+    pub leaves: AtomicU64,
+}
+
+/// Perft split by root move, in generation order, computed in parallel on the current rayon
+/// pool. Each root's count is added to `progress` as it finishes.
+pub fn divide(board: &Board, depth: u32, rules: &Rules, progress: &Progress) -> Vec<(Move, u64)> {
     let mut list = MoveList::new();
+    if depth == 0 || is_over(board, rules) {
+        return Vec::new();
+    }
     board.generate_moves(&mut list);
+    progress.roots_total.store(list.len(), Ordering::Relaxed);
     list.par_iter()
+        .with_max_len(1)
         .map(|&mv| {
             let mut child = *board;
             child.play(mv, rules);
-            let n = if depth <= 1 {
+            let n = if depth == 1 {
                 1
             } else if child.mover_win(mv, rules).is_some() {
                 0
             } else {
                 perft(&child, depth - 1, rules)
             };
+            progress.leaves.fetch_add(n, Ordering::Relaxed);
+            progress.roots_done.fetch_add(1, Ordering::Relaxed);
             (mv, n)
         })
         .collect()
+}
+
+/// Total perft of a position on the current rayon pool.
+pub fn perft_parallel(board: &Board, depth: u32, rules: &Rules) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    divide(board, depth, rules, &Progress::default())
+        .iter()
+        .map(|(_, n)| n)
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_shallow() {
+        let b = Board::start();
+        let r = Rules::default();
+        let expected = [1, 116, 6788, 806344];
+        for (d, &n) in expected.iter().enumerate() {
+            assert_eq!(perft(&b, d as u32, &r), n);
+            assert_eq!(perft_parallel(&b, d as u32, &r), n);
+        }
+    }
 }

@@ -103,5 +103,9 @@ fn every_real_game_replays() {
         }
     }
     eprintln!("games ended by the rules: {decided} {reasons:?}; repeating: {repeating:?}");
-    assert_eq!(repeating.len(), 11, "games that repeat three times: {repeating:?}");
+    assert_eq!(
+        repeating.len(),
+        11,
+        "games that repeat three times: {repeating:?}"
+    );
 }

@@ -17,7 +17,9 @@ fn mv(text: &str) -> Move {
 /// Plays a legal move on a copy and returns the board after it and the captures.
 fn play(board: &Board, text: &str, rules: &Rules) -> (Board, Bitboard) {
     let m = mv(text);
-    board.check_move(m).unwrap_or_else(|e| panic!("{text}: {e}"));
+    board
+        .check_move(m)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
     let mut b = *board;
     let captured = b.play(m, rules);
     assert_eq!(b.key(), b.compute_key());
@@ -76,8 +78,14 @@ fn only_the_king_stops_on_restricted_squares() {
     let b = setup("a: b1; d: f4; k: c11", Side::Attackers);
     assert!(b.check_move(mv("b1a1")).is_err());
     let b = b.with_side_to_move(Side::Defenders);
-    assert!(b.check_move(mv("c11a11")).is_ok(), "the king may enter a corner");
-    assert!(b.check_move(mv("f4f6")).is_err(), "a defender may not stop on the throne");
+    assert!(
+        b.check_move(mv("c11a11")).is_ok(),
+        "the king may enter a corner"
+    );
+    assert!(
+        b.check_move(mv("f4f6")).is_err(),
+        "a defender may not stop on the throne"
+    );
     let b = setup("a: f2; d: f9; k: c3", Side::Attackers);
     assert!(b.check_move(mv("f2f6")).is_err());
 }
@@ -85,11 +93,20 @@ fn only_the_king_stops_on_restricted_squares() {
 #[test]
 fn any_piece_passes_the_empty_throne_and_the_king_may_return() {
     let b = setup("a: f2; d: f9; k: c3", Side::Attackers);
-    assert!(b.check_move(mv("f2f8")).is_ok(), "attacker passes the empty throne");
+    assert!(
+        b.check_move(mv("f2f8")).is_ok(),
+        "attacker passes the empty throne"
+    );
     let b = b.with_side_to_move(Side::Defenders);
-    assert!(b.check_move(mv("f9f3")).is_ok(), "defender passes the empty throne");
+    assert!(
+        b.check_move(mv("f9f3")).is_ok(),
+        "defender passes the empty throne"
+    );
     let b = setup("a: a5; d: f9; k: f3", Side::Defenders);
-    assert!(b.check_move(mv("f3f6")).is_ok(), "seed 000 §3: the king may re-enter the throne");
+    assert!(
+        b.check_move(mv("f3f6")).is_ok(),
+        "seed 000 §3: the king may re-enter the throne"
+    );
     // An occupied throne blocks.
     let b = setup("a: f2; d: f9; k: f6", Side::Attackers);
     assert!(b.check_move(mv("f2f8")).is_err());
@@ -196,14 +213,49 @@ fn shieldwall_basic_and_corner_bracket() {
     let b = setup("a: d1 e1 f1; d: c3 d2 e2 f2 g1; k: h8", Side::Defenders);
     assert_eq!(play(&b, "c3c1", &cph()).1, squares("d1 e1 f1"));
     // A corner stands in for one bracket.
-    let b = Board::new(squares("h2 i2 g3"), squares("i1 j1"), sq("h8"), Side::Attackers).unwrap();
-    assert_eq!(play(&b, "g3g1", &cph()).1, Bitboard::EMPTY, "j1 front j2 empty");
-    let b = Board::new(squares("h2 i2 j2 g3"), squares("i1 j1"), sq("h8"), Side::Attackers)
-        .unwrap();
-    assert_eq!(play(&b, "g3h3", &cph()).1, Bitboard::EMPTY, "not on the edge");
-    let b = Board::new(squares("i2 j2 g3"), squares("i1 j1"), sq("h8"), Side::Attackers).unwrap();
-    assert_eq!(play(&b, "g3g1", &cph()).1, Bitboard::EMPTY, "h1 gap: not a bracket");
-    let b = Board::new(squares("i2 j2 h3"), squares("i1 j1"), sq("h8"), Side::Attackers).unwrap();
+    let b = Board::new(
+        squares("h2 i2 g3"),
+        squares("i1 j1"),
+        sq("h8"),
+        Side::Attackers,
+    )
+    .unwrap();
+    assert_eq!(
+        play(&b, "g3g1", &cph()).1,
+        Bitboard::EMPTY,
+        "j1 front j2 empty"
+    );
+    let b = Board::new(
+        squares("h2 i2 j2 g3"),
+        squares("i1 j1"),
+        sq("h8"),
+        Side::Attackers,
+    )
+    .unwrap();
+    assert_eq!(
+        play(&b, "g3h3", &cph()).1,
+        Bitboard::EMPTY,
+        "not on the edge"
+    );
+    let b = Board::new(
+        squares("i2 j2 g3"),
+        squares("i1 j1"),
+        sq("h8"),
+        Side::Attackers,
+    )
+    .unwrap();
+    assert_eq!(
+        play(&b, "g3g1", &cph()).1,
+        Bitboard::EMPTY,
+        "h1 gap: not a bracket"
+    );
+    let b = Board::new(
+        squares("i2 j2 h3"),
+        squares("i1 j1"),
+        sq("h8"),
+        Side::Attackers,
+    )
+    .unwrap();
     assert_eq!(play(&b, "h3h1", &cph()).1, squares("i1 j1"));
 }
 
@@ -213,35 +265,96 @@ fn shieldwall_needs_two_and_every_front_and_a_bracket_landing() {
     let b = Board::new(squares("i2 h3"), squares("i1"), sq("e8"), Side::Attackers).unwrap();
     assert!(play(&b, "h3h1", &cph()).1.is_empty());
     // A missing front saves the whole row.
-    let b = Board::new(squares("c2 d2 b3 g1"), squares("c1 d1 e1 f1"), sq("e8"), Side::Attackers)
-        .unwrap();
-    let b = Board::new(b.attackers() | squares("f2"), b.defenders(), b.king(), Side::Attackers)
-        .unwrap();
+    let b = Board::new(
+        squares("c2 d2 b3 g1"),
+        squares("c1 d1 e1 f1"),
+        sq("e8"),
+        Side::Attackers,
+    )
+    .unwrap();
+    let b = Board::new(
+        b.attackers() | squares("f2"),
+        b.defenders(),
+        b.king(),
+        Side::Attackers,
+    )
+    .unwrap();
     assert!(play(&b, "b3b1", &cph()).1.is_empty(), "e1 has no front");
-    let b = Board::new(b.attackers() | squares("e2"), b.defenders(), b.king(), Side::Attackers)
-        .unwrap();
+    let b = Board::new(
+        b.attackers() | squares("e2"),
+        b.defenders(),
+        b.king(),
+        Side::Attackers,
+    )
+    .unwrap();
     assert_eq!(play(&b, "b3b1", &cph()).1, squares("c1 d1 e1 f1"));
     // Landing a front piece instead of a bracket captures nothing.
-    let b = Board::new(squares("b1 g1 c2 d2 e2 f9"), squares("c1 d1 e1 f1"), sq("e8"), Side::Attackers)
-        .unwrap();
+    let b = Board::new(
+        squares("b1 g1 c2 d2 e2 f9"),
+        squares("c1 d1 e1 f1"),
+        sq("e8"),
+        Side::Attackers,
+    )
+    .unwrap();
     assert!(play(&b, "f9f2", &cph()).1.is_empty());
 }
 
 #[test]
 fn shieldwall_with_the_king() {
     // Seed 001: the king in the row is spared, the defender beside him is taken.
-    let b = Board::new(squares("f1 i2 j2"), squares("j1"), sq("i1"), Side::Attackers).unwrap();
+    let b = Board::new(
+        squares("f1 i2 j2"),
+        squares("j1"),
+        sq("i1"),
+        Side::Attackers,
+    )
+    .unwrap();
     assert_eq!(play(&b, "f1h1", &cph()).1, squares("j1"));
     // The king as a bracket.
-    let b = Board::new(squares("c1 d1"), squares("c2 d2 e3"), sq("b3"), Side::Defenders).unwrap();
-    assert!(play(&b, "e3e1", &cph()).1.is_empty(), "b1 empty: no bracket");
-    let b = Board::new(squares("c1 d1"), squares("c2 d2 e3"), sq("b1"), Side::Defenders).unwrap();
-    assert_eq!(play(&b, "e3e1", &cph()).1, squares("c1 d1"), "king brackets on b1");
+    let b = Board::new(
+        squares("c1 d1"),
+        squares("c2 d2 e3"),
+        sq("b3"),
+        Side::Defenders,
+    )
+    .unwrap();
+    assert!(
+        play(&b, "e3e1", &cph()).1.is_empty(),
+        "b1 empty: no bracket"
+    );
+    let b = Board::new(
+        squares("c1 d1"),
+        squares("c2 d2 e3"),
+        sq("b1"),
+        Side::Defenders,
+    )
+    .unwrap();
+    assert_eq!(
+        play(&b, "e3e1", &cph()).1,
+        squares("c1 d1"),
+        "king brackets on b1"
+    );
     // The king as a piece in front.
-    let b = Board::new(squares("c1 d1"), squares("c2 b1 e3"), sq("d2"), Side::Defenders).unwrap();
-    assert_eq!(play(&b, "e3e1", &cph()).1, squares("c1 d1"), "king in front of d1");
+    let b = Board::new(
+        squares("c1 d1"),
+        squares("c2 b1 e3"),
+        sq("d2"),
+        Side::Defenders,
+    )
+    .unwrap();
+    assert_eq!(
+        play(&b, "e3e1", &cph()).1,
+        squares("c1 d1"),
+        "king in front of d1"
+    );
     // The king counts toward two (seed 001: king and one defender against a corner).
-    let b = Board::new(squares("h3 i2 j2"), squares("j1"), sq("i1"), Side::Attackers).unwrap();
+    let b = Board::new(
+        squares("h3 i2 j2"),
+        squares("j1"),
+        sq("i1"),
+        Side::Attackers,
+    )
+    .unwrap();
     assert_eq!(play(&b, "h3h1", &cph()).1, squares("j1"));
 }
 
@@ -283,7 +396,11 @@ fn king_capture_four_sides_three_beside_throne_never_on_edge() {
     let b = setup("a: d5 f5 e6 e2; d: j9; k: e5", Side::Attackers);
     assert_eq!(win(&b, "e2e4", &cph()), captured);
     let b = setup("a: e5 g5 f2; d: j9; k: f5", Side::Attackers);
-    assert_eq!(win(&b, "f2f4", &cph()), captured, "beside the throne: three");
+    assert_eq!(
+        win(&b, "f2f4", &cph()),
+        captured,
+        "beside the throne: three"
+    );
     let b = setup("a: e6 g6 f7 f2; d: j9; k: f6", Side::Attackers);
     assert_eq!(win(&b, "f2f5", &cph()), captured, "on the throne: four");
     let b = setup("a: e6 g6 f2; d: j9; k: f6", Side::Attackers);
@@ -345,7 +462,11 @@ fn seed_003_figure_3_edge_fort_wins_after_the_defenders_move() {
         "a: c2 c3 d4 e4 f4 g4 h3 h2 b5 j7; d: d1 d2 d3 e3 f3 g3 g2 g1; k: e2",
         Side::Defenders,
     );
-    assert_eq!(win(&b, "e2f2", &cph()), None, "the king must touch the edge");
+    assert_eq!(
+        win(&b, "e2f2", &cph()),
+        None,
+        "the king must touch the edge"
+    );
     let o = win(&b, "e2e1", &cph());
     assert_eq!(o, Some(Outcome::win(Side::Defenders, Reason::ExitFort)));
     let b2 = setup(
@@ -363,7 +484,10 @@ fn seed_003_figure_3_edge_fort_wins_after_the_defenders_move() {
 #[test]
 fn fort_requires_edge_and_a_king_move() {
     // The same ring one rank up: the king is not on the edge.
-    let b = setup("a: a9; d: d2 d3 d4 e5 f5 g4 g3 g2 e1 f1; k: e3", Side::Attackers);
+    let b = setup(
+        "a: a9; d: d2 d3 d4 e5 f5 g4 g3 g2 e1 f1; k: e3",
+        Side::Attackers,
+    );
     assert!(!is_exit_fort(&b));
     // A king on the edge walled in with no room to move.
     let b = setup("a: a9; d: d1 f1 e2; k: e1", Side::Attackers);
@@ -387,10 +511,16 @@ fn forts_that_look_solid_but_break() {
     let b = setup("a: k8; d: d1 e2 g2 h1; k: e1", Side::Attackers);
     assert!(!is_exit_fort(&b));
     // A wall piece next to a corner is safe while its other side is the room.
-    let b = setup("a: a6 e1 e2 f3 g3 h3 i3 j2; d: f1 f2 g2 h2 i2 j1; k: g1", Side::Attackers);
+    let b = setup(
+        "a: a6 e1 e2 f3 g3 h3 i3 j2; d: f1 f2 g2 h2 i2 j1; k: g1",
+        Side::Attackers,
+    );
     assert!(is_exit_fort(&b));
     // ...but not when an attacker can land on that other side: j1 between i1 and the corner.
-    let b = setup("a: a6 e1 e2 f3 g3 h3 j3; d: f1 f2 g2 h2 j1 j2; k: g1", Side::Attackers);
+    let b = setup(
+        "a: a6 e1 e2 f3 g3 h3 j3; d: f1 f2 g2 h2 j1 j2; k: g1",
+        Side::Attackers,
+    );
     assert!(!is_exit_fort(&b));
 }
 
@@ -399,11 +529,19 @@ fn fort_with_sealed_pocket() {
     // Room e1 e2. The wall piece e3 sits between f3 (open) and d3, an empty pocket sealed by
     // c3 d4 e3 d2: only the pocket keeps e3 safe.
     let fort = "d: d1 f1 d2 f2 e3 c3 d4 c2 e4; k: e1";
-    let b = setup(&format!("a: f3 g2 g1 b3 b1 c4 d5 e5 f4; {fort}"), Side::Attackers);
+    let b = setup(
+        &format!("a: f3 g2 g1 b3 b1 c4 d5 e5 f4; {fort}"),
+        Side::Attackers,
+    );
     assert!(is_exit_fort(&b));
     // Open the pocket by taking c3 away: d3 becomes reachable and e3 falls between d3 and f3.
-    let open = Board::new(b.attackers(), b.defenders().without(sq("c3")), b.king(), Side::Attackers)
-        .unwrap();
+    let open = Board::new(
+        b.attackers(),
+        b.defenders().without(sq("c3")),
+        b.king(),
+        Side::Attackers,
+    )
+    .unwrap();
     assert!(!is_exit_fort(&open));
     // A big fort with a wide room, attackers all around.
     let b = setup(
@@ -429,14 +567,25 @@ fn encirclement_after_an_attackers_move() {
         Some(Outcome::draw(Reason::NoMoves))
     );
     // A defender outside the ring spoils it.
-    let b2 = Board::new(b.attackers(), b.defenders().with(sq("j5")), b.king(), Side::Attackers)
-        .unwrap();
+    let b2 = Board::new(
+        b.attackers(),
+        b.defenders().with(sq("j5")),
+        b.king(),
+        Side::Attackers,
+    )
+    .unwrap();
     assert_eq!(win(&b2, "d9d4", &cph()), None);
     // Paths count through empty squares only up to attackers: a wider ring with room inside.
-    let b3 = setup("a: b3 b4 b5 c2 d2 e3 e4 c6 d6 e5 k9; d: c3; k: d4", Side::Attackers);
+    let b3 = setup(
+        "a: b3 b4 b5 c2 d2 e3 e4 c6 d6 e5 k9; d: c3; k: d4",
+        Side::Attackers,
+    );
     assert!(b3.encircled());
     // And only after the attackers' move: a defenders' move never ends in encirclement.
-    let b4 = setup("a: b3 b4 b5 c2 d2 e3 e4 c6 d6 e5; d: c3 k9; k: d4", Side::Defenders);
+    let b4 = setup(
+        "a: b3 b4 b5 c2 d2 e3 e4 c6 d6 e5; d: c3 k9; k: d4",
+        Side::Defenders,
+    );
     assert_eq!(win(&b4, "k9k10", &cph()), None);
 }
 
@@ -478,7 +627,11 @@ fn shuffle(pos: &mut Position, moves: &[&str]) -> Option<Outcome> {
 fn third_repetition_loses_for_the_defenders_and_start_counts() {
     let mut pos = Position::start(cph());
     let cycle = ["d1d2", "f4f3", "d2d1", "f3f4"];
-    assert_eq!(shuffle(&mut pos, &cycle), None, "start and now: two occurrences");
+    assert_eq!(
+        shuffle(&mut pos, &cycle),
+        None,
+        "start and now: two occurrences"
+    );
     assert_eq!(pos.occurrences(), 2);
     assert_eq!(
         shuffle(&mut pos, &cycle),
@@ -551,7 +704,9 @@ fn copenhagen_2017_draw_fort_and_fifty_moves() {
     let mut pos = Position::start(Rules::preset(Preset::Copenhagen2017));
     let o = shuffle(
         &mut pos,
-        &["d1d2", "f4f3", "a4a3", "f3f4", "h1h2", "f4f3", "k4k3", "f3f4"],
+        &[
+            "d1d2", "f4f3", "a4a3", "f3f4", "h1h2", "f4f3", "k4k3", "f3f4",
+        ],
     );
     assert_eq!(o, Some(Outcome::win(Side::Attackers, Reason::DrawFort)));
     // Without repeating arrangements, 100 plies without capture draw.

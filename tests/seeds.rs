@@ -60,9 +60,9 @@ impl Diagram {
                     !s.is_restricted()
                         && !s.is_edge()
                         && (Bitboard::from_square(s).neighbours().with(s) & occupied).is_empty()
-                        && self.arrow_move().is_none_or(|m| {
-                            s.rank() != m.to().rank() && s.file() != m.to().file()
-                        })
+                        && self
+                            .arrow_move()
+                            .is_none_or(|m| s.rank() != m.to().rank() && s.file() != m.to().file())
                 })
                 .expect("room for the king")
         });
@@ -86,7 +86,13 @@ fn seed_diagrams() -> Vec<Diagram> {
     let mut block: Vec<Vec<[char; 11]>> = Vec::new();
     for line in text.lines() {
         if line.starts_with('#') {
-            heading = line.trim_start_matches('#').trim().to_string();
+            let h = line.trim_start_matches('#').trim();
+            // "5. Restricted Squares" -> "Restricted Squares"
+            let h = h
+                .split_once(". ")
+                .filter(|(n, _)| n.parse::<u32>().is_ok())
+                .map_or(h, |x| x.1);
+            heading = h.to_string();
         } else if line.trim() == "```plain" {
             in_block = true;
             block.clear();
@@ -138,7 +144,12 @@ fn seed_001_has_all_its_diagrams() {
 fn seed_001_restricted_squares_are_the_marked_ones() {
     for d in seed_diagrams() {
         let marked = d.find("R");
-        assert_eq!(marked & !Bitboard::RESTRICTED, Bitboard::EMPTY, "{}", d.heading);
+        assert_eq!(
+            marked & !Bitboard::RESTRICTED,
+            Bitboard::EMPTY,
+            "{}",
+            d.heading
+        );
         if d.heading == "Restricted Squares" {
             assert_eq!(marked, Bitboard::RESTRICTED);
         }
@@ -152,7 +163,9 @@ fn seed_001_move_diagrams_capture_exactly_the_marked_pieces() {
     for d in seed_diagrams() {
         let Some(mv) = d.arrow_move() else { continue };
         let mut board = d.board(Side::Attackers);
-        board.check_move(mv).unwrap_or_else(|e| panic!("{}: {mv:?}: {e}", d.heading));
+        board
+            .check_move(mv)
+            .unwrap_or_else(|e| panic!("{}: {mv:?}: {e}", d.heading));
         let captured = board.play(mv, &rules);
         assert_eq!(captured, d.find("ad"), "{}: {mv:?}", d.heading);
         assert_eq!(board.key(), board.compute_key());
@@ -175,7 +188,9 @@ fn closing_moves_capture(d: &Diagram, rules: &Rules) -> Vec<bool> {
         if !base.attackers().contains(n) {
             continue;
         }
-        let Some(back) = n.step(dir).filter(|b| base.piece_at(*b).is_none() && !b.is_restricted())
+        let Some(back) = n
+            .step(dir)
+            .filter(|b| base.piece_at(*b).is_none() && !b.is_restricted())
         else {
             continue;
         };
@@ -202,7 +217,11 @@ fn seed_001_king_diagrams() {
             "The King is Captured" => {
                 assert!(d.find("k").any());
                 let r = closing_moves_capture(&d, &rules);
-                assert!(!r.is_empty() && r.iter().all(|&c| c), "{:?}", d.board(Side::Attackers));
+                assert!(
+                    !r.is_empty() && r.iter().all(|&c| c),
+                    "{:?}",
+                    d.board(Side::Attackers)
+                );
             }
             "The King is Not Captured" => {
                 assert!(d.find("K").any());
@@ -221,8 +240,8 @@ fn seed_001_exit_forts_hold_even_when_surrounded() {
         let board = d.board(Side::Attackers);
         assert!(is_exit_fort(&board), "{board:?}");
         // Fill every square that is outside the fort and touches it with attackers: still a fort.
-        let room = Bitboard::from_square(board.king())
-            .flood(!board.defenders() & !Bitboard::CORNERS);
+        let room =
+            Bitboard::from_square(board.king()).flood(!board.defenders() & !Bitboard::CORNERS);
         let around = (board.defenders().neighbours() | room.neighbours())
             & !board.occupied()
             & !room

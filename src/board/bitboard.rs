@@ -30,8 +30,7 @@ impl Bitboard {
     pub const RANK_11: Bitboard = Bitboard(rank_mask(SIZE - 1));
     pub const EDGE: Bitboard =
         Bitboard(file_mask(0) | file_mask(SIZE - 1) | rank_mask(0) | rank_mask(SIZE - 1));
-    pub const CORNERS: Bitboard =
-        Bitboard(1 | 1 << 10 | 1 << 110 | 1 << 120);
+    pub const CORNERS: Bitboard = Bitboard(1 | 1 << 10 | 1 << 110 | 1 << 120);
     pub const THRONE: Bitboard = Bitboard(1 << 60);
     /// Squares only the king may stop on.
     pub const RESTRICTED: Bitboard = Bitboard(Self::CORNERS.0 | Self::THRONE.0);
@@ -365,10 +364,16 @@ mod tests {
 
     #[test]
     fn rook_targets_on_empty_board() {
-        assert_eq!(Bitboard::rook_targets(sq("a1"), Bitboard::EMPTY).count(), 20);
+        assert_eq!(
+            Bitboard::rook_targets(sq("a1"), Bitboard::EMPTY).count(),
+            20
+        );
         let occ = Bitboard::from_square(sq("a3")) | Bitboard::from_square(sq("c1"));
         let t = Bitboard::rook_targets(sq("a1"), occ);
-        assert_eq!(t, Bitboard::from_square(sq("a2")) | Bitboard::from_square(sq("b1")));
+        assert_eq!(
+            t,
+            Bitboard::from_square(sq("a2")) | Bitboard::from_square(sq("b1"))
+        );
     }
 
     #[test]

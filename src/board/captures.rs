@@ -90,7 +90,9 @@ fn shieldwall(board: &Board, to: Square, mover: Side, hammers: Bitboard) -> Bitb
             if !enemies.contains(next) {
                 break hammers.contains(next) || next.is_corner();
             }
-            let guarded = next.step(inward).is_some_and(|front| hammers.contains(front));
+            let guarded = next
+                .step(inward)
+                .is_some_and(|front| hammers.contains(front));
             if !guarded {
                 break false;
             }

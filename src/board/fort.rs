@@ -51,8 +51,7 @@ pub fn is_exit_fort(board: &Board) -> bool {
         let hostile = landable | Bitboard::CORNERS | Bitboard::THRONE;
         let breakable: Bitboard = wall
             .filter(|&sq| {
-                custodial_threat(sq, hostile, landable)
-                    || shieldwall_threat(board, sq, landable)
+                custodial_threat(sq, hostile, landable) || shieldwall_threat(board, sq, landable)
             })
             .collect();
         if breakable.is_empty() {
@@ -96,7 +95,11 @@ fn shieldwall_threat(board: &Board, sq: Square, landable: Bitboard) -> bool {
         }
         let mut run: arrayvec::ArrayVec<Square, 11> = arrayvec::ArrayVec::new();
         run.push(lo);
-        while let Some(next) = run.last().and_then(|s| s.step(along)).filter(|&s| member(s)) {
+        while let Some(next) = run
+            .last()
+            .and_then(|s| s.step(along))
+            .filter(|&s| member(s))
+        {
             run.push(next);
         }
         let at = run.iter().position(|&s| s == sq).unwrap_or(0);

@@ -70,11 +70,9 @@ fn parse_rank(
     while let Some((i, ch)) = chars.next() {
         if let Some(d) = ch.to_digit(10) {
             let mut run = d as usize;
-            if let Some(&(_, next)) = chars.peek() {
-                if let Some(d2) = next.to_digit(10) {
-                    run = run * 10 + d2 as usize;
-                    chars.next();
-                }
+            if let Some(d2) = chars.peek().and_then(|&(_, next)| next.to_digit(10)) {
+                run = run * 10 + d2 as usize;
+                chars.next();
             }
             if run == 0 || run > SIZE as usize {
                 return Err(NotationError::BadRun { rank });
@@ -233,7 +231,13 @@ pub fn parse_opentafl(text: &str, side: Side) -> Result<Board, NotationError> {
     }
     let mut placed = Vec::with_capacity(40);
     for (i, rank_text) in ranks.iter().enumerate() {
-        parse_rank(rank_text, i as u8 + 1, opentafl_letter, "t, T, K", &mut placed)?;
+        parse_rank(
+            rank_text,
+            i as u8 + 1,
+            opentafl_letter,
+            "t, T, K",
+            &mut placed,
+        )?;
     }
     build(&placed, side)
 }
@@ -349,7 +353,10 @@ mod tests {
         // After k8-k9 as OpenTafl reports it.
         let text = "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T5/10t/5t5/3ttttt3/";
         let b = parse_opentafl(text, Side::Defenders).unwrap();
-        assert_eq!(b.piece_at(Square::parse("k9").unwrap()), Some(Piece::Attacker));
+        assert_eq!(
+            b.piece_at(Square::parse("k9").unwrap()),
+            Some(Piece::Attacker)
+        );
         assert_eq!(b.piece_at(Square::parse("k8").unwrap()), None);
         assert_eq!(to_opentafl(&b), text);
     }
@@ -385,8 +392,9 @@ mod tests {
         let r = parse_record_move("e7-k7xk6xj7xk6").unwrap();
         assert_eq!(r.captures.count(), 2);
         assert_eq!(record_move(r.mv, r.captures), "e7-k7xk6xj7");
-        for bad in ["", "d1", "d1-", "d1d1", "d1-d3x", "d1-d3xz9", "d1-d3+", "z1d3", "d0d3", "d1-d3xe2"]
-        {
+        for bad in [
+            "", "d1", "d1-", "d1d1", "d1-d3x", "d1-d3xz9", "d1-d3+", "z1d3", "d0d3", "d1-d3xe2",
+        ] {
             if bad == "d1-d3xe2" {
                 assert!(parse_move(bad).is_err());
             } else {

@@ -316,9 +316,8 @@ impl Board {
     /// The end of the game right after `last` was played, by the board alone: the mover's wins,
     /// then a side to move with no legal move.
     pub fn outcome_after(&self, last: Move, rules: &Rules) -> Option<Outcome> {
-        self.mover_win(last, rules).or_else(|| {
-            (self.count_moves() == 0).then(|| Outcome::no_moves(self.side, rules))
-        })
+        self.mover_win(last, rules)
+            .or_else(|| (self.count_moves() == 0).then(|| Outcome::no_moves(self.side, rules)))
     }
 }
 
@@ -502,7 +501,10 @@ impl Position {
         if rules.draw_fort_loses && self.draw_fort() {
             return Some(Outcome::win(Side::Attackers, Reason::DrawFort));
         }
-        if rules.no_capture_draw_plies.is_some_and(|n| self.quiet_plies >= n) {
+        if rules
+            .no_capture_draw_plies
+            .is_some_and(|n| self.quiet_plies >= n)
+        {
             return Some(Outcome::draw(Reason::NoCaptures));
         }
         if rules.max_plies.is_some_and(|n| self.plies() >= n as usize) {
@@ -560,8 +562,14 @@ mod tests {
         let b = Board::start();
         let m = |s: &str| parse_move(s).unwrap();
         assert_eq!(b.check_move(m("d1d3")), Ok(()));
-        assert!(matches!(b.check_move(m("e5e3")), Err(MoveError::NoPiece { .. })));
-        assert!(matches!(b.check_move(m("d1e2")), Err(MoveError::NotStraight(_))));
+        assert!(matches!(
+            b.check_move(m("e5e3")),
+            Err(MoveError::NoPiece { .. })
+        ));
+        assert!(matches!(
+            b.check_move(m("d1e2")),
+            Err(MoveError::NotStraight(_))
+        ));
         assert!(matches!(
             b.check_move(m("a4a6")),
             Err(MoveError::Blocked { at, .. }) if at.to_string() == "a5"

@@ -170,7 +170,12 @@ mod tests {
             assert_eq!(p.name().parse::<Preset>(), Ok(p));
             assert_eq!(Rules::preset(p).preset, p);
         }
-        assert!("chess".parse::<Preset>().unwrap_err().contains("copenhagen-2017"));
+        assert!(
+            "chess"
+                .parse::<Preset>()
+                .unwrap_err()
+                .contains("copenhagen-2017")
+        );
         assert_eq!("COPENHAGEN".parse::<Preset>(), Ok(Preset::Copenhagen));
     }
 }

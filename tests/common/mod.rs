@@ -52,13 +52,13 @@ pub fn setup(text: &str, side: Side) -> Board {
     let mut king = None;
     for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
         let (kind, squares) = part.split_once(':').expect("kind: squares");
-        let squares = squares
+        let mut squares = squares
             .split_whitespace()
             .map(|s| Square::parse(s).unwrap_or_else(|e| panic!("{s}: {e}")));
         match kind.trim() {
             "a" => sets[0] = squares.collect(),
             "d" => sets[1] = squares.collect(),
-            "k" => king = squares.last(),
+            "k" => king = squares.next_back(),
             other => panic!("unknown kind {other}"),
         }
     }

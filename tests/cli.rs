@@ -1,0 +1,57 @@
+//! The `hnefi` binary's command line, run for real.
+
+use std::process::Command;
+
+fn hnefi(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(args)
+        .output()
+        .expect("run hnefi");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_counts_and_divides() {
+    let (ok, out, _) = hnefi(&["perft", "3"]);
+    assert!(ok);
+    assert!(out.contains("Nodes searched: 806344"), "{out}");
+    let (ok, out, _) = hnefi(&["perft", "2", "--divide", "--threads", "1"]);
+    assert!(ok);
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes") && !l.starts_with("Time"))
+        .collect();
+    assert_eq!(lines.len(), 116);
+    let sum: u64 = lines
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 6788);
+    assert!(out.contains("d1d3: "));
+}
+
+#[test]
+fn perft_from_a_fen() {
+    let fen = "5aa4/4a2a3/11/8a1a/3a3a1a1/8k1a/1a6aa1/4a2a2a/5a2a2/2a4a3/11 a";
+    let (ok, out, _) = hnefi(&["perft", "2", "--fen", fen]);
+    assert!(ok);
+    assert!(out.contains("Nodes searched: 1977"), "{out}");
+}
+
+#[test]
+fn perft_rejects_bad_input_with_a_reason() {
+    let (ok, out, err) = hnefi(&["perft", "3", "--fen", "3aaaaa3/5a5 a"]);
+    assert!(!ok);
+    assert!(out.is_empty());
+    assert!(err.contains("expected 11 ranks"), "{err}");
+    let (ok, _, err) = hnefi(&["perft", "x"]);
+    assert!(!ok && err.contains("invalid value"), "{err}");
+    let (ok, _, err) = hnefi(&["perft", "2", "--threads", "0"]);
+    assert!(!ok && err.contains("at least 1"), "{err}");
+    let (ok, _, err) = hnefi(&["perft", "2", "--rules", "chess"]);
+    assert!(!ok && err.contains("copenhagen-2017"), "{err}");
+}
