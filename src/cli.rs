@@ -111,3 +111,39 @@ fn report_progress(progress: &Progress, done: &std::sync::atomic::AtomicBool, st
         eprintln!();
     }
 }
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Search depth.
+    #[arg(default_value_t = hnefi::bench::DEFAULT_DEPTH)]
+    pub depth: u32,
+}
+
+pub fn bench(args: BenchArgs) -> Result<(), String> {
+    if !(1..=30).contains(&args.depth) {
+        return Err(format!("bench depth {} is out of range 1-30", args.depth));
+    }
+    let result = hnefi::bench::run(args.depth, |i, fen, nodes| {
+        eprintln!("position {i:>2}: {nodes:>10} nodes  {fen}");
+    });
+    let secs = result.time.as_secs_f64().max(1e-9);
+    println!(
+        "{} nodes {} nps",
+        result.nodes,
+        (result.nodes as f64 / secs) as u64
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// Position (default: the start position).
+    #[arg(long, default_value = START_FEN)]
+    pub fen: String,
+}
+
+pub fn eval(args: EvalArgs) -> Result<(), String> {
+    let board = parse_fen(&args.fen).map_err(|e| format!("bad --fen: {e}"))?;
+    print!("{}", hnefi::search::eval::breakdown(&board));
+    Ok(())
+}

@@ -1,4 +1,6 @@
 //! Hnefi: a Copenhagen Hnefatafl engine.
 
+pub mod bench;
 pub mod board;
 pub mod perft;
+pub mod search;

@@ -16,6 +16,10 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree (history ignored), in parallel.
     Perft(cli::PerftArgs),
+    /// Search the bench positions to a fixed depth on one thread; ends with `N nodes M nps`.
+    Bench(cli::BenchArgs),
+    /// Show the evaluation of a position term by term.
+    Eval(cli::EvalArgs),
 }
 
 fn main() -> ExitCode {
@@ -25,6 +29,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft(args),
+        Some(Command::Bench(args)) => cli::bench(args),
+        Some(Command::Eval(args)) => cli::eval(args),
         None => Err("the engine loop is not built yet; try `hnefi --help`".to_string()),
     };
     match result {

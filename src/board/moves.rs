@@ -29,6 +29,23 @@ impl Move {
         Square::from_index((self.0.get() >> 7 & 0x7F) as u8)
     }
 
+    /// The two bytes, for storage.
+    pub fn raw(self) -> u16 {
+        self.0.get()
+    }
+
+    /// A move from [`Move::raw`]; `None` for anything that is not a stored move.
+    pub fn from_raw(raw: u16) -> Option<Move> {
+        if raw & !(TAG | 0x3FFF) != 0 || raw & TAG == 0 {
+            return None;
+        }
+        let (from, to) = (
+            Square::new((raw & 0x7F) as u8)?,
+            Square::new((raw >> 7 & 0x7F) as u8)?,
+        );
+        (from != to).then(|| Move::new(from, to))
+    }
+
     /// A compact index in `0..2^14`, for history tables.
     pub fn index(self) -> usize {
         (self.0.get() & (TAG - 1)) as usize

@@ -1,0 +1,56 @@
+//! `hnefi bench`: a fixed search over fixed positions, one thread, for a node count that
+//! changes only when the search does, and a speed figure.
+
+use crate::board::notation::parse_fen;
+use crate::board::{Position, Rules};
+use crate::search::{Engine, Limits, Options};
+use std::time::{Duration, Instant};
+
+/// The positions, built into the binary so that `bench` runs anywhere.
+pub const POSITIONS: &str = include_str!("../positions/bench.fen");
+pub const DEFAULT_DEPTH: u32 = 7;
+
+pub struct BenchResult {
+    pub nodes: u64,
+    pub time: Duration,
+    pub positions: usize,
+}
+
+/// Searches every position to `depth` on one thread with a cleared 16 MB table, calling
+/// `each` with the position's number, FEN and node count.
+pub fn run(depth: u32, mut each: impl FnMut(usize, &str, u64)) -> BenchResult {
+    let mut engine = Engine::new(Options {
+        hash_mb: 16,
+        threads: 1,
+        ..Options::default()
+    });
+    let mut nodes = 0;
+    let mut time = Duration::ZERO;
+    let mut count = 0;
+    for line in POSITIONS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fen = line.split(';').next().unwrap_or_default().trim();
+        let board = parse_fen(fen).expect("bench positions are valid");
+        let pos = Position::new(board, Rules::default());
+        engine.clear();
+        let start = Instant::now();
+        let result = engine.search(
+            &pos,
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+        );
+        time += start.elapsed();
+        nodes += result.nodes;
+        count += 1;
+        each(count, fen, result.nodes);
+    }
+    BenchResult {
+        nodes,
+        time,
+        positions: count,
+    }
+}

@@ -1,0 +1,707 @@
+//! One search thread: iterative deepening over principal variation search with aspiration
+//! windows, null move and late move reductions, and a quiescence search over captures and
+//! king threats.
+
+use super::eval::evaluate;
+use super::ordering::{Tactics, pick, score_moves};
+use super::params::*;
+use super::score::Score;
+use super::time::TimeManager;
+use super::tt::{Bound, Entry, TranspositionTable};
+use super::{Info, Limits};
+use crate::board::rules::{NoMoves, Repetition};
+use crate::board::zobrist::{KEYS, Key};
+use crate::board::{Bitboard, Board, Move, MoveList, Position, Rules, Side, square::THRONE};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// What every search thread shares.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub stop: &'a AtomicBool,
+    /// Nodes of all threads, added in batches.
+    pub nodes: &'a AtomicU64,
+    pub time: &'a TimeManager,
+    pub limits: &'a Limits,
+    /// While set (a ponder search), time limits do not apply.
+    pub pondering: &'a AtomicBool,
+}
+
+/// A root move with the score and line of its last full search.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: Score,
+    pub pv: Vec<Move>,
+    pub seldepth: u32,
+}
+
+pub struct Searcher<'a> {
+    shared: Shared<'a>,
+    rules: Rules,
+    pub id: usize,
+    pub nodes: u64,
+    unflushed: u64,
+    seldepth: u32,
+    /// Keys of the game since its start, then of the search path; the last is the node's own.
+    keys: Vec<Key>,
+    root_index: usize,
+    root_plies: usize,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    pv: Vec<[Option<Move>; MAX_PLY]>,
+    pv_len: Vec<usize>,
+    lmr: Vec<[i32; 64]>,
+    aborted: bool,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(shared: Shared<'a>, pos: &Position, id: usize) -> Searcher<'a> {
+        let mut keys = Vec::with_capacity(pos.plies() + MAX_PLY + 8);
+        // Only positions since the last capture can recur; the rest would never match.
+        let mut p = pos.clone();
+        let mut back = Vec::new();
+        for _ in 0..pos.quiet_plies() {
+            if p.undo().is_none() {
+                break;
+            }
+            back.push(p.key());
+        }
+        keys.extend(back.iter().rev());
+        keys.push(pos.key());
+        let mut lmr = vec![[0i32; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            }
+        }
+        Searcher {
+            shared,
+            rules: *pos.rules(),
+            id,
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            root_index: keys.len() - 1,
+            root_plies: pos.plies(),
+            keys,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 << 14],
+            pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+            lmr,
+            aborted: false,
+        }
+    }
+
+    fn quiet_at_root(&self) -> u16 {
+        (self.keys.len() - 1) as u16
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= 1024 {
+            self.flush();
+        }
+        if self.id == 0
+            && let Some(limit) = self.shared.limits.nodes
+            && self.nodes >= limit
+        {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn flush(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+        if self.id == 0
+            && !self.shared.pondering.load(Ordering::Relaxed)
+            && self.shared.time.hard_exceeded()
+        {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    fn stopped(&mut self) -> bool {
+        if !self.aborted && self.shared.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Iterative deepening. Reports each finished iteration through `report` (thread 0 only)
+    /// and returns the root moves, best first.
+    pub fn iterate(
+        &mut self,
+        board: &Board,
+        mut root_moves: Vec<RootMove>,
+        multipv: usize,
+        report: &mut dyn FnMut(Info),
+    ) -> Vec<RootMove> {
+        let max_depth = self
+            .shared
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .max(1) as i32;
+        let multipv = multipv.clamp(1, root_moves.len().max(1));
+        let mut completed: Vec<RootMove> = root_moves.clone();
+        // Helper threads start one ply deeper every other thread, to spread the work.
+        let first = 1 + (self.id % 2) as i32;
+        for depth in first..=max_depth {
+            for pv_index in 0..multipv {
+                self.seldepth = 0;
+                let prev = root_moves[pv_index].score;
+                let mut delta = ASPIRATION_WINDOW;
+                let (mut alpha, mut beta) = if depth >= 4 && !prev.is_decisive() {
+                    (prev - delta, prev + delta)
+                } else {
+                    (-Score::INFINITE, Score::INFINITE)
+                };
+                loop {
+                    let score =
+                        self.root_search(board, depth, alpha, beta, &mut root_moves, pv_index);
+                    if self.stopped() {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = Score((alpha.0 + beta.0) / 2);
+                        alpha = (score - delta).max(-Score::INFINITE);
+                    } else if score >= beta {
+                        beta = (score + delta).min(Score::INFINITE);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 10;
+                    if delta > 1000 {
+                        alpha = -Score::INFINITE;
+                        beta = Score::INFINITE;
+                    }
+                }
+                root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped() {
+                    break;
+                }
+                if self.id == 0 {
+                    let rm = &root_moves[pv_index];
+                    report(self.info(depth as u32, pv_index + 1, rm));
+                }
+            }
+            if self.stopped() {
+                break;
+            }
+            completed = root_moves.clone();
+            if self.id == 0
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && self.shared.time.soft_exceeded()
+            {
+                break;
+            }
+            // A forced result found with no reductions left to doubt it: deeper adds nothing.
+            if completed[0]
+                .score
+                .plies_to_end()
+                .is_some_and(|n| (n as i32) < depth - 2)
+                && self.shared.limits.depth.is_none()
+                && !self.shared.limits.infinite
+                && self.shared.limits.nodes.is_none()
+                && multipv == 1
+            {
+                break;
+            }
+        }
+        self.flush();
+        completed
+    }
+
+    fn info(&self, depth: u32, multipv: usize, rm: &RootMove) -> Info {
+        let nodes = self.shared.nodes.load(Ordering::Relaxed) + self.unflushed;
+        let time = self.shared.time.elapsed();
+        Info {
+            depth,
+            seldepth: rm.seldepth.max(depth),
+            multipv,
+            score: rm.score,
+            nodes,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
+            hashfull: self.shared.tt.hashfull(),
+            time,
+            pv: rm.pv.clone(),
+        }
+    }
+
+    fn root_search(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        root_moves: &mut [RootMove],
+        first: usize,
+    ) -> Score {
+        self.count_node();
+        let quiet = self.quiet_at_root();
+        let mut best = -Score::INFINITE;
+        #[allow(clippy::needless_range_loop)] // the body needs `i` and a fresh borrow
+        for i in first..root_moves.len() {
+            let mv = root_moves[i].mv;
+            let mut child = *board;
+            let captured = child.play(mv, &self.rules);
+            let score = if child.mover_win(mv, &self.rules).is_some() {
+                self.pv_len[1] = 0;
+                Score::win_in(1)
+            } else {
+                let q = if captured.any() { 0 } else { quiet + 1 };
+                self.keys.push(child.key());
+                let mut s = if i == first {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, 1, q)
+                } else {
+                    let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, q);
+                    if s > alpha && s < beta {
+                        -self.negamax(&child, depth - 1, -beta, -alpha, 1, q)
+                    } else {
+                        s
+                    }
+                };
+                self.keys.pop();
+                if self.stopped() {
+                    return best;
+                }
+                if s.is_decisive() && s.0 > 0 {
+                    s = s.min(Score::win_in(1));
+                }
+                s
+            };
+            let rm = &mut root_moves[i];
+            if score > alpha || i == first {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend(self.pv[1][..self.pv_len[1]].iter().flatten());
+            } else {
+                rm.score = -Score::INFINITE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Whether attackers might capture the king with their next move: a cheap over-estimate.
+    fn king_capturable(&self, b: &Board) -> bool {
+        let king = b.king();
+        if king.is_edge() {
+            return false;
+        }
+        let around = Bitboard::from_square(king).neighbours();
+        let needed = if self.rules.king_beside_throne_by_three {
+            around.without(THRONE)
+        } else {
+            around
+        };
+        (needed & !b.attackers()).count() <= 1
+    }
+
+    /// The score of a repeated position, if repetition decides or colours it.
+    fn repetition(&self, b: &Board, ply: u32, quiet: u16) -> Option<Score> {
+        let rule = self.rules.repetition;
+        if matches!(rule, Repetition::Off | Repetition::DefendersMayNotRepeat) {
+            return None;
+        }
+        let n = self.keys.len();
+        let key = b.key();
+        let oldest = (n - 1).saturating_sub(quiet as usize);
+        let mut count = 1;
+        let mut in_path = false;
+        let mut i = n as isize - 3;
+        while i >= oldest as isize {
+            if self.keys[i as usize] == key {
+                count += 1;
+                in_path |= i as usize >= self.root_index;
+            }
+            i -= 2;
+        }
+        if count < 2 || (count == 2 && !in_path) {
+            return None;
+        }
+        let side = b.side_to_move();
+        // Who the rule favours, from the side to move's view: +1, -1 or 0.
+        let sign = match rule {
+            Repetition::ThirdLosesForDefenders => {
+                if side == Side::Attackers {
+                    1
+                } else {
+                    -1
+                }
+            }
+            Repetition::ThirdLosesForMover => 1,
+            _ => 0,
+        };
+        Some(match (count >= 3, sign) {
+            (_, 0) => Score::DRAW,
+            (true, 1) => Score::win_in(ply),
+            (true, _) => Score::loss_in(ply),
+            (false, s) => Score(s * REPETITION_SCORE),
+        })
+    }
+
+    /// hnefatafl.org: whether the defenders' quiet move to `child` recreates an earlier board.
+    fn forbidden_repeat(&self, child: &Board, quiet: u16) -> bool {
+        let placement = child.placement_key();
+        let n = self.keys.len();
+        let oldest = (n - 1).saturating_sub(quiet as usize);
+        // keys[n-1] is the defenders-to-move parent; parity alternates going back.
+        (oldest..n).any(|j| {
+            let defenders_to_move = (n - 1 - j).is_multiple_of(2);
+            let k = if defenders_to_move {
+                self.keys[j] ^ KEYS.defenders_to_move
+            } else {
+                self.keys[j]
+            };
+            k == placement
+        })
+    }
+
+    fn no_moves_score(&self, ply: u32) -> Score {
+        match self.rules.no_moves {
+            NoMoves::Loses => Score::loss_in(ply),
+            NoMoves::Draw => Score::DRAW,
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        head[ply][0] = Some(mv);
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    fn negamax(
+        &mut self,
+        b: &Board,
+        mut depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        ply: u32,
+        quiet: u16,
+    ) -> Score {
+        let p = ply as usize;
+        self.pv_len[p] = 0;
+        if depth <= 0 || p >= MAX_PLY - 8 {
+            return self.qsearch(b, alpha, beta, ply, 0);
+        }
+        self.count_node();
+        if self.stopped() {
+            return Score::ZERO;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let pv_node = beta.0 - alpha.0 > 1;
+        let side = b.side_to_move();
+
+        if let Some(s) = self.repetition(b, ply, quiet) {
+            return s;
+        }
+        if self.draw_by_count(ply, quiet) {
+            return Score::DRAW;
+        }
+        // Mate distance pruning.
+        let lo = alpha.max(Score::loss_in(ply));
+        let hi = beta.min(Score::win_in(ply + 1));
+        if lo >= hi {
+            return lo;
+        }
+
+        let tactics = Tactics::new(b, &self.rules);
+        if side == Side::Defenders && tactics.open_lines.any() {
+            return Score::win_in(ply + 1);
+        }
+        if side == Side::Attackers && tactics.open_lines.count() >= 2 && !self.king_capturable(b) {
+            return Score::loss_in(ply + 2);
+        }
+        let threat = side == Side::Attackers && tactics.open_lines.any();
+        if threat {
+            depth += 1;
+        }
+
+        let key = b.key();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.and_then(|e| e.mv);
+        if let Some(e) = tt
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = e.score.from_tt(ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+
+        let mut list = MoveList::new();
+        b.generate_moves(&mut list);
+        if list.is_empty() {
+            return self.no_moves_score(ply);
+        }
+        let eval = tt.map_or_else(|| evaluate(b), |e| e.eval);
+
+        if !pv_node && !threat && !beta.is_decisive() {
+            if depth <= RFP_MAX_DEPTH && eval.0 - RFP_MARGIN * depth >= beta.0 {
+                return eval;
+            }
+            if depth >= NMP_MIN_DEPTH && eval >= beta && p > 0 {
+                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+                let null = b.with_side_to_move(side.opponent());
+                self.keys.push(null.key());
+                let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, quiet + 1);
+                self.keys.pop();
+                if self.stopped() {
+                    return Score::ZERO;
+                }
+                if s >= beta {
+                    return if s.is_decisive() { beta } else { s };
+                }
+            }
+        }
+
+        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
+        let killers = self.killers[p];
+        let hist = &self.history[side.index() << 14..(side.index() + 1) << 14];
+        score_moves(b, &list, &tactics, tt_move, killers, hist, &mut scores);
+
+        let forbid =
+            self.rules.repetition == Repetition::DefendersMayNotRepeat && side == Side::Defenders;
+        let original_alpha = alpha;
+        let mut best = -Score::INFINITE;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets_tried = MoveList::new();
+        for i in 0..list.len() {
+            pick(&mut list, &mut scores, i);
+            let mv = list[i];
+            let mut child = *b;
+            let captured = child.play(mv, &self.rules);
+            let child_quiet = if captured.any() {
+                0
+            } else {
+                quiet.saturating_add(1)
+            };
+            if forbid && captured.is_empty() && self.forbidden_repeat(&child, quiet) {
+                continue;
+            }
+            let noisy = captured.any() || tactics.is_noisy(b, mv);
+            let score = if child.mover_win(mv, &self.rules).is_some() {
+                self.pv_len[p + 1] = 0;
+                Score::win_in(ply + 1)
+            } else {
+                self.shared.tt.prefetch(child.key());
+                self.keys.push(child.key());
+                let s = if searched == 0 {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, child_quiet)
+                } else {
+                    let mut r = 0;
+                    if depth >= LMR_MIN_DEPTH
+                        && searched >= LMR_FULL_MOVES
+                        && !noisy
+                        && !threat
+                        && scores[i] < super::ordering::TT_MOVE
+                    {
+                        r = self.lmr[(depth as usize).min(63)][searched.min(63)];
+                        if pv_node {
+                            r -= 1;
+                        }
+                        r = r.clamp(0, depth - 2);
+                    }
+                    let mut s = -self.negamax(
+                        &child,
+                        depth - 1 - r,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        child_quiet,
+                    );
+                    if s > alpha && r > 0 {
+                        s = -self.negamax(
+                            &child,
+                            depth - 1,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            child_quiet,
+                        );
+                    }
+                    if s > alpha && s < beta {
+                        s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, child_quiet);
+                    }
+                    s
+                };
+                self.keys.pop();
+                s
+            };
+            searched += 1;
+            if self.stopped() {
+                return Score::ZERO;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    self.update_pv(p, mv);
+                    if score >= beta {
+                        if !noisy {
+                            self.reward(side, p, mv, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !noisy {
+                quiets_tried.push(mv);
+            }
+        }
+        if searched == 0 {
+            return self.no_moves_score(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: best.to_tt(ply),
+                eval,
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    fn draw_by_count(&self, ply: u32, quiet: u16) -> bool {
+        self.rules.no_capture_draw_plies.is_some_and(|n| quiet >= n)
+            || self
+                .rules
+                .max_plies
+                .is_some_and(|n| self.root_plies + ply as usize >= n as usize)
+    }
+
+    /// Killers and history for a quiet move that failed high; the quiet moves tried before it
+    /// are marked down.
+    fn reward(&mut self, side: Side, p: usize, mv: Move, depth: i32, tried: &MoveList) {
+        let k = &mut self.killers[p];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(400);
+        let base = side.index() << 14;
+        let mut apply = |m: Move, delta: i32| {
+            let h = &mut self.history[base + m.index()];
+            *h += delta - *h * delta.abs() / HISTORY_MAX;
+        };
+        apply(mv, bonus);
+        for &q in tried {
+            apply(q, -bonus);
+        }
+    }
+
+    fn qsearch(&mut self, b: &Board, mut alpha: Score, beta: Score, ply: u32, qply: u32) -> Score {
+        self.count_node();
+        if self.stopped() {
+            return Score::ZERO;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let p = ply as usize;
+        self.pv_len[p.min(MAX_PLY)] = 0;
+        let side = b.side_to_move();
+        let tactics = Tactics::new(b, &self.rules);
+        if side == Side::Defenders && tactics.open_lines.any() {
+            return Score::win_in(ply + 1);
+        }
+        let threat = side == Side::Attackers && tactics.open_lines.any();
+        if threat && tactics.open_lines.count() >= 2 && !self.king_capturable(b) {
+            return Score::loss_in(ply + 2);
+        }
+        let eval = evaluate(b);
+        if p >= MAX_PLY - 2 || qply >= QSEARCH_MAX_PLY {
+            return eval;
+        }
+        let mut best = if threat {
+            Score::loss_in(ply + 2)
+        } else {
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+            eval
+        };
+        let mut list = MoveList::new();
+        b.generate_moves(&mut list);
+        if list.is_empty() {
+            return self.no_moves_score(ply);
+        }
+        let king = b.king();
+        let king_zone = Bitboard::from_square(king).neighbours();
+        let capturable = side == Side::Attackers && self.king_capturable(b);
+        list.retain(|m| {
+            let to = m.to();
+            tactics.any_capture.contains(to)
+                || tactics.block_squares.contains(to)
+                || (capturable && king_zone.contains(to))
+                || (m.from() == king
+                    && (to.is_corner() || (qply < 2 && tactics.corner_sight.contains(to))))
+        });
+        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
+        let hist = &self.history[side.index() << 14..(side.index() + 1) << 14];
+        score_moves(b, &list, &tactics, None, [None; 2], hist, &mut scores);
+        for i in 0..list.len() {
+            pick(&mut list, &mut scores, i);
+            let mv = list[i];
+            let mut child = *b;
+            child.play(mv, &self.rules);
+            let score = if child.mover_win(mv, &self.rules).is_some() {
+                Score::win_in(ply + 1)
+            } else {
+                self.keys.push(child.key());
+                let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
+                self.keys.pop();
+                s
+            };
+            if self.stopped() {
+                return Score::ZERO;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,295 @@
+//! The engine API: set a position, search it under limits, hear about progress, stop it from
+//! any thread, get the best move. Knows nothing of text protocols.
+
+pub mod alphabeta;
+pub mod eval;
+pub mod ordering;
+pub mod params;
+pub mod score;
+pub mod time;
+pub mod tt;
+
+use crate::board::{Move, MoveList, Position};
+use alphabeta::{RootMove, Searcher, Shared};
+pub use score::Score;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use time::TimeManager;
+use tt::TranspositionTable;
+
+/// When to stop. Everything unset means: search until stopped.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub attackers_time: Option<Duration>,
+    pub defenders_time: Option<Duration>,
+    pub attackers_inc: Option<Duration>,
+    pub defenders_inc: Option<Duration>,
+    pub movestogo: Option<u32>,
+    /// Search until `stop`, whatever else is set.
+    pub infinite: bool,
+    /// A ponder search: no time limit until [`Engine::ponderhit`].
+    pub ponder: bool,
+}
+
+/// Progress of a search: one finished iteration of one principal variation.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1 for the best line.
+    pub multipv: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub nps: u64,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// `None` only when the game is over and there is no move.
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+    /// Every line searched, best first (as many as MultiPV asked for).
+    pub lines: Vec<Info>,
+}
+
+/// Settings that outlive one search.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    /// Kept back from every time budget for the host's and the pipe's delays.
+    pub move_overhead: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(30),
+        }
+    }
+}
+
+/// A callback for progress reports.
+pub type Reporter = Box<dyn FnMut(&Info) + Send>;
+
+/// A searching engine: a transposition table, options, and at most one search at a time,
+/// running on threads of its own.
+pub struct Engine {
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    stop: Arc<AtomicBool>,
+    pondering: Arc<AtomicBool>,
+    running: Option<JoinHandle<SearchResult>>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new(Options::default())
+    }
+}
+
+impl Engine {
+    pub fn new(options: Options) -> Engine {
+        Engine {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
+            stop: Arc::new(AtomicBool::new(false)),
+            pondering: Arc::new(AtomicBool::new(false)),
+            running: None,
+        }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Changes options; a new hash size reallocates (and clears) the table. Waits for a running
+    /// search to finish first.
+    pub fn set_options(&mut self, options: Options) {
+        self.stop_and_wait();
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+        }
+        self.options = options;
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.stop_and_wait();
+        self.tt.clear();
+    }
+
+    /// A handle that stops the running search from any thread.
+    pub fn stopper(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    pub fn stop(&self) {
+        self.pondering.store(false, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The ponder move was played: the running ponder search now keeps to its time limits.
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Starts searching `pos` on background threads. Progress goes to `report` (from the
+    /// search thread); [`Engine::wait`] returns the result.
+    pub fn start(&mut self, pos: &Position, limits: Limits, report: Reporter) {
+        self.stop_and_wait();
+        self.stop.store(false, Ordering::Relaxed);
+        self.pondering.store(limits.ponder, Ordering::Relaxed);
+        let pos = pos.clone();
+        let tt = self.tt.clone();
+        let stop = self.stop.clone();
+        let pondering = self.pondering.clone();
+        let options = self.options.clone();
+        self.running = Some(std::thread::spawn(move || {
+            run(&pos, &limits, &options, &tt, &stop, &pondering, report)
+        }));
+    }
+
+    /// Waits for the running search and returns its result (`None` if none was started).
+    pub fn wait(&mut self) -> Option<SearchResult> {
+        self.running.take().and_then(|h| h.join().ok())
+    }
+
+    fn stop_and_wait(&mut self) {
+        if self.running.is_some() {
+            self.stop();
+            self.wait();
+        }
+    }
+
+    /// Searches and waits: the simple blocking call.
+    pub fn search(&mut self, pos: &Position, limits: Limits) -> SearchResult {
+        self.start(pos, limits, Box::new(|_| {}));
+        self.wait().expect("a search was started")
+    }
+
+    /// Like [`Engine::search`], reporting progress to `report`.
+    pub fn search_with(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        report: Reporter,
+    ) -> SearchResult {
+        self.start(pos, limits, report);
+        self.wait().expect("a search was started")
+    }
+}
+
+/// One search on `options.threads` threads sharing `tt` (Lazy SMP): thread 0 reports and
+/// decides; the others deepen the shared table.
+fn run(
+    pos: &Position,
+    limits: &Limits,
+    options: &Options,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    pondering: &AtomicBool,
+    mut report: Reporter,
+) -> SearchResult {
+    tt.new_search();
+    let time = TimeManager::new(limits, pos.side_to_move(), options.move_overhead);
+    let nodes = AtomicU64::new(0);
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut result = SearchResult {
+        best: list.first().copied(),
+        ponder: None,
+        score: Score::ZERO,
+        depth: 0,
+        nodes: 0,
+        lines: Vec::new(),
+    };
+    if list.is_empty() {
+        // Nothing to search; an infinite or ponder search still waits for its stop.
+        while (limits.infinite || pondering.load(Ordering::Relaxed))
+            && !stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        return result;
+    }
+    let root_moves: Vec<RootMove> = list
+        .iter()
+        .map(|&mv| RootMove {
+            mv,
+            score: -Score::INFINITE,
+            pv: vec![mv],
+            seldepth: 0,
+        })
+        .collect();
+    let lines: Mutex<Vec<Info>> = Mutex::new(Vec::new());
+    let threads = options.threads.max(1);
+    let multipv = options.multipv.max(1);
+    let best_moves = std::thread::scope(|s| {
+        let shared = || Shared {
+            tt,
+            stop,
+            nodes: &nodes,
+            time: &time,
+            limits,
+            pondering,
+        };
+        for id in 1..threads {
+            let root_moves = root_moves.clone();
+            let shared = shared();
+            s.spawn(move || {
+                let mut searcher = Searcher::new(shared, pos, id);
+                searcher.iterate(pos.board(), root_moves, 1, &mut |_| {});
+            });
+        }
+        let mut main = Searcher::new(shared(), pos, 0);
+        let mut on_info = |info: Info| {
+            report(&info);
+            let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
+            if info.multipv == 1 {
+                l.clear();
+            }
+            l.push(info);
+        };
+        let best = main.iterate(pos.board(), root_moves, multipv, &mut on_info);
+        // An infinite or ponder search never ends by itself: wait for the word.
+        while (limits.infinite || pondering.load(Ordering::Relaxed))
+            && !stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        stop.store(true, Ordering::Relaxed);
+        best
+    });
+    if let Some(rm) = best_moves.first() {
+        result.best = Some(rm.mv);
+        result.ponder = rm.pv.get(1).copied();
+        result.score = rm.score;
+    }
+    result.lines = lines.into_inner().unwrap_or_else(|e| e.into_inner());
+    result.depth = result.lines.first().map_or(0, |i| i.depth);
+    result.nodes = nodes.load(Ordering::Relaxed);
+    result
+}

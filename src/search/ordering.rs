@@ -1,0 +1,137 @@
+//! Move ordering: the table's move, wins and urgent king moves, captures, killers, history.
+
+use super::eval::open_corner_lines;
+use crate::board::square::Direction;
+use crate::board::{Bitboard, Board, Move, MoveList, Rules, Side};
+
+/// What a node knows about the tactics of its position, computed once and shared by ordering,
+/// pruning decisions and the quiescence search.
+pub struct Tactics {
+    /// Landing squares that capture custodially, per direction of the victim.
+    capture_squares: [Bitboard; 4],
+    /// Union of the above.
+    pub any_capture: Bitboard,
+    /// Squares from which the king would see a corner along an open line.
+    pub corner_sight: Bitboard,
+    /// Corners the king sees now.
+    pub open_lines: Bitboard,
+    /// Squares between the king and the corners he sees: where attackers must block.
+    pub block_squares: Bitboard,
+}
+
+impl Tactics {
+    pub fn new(board: &Board, rules: &Rules) -> Tactics {
+        let side = board.side_to_move();
+        let king = board.king();
+        let king_bb = if rules.king_armed {
+            Bitboard::from_square(king)
+        } else {
+            Bitboard::EMPTY
+        };
+        let (hammers, victims, throne_hostile) = match side {
+            Side::Attackers => (board.attackers(), board.defenders(), !king.is_throne()),
+            Side::Defenders => (board.defenders() | king_bb, board.attackers(), true),
+        };
+        let mut anvils = hammers | Bitboard::CORNERS;
+        if throne_hostile {
+            anvils |= Bitboard::THRONE;
+        }
+        let empty = !board.occupied();
+        let mut capture_squares = [Bitboard::EMPTY; 4];
+        let mut any_capture = Bitboard::EMPTY;
+        for dir in Direction::ALL {
+            let back = dir.opposite();
+            // Landing on s captures s+dir when s+2*dir is an anvil.
+            let victims_with_anvil = victims & anvils.shift(back);
+            let squares = victims_with_anvil.shift(back) & empty;
+            capture_squares[dir.index()] = squares;
+            any_capture |= squares;
+        }
+        let occupied = board.occupied().without(king);
+        let mut corner_sight = Bitboard::EMPTY;
+        for corner in Bitboard::CORNERS {
+            corner_sight |= Bitboard::rook_targets(corner, occupied);
+        }
+        let open_lines = open_corner_lines(board);
+        let mut block_squares = Bitboard::EMPTY;
+        for corner in open_lines {
+            block_squares |= Bitboard::between(king, corner);
+        }
+        Tactics {
+            capture_squares,
+            any_capture,
+            corner_sight,
+            open_lines,
+            block_squares,
+        }
+    }
+
+    /// Pieces the move would capture custodially (shieldwalls not counted).
+    pub fn captures(&self, mv: Move) -> u32 {
+        self.capture_squares
+            .iter()
+            .filter(|s| s.contains(mv.to()))
+            .count() as u32
+    }
+
+    /// Captures, wins and moves that answer or make a king threat.
+    pub fn is_noisy(&self, board: &Board, mv: Move) -> bool {
+        let to = mv.to();
+        self.any_capture.contains(to)
+            || (mv.from() == board.king() && (to.is_corner() || self.corner_sight.contains(to)))
+            || self.block_squares.contains(to)
+    }
+}
+
+pub const TT_MOVE: i32 = 1 << 30;
+const WIN_MOVE: i32 = 1 << 29;
+const BLOCK: i32 = 1 << 27;
+const CAPTURE: i32 = 1 << 25;
+const KING_THREAT: i32 = 1 << 24;
+const KILLER: i32 = 1 << 22;
+
+/// Scores every move of `list` for ordering, best first when sorted descending.
+pub fn score_moves(
+    board: &Board,
+    list: &MoveList,
+    tactics: &Tactics,
+    tt_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    history: &[i32],
+    scores: &mut [i32],
+) {
+    let king = board.king();
+    for (i, &mv) in list.iter().enumerate() {
+        let to = mv.to();
+        scores[i] = if Some(mv) == tt_move {
+            TT_MOVE
+        } else if mv.from() == king && to.is_corner() {
+            WIN_MOVE
+        } else {
+            let mut s = history[mv.index()];
+            s += CAPTURE * tactics.captures(mv) as i32;
+            if tactics.block_squares.contains(to) {
+                s += BLOCK;
+            }
+            if mv.from() == king && tactics.corner_sight.contains(to) {
+                s += KING_THREAT;
+            }
+            if s < KILLER && (Some(mv) == killers[0] || Some(mv) == killers[1]) {
+                s += KILLER - (Some(mv) == killers[1]) as i32;
+            }
+            s
+        };
+    }
+}
+
+/// Picks the best remaining move into place `i` (selection sort, one step).
+pub fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    scores.swap(i, best);
+}
