@@ -188,6 +188,14 @@ impl Bitboard {
     /// Empty squares a rook on `from` can slide to, given the occupied squares `occupied`.
     #[inline]
     pub fn rook_targets(from: Square, occupied: Bitboard) -> Bitboard {
+        Bitboard::rook_attacks(from, occupied) & !occupied
+    }
+
+    /// The squares a rook on `from` sees: the empty squares it slides over and the first
+    /// occupied square in each direction. Seen from a target square, the pieces among them are
+    /// those that can move there.
+    #[inline]
+    pub fn rook_attacks(from: Square, occupied: Bitboard) -> Bitboard {
         let mut targets = 0u128;
         for dir in Direction::ALL {
             let ray = RAYS[dir.index()][from.index()];
@@ -199,7 +207,7 @@ impl Bitboard {
                     Direction::North | Direction::East => blockers.trailing_zeros(),
                     Direction::South | Direction::West => 127 - blockers.leading_zeros(),
                 };
-                ray & !RAYS[dir.index()][nearest as usize] & !(1u128 << nearest)
+                ray & !RAYS[dir.index()][nearest as usize]
             };
         }
         Bitboard(targets)

@@ -3,7 +3,7 @@
 //! king threats.
 
 use super::eval::evaluate;
-use super::ordering::{Tactics, pick, score_moves};
+use super::ordering::{Tactics, pick, score_moves, sort_rest};
 use super::params::*;
 use super::score::Score;
 use super::time::TimeManager;
@@ -13,6 +13,9 @@ use crate::board::rules::{NoMoves, Repetition};
 use crate::board::zobrist::{KEYS, Key};
 use crate::board::{Bitboard, Board, Move, MoveList, Position, Rules, Side, square::THRONE};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Moves picked one at a time before the rest of a node's moves are sorted at once.
+const SORT_AFTER: usize = 4;
 
 /// What every search thread shares.
 pub struct Shared<'a> {
@@ -454,9 +457,7 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let mut list = MoveList::new();
-        b.generate_moves(&mut list);
-        if list.is_empty() {
+        if b.count_moves() == 0 {
             return self.no_moves_score(ply);
         }
         let eval = tt.map_or_else(|| evaluate(b), |e| e.eval);
@@ -480,10 +481,14 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // The table's move first, before the others are generated: it often cuts at once.
+        let mut list = MoveList::new();
         let mut scores = [0i32; crate::board::moves::MAX_MOVES];
-        let killers = self.killers[p];
-        let hist = &self.history[side.index() << 14..(side.index() + 1) << 14];
-        score_moves(b, &list, &tactics, tt_move, killers, hist, &mut scores);
+        let tt_move = tt_move.filter(|&m| b.check_move(m).is_ok());
+        let mut generated = false;
+        if let Some(m) = tt_move {
+            list.push(m);
+        }
 
         let forbid =
             self.rules.repetition == Repetition::DefendersMayNotRepeat && side == Side::Defenders;
@@ -492,9 +497,42 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let mut searched = 0usize;
         let mut quiets_tried = MoveList::new();
-        for i in 0..list.len() {
-            pick(&mut list, &mut scores, i);
+        let mut i = 0;
+        loop {
+            if i == list.len() {
+                if generated {
+                    break;
+                }
+                generated = true;
+                b.generate_moves(&mut list);
+                if let Some(m) = tt_move
+                    && let Some(dup) = list[i..].iter().position(|&x| x == m)
+                {
+                    list.swap_remove(i + dup);
+                }
+                let killers = self.killers[p];
+                let hist = &self.history[side.index() << 14..(side.index() + 1) << 14];
+                score_moves(
+                    b,
+                    &list[i..],
+                    &tactics,
+                    None,
+                    killers,
+                    hist,
+                    &mut scores[i..],
+                );
+                if i == list.len() {
+                    break;
+                }
+            }
+            // Generation happens at move 0 or 1, so from SORT_AFTER on the rest is sorted.
+            if i < SORT_AFTER {
+                pick(&mut list, &mut scores, i);
+            } else if i == SORT_AFTER {
+                sort_rest(&mut list, &mut scores, i);
+            }
             let mv = list[i];
+            i += 1;
             let mut child = *b;
             let captured = child.play(mv, &self.rules);
             let child_quiet = if captured.any() {
@@ -520,7 +558,7 @@ impl<'a> Searcher<'a> {
                         && searched >= LMR_FULL_MOVES
                         && !noisy
                         && !threat
-                        && scores[i] < super::ordering::TT_MOVE
+                        && Some(mv) != tt_move
                     {
                         r = self.lmr[(depth as usize).min(63)][searched.min(63)];
                         if pv_node {
@@ -657,22 +695,30 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(eval);
             eval
         };
-        let mut list = MoveList::new();
-        b.generate_moves(&mut list);
-        if list.is_empty() {
-            return self.no_moves_score(ply);
-        }
         let king = b.king();
         let king_zone = Bitboard::from_square(king).neighbours();
         let capturable = side == Side::Attackers && self.king_capturable(b);
-        list.retain(|m| {
-            let to = m.to();
-            tactics.any_capture.contains(to)
-                || tactics.block_squares.contains(to)
-                || (capturable && king_zone.contains(to))
-                || (m.from() == king
-                    && (to.is_corner() || (qply < 2 && tactics.corner_sight.contains(to))))
-        });
+        let mut targets = tactics.any_capture | tactics.block_squares;
+        if capturable {
+            targets |= king_zone;
+        }
+        let mut list = MoveList::new();
+        b.generate_moves_to(targets, &mut list);
+        if side == Side::Defenders {
+            // King moves to a corner or, near the horizon, to a square that sees one.
+            let reach = Bitboard::rook_targets(king, b.occupied());
+            let wanted = if qply < 2 {
+                Bitboard::CORNERS | tactics.corner_sight
+            } else {
+                Bitboard::CORNERS
+            };
+            for to in reach & wanted & !targets {
+                list.push(Move::new(king, to));
+            }
+        }
+        if list.is_empty() && b.count_moves() == 0 {
+            return self.no_moves_score(ply);
+        }
         let mut scores = [0i32; crate::board::moves::MAX_MOVES];
         let hist = &self.history[side.index() << 14..(side.index() + 1) << 14];
         score_moves(b, &list, &tactics, None, [None; 2], hist, &mut scores);

@@ -2,7 +2,7 @@
 
 use super::eval::open_corner_lines;
 use crate::board::square::Direction;
-use crate::board::{Bitboard, Board, Move, MoveList, Rules, Side};
+use crate::board::{Bitboard, Board, Move, Rules, Side};
 
 /// What a node knows about the tactics of its position, computed once and shared by ordering,
 /// pruning decisions and the quiescence search.
@@ -93,7 +93,7 @@ const KILLER: i32 = 1 << 22;
 /// Scores every move of `list` for ordering, best first when sorted descending.
 pub fn score_moves(
     board: &Board,
-    list: &MoveList,
+    list: &[Move],
     tactics: &Tactics,
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
@@ -124,8 +124,23 @@ pub fn score_moves(
     }
 }
 
+/// Sorts the moves from `i` on by score, best first, in one go: cheaper than picking one by one
+/// once a node has turned out to need most of its moves.
+pub fn sort_rest(list: &mut [Move], scores: &mut [i32], i: usize) {
+    let n = list.len();
+    let mut packed = [0i64; crate::board::moves::MAX_MOVES];
+    for j in i..n {
+        packed[j] = (scores[j] as i64) << 16 | list[j].raw() as i64;
+    }
+    packed[i..n].sort_unstable_by(|a, b| b.cmp(a));
+    for j in i..n {
+        scores[j] = (packed[j] >> 16) as i32;
+        list[j] = Move::from_raw(packed[j] as u16).expect("packed from a move");
+    }
+}
+
 /// Picks the best remaining move into place `i` (selection sort, one step).
-pub fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) {
+pub fn pick(list: &mut [Move], scores: &mut [i32], i: usize) {
     let mut best = i;
     for j in i + 1..list.len() {
         if scores[j] > scores[best] {
