@@ -147,3 +147,205 @@ pub fn eval(args: EvalArgs) -> Result<(), String> {
     print!("{}", hnefi::search::eval::breakdown(&board));
     Ok(())
 }
+
+#[derive(Args)]
+pub struct TacticsArgs {
+    /// Instead of solving, scan a game file (copenhagen.csv format) and print the EPD of every
+    /// forced win in 1 to 3 moves among the last 6 positions of each game.
+    #[arg(long, value_name = "GAMES_CSV")]
+    pub generate: Option<std::path::PathBuf>,
+    /// The EPD to solve.
+    #[arg(long, default_value = "positions/tactics.epd")]
+    pub file: std::path::PathBuf,
+    /// Search depth for solving.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+}
+
+pub fn tactics(args: TacticsArgs) -> Result<(), String> {
+    use hnefi::tactics::{Tactic, generate, solve_rate};
+    if let Some(path) = args.generate {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let found = generate(&text, 6, 3);
+        println!("# Forced wins in 1-3 moves (dm) from the last 6 positions of every game of");
+        println!("# copenhagen.csv, copenhagen rules, repetition ignored; bm lists every winning");
+        println!("# first move. Found and checked by the exhaustive solver (src/search/solve.rs):");
+        println!(
+            "#   hnefi tactics --generate ../shared/data/copenhagen.csv > positions/tactics.epd"
+        );
+        for t in &found {
+            println!("{}", t.to_epd());
+        }
+        eprintln!("{} positions", found.len());
+        return Ok(());
+    }
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let tactics: Vec<Tactic> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(Tactic::parse)
+        .collect();
+    for (n, solved, total) in solve_rate(&tactics, args.depth) {
+        println!(
+            "win in {n}: {solved}/{total} solved at depth {} ({:.1}%)",
+            args.depth,
+            100.0 * solved as f64 / total.max(1) as f64
+        );
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// Games to play (in pairs: each opening with both colours).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Depth of engine A.
+    #[arg(long)]
+    pub depth: u32,
+    /// Depth of engine B.
+    #[arg(long)]
+    pub vs_depth: u32,
+    /// Openings file.
+    #[arg(long, default_value = "positions/openings.txt")]
+    pub openings: std::path::PathBuf,
+    #[arg(long, default_value = "copenhagen")]
+    pub rules: Preset,
+}
+
+pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
+    use hnefi::search::Limits;
+    let text = std::fs::read_to_string(&args.openings)
+        .map_err(|e| format!("cannot read {}: {e}", args.openings.display()))?;
+    let openings = hnefi::selfplay::parse_openings(&text)?;
+    if openings.is_empty() {
+        return Err("no openings".into());
+    }
+    let la = Limits {
+        depth: Some(args.depth),
+        ..Limits::default()
+    };
+    let lb = Limits {
+        depth: Some(args.vs_depth),
+        ..Limits::default()
+    };
+    let tally = hnefi::selfplay::match_games(
+        &openings,
+        args.games,
+        Rules::preset(args.rules),
+        &la,
+        &lb,
+        |g, end, side| {
+            eprintln!(
+                "game {:>3}: A as {side:<9} {} after {} plies",
+                g + 1,
+                end.outcome,
+                end.moves.len()
+            );
+        },
+    )?;
+    let [w, d, l] = tally.totals();
+    println!(
+        "A (depth {}) vs B (depth {}): +{w} ={d} -{l}; as attackers +{} ={} -{}; as defenders +{} ={} -{}",
+        args.depth,
+        args.vs_depth,
+        tally.by_side[0][0],
+        tally.by_side[0][1],
+        tally.by_side[0][2],
+        tally.by_side[1][0],
+        tally.by_side[1][1],
+        tally.by_side[1][2]
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct OpeningsArgs {
+    /// Game file in the copenhagen.csv format.
+    pub games: std::path::PathBuf,
+    /// Plies per opening.
+    #[arg(long, default_value_t = 4)]
+    pub plies: usize,
+}
+
+pub fn openings(args: OpeningsArgs) -> Result<(), String> {
+    let text = std::fs::read_to_string(&args.games)
+        .map_err(|e| format!("cannot read {}: {e}", args.games.display()))?;
+    let list = hnefi::selfplay::openings_from_games(&text, args.plies);
+    println!(
+        "# The first {} plies of the real games, deduplicated, in order of first appearance:",
+        args.plies
+    );
+    println!(
+        "#   hnefi openings ../shared/data/copenhagen.csv --plies {} > positions/openings.txt",
+        args.plies
+    );
+    for line in list {
+        let moves: Vec<String> = line
+            .iter()
+            .map(|m| format!("{}-{}", m.from(), m.to()))
+            .collect();
+        println!("{}", moves.join(" "));
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct TtdArgs {
+    #[arg(long, default_value_t = 9)]
+    pub depth: u32,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+}
+
+/// The start and five middlegames of positions/bench.fen.
+const TTD_POSITIONS: [usize; 6] = [0, 3, 8, 13, 18, 23];
+
+pub fn timetodepth(args: TtdArgs) -> Result<(), String> {
+    use hnefi::board::Position;
+    use hnefi::search::{Engine, Limits, Options};
+    let fens: Vec<&str> = hnefi::bench::POSITIONS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split(';').next().unwrap_or_default().trim())
+        .collect();
+    let mut engine = Engine::new(Options {
+        threads: args.threads.max(1),
+        hash_mb: args.hash.max(1),
+        ..Options::default()
+    });
+    let mut total = Duration::ZERO;
+    for &i in &TTD_POSITIONS {
+        let board = parse_fen(fens[i]).map_err(|e| e.to_string())?;
+        engine.clear();
+        let start = Instant::now();
+        let r = engine.search(
+            &Position::new(board, Rules::default()),
+            Limits {
+                depth: Some(args.depth),
+                ..Limits::default()
+            },
+        );
+        let t = start.elapsed();
+        total += t;
+        println!(
+            "position {i:>2}: depth {} in {:>8.3} s, {} nodes, best {}",
+            r.depth,
+            t.as_secs_f64(),
+            r.nodes,
+            r.best.map_or("(none)".to_string(), |m| m.to_string())
+        );
+    }
+    println!(
+        "total {:.3} s to depth {} on {} thread(s)",
+        total.as_secs_f64(),
+        args.depth,
+        args.threads
+    );
+    Ok(())
+}

@@ -3,4 +3,8 @@
 pub mod bench;
 pub mod board;
 pub mod perft;
+pub mod protocol;
+pub mod record;
 pub mod search;
+pub mod selfplay;
+pub mod tactics;

@@ -10,6 +10,9 @@ mod cli;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Protocol of the engine loop (default: chosen by the first line; only uci so far).
+    #[arg(long, value_enum)]
+    protocol: Option<hnefi::protocol::Protocol>,
 }
 
 #[derive(Subcommand)]
@@ -20,6 +23,14 @@ enum Command {
     Bench(cli::BenchArgs),
     /// Show the evaluation of a position term by term.
     Eval(cli::EvalArgs),
+    /// Time to reach a depth from the start and five middlegames, for thread scaling.
+    Timetodepth(cli::TtdArgs),
+    /// Games of Hnefi against itself at two depths, for quick strength checks.
+    Selfplay(cli::SelfplayArgs),
+    /// Print openings (the first plies of the real games, deduplicated).
+    Openings(cli::OpeningsArgs),
+    /// Forced wins from the real games: generate positions/tactics.epd, or report the solve rate.
+    Tactics(cli::TacticsArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,7 +42,14 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => cli::perft(args),
         Some(Command::Bench(args)) => cli::bench(args),
         Some(Command::Eval(args)) => cli::eval(args),
-        None => Err("the engine loop is not built yet; try `hnefi --help`".to_string()),
+        Some(Command::Tactics(args)) => cli::tactics(args),
+        Some(Command::Selfplay(args)) => cli::selfplay(args),
+        Some(Command::Timetodepth(args)) => cli::timetodepth(args),
+        Some(Command::Openings(args)) => cli::openings(args),
+        None => {
+            hnefi::protocol::run_stdio(cli.protocol);
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,6 +6,7 @@ pub mod eval;
 pub mod ordering;
 pub mod params;
 pub mod score;
+pub mod solve;
 pub mod time;
 pub mod tt;
 
@@ -67,7 +68,7 @@ pub struct SearchResult {
 }
 
 /// Settings that outlive one search.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub hash_mb: usize,
     pub threads: usize,
@@ -89,6 +90,8 @@ impl Default for Options {
 
 /// A callback for progress reports.
 pub type Reporter = Box<dyn FnMut(&Info) + Send>;
+/// A callback for the end of a search, called on the search thread as soon as it ends.
+pub type OnDone = Box<dyn FnOnce(&SearchResult) + Send>;
 
 /// A searching engine: a transposition table, options, and at most one search at a time,
 /// running on threads of its own.
@@ -156,9 +159,15 @@ impl Engine {
         self.running.as_ref().is_some_and(|h| !h.is_finished())
     }
 
-    /// Starts searching `pos` on background threads. Progress goes to `report` (from the
-    /// search thread); [`Engine::wait`] returns the result.
-    pub fn start(&mut self, pos: &Position, limits: Limits, report: Reporter) {
+    /// Starts searching `pos` on background threads. Progress goes to `report` and the result
+    /// to `done` (both on the search thread); [`Engine::wait`] returns the result as well.
+    pub fn start(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        report: Reporter,
+        done: Option<OnDone>,
+    ) {
         self.stop_and_wait();
         self.stop.store(false, Ordering::Relaxed);
         self.pondering.store(limits.ponder, Ordering::Relaxed);
@@ -168,7 +177,11 @@ impl Engine {
         let pondering = self.pondering.clone();
         let options = self.options.clone();
         self.running = Some(std::thread::spawn(move || {
-            run(&pos, &limits, &options, &tt, &stop, &pondering, report)
+            let result = run(&pos, &limits, &options, &tt, &stop, &pondering, report);
+            if let Some(done) = done {
+                done(&result);
+            }
+            result
         }));
     }
 
@@ -186,7 +199,7 @@ impl Engine {
 
     /// Searches and waits: the simple blocking call.
     pub fn search(&mut self, pos: &Position, limits: Limits) -> SearchResult {
-        self.start(pos, limits, Box::new(|_| {}));
+        self.start(pos, limits, Box::new(|_| {}), None);
         self.wait().expect("a search was started")
     }
 
@@ -197,7 +210,7 @@ impl Engine {
         limits: Limits,
         report: Reporter,
     ) -> SearchResult {
-        self.start(pos, limits, report);
+        self.start(pos, limits, report, None);
         self.wait().expect("a search was started")
     }
 }

@@ -1,0 +1,153 @@
+//! `positions/tactics.epd`: short forced wins from the real games, found by the exhaustive
+//! solver, and the engine's solve rate on them.
+
+use crate::board::notation::{parse_fen, parse_move, to_fen};
+use crate::board::{Move, Position, Rules};
+use crate::record::read_games;
+use crate::search::solve::Solver;
+use crate::search::{Engine, Limits, Options};
+use rayon::prelude::*;
+
+/// One line of the EPD: a position, the fewest moves to a forced win, every winning move.
+#[derive(Clone, Debug)]
+pub struct Tactic {
+    pub fen: String,
+    pub moves_to_win: u32,
+    pub winning: Vec<Move>,
+    pub id: String,
+}
+
+impl Tactic {
+    pub fn to_epd(&self) -> String {
+        let bm: Vec<String> = self.winning.iter().map(Move::to_string).collect();
+        format!(
+            "{} bm {}; dm {}; id \"{}\";",
+            self.fen,
+            bm.join(" "),
+            self.moves_to_win,
+            self.id
+        )
+    }
+
+    pub fn parse(line: &str) -> Option<Tactic> {
+        let (fen, rest) = line.split_once(" bm ")?;
+        let mut winning = Vec::new();
+        let mut moves_to_win = 0;
+        let mut id = String::new();
+        for (i, field) in rest.split(';').map(str::trim).enumerate() {
+            if i == 0 {
+                winning = field
+                    .split_whitespace()
+                    .filter_map(|m| parse_move(m).ok())
+                    .collect();
+            } else if let Some(n) = field.strip_prefix("dm ") {
+                moves_to_win = n.trim().parse().ok()?;
+            } else if let Some(s) = field.strip_prefix("id ") {
+                id = s.trim_matches('"').to_string();
+            }
+        }
+        Some(Tactic {
+            fen: fen.trim().to_string(),
+            moves_to_win,
+            winning,
+            id,
+        })
+    }
+}
+
+/// Moves the solver may play per position before it gives the position up.
+pub const SOLVER_BUDGET: u64 = 2_000_000;
+
+/// Scans the last `tail` positions of every game for forced wins in at most `max` moves:
+/// the engine proposes the positions where its search sees a win, the solver proves each one
+/// exhaustively (and finds every winning move); positions it cannot settle within
+/// [`SOLVER_BUDGET`] are left out.
+pub fn generate(games_csv: &str, tail: usize, max: u32) -> Vec<Tactic> {
+    let rules = Rules::default();
+    let games = read_games(games_csv);
+    let candidates: Vec<(String, Position)> = games
+        .iter()
+        .flat_map(|(line, game)| {
+            let positions = game.positions(rules.without_repetition());
+            let n = positions.len();
+            positions
+                .into_iter()
+                .enumerate()
+                .skip(n.saturating_sub(tail))
+                .filter(|(_, p)| p.outcome().is_none())
+                .map(move |(ply, p)| (format!("game {line} ply {ply}"), p))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut found: Vec<Tactic> = candidates
+        .par_iter()
+        .map_init(
+            || {
+                Engine::new(Options {
+                    hash_mb: 4,
+                    ..Options::default()
+                })
+            },
+            |engine, (id, pos)| {
+                // The engine picks the candidates; the solver proves or drops each one.
+                engine.clear();
+                let guess = engine.search(
+                    &Position::new(*pos.board(), rules),
+                    Limits {
+                        depth: Some(2 * max),
+                        ..Limits::default()
+                    },
+                );
+                if !(guess.score.0 > 0 && guess.score.plies_to_end().is_some_and(|p| p < 2 * max)) {
+                    return None;
+                }
+                let board = pos.board();
+                let mut solver = Solver::new(rules, SOLVER_BUDGET);
+                let n = solver.shortest_win(board, max).ok()??;
+                let winning = solver.winning_moves(board, n).ok()?;
+                Some(Tactic {
+                    fen: to_fen(board),
+                    moves_to_win: n,
+                    winning,
+                    id: id.clone(),
+                })
+            },
+        )
+        .flatten()
+        .collect();
+    // One line per position, in game order.
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|t| seen.insert(t.fen.clone()));
+    found
+}
+
+/// How many tactics of each length the engine solves at `depth`: (moves to win, solved, total).
+pub fn solve_rate(tactics: &[Tactic], depth: u32) -> Vec<(u32, usize, usize)> {
+    let mut engine = Engine::new(Options::default());
+    let mut rows: Vec<(u32, usize, usize)> = Vec::new();
+    for t in tactics {
+        let Ok(board) = parse_fen(&t.fen) else {
+            continue;
+        };
+        engine.clear();
+        let result = engine.search(
+            &Position::new(board, Rules::default()),
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+        );
+        let solved = result.best.is_some_and(|m| t.winning.contains(&m))
+            && result.score.plies_to_end().is_some()
+            && result.score.0 > 0;
+        match rows.iter_mut().find(|r| r.0 == t.moves_to_win) {
+            Some(r) => {
+                r.1 += solved as usize;
+                r.2 += 1;
+            }
+            None => rows.push((t.moves_to_win, solved as usize, 1)),
+        }
+    }
+    rows.sort();
+    rows
+}

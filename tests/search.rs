@@ -1,0 +1,141 @@
+//! The search through its API: tactics, reproducibility, whole games, stopping.
+
+use hnefi::board::notation::parse_fen;
+use hnefi::board::{MoveList, Position, Preset, Rules};
+use hnefi::search::{Engine, Limits, Options};
+use hnefi::tactics::Tactic;
+use std::time::Duration;
+
+fn tactics() -> Vec<Tactic> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/tactics.epd");
+    std::fs::read_to_string(path)
+        .expect("positions/tactics.epd")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| Tactic::parse(l).expect("valid EPD line"))
+        .collect()
+}
+
+#[test]
+fn finds_every_forced_win_in_one_and_two() {
+    let all = tactics();
+    let mut engine = Engine::new(Options::default());
+    let mut checked = [0; 3];
+    for t in all.iter().filter(|t| t.moves_to_win <= 2) {
+        let pos = Position::new(parse_fen(&t.fen).unwrap(), Rules::default());
+        engine.clear();
+        let r = engine.search(
+            &pos,
+            Limits {
+                depth: Some(5),
+                ..Limits::default()
+            },
+        );
+        let best = r.best.expect("a move");
+        assert!(
+            t.winning.contains(&best),
+            "{}: played {best}, winning {:?}",
+            t.id,
+            t.winning
+        );
+        let plies = r.score.plies_to_end().expect("a decisive score");
+        assert!(
+            r.score.0 > 0 && plies <= 2 * t.moves_to_win - 1,
+            "{}: {}",
+            t.id,
+            r.score
+        );
+        checked[t.moves_to_win as usize] += 1;
+    }
+    assert!(checked[1] >= 10 && checked[2] >= 10, "{checked:?}");
+}
+
+#[test]
+fn same_node_limit_same_result() {
+    let pos = Position::start(Rules::default());
+    let limits = Limits {
+        nodes: Some(30_000),
+        ..Limits::default()
+    };
+    let mut engine = Engine::new(Options::default());
+    let a = engine.search(&pos, limits.clone());
+    engine.clear();
+    let b = engine.search(&pos, limits);
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.score, b.score);
+}
+
+#[test]
+fn self_play_ends_legally_under_every_preset() {
+    for preset in Preset::ALL {
+        let mut pos = Position::start(Rules::preset(preset));
+        let mut engine = Engine::new(Options::default());
+        let mut plies = 0;
+        while pos.outcome().is_none() {
+            assert!(plies < 1000, "{preset}: no end after 1000 plies");
+            let r = engine.search(
+                &pos,
+                Limits {
+                    depth: Some(2),
+                    ..Limits::default()
+                },
+            );
+            let mv = r.best.expect("a move while the game is on");
+            pos.try_play(mv)
+                .unwrap_or_else(|e| panic!("{preset}: illegal {mv}: {e}"));
+            plies += 1;
+        }
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        assert!(list.is_empty());
+        assert!(engine.search(&pos, Limits::default()).best.is_none());
+    }
+}
+
+#[test]
+fn stop_during_infinite_search_returns_a_legal_move() {
+    let mut engine = Engine::new(Options {
+        threads: 2,
+        ..Options::default()
+    });
+    let pos = Position::start(Rules::default());
+    let (tx, rx) = std::sync::mpsc::channel();
+    engine.start(
+        &pos,
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        Box::new(move |info| {
+            let _ = tx.send(info.depth);
+        }),
+        None,
+    );
+    // The first report shows the search is under way; then it must keep going until stopped.
+    rx.recv_timeout(Duration::from_secs(60))
+        .expect("a progress report");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(engine.is_searching());
+    engine.stop();
+    let r = engine.wait().expect("a result");
+    let mv = r.best.expect("a move");
+    assert!(pos.board().check_move(mv).is_ok());
+}
+
+#[test]
+fn movetime_is_kept() {
+    let mut engine = Engine::default();
+    let pos = Position::start(Rules::default());
+    let start = std::time::Instant::now();
+    let r = engine.search(
+        &pos,
+        Limits {
+            movetime: Some(Duration::from_millis(200)),
+            ..Limits::default()
+        },
+    );
+    assert!(r.best.is_some());
+    // Generous: a loaded machine may be slow to schedule, but the search must not run on.
+    assert!(start.elapsed() < Duration::from_secs(5));
+}

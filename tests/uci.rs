@@ -1,0 +1,233 @@
+//! The UCI-style protocol through the real binary.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start hnefi");
+        let stdout: ChildStdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("open stdin");
+        stdin.write_all(text.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("open stdin");
+        stdin.write_all(bytes).expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Lines until one starts with `prefix` (returned last). Generous timeouts: a loaded
+    /// machine is slow, but a hang must still fail.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("no '{prefix}' after {seen:?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.until("readyok");
+    }
+
+    fn close(mut self) -> bool {
+        drop(self.stdin.take());
+        for _ in 0..600 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.success();
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = self.child.kill();
+        false
+    }
+}
+
+#[test]
+fn handshake_options_and_a_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(lines[0].starts_with("id name Hnefi"));
+    for opt in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Rules",
+        "Move Overhead",
+        "Ponder",
+        "Clear Hash",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} type"))),
+            "{opt}"
+        );
+    }
+    e.ready();
+    e.send("setoption name Hash value 8");
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Rules value fetlar");
+    e.send("ucinewgame");
+    e.send("position startpos moves d1d3 f4f3");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 4"))
+        .expect("depth 4 info");
+    for field in [
+        "seldepth",
+        "multipv 1",
+        "score cp",
+        "nodes",
+        "nps",
+        "hashfull",
+        "time",
+        "pv",
+    ] {
+        assert!(info.contains(field), "{field} in {info}");
+    }
+    let best = lines.last().unwrap();
+    assert!(best.len() > "bestmove ".len() && !best.contains("(none)"));
+    e.send("quit");
+    assert!(e.close());
+}
+
+#[test]
+fn bad_input_is_reported_and_changes_nothing() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    e.send("position startpos moves d1d3");
+    e.send("d");
+    let before = e.until("Status");
+    let bad = [
+        "frobnicate",
+        "position fen 3aaaaa3/5a5 a",
+        "position startpos moves d1d3 d3d1 e4e3",
+        "position startpos moves a1a2",
+        "position startpos moves d1",
+        "position",
+        "setoption name Hash value lots",
+        "setoption name Hash value 0",
+        "setoption name Rules value chess",
+        "setoption name Nonsense value 1",
+        "setoption",
+        "go depth",
+        "go nodes x",
+        "go sideways",
+        "positio",
+    ];
+    for line in bad {
+        e.send(line);
+        let got = e.until("info string error");
+        assert!(got.last().unwrap().len() > 20, "{line}: {got:?}");
+    }
+    // Huge line, binary junk, empty lines, a truncated line.
+    e.send(&"x".repeat(2 << 20));
+    e.until("info string error");
+    e.send_bytes(b"\xff\xfe\x00\x01junk\n\n\n   \n");
+    e.until("info string error");
+    e.ready();
+    e.send("d");
+    let after = e.until("Status");
+    assert_eq!(before, after, "position unchanged");
+    e.send("go depth 2");
+    e.until("bestmove");
+    e.send("quit");
+    assert!(e.close());
+}
+
+#[test]
+fn infinite_search_waits_for_stop_and_isready_is_answered_meanwhile() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.until("info depth 1");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert!(!lines.last().unwrap().contains("(none)"));
+    e.send("quit");
+    assert!(e.close());
+}
+
+#[test]
+fn end_of_input_mid_search_exits_cleanly() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.until("info depth 1");
+    assert!(e.close());
+}
+
+#[test]
+fn game_over_gives_bestmove_none_and_perft_divides() {
+    let mut e = Engine::start();
+    // Defenders to move with the king already on a corner: the game is over.
+    e.send("position fen k10/11/11/11/11/11/11/11/11/5a5/11 a");
+    e.send("go depth 3");
+    assert_eq!(e.until("bestmove").last().unwrap(), "bestmove (none)");
+    e.send("position startpos");
+    e.send("go perft 2");
+    let lines = e.until("Nodes searched");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 6788");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 117);
+    e.send("eval");
+    e.until("info string side to move");
+    e.send("quit");
+    assert!(e.close());
+}
