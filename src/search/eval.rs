@@ -8,10 +8,11 @@ use crate::board::square::Direction;
 use crate::board::{Bitboard, Board, Side};
 
 /// The evaluation's terms, in the order [`terms`] returns them.
-pub const TERM_NAMES: [&str; 8] = [
+pub const TERM_NAMES: [&str; 9] = [
     "material",
     "corner distance",
     "king freedom",
+    "edge control",
     "open edge / ring",
     "corner guards",
     "king pressure",
@@ -46,16 +47,26 @@ pub fn open_corner_lines(board: &Board) -> Bitboard {
 }
 
 /// Every term, in cp for the attackers (negative favours the defenders).
-pub fn terms(board: &Board) -> [i32; 8] {
+pub fn terms(board: &Board) -> [i32; 9] {
     let attackers = board.attackers();
     let defenders = board.defenders();
     let king = board.king();
     let occupied = board.occupied();
 
-    let material =
-        attackers.count() as i32 * ATTACKER_VALUE - defenders.count() as i32 * DEFENDER_VALUE;
+    // Counted from the start's 24 and 12, so that material reads 0 when nothing is taken.
+    let material = (attackers.count() as i32 - 24) * ATTACKER_VALUE
+        - (defenders.count() as i32 - 12) * DEFENDER_VALUE;
     let corner = -CORNER_DISTANCE_BONUS[corner_distance(board)];
-    let freedom = -(Bitboard::rook_targets(king, occupied).count() as i32) * KING_FREEDOM;
+    let king_reach = Bitboard::rook_targets(king, occupied);
+    let freedom = -(king_reach.count() as i32) * KING_FREEDOM;
+    let edges = [
+        Bitboard::RANK_1,
+        Bitboard::RANK_11,
+        Bitboard::FILE_A,
+        Bitboard::FILE_K,
+    ];
+    let edge_control =
+        -(edges.iter().filter(|&&e| (king_reach & e).any()).count() as i32) * KING_EDGE_ACCESS;
 
     let region = board.pieces(Side::Defenders).flood(!attackers);
     let open_edge = (region & Bitboard::EDGE).count() as i32;
@@ -85,7 +96,15 @@ pub fn terms(board: &Board) -> [i32; 8] {
         Side::Defenders => -TEMPO,
     };
     [
-        material, corner, freedom, ring, guards, pressure, mobility, tempo,
+        material,
+        corner,
+        freedom,
+        edge_control,
+        ring,
+        guards,
+        pressure,
+        mobility,
+        tempo,
     ]
 }
 

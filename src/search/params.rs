@@ -17,6 +17,9 @@ pub const DEFENDER_VALUE: i32 = 175;
 pub const CORNER_DISTANCE_BONUS: [i32; 5] = [0, 900, 220, 70, 0];
 /// For the defenders, per legal king move.
 pub const KING_FREEDOM: i32 = 4;
+/// For the defenders, per board edge the king can reach in one move (edge control: from the
+/// edge he threatens corners, and attackers must guard both ends).
+pub const KING_EDGE_ACCESS: i32 = 35;
 /// For the defenders, per square of the edge their pieces can reach without crossing attackers.
 pub const OPEN_EDGE: i32 = 3;
 /// For the attackers, when the defenders cannot reach the edge at all but are not yet
