@@ -457,12 +457,31 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        if b.count_moves() == 0 {
+        // The table's move, if legal here, is tried before the others are generated: it often
+        // cuts at once. A legal one also proves the side has a move.
+        let tt_move = tt_move.filter(|&m| b.check_move(m).is_ok());
+        if tt_move.is_none() && b.count_moves() == 0 {
             return self.no_moves_score(ply);
         }
         let eval = tt.map_or_else(|| evaluate(b), |e| e.eval);
 
-        if !pv_node && !threat && !beta.is_decisive() {
+        // Threats the static eval cannot see: a king on or next to the edge may build a fort
+        // with his next move, a king two moves from a corner may make a double threat. Worked
+        // out only where pruning would otherwise happen.
+        let danger = |b: &Board| {
+            side == Side::Attackers
+                && ((self.rules.exit_fort
+                    && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
+                        & Bitboard::EDGE)
+                        .any())
+                    || super::eval::corner_distance(b) <= 2)
+        };
+        let may_prune = !pv_node
+            && !threat
+            && !beta.is_decisive()
+            && ((depth <= RFP_MAX_DEPTH && eval.0 - RFP_MARGIN * depth >= beta.0)
+                || (depth >= NMP_MIN_DEPTH && eval >= beta && p > 0));
+        if may_prune && !danger(b) {
             if depth <= RFP_MAX_DEPTH && eval.0 - RFP_MARGIN * depth >= beta.0 {
                 return eval;
             }
@@ -481,10 +500,8 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // The table's move first, before the others are generated: it often cuts at once.
         let mut list = MoveList::new();
         let mut scores = [0i32; crate::board::moves::MAX_MOVES];
-        let tt_move = tt_move.filter(|&m| b.check_move(m).is_ok());
         let mut generated = false;
         if let Some(m) = tt_move {
             list.push(m);
@@ -707,8 +724,9 @@ impl<'a> Searcher<'a> {
         if side == Side::Defenders {
             // King moves to a corner or, near the horizon, to a square that sees one.
             let reach = Bitboard::rook_targets(king, b.occupied());
+            // Near the horizon also moves that see a corner, and moves to the edge (forts).
             let wanted = if qply < 2 {
-                Bitboard::CORNERS | tactics.corner_sight
+                Bitboard::CORNERS | tactics.corner_sight | Bitboard::EDGE
             } else {
                 Bitboard::CORNERS
             };

@@ -26,19 +26,25 @@ const GUARD_SQUARES: Bitboard =
 
 /// King moves needed to reach a corner on this board (1 = an open line), capped at 4.
 pub fn corner_distance(board: &Board) -> usize {
-    let empty = !board.occupied();
-    let mut reach = Bitboard::from_square(board.king());
-    for d in 1..=3 {
-        let mut next = reach;
-        for dir in Direction::ALL {
-            next |= reach.slide(dir, empty);
-        }
-        if (next & Bitboard::CORNERS).any() {
-            return d;
-        }
-        reach = next;
+    let occupied = board.occupied();
+    let reach = Bitboard::rook_targets(board.king(), occupied);
+    if (reach & Bitboard::CORNERS).any() {
+        return 1;
     }
-    4
+    // Squares that see a corner along an open line: one move from it.
+    let mut sight = Bitboard::EMPTY;
+    for corner in Bitboard::CORNERS {
+        sight |= Bitboard::rook_targets(corner, occupied);
+    }
+    if (reach & sight).any() {
+        return 2;
+    }
+    let empty = !occupied;
+    let mut two = reach;
+    for dir in Direction::ALL {
+        two |= reach.slide(dir, empty);
+    }
+    if (two & sight).any() { 3 } else { 4 }
 }
 
 /// The corners the king could enter right now, along an open line.

@@ -101,19 +101,24 @@ pub fn score_moves(
     scores: &mut [i32],
 ) {
     let king = board.king();
+    // Most moves land nowhere special: they get history and killer scores only.
+    let special = tactics.any_capture | tactics.block_squares;
     for (i, &mv) in list.iter().enumerate() {
         let to = mv.to();
+        let from = mv.from();
         scores[i] = if Some(mv) == tt_move {
             TT_MOVE
-        } else if mv.from() == king && to.is_corner() {
+        } else if from == king && to.is_corner() {
             WIN_MOVE
         } else {
             let mut s = history[mv.index()];
-            s += CAPTURE * tactics.captures(mv) as i32;
-            if tactics.block_squares.contains(to) {
-                s += BLOCK;
+            if special.contains(to) {
+                s += CAPTURE * tactics.captures(mv) as i32;
+                if tactics.block_squares.contains(to) {
+                    s += BLOCK;
+                }
             }
-            if mv.from() == king && tactics.corner_sight.contains(to) {
+            if from == king && tactics.corner_sight.contains(to) {
                 s += KING_THREAT;
             }
             if s < KILLER && (Some(mv) == killers[0] || Some(mv) == killers[1]) {
