@@ -12,7 +12,7 @@ use super::{Info, Limits};
 use crate::board::rules::{NoMoves, Repetition};
 use crate::board::zobrist::{KEYS, Key};
 use crate::board::{Bitboard, Board, Move, MoveList, Position, Rules, Side, square::THRONE};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// Moves picked one at a time before the rest of a node's moves are sorted at once.
 const SORT_AFTER: usize = 4;
@@ -27,6 +27,8 @@ pub struct Shared<'a> {
     pub limits: &'a Limits,
     /// While set (a ponder search), time limits do not apply.
     pub pondering: &'a AtomicBool,
+    /// The depth the main thread is searching; helpers keep one ply ahead of it.
+    pub main_depth: &'a AtomicU32,
 }
 
 /// A root move with the score and line of its last full search.
@@ -137,14 +139,15 @@ impl<'a> Searcher<'a> {
     }
 
     /// Iterative deepening. Reports each finished iteration through `report` (thread 0 only)
-    /// and returns the root moves, best first.
+    /// and returns the depth it completed with the root moves of that depth, best first.
+    /// Whichever thread completes the depth limit first stops the others.
     pub fn iterate(
         &mut self,
         board: &Board,
         mut root_moves: Vec<RootMove>,
         multipv: usize,
         report: &mut dyn FnMut(Info),
-    ) -> Vec<RootMove> {
+    ) -> (u32, Vec<RootMove>) {
         let max_depth = self
             .shared
             .limits
@@ -153,9 +156,19 @@ impl<'a> Searcher<'a> {
             .max(1) as i32;
         let multipv = multipv.clamp(1, root_moves.len().max(1));
         let mut completed: Vec<RootMove> = root_moves.clone();
-        // Helper threads start one ply deeper every other thread, to spread the work.
-        let first = 1 + (self.id % 2) as i32;
-        for depth in first..=max_depth {
+        let mut completed_depth = 0;
+        // Helper threads start one ply deeper every other thread, and never fall behind the
+        // main thread, so that their entries are ready when it gets there.
+        let mut depth = (1 + (self.id % 2) as i32).min(max_depth);
+        while depth <= max_depth {
+            if self.id == 0 {
+                self.shared
+                    .main_depth
+                    .store(depth as u32, Ordering::Relaxed);
+            } else {
+                let ahead = self.shared.main_depth.load(Ordering::Relaxed) as i32 + 1;
+                depth = depth.max(ahead.min(max_depth));
+            }
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let prev = root_moves[pv_index].score;
@@ -198,6 +211,13 @@ impl<'a> Searcher<'a> {
                 break;
             }
             completed = root_moves.clone();
+            completed_depth = depth as u32;
+            if depth == max_depth
+                && !self.shared.limits.infinite
+                && !self.shared.pondering.load(Ordering::Relaxed)
+            {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
             if self.id == 0
                 && !self.shared.pondering.load(Ordering::Relaxed)
                 && self.shared.time.soft_exceeded()
@@ -216,9 +236,10 @@ impl<'a> Searcher<'a> {
             {
                 break;
             }
+            depth += 1;
         }
         self.flush();
-        completed
+        (completed_depth, completed)
     }
 
     fn info(&self, depth: u32, multipv: usize, rm: &RootMove) -> Info {

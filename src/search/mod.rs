@@ -13,7 +13,7 @@ pub mod tt;
 use crate::board::{Move, MoveList, Position};
 use alphabeta::{RootMove, Searcher, Shared};
 pub use score::Score;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -229,6 +229,7 @@ fn run(
     tt.new_search();
     let time = TimeManager::new(limits, pos.side_to_move(), options.move_overhead);
     let nodes = AtomicU64::new(0);
+    let main_depth = AtomicU32::new(0);
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let mut result = SearchResult {
@@ -260,7 +261,7 @@ fn run(
     let lines: Mutex<Vec<Info>> = Mutex::new(Vec::new());
     let threads = options.threads.max(1);
     let multipv = options.multipv.max(1);
-    let best_moves = std::thread::scope(|s| {
+    let (depth, best_moves, from_helper) = std::thread::scope(|s| {
         let shared = || Shared {
             tt,
             stop,
@@ -268,15 +269,18 @@ fn run(
             time: &time,
             limits,
             pondering,
+            main_depth: &main_depth,
         };
-        for id in 1..threads {
-            let root_moves = root_moves.clone();
-            let shared = shared();
-            s.spawn(move || {
-                let mut searcher = Searcher::new(shared, pos, id);
-                searcher.iterate(pos.board(), root_moves, 1, &mut |_| {});
-            });
-        }
+        let helpers: Vec<_> = (1..threads)
+            .map(|id| {
+                let root_moves = root_moves.clone();
+                let shared = shared();
+                s.spawn(move || {
+                    let mut searcher = Searcher::new(shared, pos, id);
+                    searcher.iterate(pos.board(), root_moves, 1, &mut |_| {})
+                })
+            })
+            .collect();
         let mut main = Searcher::new(shared(), pos, 0);
         let mut on_info = |info: Info| {
             report(&info);
@@ -286,7 +290,7 @@ fn run(
             }
             l.push(info);
         };
-        let best = main.iterate(pos.board(), root_moves, multipv, &mut on_info);
+        let (mut depth, mut best) = main.iterate(pos.board(), root_moves, multipv, &mut on_info);
         // An infinite or ponder search never ends by itself: wait for the word.
         while (limits.infinite || pondering.load(Ordering::Relaxed))
             && !stop.load(Ordering::Relaxed)
@@ -294,8 +298,40 @@ fn run(
             std::thread::sleep(Duration::from_millis(1));
         }
         stop.store(true, Ordering::Relaxed);
-        best
+        // A helper that completed a deeper iteration than the main thread has the better move.
+        let mut from_helper = false;
+        for h in helpers {
+            if let Ok((d, moves)) = h.join()
+                && d > depth
+                && multipv == 1
+                && !moves.is_empty()
+            {
+                depth = d;
+                best = moves;
+                from_helper = true;
+            }
+        }
+        (depth, best, from_helper)
     });
+    if from_helper && let Some(rm) = best_moves.first() {
+        let n = nodes.load(Ordering::Relaxed);
+        let t = time.elapsed();
+        let info = Info {
+            depth,
+            seldepth: rm.seldepth.max(depth),
+            multipv: 1,
+            score: rm.score,
+            nodes: n,
+            nps: (n as f64 / t.as_secs_f64().max(1e-3)) as u64,
+            hashfull: tt.hashfull(),
+            time: t,
+            pv: rm.pv.clone(),
+        };
+        report(&info);
+        let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
+        l.clear();
+        l.push(info);
+    }
     if let Some(rm) = best_moves.first() {
         result.best = Some(rm.mv);
         result.ponder = rm.pv.get(1).copied();
