@@ -29,6 +29,54 @@ pub struct Shared<'a> {
     pub pondering: &'a AtomicBool,
     /// The depth the main thread is searching; helpers keep one ply ahead of it.
     pub main_depth: &'a AtomicU32,
+    /// Near the root, which thread is searching which position (see [`Breadcrumbs`]).
+    pub breadcrumbs: &'a Breadcrumbs,
+}
+
+/// Marks left by threads on the positions they are searching near the root. A thread that
+/// finds another's mark on its node reduces its late moves more and leaves the work to the
+/// other, so that two threads spread out instead of searching the same lines in step.
+pub struct Breadcrumbs {
+    keys: Vec<AtomicU64>,
+    owners: Vec<AtomicU32>,
+}
+
+/// Plies from the root where threads leave marks.
+const BREADCRUMB_PLIES: u32 = 8;
+
+impl Breadcrumbs {
+    pub fn new() -> Breadcrumbs {
+        Breadcrumbs {
+            keys: (0..1024).map(|_| AtomicU64::new(0)).collect(),
+            owners: (0..1024).map(|_| AtomicU32::new(0)).collect(),
+        }
+    }
+
+    /// Claims `key` for thread `id`. Returns whether another thread holds it, and whether this
+    /// thread now holds it (and must [`Breadcrumbs::release`] it).
+    fn visit(&self, key: Key, id: usize) -> (bool, bool) {
+        let i = (key as usize) & 1023;
+        let held = self.keys[i].load(Ordering::Relaxed);
+        if held == key {
+            return (self.owners[i].load(Ordering::Relaxed) != id as u32, false);
+        }
+        if held == 0 {
+            self.owners[i].store(id as u32, Ordering::Relaxed);
+            self.keys[i].store(key, Ordering::Relaxed);
+            return (false, true);
+        }
+        (false, false)
+    }
+
+    fn release(&self, key: Key) {
+        self.keys[(key as usize) & 1023].store(0, Ordering::Relaxed);
+    }
+}
+
+impl Default for Breadcrumbs {
+    fn default() -> Breadcrumbs {
+        Breadcrumbs::new()
+    }
 }
 
 /// A root move with the score and line of its last full search.
@@ -57,10 +105,12 @@ pub struct Searcher<'a> {
     pv_len: Vec<usize>,
     lmr: Vec<[i32; 64]>,
     aborted: bool,
+    /// Threads in this search (breadcrumbs only matter with more than one).
+    threads: usize,
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(shared: Shared<'a>, pos: &Position, id: usize) -> Searcher<'a> {
+    pub fn new(shared: Shared<'a>, pos: &Position, id: usize, threads: usize) -> Searcher<'a> {
         let mut keys = Vec::with_capacity(pos.plies() + MAX_PLY + 8);
         // Only positions since the last capture can recur; the rest would never match.
         let mut p = pos.clone();
@@ -95,6 +145,7 @@ impl<'a> Searcher<'a> {
             pv_len: vec![0; MAX_PLY + 1],
             lmr,
             aborted: false,
+            threads,
         }
     }
 
@@ -530,6 +581,11 @@ impl<'a> Searcher<'a> {
 
         let forbid =
             self.rules.repetition == Repetition::DefendersMayNotRepeat && side == Side::Defenders;
+        let (others_here, marked) = if self.threads > 1 && ply < BREADCRUMB_PLIES {
+            self.shared.breadcrumbs.visit(key, self.id)
+        } else {
+            (false, false)
+        };
         let original_alpha = alpha;
         let mut best = -Score::INFINITE;
         let mut best_move = None;
@@ -602,6 +658,9 @@ impl<'a> Searcher<'a> {
                         if pv_node {
                             r -= 1;
                         }
+                        if others_here {
+                            r += 1;
+                        }
                         r = r.clamp(0, depth - 2);
                     }
                     let mut s = -self.negamax(
@@ -632,6 +691,9 @@ impl<'a> Searcher<'a> {
             };
             searched += 1;
             if self.stopped() {
+                if marked {
+                    self.shared.breadcrumbs.release(key);
+                }
                 return Score::ZERO;
             }
             if score > best {
@@ -651,6 +713,9 @@ impl<'a> Searcher<'a> {
             if !noisy {
                 quiets_tried.push(mv);
             }
+        }
+        if marked {
+            self.shared.breadcrumbs.release(key);
         }
         if searched == 0 {
             return self.no_moves_score(ply);

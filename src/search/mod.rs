@@ -230,6 +230,7 @@ fn run(
     let time = TimeManager::new(limits, pos.side_to_move(), options.move_overhead);
     let nodes = AtomicU64::new(0);
     let main_depth = AtomicU32::new(0);
+    let breadcrumbs = alphabeta::Breadcrumbs::new();
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let mut result = SearchResult {
@@ -270,18 +271,19 @@ fn run(
             limits,
             pondering,
             main_depth: &main_depth,
+            breadcrumbs: &breadcrumbs,
         };
         let helpers: Vec<_> = (1..threads)
             .map(|id| {
                 let root_moves = root_moves.clone();
                 let shared = shared();
                 s.spawn(move || {
-                    let mut searcher = Searcher::new(shared, pos, id);
+                    let mut searcher = Searcher::new(shared, pos, id, threads);
                     searcher.iterate(pos.board(), root_moves, 1, &mut |_| {})
                 })
             })
             .collect();
-        let mut main = Searcher::new(shared(), pos, 0);
+        let mut main = Searcher::new(shared(), pos, 0, threads);
         let mut on_info = |info: Info| {
             report(&info);
             let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
