@@ -21,6 +21,8 @@ enum Command {
     Perft(cli::PerftArgs),
     /// Search the bench positions to a fixed depth on one thread; ends with `N nodes M nps`.
     Bench(cli::BenchArgs),
+    /// Analyse a position for people: a diagram, then the best lines as the search deepens.
+    Analyse(cli::AnalyseArgs),
     /// Show the evaluation of a position term by term.
     Eval(cli::EvalArgs),
     /// Time to reach a depth from the start and five middlegames, for thread scaling.
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => cli::perft(args),
         Some(Command::Bench(args)) => cli::bench(args),
         Some(Command::Eval(args)) => cli::eval(args),
+        Some(Command::Analyse(args)) => cli::analyse(args),
         Some(Command::Tactics(args)) => cli::tactics(args),
         Some(Command::Selfplay(args)) => cli::selfplay(args),
         Some(Command::Timetodepth(args)) => cli::timetodepth(args),

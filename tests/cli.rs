@@ -55,3 +55,28 @@ fn perft_rejects_bad_input_with_a_reason() {
     let (ok, _, err) = hnefi(&["perft", "2", "--rules", "chess"]);
     assert!(!ok && err.contains("copenhagen-2017"), "{err}");
 }
+
+#[test]
+fn analyse_shows_a_diagram_and_lines_in_record_notation() {
+    let (ok, out, _) = hnefi(&["analyse", "--depth", "4", "--moves", "d1d3 f4f3"]);
+    assert!(ok);
+    assert!(out.contains("   a b c d e f g h i j k"), "{out}");
+    assert!(out.contains("depth  4/"), "{out}");
+    // The attackers can take f3: the line is written with its capture.
+    assert!(out.contains("xf3"), "{out}");
+    assert!(out.contains("best move "));
+    let (ok, _, err) = hnefi(&["analyse", "--moves", "d1d3 d1d4"]);
+    assert!(!ok && err.contains("--moves 2"), "{err}");
+    let (ok, out, _) = hnefi(&["analyse", "--fen", "k10/11/11/11/11/11/11/11/11/5a5/11 a"]);
+    assert!(ok && out.contains("game over"), "{out}");
+}
+
+#[test]
+fn bench_ends_with_nodes_and_nps() {
+    let (ok, out, _) = hnefi(&["bench", "3"]);
+    assert!(ok);
+    let last = out.lines().last().unwrap_or_default().to_string();
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(words.len(), 4, "{last}");
+    assert!(words[0].parse::<u64>().is_ok() && words[1] == "nodes" && words[3] == "nps");
+}
