@@ -321,8 +321,15 @@ impl<'a> Searcher<'a> {
         self.count_node();
         let quiet = self.quiet_at_root();
         let mut best = -Score::INFINITE;
-        #[allow(clippy::needless_range_loop)] // the body needs `i` and a fresh borrow
-        for i in first..root_moves.len() {
+        // Odd helper threads take the root moves after the first in reverse order: the two
+        // threads then meet in the middle, each finding the other's results in the table.
+        let n = root_moves.len();
+        let order: Vec<usize> = if self.id % 2 == 1 {
+            std::iter::once(first).chain((first + 1..n).rev()).collect()
+        } else {
+            (first..n).collect()
+        };
+        for i in order {
             let mv = root_moves[i].mv;
             let mut child = *board;
             let captured = child.play(mv, &self.rules);
