@@ -287,21 +287,28 @@ impl Board {
         reason.map(|reason| Outcome::win(mover, reason))
     }
 
-    /// Whether an attacker just landed on `to` closed the ring around the king.
-    fn king_captured(&self, to: Square, rules: &Rules) -> bool {
+    /// The squares attackers must all hold to capture the king where he stands; `None` on
+    /// the edge, where he cannot be captured. (Under Fetlar beside the throne this includes
+    /// the throne, which no attacker can hold.)
+    pub fn king_capture_squares(&self, rules: &Rules) -> Option<Bitboard> {
         if self.king.is_edge() {
-            return false;
+            return None;
         }
         let around = Bitboard::from_square(self.king).neighbours();
-        if !around.contains(to) {
-            return false;
-        }
-        let needed = if rules.king_beside_throne_by_three {
+        Some(if rules.king_beside_throne_by_three {
             around.without(THRONE)
         } else {
             around
-        };
-        (needed & !self.attackers).is_empty()
+        })
+    }
+
+    /// Whether an attacker just landed on `to` closed the ring around the king.
+    fn king_captured(&self, to: Square, rules: &Rules) -> bool {
+        let around = Bitboard::from_square(self.king).neighbours();
+        around.contains(to)
+            && self
+                .king_capture_squares(rules)
+                .is_some_and(|needed| (needed & !self.attackers).is_empty())
     }
 
     /// No defender and not the king can reach the edge through squares free of attackers.

@@ -11,7 +11,7 @@ use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Info, Limits};
 use crate::board::rules::{NoMoves, Repetition};
 use crate::board::zobrist::{KEYS, Key};
-use crate::board::{Bitboard, Board, Move, MoveList, Position, Rules, Side, square::THRONE};
+use crate::board::{Bitboard, Board, Move, MoveList, Position, Rules, Side};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// Moves picked one at a time before the rest of a node's moves are sorted at once.
@@ -383,17 +383,8 @@ impl<'a> Searcher<'a> {
 
     /// Whether attackers might capture the king with their next move: a cheap over-estimate.
     fn king_capturable(&self, b: &Board) -> bool {
-        let king = b.king();
-        if king.is_edge() {
-            return false;
-        }
-        let around = Bitboard::from_square(king).neighbours();
-        let needed = if self.rules.king_beside_throne_by_three {
-            around.without(THRONE)
-        } else {
-            around
-        };
-        (needed & !b.attackers()).count() <= 1
+        b.king_capture_squares(&self.rules)
+            .is_some_and(|needed| (needed & !b.attackers()).count() <= 1)
     }
 
     /// The score of a repeated position, if repetition decides or colours it.
