@@ -1,11 +1,13 @@
 //! Text protocols: thin translations between lines of text and the engine API. This module
 //! reads input safely (bounded lines, any bytes) and picks the protocol.
 
+pub mod otep;
 pub mod uci;
 
 use std::io::{BufRead, Write};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The longest line accepted; longer ones are cut here and reported as an error.
 pub const MAX_LINE: usize = 1 << 20;
@@ -108,6 +110,20 @@ impl Output {
 pub enum Protocol {
     /// The UCI-style dialect of TaflZero.
     Uci,
+    /// OpenTafl's engine protocol.
+    Otep,
+}
+
+/// How long to wait for a host's first line before taking it for OpenTafl, which waits for
+/// the engine's `hello` before it says anything.
+const FIRST_LINE_WAIT: Duration = Duration::from_millis(1500);
+
+/// The protocol a first line belongs to.
+fn protocol_of(line: &str) -> Protocol {
+    match line.split_whitespace().next() {
+        Some("rules" | "hello" | "play" | "opponent-move" | "side" | "clock") => Protocol::Otep,
+        _ => Protocol::Uci,
+    }
 }
 
 /// Runs the engine loop on stdin and stdout until `quit` or end of input.
@@ -117,10 +133,27 @@ pub fn run_stdio(protocol: Option<Protocol>) {
     run(protocol, input, out);
 }
 
-/// Runs the engine loop over any input and output.
+/// Runs the engine loop over any input and output. Without a fixed protocol, the first line
+/// decides; silence means OpenTafl.
 pub fn run(protocol: Option<Protocol>, input: Receiver<Input>, out: Output) {
-    match protocol.unwrap_or(Protocol::Uci) {
-        Protocol::Uci => uci::Uci::new(out).run(input),
+    let (protocol, first) = match protocol {
+        Some(p) => (p, None),
+        None => match input.recv_timeout(FIRST_LINE_WAIT) {
+            Ok(Input::Line(line)) => (protocol_of(&line), Some(Input::Line(line))),
+            Ok(other) => (Protocol::Uci, Some(other)),
+            Err(RecvTimeoutError::Timeout) => (Protocol::Otep, None),
+            Err(RecvTimeoutError::Disconnected) => return,
+        },
+    };
+    match protocol {
+        Protocol::Uci => uci::Uci::new(out).run(first, input),
+        Protocol::Otep => {
+            let first = match first {
+                Some(Input::Line(l)) => Some(l),
+                _ => None,
+            };
+            otep::Otep::new(out).run(first, input)
+        }
     }
 }
 

@@ -36,9 +36,10 @@ impl Uci {
         }
     }
 
-    /// Handles lines until `quit` or end of input; a search still running is stopped first.
-    pub fn run(mut self, input: Receiver<Input>) {
-        while let Ok(line) = input.recv() {
+    /// Handles lines (`first`, then the input) until `quit` or end of input; a search still
+    /// running is stopped first.
+    pub fn run(mut self, first: Option<Input>, input: Receiver<Input>) {
+        for line in first.into_iter().chain(input.iter()) {
             let flow = match line {
                 Input::Line(text) => self.handle(&text),
                 Input::TooLong(n) => {

@@ -1,0 +1,288 @@
+//! OpenTafl's engine protocol (OTEP), as the OpenTafl host behaves (see HOSTS.md): `hello` at
+//! once, `rules`, `position`, `side`, `clock`, `play`, `opponent-move`, `move`, `error`,
+//! `analyze`, `finish`, `goodbye`. Positions are OpenTafl strings (rank 1 first, `t` `T` `K`).
+
+use super::{Input, Output};
+use crate::board::notation::{parse_opentafl, parse_record_move};
+use crate::board::rules::Repetition;
+use crate::board::{Board, Position, Rules, Side};
+use crate::search::{Engine, Limits, Options, SearchResult};
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+/// Reads an OpenTafl rules string into Hnefi's rules and the start board, or says why Hnefi
+/// cannot play it.
+pub fn parse_rules(text: &str) -> Result<(Rules, Board), String> {
+    // OpenTafl's defaults for keys left out.
+    let mut rules = Rules {
+        shieldwall: false,
+        exit_fort: false,
+        repetition: Repetition::ThirdIsDraw,
+        ..Rules::default()
+    };
+    let mut start = None;
+    let mut copenhagen = false;
+    for field in text.split_whitespace() {
+        let Some((key, value)) = field.split_once(':') else {
+            return Err(format!("'{field}' is not key:value"));
+        };
+        match key {
+            "dim" if value != "11" => return Err(format!("board size {value} (only 11)")),
+            "dim" => {}
+            "name" => copenhagen = value.to_ascii_lowercase().contains("copenhagen"),
+            "atkf" if value != "y" => return Err("defenders moving first".into()),
+            "esc" if value != "c" => return Err("edge escape".into()),
+            "sw" => rules.shieldwall = value != "n",
+            "efe" => rules.exit_fort = value == "y",
+            "ka" => rules.king_armed = value != "n",
+            "ks" if value != "s" => return Err(format!("king strength '{value}'")),
+            "tfr" => {
+                rules.repetition = match value {
+                    "w" => Repetition::ThirdLosesForMover,
+                    "d" => Repetition::ThirdIsDraw,
+                    "n" => Repetition::Off,
+                    other => return Err(format!("threefold repetition rule '{other}'")),
+                }
+            }
+            "start" => {
+                start = Some(
+                    parse_opentafl(value, Side::Attackers).map_err(|e| format!("start: {e}"))?,
+                )
+            }
+            other => log::info!("rules: ignoring key '{other}'"),
+        }
+    }
+    rules.encirclement = copenhagen;
+    let board = start.ok_or("no start position")?;
+    Ok((rules, board))
+}
+
+pub struct Otep {
+    out: Output,
+    engine: Engine,
+    position: Position,
+    rules: Rules,
+    /// Milliseconds left on each clock, attackers first, as the last `clock` gave them.
+    clock: [Option<u64>; 2],
+}
+
+impl Otep {
+    pub fn new(out: Output) -> Otep {
+        Otep {
+            out,
+            engine: Engine::new(Options::default()),
+            position: Position::start(Rules::default()),
+            rules: Rules::default(),
+            clock: [None; 2],
+        }
+    }
+
+    /// Greets the host, then handles lines (starting with `first`, if given) until `goodbye`
+    /// or end of input.
+    pub fn run(mut self, first: Option<String>, input: Receiver<Input>) {
+        self.out.line("hello");
+        if let Some(line) = first
+            && !self.handle(&line)
+        {
+            return;
+        }
+        while let Ok(line) = input.recv() {
+            let go_on = match line {
+                Input::Line(text) => self.handle(&text),
+                Input::TooLong(n) => {
+                    self.out
+                        .line(&format!("status error: line of {n} bytes ignored"));
+                    true
+                }
+            };
+            if !go_on {
+                break;
+            }
+        }
+    }
+
+    fn side_word(word: Option<&&str>) -> Option<Side> {
+        match word.copied() {
+            Some("attackers") => Some(Side::Attackers),
+            Some("defenders") => Some(Side::Defenders),
+            _ => None,
+        }
+    }
+
+    /// Sets the game to `text` (an OpenTafl position) with `side` to move, keeping the history
+    /// when it is the board we already have.
+    fn resync(&mut self, text: &str, side: Side) -> Result<(), String> {
+        let board = parse_opentafl(text, side).map_err(|e| e.to_string())?;
+        if *self.position.board() != board {
+            log::warn!("position differs from the host's; taking the host's");
+            self.position = Position::new(board, self.rules);
+        }
+        Ok(())
+    }
+
+    fn handle(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&command) = words.first() else {
+            return true;
+        };
+        match command {
+            "hello" | "start" | "simple-moves" => {}
+            "rules" => match parse_rules(&words[1..].join(" ")) {
+                Ok((rules, board)) => {
+                    self.rules = rules;
+                    self.position = Position::new(board, rules);
+                    self.engine.clear();
+                }
+                Err(e) => {
+                    self.out.line(&format!("status unsupported rules: {e}"));
+                    self.out.line("error 0");
+                }
+            },
+            "position" => {
+                let side = self.position.side_to_move();
+                if let Some(text) = words.get(1)
+                    && let Err(e) = self.resync(text, side)
+                {
+                    self.out.line(&format!("status error: position: {e}"));
+                }
+            }
+            "side" => {}
+            "clock" => {
+                // Main times in ms; a trailing '*' marks main time spent (overtime running).
+                let ms = |w: Option<&&str>| {
+                    w.and_then(|t| t.trim_end_matches('*').parse::<i64>().ok())
+                        .map(|v| v.max(0) as u64)
+                };
+                self.clock = [ms(words.get(1)), ms(words.get(2))];
+            }
+            "play" => match Self::side_word(words.get(1)) {
+                Some(side) => self.play(side),
+                None => self
+                    .out
+                    .line("status error: play needs attackers or defenders"),
+            },
+            "opponent-move" => self.opponent_move(&words),
+            "move" => {
+                // The host's confirmation of our move, with the position after it.
+                let side = self.position.side_to_move();
+                if let Some(text) = words.get(1)
+                    && let Err(e) = self.resync(text, side)
+                {
+                    self.out.line(&format!("status error: move: {e}"));
+                }
+            }
+            "error" => {
+                // Our last move was refused: take it back; the host repeats its last move.
+                self.position.undo();
+            }
+            "analyze" => self.analyze(&words),
+            "finish" => {
+                self.engine.stop();
+            }
+            "goodbye" => return false,
+            other => self
+                .out
+                .line(&format!("status error: unknown command '{other}'")),
+        }
+        true
+    }
+
+    fn opponent_move(&mut self, words: &[&str]) {
+        let Some(text) = words.get(1) else {
+            return self.out.line("status error: opponent-move needs a move");
+        };
+        let mv = parse_record_move(text.trim_start_matches(['T', 't', 'K'])).map(|r| r.mv);
+        let applied = match mv {
+            Ok(mv) => self.position.try_play(mv).is_ok(),
+            Err(_) => false,
+        };
+        if let Some(pos) = words.get(2) {
+            let side = self.position.side_to_move();
+            let side = if applied { side } else { side.opponent() };
+            if let Err(e) = self.resync(pos, side) {
+                self.out.line(&format!("status error: opponent-move: {e}"));
+            }
+        } else if !applied {
+            self.out.line(&format!("status error: cannot play {text}"));
+        }
+    }
+
+    fn limits(&self, side: Side) -> Limits {
+        let left = self.clock[side.index()];
+        match left {
+            Some(ms) => {
+                let t = Some(Duration::from_millis(ms));
+                Limits {
+                    attackers_time: t,
+                    defenders_time: t,
+                    ..Limits::default()
+                }
+            }
+            // No clock given: a few seconds a move.
+            None => Limits {
+                movetime: Some(Duration::from_secs(3)),
+                ..Limits::default()
+            },
+        }
+    }
+
+    fn play(&mut self, side: Side) {
+        if self.position.side_to_move() != side {
+            let board = self.position.board().with_side_to_move(side);
+            self.position = Position::new(board, self.rules);
+        }
+        let out = self.out.clone();
+        let result: SearchResult = self.engine.search_with(
+            &self.position,
+            self.limits(side),
+            Box::new(move |info| {
+                out.line(&format!(
+                    "status depth {} score {} nodes {}",
+                    info.depth, info.score, info.nodes
+                ))
+            }),
+        );
+        match result.best {
+            Some(mv) => {
+                self.position.play(mv);
+                self.out.line(&format!("move {}-{}", mv.from(), mv.to()));
+            }
+            None => self.out.line("status no legal move"),
+        }
+    }
+
+    fn analyze(&mut self, words: &[&str]) {
+        let n: usize = words
+            .get(1)
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(1)
+            .clamp(1, 32);
+        let secs: u64 = words
+            .get(2)
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(5)
+            .clamp(1, 3600);
+        let mut options = self.engine.options().clone();
+        options.multipv = n;
+        self.engine.set_options(options.clone());
+        let result = self.engine.search(
+            &self.position,
+            Limits {
+                movetime: Some(Duration::from_secs(secs)),
+                ..Limits::default()
+            },
+        );
+        options.multipv = 1;
+        self.engine.set_options(options);
+        let mut parts = vec![format!("analysis {}", result.lines.len())];
+        for line in &result.lines {
+            let pv: Vec<String> = line
+                .pv
+                .iter()
+                .map(|m| format!("{}-{}", m.from(), m.to()))
+                .collect();
+            parts.push(format!("{} {}", pv.join("|"), line.score.0));
+        }
+        self.out.line(&parts.join(" "));
+    }
+}

@@ -1,0 +1,106 @@
+//! OpenTafl's engine protocol through the real binary.
+
+use hnefi::board::Board;
+use hnefi::board::notation::parse_record_move;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc::channel;
+use std::time::Duration;
+
+const COPENHAGEN: &str = "rules dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+
+#[test]
+fn a_game_turn_by_turn() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hnefi");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let next = |prefix: &str| loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no '{prefix}'"));
+        if line.starts_with(prefix) {
+            return line;
+        }
+    };
+    // The host says nothing until it hears hello.
+    assert_eq!(next("hello"), "hello");
+    let mut send = |text: &str| {
+        stdin
+            .write_all(format!("{text}\n").as_bytes())
+            .expect("write");
+        stdin.flush().expect("flush");
+    };
+    send(COPENHAGEN);
+    send("side attackers");
+    send("clock 2000 2000 0 0 0 ");
+    send("play attackers");
+    let reply = next("move ");
+    let mv = parse_record_move(&reply["move ".len()..])
+        .expect("a move")
+        .mv;
+    let mut board = Board::start();
+    board.check_move(mv).expect("legal");
+    board.play(mv, &hnefi::board::Rules::default());
+    // The host confirms with the position, then the opponent answers.
+    send(&format!(
+        "move {}",
+        hnefi::board::notation::to_opentafl(&board)
+    ));
+    let reply_mv = {
+        let mut list = hnefi::board::MoveList::new();
+        board.generate_moves(&mut list);
+        list[0]
+    };
+    board.play(reply_mv, &hnefi::board::Rules::default());
+    send(&format!(
+        "opponent-move {}-{} {}",
+        reply_mv.from(),
+        reply_mv.to(),
+        hnefi::board::notation::to_opentafl(&board)
+    ));
+    send("clock 1800* 2000 0 0 0 ");
+    send("play attackers");
+    let reply = next("move ");
+    let mv = parse_record_move(&reply["move ".len()..])
+        .expect("a move")
+        .mv;
+    assert!(board.check_move(mv).is_ok(), "{reply} on {board:?}");
+    // Unsupported rules are refused with error 0.
+    send("rules dim:9 name:Tablut start:/9/9/9/9/9/9/9/9/9/");
+    assert_eq!(next("error"), "error 0");
+    send("finish 2");
+    send("goodbye");
+    let status = child.wait().expect("exit");
+    assert!(status.success());
+}
+
+#[test]
+fn rules_strings() {
+    let (rules, board) =
+        hnefi::protocol::otep::parse_rules(&COPENHAGEN["rules ".len()..]).expect("copenhagen");
+    assert_eq!(board, Board::start());
+    assert!(rules.shieldwall && rules.exit_fort && rules.encirclement);
+    for bad in [
+        "dim:13 start:/11/",
+        "dim:11 esc:e start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+        "dim:11 atkf:n",
+        "dim:11",
+        "dim:11 start:/junk/",
+        "nonsense",
+    ] {
+        assert!(hnefi::protocol::otep::parse_rules(bad).is_err(), "{bad}");
+    }
+}
