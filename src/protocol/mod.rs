@@ -1,6 +1,7 @@
 //! Text protocols: thin translations between lines of text and the engine API. This module
 //! reads input safely (bounded lines, any bytes) and picks the protocol.
 
+pub mod htp;
 pub mod otep;
 pub mod uci;
 
@@ -112,6 +113,8 @@ pub enum Protocol {
     Uci,
     /// OpenTafl's engine protocol.
     Otep,
+    /// The hnefatafl text protocol of hnefatafl-copenhagen.
+    Htp,
 }
 
 /// How long to wait for a host's first line before taking it for OpenTafl, which waits for
@@ -121,7 +124,15 @@ const FIRST_LINE_WAIT: Duration = Duration::from_millis(1500);
 /// The protocol a first line belongs to.
 fn protocol_of(line: &str) -> Protocol {
     match line.split_whitespace().next() {
-        Some("rules" | "hello" | "play" | "opponent-move" | "side" | "clock") => Protocol::Otep,
+        Some("rules" | "hello" | "opponent-move" | "side" | "clock") => Protocol::Otep,
+        Some(
+            "protocol_version" | "name" | "version" | "list_commands" | "known_command"
+            | "board_size" | "first_move" | "time_settings" | "generate_move" | "play_undo"
+            | "final_status" | "show_board",
+        ) => Protocol::Htp,
+        // OpenTafl's `play attackers` against the text protocol's `play attacker d1 d3`.
+        Some("play") if line.split_whitespace().count() == 2 => Protocol::Otep,
+        Some("play") => Protocol::Htp,
         _ => Protocol::Uci,
     }
 }
@@ -147,6 +158,7 @@ pub fn run(protocol: Option<Protocol>, input: Receiver<Input>, out: Output) {
     };
     match protocol {
         Protocol::Uci => uci::Uci::new(out).run(first, input),
+        Protocol::Htp => htp::Htp::new(out).run(first, input),
         Protocol::Otep => {
             let first = match first {
                 Some(Input::Line(l)) => Some(l),

@@ -1,0 +1,200 @@
+//! The hnefatafl text protocol of hnefatafl-copenhagen (GTP-like): replies `= <result>` or
+//! `? <error>`, `#` starts a comment, squares are separate tokens (`play attacker d1 d3`).
+//! The host cannot set a position; it replays the moves. Rules default to `hnefatafl-org`.
+
+use super::{Input, Output};
+use crate::board::{Move, Position, Preset, Rules, Side, Square};
+use crate::search::{Engine, Limits, Options};
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+const COMMANDS: [&str; 14] = [
+    "protocol_version",
+    "name",
+    "version",
+    "list_commands",
+    "known_command",
+    "board_size",
+    "first_move",
+    "time_settings",
+    "play",
+    "generate_move",
+    "play_undo",
+    "final_status",
+    "show_board",
+    "quit",
+];
+
+pub struct Htp {
+    out: Output,
+    engine: Engine,
+    position: Position,
+    /// Fischer clock: main time and increment, when set.
+    clock: Option<(Duration, Duration)>,
+}
+
+fn role(word: &str) -> Option<Side> {
+    match word.to_ascii_lowercase().as_str() {
+        "attacker" | "attackers" | "a" | "black" => Some(Side::Attackers),
+        "defender" | "defenders" | "d" | "white" => Some(Side::Defenders),
+        _ => None,
+    }
+}
+
+fn role_name(side: Side) -> &'static str {
+    match side {
+        Side::Attackers => "attacker",
+        Side::Defenders => "defender",
+    }
+}
+
+impl Htp {
+    pub fn new(out: Output) -> Htp {
+        Htp {
+            out,
+            engine: Engine::new(Options::default()),
+            position: Position::start(Rules::preset(Preset::HnefataflOrg)),
+            clock: None,
+        }
+    }
+
+    pub fn run(mut self, first: Option<Input>, input: Receiver<Input>) {
+        for line in first.into_iter().chain(input.iter()) {
+            let reply = match line {
+                Input::Line(text) => {
+                    let text = text
+                        .split('#')
+                        .next()
+                        .unwrap_or_default()
+                        .trim()
+                        .to_string();
+                    if text.is_empty() {
+                        continue;
+                    }
+                    if text.split_whitespace().next() == Some("quit") {
+                        self.out.line("= ");
+                        break;
+                    }
+                    self.handle(&text)
+                }
+                Input::TooLong(n) => Err(format!("line of {n} bytes is too long")),
+            };
+            match reply {
+                Ok(r) => self.out.line(&format!("= {r}")),
+                Err(e) => self.out.line(&format!("? {e}")),
+            }
+        }
+    }
+
+    fn handle(&mut self, line: &str) -> Result<String, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words[0] {
+            "protocol_version" => Ok("1-beta".into()),
+            "name" => Ok("hnefi".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "list_commands" => Ok(format!("\n{}", COMMANDS.join("\n"))),
+            "known_command" => Ok(words
+                .get(1)
+                .is_some_and(|c| COMMANDS.contains(c))
+                .to_string()),
+            "board_size" => match words.get(1) {
+                Some(&"11") => Ok(String::new()),
+                Some(n) => Err(format!("board size {n} not supported (only 11)")),
+                None => Err("board_size needs a size".into()),
+            },
+            "first_move" => Ok(role_name(Side::Attackers).into()),
+            "time_settings" => self.time_settings(&words[1..]),
+            "play" => self.play(&words[1..]),
+            "generate_move" => self.generate_move(),
+            "play_undo" => self
+                .position
+                .undo()
+                .map(|_| String::new())
+                .ok_or_else(|| "no move to undo".to_string()),
+            "final_status" => Ok(match self.position.outcome() {
+                None => "ongoing",
+                Some(o) => match o.winner {
+                    Some(Side::Attackers) => "attacker_wins",
+                    Some(Side::Defenders) => "defender_wins",
+                    None => "draw",
+                },
+            }
+            .into()),
+            "show_board" => Ok(format!(
+                "\n{}",
+                super::uci::diagram(self.position.board()).trim_end()
+            )),
+            other => Err(format!(
+                "unknown command '{}'",
+                other.chars().take(40).collect::<String>()
+            )),
+        }
+    }
+
+    fn time_settings(&mut self, args: &[&str]) -> Result<String, String> {
+        match args {
+            ["un-timed"] => {
+                self.clock = None;
+                Ok(String::new())
+            }
+            ["fischer", main, inc] => {
+                let main: u64 = main.parse().map_err(|_| format!("bad time '{main}'"))?;
+                let inc: u64 = inc.parse().map_err(|_| format!("bad increment '{inc}'"))?;
+                self.clock = Some((Duration::from_secs(main), Duration::from_secs(inc)));
+                Ok(String::new())
+            }
+            _ => Err("time_settings takes 'un-timed' or 'fischer MINUTES SECONDS'".into()),
+        }
+    }
+
+    fn play(&mut self, args: &[&str]) -> Result<String, String> {
+        let side = args
+            .first()
+            .and_then(|r| role(r))
+            .ok_or("play needs a role: attacker or defender")?;
+        if args.get(1) == Some(&"resigns") {
+            return Ok(String::new());
+        }
+        if side != self.position.side_to_move() {
+            return Err(format!("it is the {}' turn", self.position.side_to_move()));
+        }
+        let (Some(from), Some(to)) = (args.get(1), args.get(2)) else {
+            return Err("play needs ROLE FROM TO".into());
+        };
+        let from = Square::parse(from).map_err(|e| format!("from: {e}"))?;
+        let to = Square::parse(to).map_err(|e| format!("to: {e}"))?;
+        if from == to {
+            return Err("from and to are the same square".into());
+        }
+        let captured = self
+            .position
+            .try_play(Move::new(from, to))
+            .map_err(|e| e.to_string())?;
+        Ok(captured.map(|s| format!("{s} ")).collect())
+    }
+
+    fn generate_move(&mut self) -> Result<String, String> {
+        let side = self.position.side_to_move();
+        let limits = match self.clock {
+            // The hnefatafl.org times are minutes and seconds; assume the full budget each move
+            // (the host does not report the time left), spent over about 40 moves.
+            Some((main, inc)) => Limits {
+                movetime: Some((main * 60 / 40 + inc).min(Duration::from_secs(30))),
+                ..Limits::default()
+            },
+            None => Limits {
+                movetime: Some(Duration::from_secs(2)),
+                ..Limits::default()
+            },
+        };
+        let result = self.engine.search(&self.position, limits);
+        let mv = result.best.ok_or("no legal move: the game is over")?;
+        self.position.play(mv);
+        Ok(format!(
+            "play {} {} {}",
+            role_name(side),
+            mv.from(),
+            mv.to()
+        ))
+    }
+}

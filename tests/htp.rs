@@ -1,0 +1,74 @@
+//! The hnefatafl text protocol through the real binary.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn session(input: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hnefi");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("run");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn scripted_session_checks_every_reply() {
+    let lines = session(
+        "protocol_version\nname\nversion\nknown_command generate_move\nknown_command dance\n\
+         board_size 11\nfirst_move\ntime_settings un-timed\n\
+         play attacker d1 d3\nplay defender f4 f3 # a comment\n\
+         play attacker e1 e3\nplay attacker a1 a2\nplay defender f3 g3\n\
+         play_undo\nplay defender e4 e3\nfinal_status\ngenerate_move\nboard_size 13\n\
+         time_settings fischer 5 3\nfoo\nquit\n",
+    );
+    let expected_prefix = [
+        "= 1-beta",
+        "= hnefi",
+        "= ",
+        "= true",
+        "= false",
+        "= ",
+        "= attacker",
+        "= ",
+        "= ",
+        "= ",
+        "= ",
+        "? it is the defenders' turn",
+    ];
+    for (i, e) in expected_prefix.iter().enumerate() {
+        assert!(lines[i].starts_with(e), "reply {i}: {:?} vs {e}", lines[i]);
+    }
+    // f3-g3 is legal and captures nothing; undo takes it back; e4-e3 is not a defender move.
+    assert_eq!(lines[12], "= ");
+    assert_eq!(lines[13], "= ");
+    assert!(lines[14].starts_with("? "), "{}", lines[14]);
+    assert_eq!(lines[15], "= ongoing");
+    assert!(lines[16].starts_with("= play defender "), "{}", lines[16]);
+    assert!(lines[17].starts_with("? "));
+    assert_eq!(lines[18], "= ");
+    assert!(lines[19].starts_with("? unknown command"));
+    assert_eq!(lines.last().map(String::as_str), Some("= "));
+}
+
+#[test]
+fn captures_are_listed() {
+    // The start of line 2 of copenhagen.csv: d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2.
+    let lines = session(
+        "play attacker d1 d3\nplay defender e5 e2\nplay attacker g1 g3\n\
+         play defender f4 c4\nplay attacker g3 e3\nquit\n",
+    );
+    assert_eq!(lines[4], "= e2 ");
+}
