@@ -441,3 +441,19 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[derive(Args)]
+pub struct ConnectArgs {
+    /// The server's address, such as 127.0.0.1:49152.
+    pub address: String,
+    /// Thinking time per move in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    pub movetime: u64,
+}
+
+pub fn connect(args: ConnectArgs) -> Result<(), String> {
+    let moves =
+        hnefi::protocol::connect::connect(&args.address, Duration::from_millis(args.movetime))?;
+    eprintln!("connection closed after {moves} moves by Hnefi");
+    Ok(())
+}

@@ -31,6 +31,8 @@ pub struct Htp {
     position: Position,
     /// Fischer clock: main time and increment, when set.
     clock: Option<(Duration, Duration)>,
+    /// Thinking time per move when no clock is set.
+    untimed_move: Duration,
 }
 
 fn role(word: &str) -> Option<Side> {
@@ -55,7 +57,18 @@ impl Htp {
             engine: Engine::new(Options::default()),
             position: Position::start(Rules::preset(Preset::HnefataflOrg)),
             clock: None,
+            untimed_move: Duration::from_secs(2),
         }
+    }
+
+    /// Sets the thinking time per move for games without a clock.
+    pub fn with_move_time(mut self, time: Duration) -> Htp {
+        self.untimed_move = time;
+        self
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
     }
 
     pub fn run(mut self, first: Option<Input>, input: Receiver<Input>) {
@@ -86,7 +99,8 @@ impl Htp {
         }
     }
 
-    fn handle(&mut self, line: &str) -> Result<String, String> {
+    /// One command (comments stripped); the reply without its `= ` or `? `.
+    pub fn handle(&mut self, line: &str) -> Result<String, String> {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words[0] {
             "protocol_version" => Ok("1-beta".into()),
@@ -183,7 +197,7 @@ impl Htp {
                 ..Limits::default()
             },
             None => Limits {
-                movetime: Some(Duration::from_secs(2)),
+                movetime: Some(self.untimed_move),
                 ..Limits::default()
             },
         };

@@ -1,6 +1,7 @@
 //! Text protocols: thin translations between lines of text and the engine API. This module
 //! reads input safely (bounded lines, any bytes) and picks the protocol.
 
+pub mod connect;
 pub mod htp;
 pub mod otep;
 pub mod uci;
