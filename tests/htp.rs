@@ -72,3 +72,28 @@ fn captures_are_listed() {
     );
     assert_eq!(lines[4], "= e2 ");
 }
+
+#[test]
+fn malformed_lines_get_errors_and_change_nothing() {
+    let huge = "x".repeat(2 << 20);
+    let input = format!(
+        "play attacker d1 d3\nshow_board\nfrobnicate\nplay attacker\nplay defender z9 z1\n\
+         play defender f4 f4\nplay defender f4\nplay defender d3 d5\nplay wizard f4 f3\n\
+         board_size\ntime_settings fischer x 3\nknown_command\n{huge}\n\u{fffd}\u{1}junk\n\n   \n\
+         show_board\nquit\n"
+    );
+    let lines = session(&input);
+    // Every line but `known_command` (answered `= false`) and the blank ones is an error.
+    let errors = lines.iter().filter(|l| l.starts_with("? ")).count();
+    assert_eq!(errors, 11, "{lines:?}");
+    // The two boards shown are the same: nothing changed in between.
+    let first = lines
+        .iter()
+        .position(|l| l.starts_with(" 11 ") || l.starts_with("11 "));
+    let last = lines
+        .iter()
+        .rposition(|l| l.starts_with(" 11 ") || l.starts_with("11 "));
+    let (first, last) = (first.expect("a board"), last.expect("a board"));
+    assert_ne!(first, last);
+    assert_eq!(lines[first..first + 12], lines[last..last + 12]);
+}

@@ -104,3 +104,41 @@ fn rules_strings() {
         assert!(hnefi::protocol::otep::parse_rules(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn malformed_lines_are_reported_and_the_game_goes_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["--protocol", "otep"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hnefi");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let huge = "y".repeat(2 << 20);
+    let script = format!(
+        "{COPENHAGEN}\nfrobnicate\nposition /junk/\nopponent-move\nplay sideways\n{huge}\n\
+         \u{1}\u{2}\n\nrules dim:11 start:/x/\nclock 100 100 0 0 0 \nplay attackers\ngoodbye\n"
+    );
+    stdin.write_all(script.as_bytes()).expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("run");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "hello");
+    let errors = lines
+        .iter()
+        .filter(|l| l.starts_with("status error") || l.starts_with("error"))
+        .count();
+    assert!(errors >= 6, "{lines:?}");
+    // The Copenhagen game survived: the reply is a legal first move.
+    let reply = lines
+        .iter()
+        .find(|l| l.starts_with("move "))
+        .expect("a move");
+    let mv = parse_record_move(&reply["move ".len()..])
+        .expect("a move")
+        .mv;
+    assert!(Board::start().check_move(mv).is_ok(), "{reply}");
+}

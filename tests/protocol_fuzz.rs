@@ -1,5 +1,5 @@
-//! 100,000 random and mutated lines through the UCI loop, in process: no panic, no hang, and
-//! the loop still answers afterwards.
+//! 100,000 random and mutated lines through each protocol loop, in process: no panic, no hang,
+//! and the loop still answers afterwards.
 
 use hnefi::protocol::{Input, Output, Protocol, run};
 use std::io::Write;
@@ -44,8 +44,56 @@ const CORPUS: &[&str] = &[
     "eval",
 ];
 
+const OTEP_CORPUS: &[&str] = &[
+    "clock 5 5 0 0 0 ",
+    "rules dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+    "position /3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+    "side attackers",
+    "opponent-move d1-d3 /3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+    "move /3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+    "error 3",
+    "finish 2",
+    "hello",
+];
+
+const HTP_CORPUS: &[&str] = &[
+    "time_settings fischer 0 0",
+    "protocol_version",
+    "name",
+    "known_command play",
+    "board_size 11",
+    "play attacker d1 d3",
+    "play defender f4 f3",
+    "play attacker e1 e3 # comment",
+    "play_undo",
+    "final_status",
+    "show_board",
+    "list_commands",
+];
+
 #[test]
-fn hundred_thousand_lines_never_break_the_loop() {
+fn hundred_thousand_lines_never_break_the_uci_loop() {
+    fuzz(Protocol::Uci, CORPUS, "isready", "readyok");
+}
+
+#[test]
+fn hundred_thousand_lines_never_break_the_opentafl_loop() {
+    fuzz(
+        Protocol::Otep,
+        OTEP_CORPUS,
+        "probe",
+        "unknown command 'probe'",
+    );
+}
+
+#[test]
+fn hundred_thousand_lines_never_break_the_text_protocol_loop() {
+    fuzz(Protocol::Htp, HTP_CORPUS, "name", "= hnefi");
+}
+
+/// Sends the corpus's first line, then 100,000 lines, then `probe`, and expects `answer`
+/// among the output after it, then the protocol's own way to end.
+fn fuzz(protocol: Protocol, corpus: &[&str], probe: &str, answer: &str) {
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -56,15 +104,17 @@ fn hundred_thousand_lines_never_break_the_loop() {
     let (tx, rx) = std::sync::mpsc::channel();
     let sink = Sink::default();
     let out = Output::new(Box::new(sink.clone()));
-    let engine = std::thread::spawn(move || run(Some(Protocol::Uci), rx, out));
+    let engine = std::thread::spawn(move || run(Some(protocol), rx, out));
+    tx.send(Input::Line(corpus[0].to_string()))
+        .expect("loop alive");
     for _ in 0..100_000 {
         let r = next();
         let line = match r % 4 {
             // A valid command.
-            0 => CORPUS[(r >> 8) as usize % CORPUS.len()].to_string(),
+            0 => corpus[(r >> 8) as usize % corpus.len()].to_string(),
             // A mutated one: a byte changed, dropped or inserted, or the line cut short.
             1 | 2 => {
-                let mut bytes = CORPUS[(r >> 8) as usize % CORPUS.len()].as_bytes().to_vec();
+                let mut bytes = corpus[(r >> 8) as usize % corpus.len()].as_bytes().to_vec();
                 let at = (r >> 20) as usize % (bytes.len() + 1);
                 match (r >> 40) % 4 {
                     0 if at < bytes.len() => bytes[at] = (r >> 48) as u8,
@@ -88,9 +138,21 @@ fn hundred_thousand_lines_never_break_the_loop() {
         // position stops them, and so does the final quit.
         tx.send(Input::Line(line)).expect("loop alive");
     }
+    let before = sink.0.lock().unwrap().len();
     tx.send(Input::Line("stop".into())).expect("loop alive");
-    tx.send(Input::Line("isready".into())).expect("loop alive");
-    tx.send(Input::Line("quit".into())).expect("loop alive");
+    tx.send(Input::Line(probe.into())).expect("loop alive");
+    for _ in 0..600 {
+        let text = String::from_utf8_lossy(&sink.0.lock().unwrap()[before..]).into_owned();
+        if text.contains(answer) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let end = match protocol {
+        Protocol::Otep => "goodbye",
+        _ => "quit",
+    };
+    tx.send(Input::Line(end.into())).expect("loop alive");
     drop(tx);
     // The loop must end by itself after quit: poll rather than join forever.
     for _ in 0..1200 {
@@ -101,6 +163,6 @@ fn hundred_thousand_lines_never_break_the_loop() {
     }
     assert!(engine.is_finished(), "the loop hung");
     engine.join().expect("no panic");
-    let text = String::from_utf8_lossy(&sink.0.lock().unwrap()).into_owned();
-    assert!(text.trim_end().ends_with("readyok") || text.contains("readyok"));
+    let text = String::from_utf8_lossy(&sink.0.lock().unwrap()[before..]).into_owned();
+    assert!(text.contains(answer), "no '{answer}' after the fuzz");
 }
