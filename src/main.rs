@@ -27,6 +27,8 @@ enum Command {
     Eval(cli::EvalArgs),
     /// Time to reach a depth from the start and five middlegames, for thread scaling.
     Timetodepth(cli::TtdArgs),
+    /// Measure the UCI loop's answers during a search: isready->readyok and stop->bestmove.
+    Latency(cli::LatencyArgs),
     /// Join hnefatafl-copenhagen's light TCP server as a player.
     Connect(cli::ConnectArgs),
     /// Games of Hnefi against itself at two depths, for quick strength checks.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Some(Command::Tactics(args)) => cli::tactics(args),
         Some(Command::Selfplay(args)) => cli::selfplay(args),
         Some(Command::Connect(args)) => cli::connect(args),
+        Some(Command::Latency(args)) => cli::latency(args),
         Some(Command::Timetodepth(args)) => cli::timetodepth(args),
         Some(Command::Openings(args)) => cli::openings(args),
         None => {

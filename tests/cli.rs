@@ -80,3 +80,11 @@ fn bench_ends_with_nodes_and_nps() {
     assert_eq!(words.len(), 4, "{last}");
     assert!(words[0].parse::<u64>().is_ok() && words[1] == "nodes" && words[3] == "nps");
 }
+
+#[test]
+fn latency_reports_both_measures() {
+    let (ok, out, err) = hnefi(&["latency", "--rounds", "2"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("isready -> readyok: median"), "{out}");
+    assert!(out.contains("stop -> bestmove: median"), "{out}");
+}
