@@ -298,8 +298,8 @@ pub struct TtdArgs {
     pub depth: u32,
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MB (the engine's default).
+    #[arg(long, default_value_t = 16)]
     pub hash: usize,
 }
 
