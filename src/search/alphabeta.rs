@@ -253,13 +253,16 @@ impl<'a> Searcher<'a> {
                 if self.stopped() {
                     break;
                 }
-                if self.id == 0 {
-                    let rm = &root_moves[pv_index];
-                    report(self.info(depth as u32, pv_index + 1, rm));
-                }
             }
             if self.stopped() {
                 break;
+            }
+            // A later line may have scored above an earlier one: report them best first.
+            root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if self.id == 0 {
+                for (i, rm) in root_moves[..multipv].iter().enumerate() {
+                    report(self.info(depth as u32, i + 1, rm));
+                }
             }
             completed = root_moves.clone();
             completed_depth = depth as u32;
