@@ -231,3 +231,40 @@ fn game_over_gives_bestmove_none_and_perft_divides() {
     e.send("quit");
     assert!(e.close());
 }
+
+#[test]
+fn multipv_lines_come_best_first() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves d1d3 f4f3");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    let last: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
+    assert_eq!(last.len(), 3, "{lines:?}");
+    let scores: Vec<i32> = last
+        .iter()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let i = w.iter().position(|&x| x == "cp").expect("a cp score");
+            w[i + 1].parse().expect("a number")
+        })
+        .collect();
+    for (i, l) in last.iter().enumerate() {
+        assert!(l.contains(&format!("multipv {}", i + 1)), "{l}");
+    }
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    let best = lines.last().unwrap();
+    let first_pv = last[0]
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert_eq!(best, &format!("bestmove {first_pv}"));
+    e.send("quit");
+    assert!(e.close());
+}
