@@ -8,3 +8,4 @@ pub mod record;
 pub mod search;
 pub mod selfplay;
 pub mod tactics;
+pub mod tournament;

@@ -1,0 +1,185 @@
+//! Match statistics as engine testers know them from fastchess: Elo with a 95% interval,
+//! normalised Elo, LOS, the draw ratio, pentanomial counts and the SPRT log-likelihood ratio
+//! (the generalised SPRT of Van den Bergh, normal approximation).
+
+/// Results of game pairs (same opening, colours swapped), by points the first engine scored
+/// in the pair: `counts[k]` pairs with `k / 2` points, k = 0..=4.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    pub counts: [u64; 5],
+}
+
+/// Wins, draws and losses of the first engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Trinomial {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+/// The expected score of a player `elo` points stronger.
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference that gives `score` (clamped away from 0 and 1).
+pub fn elo_from_score(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// Mean and variance of the per-pair score (0, 1/4, ..., 1) and the number of pairs.
+fn pair_moments(p: &Pentanomial) -> Option<(f64, f64, f64)> {
+    let n: u64 = p.counts.iter().sum();
+    if n == 0 {
+        return None;
+    }
+    let n = n as f64;
+    let mean: f64 = p
+        .counts
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| c as f64 * k as f64 / 4.0)
+        .sum::<f64>()
+        / n;
+    let var: f64 = p
+        .counts
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| c as f64 * (k as f64 / 4.0 - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    Some((mean, var, n))
+}
+
+/// Elo and its 95% interval (low, estimate, high) from pentanomial counts.
+pub fn elo_interval(p: &Pentanomial) -> Option<(f64, f64, f64)> {
+    let (mean, var, n) = pair_moments(p)?;
+    let se = (var / n).sqrt();
+    Some((
+        elo_from_score(mean - 1.959964 * se),
+        elo_from_score(mean),
+        elo_from_score(mean + 1.959964 * se),
+    ))
+}
+
+/// Normalised Elo: the score's distance from 0.5 in per-game standard deviations, scaled so
+/// that it equals Elo for a score near 0.5 and no draws.
+pub fn normalized_elo(p: &Pentanomial) -> Option<f64> {
+    let (mean, var, _) = pair_moments(p)?;
+    // A pair is two games: the per-game variance is twice the per-pair variance of the mean.
+    let sigma = (2.0 * var).sqrt();
+    if sigma == 0.0 {
+        return None;
+    }
+    Some((mean - 0.5) / sigma * 800.0 / std::f64::consts::LN_10)
+}
+
+/// Likelihood of superiority from wins and losses (draws carry no information).
+pub fn los(t: &Trinomial) -> f64 {
+    let (w, l) = (t.wins as f64, t.losses as f64);
+    if w + l == 0.0 {
+        return 0.5;
+    }
+    0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
+}
+
+/// The SPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) for pentanomial counts.
+pub fn sprt_llr(p: &Pentanomial, elo0: f64, elo1: f64) -> f64 {
+    let Some((mean, var, n)) = pair_moments(p) else {
+        return 0.0;
+    };
+    if var <= 0.0 {
+        return 0.0;
+    }
+    let (s0, s1) = (expected_score(elo0), expected_score(elo1));
+    n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+}
+
+/// The SPRT's bounds (lower, upper) for error rates `alpha` and `beta`.
+pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
+    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+}
+
+/// Abramowitz and Stegun 7.1.26, good to 1.5e-7.
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let y = 1.0
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
+            + 0.254_829_592)
+            * t
+            * (-x * x).exp();
+    if x >= 0.0 { y } else { -y }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() < tol
+    }
+
+    #[test]
+    fn elo_of_simple_scores() {
+        assert!(close(elo_from_score(0.5), 0.0, 1e-9));
+        // 0.75 -> 400 * log10(3) = 190.85
+        assert!(close(elo_from_score(0.75), 190.848, 1e-3));
+        assert!(close(expected_score(190.848), 0.75, 1e-6));
+    }
+
+    #[test]
+    fn interval_by_hand() {
+        // 10 pairs: 5 with 2 points (pair score 1), 5 with 1 point (0.5): mean 0.75,
+        // variance 0.0625, se sqrt(0.0625/10) = 0.0790569, interval 0.75 -/+ 0.154950.
+        let p = Pentanomial {
+            counts: [0, 0, 5, 0, 5],
+        };
+        let (lo, mid, hi) = elo_interval(&p).unwrap();
+        assert!(close(mid, 190.848, 1e-3));
+        assert!(close(lo, elo_from_score(0.595050), 0.05), "{lo}");
+        assert!(close(hi, elo_from_score(0.904950), 0.05), "{hi}");
+    }
+
+    #[test]
+    fn los_by_hand() {
+        assert!(close(
+            los(&Trinomial {
+                wins: 10,
+                draws: 5,
+                losses: 10
+            }),
+            0.5,
+            1e-9
+        ));
+        // w=15, l=5: erf(10 / sqrt(40)) = erf(1.58114) = 0.97465 -> LOS 0.98733
+        assert!(close(
+            los(&Trinomial {
+                wins: 15,
+                draws: 0,
+                losses: 5
+            }),
+            0.98733,
+            1e-4
+        ));
+    }
+
+    #[test]
+    fn sprt_by_hand() {
+        let (lo, hi) = sprt_bounds(0.05, 0.05);
+        assert!(close(lo, -2.944439, 1e-6) && close(hi, 2.944439, 1e-6));
+        // 10 pairs, mean 0.75, var 0.0625; elo0 0 (s0 0.5), elo1 10 (s1 0.514387):
+        // LLR = 10 * 0.014387 * (1.5 - 1.014387) / 0.125 = 0.558939
+        let p = Pentanomial {
+            counts: [0, 0, 5, 0, 5],
+        };
+        assert!(
+            close(sprt_llr(&p, 0.0, 10.0), 0.5589, 1e-3),
+            "{}",
+            sprt_llr(&p, 0.0, 10.0)
+        );
+        // nElo: sigma per game sqrt(0.125) = 0.353553; (0.25 / 0.353553) * 347.436 = 245.67
+        assert!(close(normalized_elo(&p).unwrap(), 245.67, 0.05));
+        assert_eq!(elo_interval(&Pentanomial::default()), None);
+    }
+}
