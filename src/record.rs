@@ -81,3 +81,78 @@ pub fn read_games(text: &str) -> Vec<(usize, GameRecord)> {
         })
         .collect()
 }
+
+/// The record's result word for an outcome: `Black` (attackers won), `White`, `Draw`, or
+/// `Ongoing` for a game without one.
+pub fn result_word(outcome: Option<crate::board::Outcome>) -> &'static str {
+    use crate::board::Side;
+    match outcome {
+        None => "Ongoing",
+        Some(o) => match o.winner {
+            Some(Side::Attackers) => "Black",
+            Some(Side::Defenders) => "White",
+            None => "Draw",
+        },
+    }
+}
+
+/// A game as one line of the community format, captures computed by replaying the moves from
+/// `start` under `rules`. Stops at the first move that is not legal.
+pub fn write_game(
+    start: &crate::board::Board,
+    moves: &[crate::board::Move],
+    rules: Rules,
+    outcome: Option<crate::board::Outcome>,
+    timeout: bool,
+) -> String {
+    use crate::board::notation::record_move;
+    let mut pos = Position::new(*start, rules);
+    let mut words = Vec::with_capacity(moves.len() + 1);
+    let mut marks = [0usize; 2];
+    for &mv in moves {
+        if pos.board().check_move(mv).is_err() {
+            break;
+        }
+        let side = pos.side_to_move();
+        let captured = pos.play(mv);
+        marks[side.index()] += captured.count() as usize;
+        words.push(record_move(mv, captured));
+    }
+    if timeout {
+        words.push("timeout".to_string());
+    }
+    format!(
+        "{},{},{},{}",
+        words.join(" "),
+        marks[0],
+        marks[1],
+        result_word(outcome)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Outcome, Reason, Side};
+
+    #[test]
+    fn written_games_read_back() {
+        let line = "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2,1,0,Ongoing";
+        let game = GameRecord::parse(line).unwrap();
+        let moves: Vec<_> = game.moves.iter().map(|m| m.mv).collect();
+        let written = write_game(&Board::start(), &moves, Rules::default(), None, false);
+        assert_eq!(written, line);
+        let won = write_game(
+            &Board::start(),
+            &moves,
+            Rules::default(),
+            Some(Outcome::win(Side::Attackers, Reason::KingCaptured)),
+            true,
+        );
+        assert_eq!(won, "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2 timeout,1,0,Black");
+        let back = GameRecord::parse(&won).unwrap();
+        assert!(back.timeout && back.result == "Black" && back.moves.len() == 5);
+        assert!(GameRecord::parse("d1-d3,0,0").is_err());
+        assert!(GameRecord::parse("d1-z3,0,0,Ongoing").is_err());
+    }
+}

@@ -109,3 +109,25 @@ fn every_real_game_replays() {
         "games that repeat three times: {repeating:?}"
     );
 }
+
+#[test]
+fn games_written_by_hnefi_read_back_the_same() {
+    // Every real game, written by Hnefi and read back: the same moves, captures and ending.
+    let text = std::fs::read_to_string(common::shared_dir().join("data/copenhagen.csv"))
+        .expect("the games");
+    let games = hnefi::record::read_games(&text);
+    assert_eq!(games.len(), 1752);
+    for (line, game) in games {
+        let moves: Vec<_> = game.moves.iter().map(|m| m.mv).collect();
+        let written = hnefi::record::write_game(
+            &hnefi::board::Board::start(),
+            &moves,
+            Rules::default().without_repetition(),
+            None,
+            game.timeout,
+        );
+        let back = hnefi::record::GameRecord::parse(&written).expect("parses");
+        assert_eq!(back.moves, game.moves, "line {line}");
+        assert_eq!(back.timeout, game.timeout, "line {line}");
+    }
+}
