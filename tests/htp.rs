@@ -1,15 +1,11 @@
 //! The hnefatafl text protocol through the real binary.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Stdio};
 
 fn session(input: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hnefi"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start hnefi");
+    let mut child = common::spawn_hnefi(&[]);
     child
         .stdin
         .take()

@@ -1,9 +1,10 @@
 //! OpenTafl's engine protocol through the real binary.
 
+mod common;
+
 use hnefi::board::Board;
 use hnefi::board::notation::parse_record_move;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 use std::sync::mpsc::channel;
 use std::time::Duration;
 
@@ -11,12 +12,7 @@ const COPENHAGEN: &str = "rules dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y s
 
 #[test]
 fn a_game_turn_by_turn() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hnefi"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start hnefi");
+    let mut child = common::spawn_hnefi(&[]);
     let mut stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");
     let (tx, rx) = channel();
@@ -107,13 +103,7 @@ fn rules_strings() {
 
 #[test]
 fn malformed_lines_are_reported_and_the_game_goes_on() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hnefi"))
-        .args(["--protocol", "otep"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start hnefi");
+    let mut child = common::spawn_hnefi(&["--protocol", "otep"]);
     let mut stdin = child.stdin.take().expect("stdin");
     let huge = "y".repeat(2 << 20);
     let script = format!(

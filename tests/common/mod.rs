@@ -72,3 +72,15 @@ pub fn sq(s: &str) -> Square {
 pub fn squares(s: &str) -> Bitboard {
     s.split_whitespace().map(sq).collect()
 }
+
+/// The real `hnefi` binary with `args`, its stdin and stdout piped, its logs discarded.
+pub fn spawn_hnefi(args: &[&str]) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hnefi")
+}
