@@ -134,16 +134,16 @@ fn king_captures_as_mover_and_as_partner() {
     let b = Board::new(b.attackers(), squares("c6"), b.king(), Side::Defenders).unwrap();
     let (_, c) = play(&b, "e2e4", &cph());
     assert_eq!(c, Bitboard::EMPTY, "d4 needs c4 as partner");
-    let b = Board::new(squares("d4"), squares("c3"), sq("e2"), Side::Defenders).unwrap();
+    let b = setup("a: d4; d: c3; k: e2", Side::Defenders);
     let (_, c) = play(&b, "e2e4", &cph());
     assert!(c.is_empty());
-    let b = Board::new(squares("d4"), squares("c2"), sq("e2"), Side::Defenders).unwrap();
+    let b = setup("a: d4; d: c2; k: e2", Side::Defenders);
     let (_, c) = play(&b, "c2c4", &cph());
     assert!(c.is_empty(), "king on e2 is not beyond d4");
-    let b = Board::new(squares("d4"), squares("c2"), sq("e4"), Side::Defenders).unwrap();
+    let b = setup("a: d4; d: c2; k: e4", Side::Defenders);
     let (_, c) = play(&b, "c2c4", &cph());
     assert_eq!(c, squares("d4"), "the king as far partner");
-    let b = Board::new(squares("d4"), squares("c4"), sq("e2"), Side::Defenders).unwrap();
+    let b = setup("a: d4; d: c4; k: e2", Side::Defenders);
     let (_, c) = play(&b, "e2e4", &cph());
     assert_eq!(c, squares("d4"), "the king as the moving piece");
 }
@@ -213,65 +213,35 @@ fn shieldwall_basic_and_corner_bracket() {
     let b = setup("a: d1 e1 f1; d: c3 d2 e2 f2 g1; k: h8", Side::Defenders);
     assert_eq!(play(&b, "c3c1", &cph()).1, squares("d1 e1 f1"));
     // A corner stands in for one bracket.
-    let b = Board::new(
-        squares("h2 i2 g3"),
-        squares("i1 j1"),
-        sq("h8"),
-        Side::Attackers,
-    )
-    .unwrap();
+    let b = setup("a: h2 i2 g3; d: i1 j1; k: h8", Side::Attackers);
     assert_eq!(
         play(&b, "g3g1", &cph()).1,
         Bitboard::EMPTY,
         "j1 front j2 empty"
     );
-    let b = Board::new(
-        squares("h2 i2 j2 g3"),
-        squares("i1 j1"),
-        sq("h8"),
-        Side::Attackers,
-    )
-    .unwrap();
+    let b = setup("a: h2 i2 j2 g3; d: i1 j1; k: h8", Side::Attackers);
     assert_eq!(
         play(&b, "g3h3", &cph()).1,
         Bitboard::EMPTY,
         "not on the edge"
     );
-    let b = Board::new(
-        squares("i2 j2 g3"),
-        squares("i1 j1"),
-        sq("h8"),
-        Side::Attackers,
-    )
-    .unwrap();
+    let b = setup("a: i2 j2 g3; d: i1 j1; k: h8", Side::Attackers);
     assert_eq!(
         play(&b, "g3g1", &cph()).1,
         Bitboard::EMPTY,
         "h1 gap: not a bracket"
     );
-    let b = Board::new(
-        squares("i2 j2 h3"),
-        squares("i1 j1"),
-        sq("h8"),
-        Side::Attackers,
-    )
-    .unwrap();
+    let b = setup("a: i2 j2 h3; d: i1 j1; k: h8", Side::Attackers);
     assert_eq!(play(&b, "h3h1", &cph()).1, squares("i1 j1"));
 }
 
 #[test]
 fn shieldwall_needs_two_and_every_front_and_a_bracket_landing() {
     // A single piece is a custodial matter only.
-    let b = Board::new(squares("i2 h3"), squares("i1"), sq("e8"), Side::Attackers).unwrap();
+    let b = setup("a: i2 h3; d: i1; k: e8", Side::Attackers);
     assert!(play(&b, "h3h1", &cph()).1.is_empty());
     // A missing front saves the whole row.
-    let b = Board::new(
-        squares("c2 d2 b3 g1"),
-        squares("c1 d1 e1 f1"),
-        sq("e8"),
-        Side::Attackers,
-    )
-    .unwrap();
+    let b = setup("a: c2 d2 b3 g1; d: c1 d1 e1 f1; k: e8", Side::Attackers);
     let b = Board::new(
         b.attackers() | squares("f2"),
         b.defenders(),
@@ -289,85 +259,49 @@ fn shieldwall_needs_two_and_every_front_and_a_bracket_landing() {
     .unwrap();
     assert_eq!(play(&b, "b3b1", &cph()).1, squares("c1 d1 e1 f1"));
     // Landing a front piece instead of a bracket captures nothing.
-    let b = Board::new(
-        squares("b1 g1 c2 d2 e2 f9"),
-        squares("c1 d1 e1 f1"),
-        sq("e8"),
+    let b = setup(
+        "a: b1 g1 c2 d2 e2 f9; d: c1 d1 e1 f1; k: e8",
         Side::Attackers,
-    )
-    .unwrap();
+    );
     assert!(play(&b, "f9f2", &cph()).1.is_empty());
 }
 
 #[test]
 fn shieldwall_with_the_king() {
     // Seed 001: the king in the row is spared, the defender beside him is taken.
-    let b = Board::new(
-        squares("f1 i2 j2"),
-        squares("j1"),
-        sq("i1"),
-        Side::Attackers,
-    )
-    .unwrap();
+    let b = setup("a: f1 i2 j2; d: j1; k: i1", Side::Attackers);
     assert_eq!(play(&b, "f1h1", &cph()).1, squares("j1"));
     // The king as a bracket.
-    let b = Board::new(
-        squares("c1 d1"),
-        squares("c2 d2 e3"),
-        sq("b3"),
-        Side::Defenders,
-    )
-    .unwrap();
+    let b = setup("a: c1 d1; d: c2 d2 e3; k: b3", Side::Defenders);
     assert!(
         play(&b, "e3e1", &cph()).1.is_empty(),
         "b1 empty: no bracket"
     );
-    let b = Board::new(
-        squares("c1 d1"),
-        squares("c2 d2 e3"),
-        sq("b1"),
-        Side::Defenders,
-    )
-    .unwrap();
+    let b = setup("a: c1 d1; d: c2 d2 e3; k: b1", Side::Defenders);
     assert_eq!(
         play(&b, "e3e1", &cph()).1,
         squares("c1 d1"),
         "king brackets on b1"
     );
     // The king as a piece in front.
-    let b = Board::new(
-        squares("c1 d1"),
-        squares("c2 b1 e3"),
-        sq("d2"),
-        Side::Defenders,
-    )
-    .unwrap();
+    let b = setup("a: c1 d1; d: c2 b1 e3; k: d2", Side::Defenders);
     assert_eq!(
         play(&b, "e3e1", &cph()).1,
         squares("c1 d1"),
         "king in front of d1"
     );
     // The king counts toward two (seed 001: king and one defender against a corner).
-    let b = Board::new(
-        squares("h3 i2 j2"),
-        squares("j1"),
-        sq("i1"),
-        Side::Attackers,
-    )
-    .unwrap();
+    let b = setup("a: h3 i2 j2; d: j1; k: i1", Side::Attackers);
     assert_eq!(play(&b, "h3h1", &cph()).1, squares("j1"));
 }
 
 #[test]
 fn shieldwall_and_custodial_read_one_board() {
     // Landing on g1 closes the shieldwall c1-f1 and the custodial capture of h1 at once.
-    let b = Board::new(
-        squares("b1 c2 d2 e2 f2 i1 g5"),
-        squares("c1 d1 e1 f1 h1"),
-        sq("h8"),
+    let b = setup(
+        "a: b1 c2 d2 e2 f2 i1 g5; d: c1 d1 e1 f1 h1; k: h8",
         Side::Attackers,
-    )
-    .unwrap();
+    );
     let (_, c) = play(&b, "g5g1", &cph());
     assert_eq!(c, squares("c1 d1 e1 f1 h1"));
 }
