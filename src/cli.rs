@@ -219,7 +219,7 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
     use hnefi::search::Limits;
     let text = std::fs::read_to_string(&args.openings)
         .map_err(|e| format!("cannot read {}: {e}", args.openings.display()))?;
-    let openings = hnefi::selfplay::parse_openings(&text)?;
+    let openings = hnefi::tournament::openings::parse_openings(&text)?;
     if openings.is_empty() {
         return Err("no openings".into());
     }
@@ -273,7 +273,7 @@ pub struct OpeningsArgs {
 pub fn openings(args: OpeningsArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&args.games)
         .map_err(|e| format!("cannot read {}: {e}", args.games.display()))?;
-    let list = hnefi::selfplay::openings_from_games(&text, args.plies);
+    let list = hnefi::tournament::openings::openings_from_games(&text, args.plies);
     println!(
         "# The first {} plies of the real games, deduplicated, in order of first appearance:",
         args.plies
@@ -496,7 +496,7 @@ pub fn latency(args: LatencyArgs) -> Result<(), String> {
     let (to_engine, input) = channel();
     let (stamp_tx, from_engine) = channel();
     let out = Output::new(Box::new(Stamped(stamp_tx, Vec::new())));
-    let engine = std::thread::spawn(move || run(Some(Protocol::Uci), input, out));
+    let engine = std::thread::spawn(move || run(Some(Protocol::Uci), input, out, None));
     let send = |line: &str| {
         let t = Instant::now();
         let _ = to_engine.send(Input::Line(line.to_string()));

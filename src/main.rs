@@ -1,9 +1,10 @@
 //! The `hnefi` command: each subcommand is a thin call into the library.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 mod cli;
+mod match_cli;
 
 #[derive(Parser)]
 #[command(name = "hnefi", version, about = "Hnefi, a Copenhagen Hnefatafl engine", long_about = None)]
@@ -13,6 +14,10 @@ struct Cli {
     /// Protocol of the engine loop (default: chosen by the first line; only uci so far).
     #[arg(long, value_enum)]
     protocol: Option<hnefi::protocol::Protocol>,
+    /// Thinking time per move in milliseconds when an OpenTafl or hnefatafl text protocol host
+    /// gives no clock (default: 3000 and 2000).
+    #[arg(long)]
+    movetime: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -35,6 +40,9 @@ enum Command {
     Selfplay(cli::SelfplayArgs),
     /// Print openings (the first plies of the real games, deduplicated).
     Openings(cli::OpeningsArgs),
+    /// Engine-vs-engine matches over UCI, OpenTafl and the hnefatafl text protocol, with Elo,
+    /// pentanomial counts and SPRT; `hnefi match merge` adds up shard summaries.
+    Match(Box<match_cli::MatchArgs>),
     /// Forced wins from the real games: generate positions/tactics.epd, or report the solve rate.
     Tactics(cli::TacticsArgs),
 }
@@ -43,7 +51,16 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    if let (Some(Command::Match(args)), Some(m)) =
+        (&mut cli.command, matches.subcommand_matches("match"))
+    {
+        args.group_engines(m);
+    }
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft(args),
         Some(Command::Bench(args)) => cli::bench(args),
@@ -55,8 +72,12 @@ fn main() -> ExitCode {
         Some(Command::Latency(args)) => cli::latency(args),
         Some(Command::Timetodepth(args)) => cli::timetodepth(args),
         Some(Command::Openings(args)) => cli::openings(args),
+        Some(Command::Match(args)) => match_cli::run_match(*args),
         None => {
-            hnefi::protocol::run_stdio(cli.protocol);
+            hnefi::protocol::run_stdio(
+                cli.protocol,
+                cli.movetime.map(std::time::Duration::from_millis),
+            );
             Ok(())
         }
     };

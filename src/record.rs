@@ -82,17 +82,34 @@ pub fn read_games(text: &str) -> Vec<(usize, GameRecord)> {
         .collect()
 }
 
-/// The record's result word for an outcome: `Black` (attackers won), `White`, `Draw`, or
-/// `Ongoing` for a game without one.
-pub fn result_word(outcome: Option<crate::board::Outcome>) -> &'static str {
-    use crate::board::Side;
-    match outcome {
-        None => "Ongoing",
-        Some(o) => match o.winner {
-            Some(Side::Attackers) => "Black",
-            Some(Side::Defenders) => "White",
-            None => "Draw",
-        },
+/// A game's result as a record gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Ongoing,
+    Win(crate::board::Side),
+    Draw,
+}
+
+impl Verdict {
+    /// The record's word: `Black` (attackers won), `White`, `Draw` or `Ongoing`.
+    pub fn word(self) -> &'static str {
+        use crate::board::Side;
+        match self {
+            Verdict::Ongoing => "Ongoing",
+            Verdict::Win(Side::Attackers) => "Black",
+            Verdict::Win(Side::Defenders) => "White",
+            Verdict::Draw => "Draw",
+        }
+    }
+
+    pub fn of(winner: Option<crate::board::Side>) -> Verdict {
+        winner.map_or(Verdict::Draw, Verdict::Win)
+    }
+}
+
+impl From<Option<crate::board::Outcome>> for Verdict {
+    fn from(outcome: Option<crate::board::Outcome>) -> Verdict {
+        outcome.map_or(Verdict::Ongoing, |o| Verdict::of(o.winner))
     }
 }
 
@@ -102,7 +119,7 @@ pub fn write_game(
     start: &crate::board::Board,
     moves: &[crate::board::Move],
     rules: Rules,
-    outcome: Option<crate::board::Outcome>,
+    verdict: Verdict,
     timeout: bool,
 ) -> String {
     use crate::board::notation::record_move;
@@ -126,7 +143,7 @@ pub fn write_game(
         words.join(" "),
         marks[0],
         marks[1],
-        result_word(outcome)
+        verdict.word()
     )
 }
 
@@ -140,13 +157,19 @@ mod tests {
         let line = "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2,1,0,Ongoing";
         let game = GameRecord::parse(line).unwrap();
         let moves: Vec<_> = game.moves.iter().map(|m| m.mv).collect();
-        let written = write_game(&Board::start(), &moves, Rules::default(), None, false);
+        let written = write_game(
+            &Board::start(),
+            &moves,
+            Rules::default(),
+            Verdict::Ongoing,
+            false,
+        );
         assert_eq!(written, line);
         let won = write_game(
             &Board::start(),
             &moves,
             Rules::default(),
-            Some(Outcome::win(Side::Attackers, Reason::KingCaptured)),
+            Some(Outcome::win(Side::Attackers, Reason::KingCaptured)).into(),
             true,
         );
         assert_eq!(won, "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2 timeout,1,0,Black");

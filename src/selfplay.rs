@@ -1,36 +1,8 @@
-//! Games between two in-process engines through the engine API, and the openings they start
-//! from. The quick way to compare two settings of Hnefi; matches against other programs go
+//! Games between two in-process engines through the engine API. The quick way to compare two settings of Hnefi; matches against other programs go
 //! through the protocols.
 
-use crate::board::notation::parse_move;
 use crate::board::{Move, Outcome, Position, Reason, Rules, Side};
-use crate::record::read_games;
 use crate::search::{Engine, Limits, Options};
-
-/// The first `plies` moves of every game that has them, without repeats, in order of first
-/// appearance.
-pub fn openings_from_games(games_csv: &str, plies: usize) -> Vec<Vec<Move>> {
-    let mut seen = std::collections::HashSet::new();
-    read_games(games_csv)
-        .into_iter()
-        .filter(|(_, g)| g.moves.len() > plies)
-        .map(|(_, g)| g.moves[..plies].iter().map(|m| m.mv).collect::<Vec<_>>())
-        .filter(|line| seen.insert(line.clone()))
-        .collect()
-}
-
-/// Reads an openings file: one opening per line, moves separated by spaces, `#` comments.
-pub fn parse_openings(text: &str) -> Result<Vec<Vec<Move>>, String> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|(i, l)| {
-            l.split_whitespace()
-                .map(|m| parse_move(m).map_err(|e| format!("line {}: {e}", i + 1)))
-                .collect()
-        })
-        .collect()
-}
 
 /// How a game between two engines ended.
 #[derive(Clone, Debug)]

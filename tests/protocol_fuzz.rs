@@ -104,7 +104,7 @@ fn fuzz(protocol: Protocol, corpus: &[&str], probe: &str, answer: &str) {
     let (tx, rx) = std::sync::mpsc::channel();
     let sink = Sink::default();
     let out = Output::new(Box::new(sink.clone()));
-    let engine = std::thread::spawn(move || run(Some(protocol), rx, out));
+    let engine = std::thread::spawn(move || run(Some(protocol), rx, out, None));
     tx.send(Input::Line(corpus[0].to_string()))
         .expect("loop alive");
     for _ in 0..100_000 {

@@ -123,7 +123,7 @@ fn games_written_by_hnefi_read_back_the_same() {
             &hnefi::board::Board::start(),
             &moves,
             Rules::default().without_repetition(),
-            None,
+            hnefi::record::Verdict::Ongoing,
             game.timeout,
         );
         let back = hnefi::record::GameRecord::parse(&written).expect("parses");

@@ -23,6 +23,21 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// A short name for tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Reason::KingEscaped => "king escaped",
+            Reason::KingCaptured => "king captured",
+            Reason::ExitFort => "exit fort",
+            Reason::Encirclement => "encirclement",
+            Reason::NoMoves => "no moves",
+            Reason::Repetition => "repetition",
+            Reason::DrawFort => "draw fort",
+            Reason::NoCaptures => "no captures",
+            Reason::MoveLimit => "move limit",
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             Reason::KingEscaped => "the king escaped to a corner",

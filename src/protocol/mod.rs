@@ -138,16 +138,22 @@ fn protocol_of(line: &str) -> Protocol {
     }
 }
 
-/// Runs the engine loop on stdin and stdout until `quit` or end of input.
-pub fn run_stdio(protocol: Option<Protocol>) {
+/// Runs the engine loop on stdin and stdout until `quit` or end of input. `move_time` is the
+/// thinking time per move when an OpenTafl or hnefatafl text protocol host gives no clock.
+pub fn run_stdio(protocol: Option<Protocol>, move_time: Option<Duration>) {
     let input = spawn_reader(std::io::BufReader::new(std::io::stdin()));
     let out = Output::stdout();
-    run(protocol, input, out);
+    run(protocol, input, out, move_time);
 }
 
 /// Runs the engine loop over any input and output. Without a fixed protocol, the first line
 /// decides; silence means OpenTafl.
-pub fn run(protocol: Option<Protocol>, input: Receiver<Input>, out: Output) {
+pub fn run(
+    protocol: Option<Protocol>,
+    input: Receiver<Input>,
+    out: Output,
+    move_time: Option<Duration>,
+) {
     let (protocol, first) = match protocol {
         Some(p) => (p, None),
         None => match input.recv_timeout(FIRST_LINE_WAIT) {
@@ -159,13 +165,25 @@ pub fn run(protocol: Option<Protocol>, input: Receiver<Input>, out: Output) {
     };
     match protocol {
         Protocol::Uci => uci::Uci::new(out).run(first, input),
-        Protocol::Htp => htp::Htp::new(out).run(first, input),
+        Protocol::Htp => {
+            let htp = htp::Htp::new(out);
+            match move_time {
+                Some(t) => htp.with_move_time(t),
+                None => htp,
+            }
+            .run(first, input)
+        }
         Protocol::Otep => {
             let first = match first {
                 Some(Input::Line(l)) => Some(l),
                 _ => None,
             };
-            otep::Otep::new(out).run(first, input)
+            let otep = otep::Otep::new(out);
+            match move_time {
+                Some(t) => otep.with_move_time(t),
+                None => otep,
+            }
+            .run(first, input)
         }
     }
 }

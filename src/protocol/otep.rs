@@ -3,7 +3,7 @@
 //! `analyze`, `finish`, `goodbye`. Positions are OpenTafl strings (rank 1 first, `t` `T` `K`).
 
 use super::{Input, Output};
-use crate::board::notation::{parse_opentafl, parse_record_move};
+use crate::board::notation::{parse_opentafl, parse_record_move, to_opentafl};
 use crate::board::rules::Repetition;
 use crate::board::{Board, Position, Rules, Side};
 use crate::search::{Engine, Limits, Options, SearchResult};
@@ -57,6 +57,29 @@ pub fn parse_rules(text: &str) -> Result<(Rules, Board), String> {
     Ok((rules, board))
 }
 
+/// The OpenTafl rules string a host sends for `rules` from `start`: as close as OpenTafl's
+/// keys come (it has no key for "the third repetition loses for the defenders", so
+/// Copenhagen is sent as the host sends it, with `tfr:w`).
+pub fn rules_string(rules: &Rules, start: &Board) -> String {
+    let name = if rules.encirclement {
+        "Copenhagen"
+    } else {
+        "Fetlar"
+    };
+    let tfr = match rules.repetition {
+        Repetition::Off => "n",
+        Repetition::ThirdIsDraw => "d",
+        _ => "w",
+    };
+    format!(
+        "dim:11 name:{name} atkf:y tfr:{tfr} sw:{} efe:{} ka:{} start:{}",
+        if rules.shieldwall { "s" } else { "n" },
+        if rules.exit_fort { "y" } else { "n" },
+        if rules.king_armed { "a" } else { "n" },
+        to_opentafl(start)
+    )
+}
+
 pub struct Otep {
     out: Output,
     engine: Engine,
@@ -64,6 +87,8 @@ pub struct Otep {
     rules: Rules,
     /// Milliseconds left on each clock, attackers first, as the last `clock` gave them.
     clock: [Option<u64>; 2],
+    /// Thinking time per move when the host sends no clock.
+    untimed_move: Duration,
 }
 
 impl Otep {
@@ -74,7 +99,14 @@ impl Otep {
             position: Position::start(Rules::default()),
             rules: Rules::default(),
             clock: [None; 2],
+            untimed_move: Duration::from_secs(3),
         }
+    }
+
+    /// Sets the thinking time per move for games without a clock.
+    pub fn with_move_time(mut self, time: Duration) -> Otep {
+        self.untimed_move = time;
+        self
     }
 
     /// Greets the host, then handles lines (starting with `first`, if given) until `goodbye`
@@ -218,9 +250,8 @@ impl Otep {
                     ..Limits::default()
                 }
             }
-            // No clock given: a few seconds a move.
             None => Limits {
-                movetime: Some(Duration::from_secs(3)),
+                movetime: Some(self.untimed_move),
                 ..Limits::default()
             },
         }
@@ -284,5 +315,36 @@ impl Otep {
             parts.push(format!("{} {}", pv.join("|"), line.score.0));
         }
         self.out.line(&parts.join(" "));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Preset;
+
+    #[test]
+    fn rules_strings_read_back() {
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset);
+            let text = rules_string(&rules, &Board::start());
+            let (back, board) = parse_rules(&text).unwrap();
+            assert_eq!(board, Board::start(), "{text}");
+            assert_eq!(
+                (
+                    back.shieldwall,
+                    back.exit_fort,
+                    back.king_armed,
+                    back.encirclement
+                ),
+                (
+                    rules.shieldwall,
+                    rules.exit_fort,
+                    rules.king_armed,
+                    rules.encirclement
+                ),
+                "{text}"
+            );
+        }
     }
 }

@@ -1,3 +1,9 @@
-//! The match runner (issue 6, under construction): so far the statistics.
+//! The match runner: engines as child processes over their own protocols, a referee on the
+//! rules core, and fastchess-style statistics (`match` is a Rust keyword, hence the name).
 
+pub mod openings;
+pub mod player;
+pub mod runner;
+pub mod spec;
 pub mod stats;
+pub mod summary;

@@ -75,6 +75,13 @@ pub fn normalized_elo(p: &Pentanomial) -> Option<f64> {
     Some((mean - 0.5) / sigma * 800.0 / std::f64::consts::LN_10)
 }
 
+/// Half the 95% interval of normalised Elo: its standard error is the scale over the square
+/// root of the number of games, whatever the variance.
+pub fn normalized_elo_margin(p: &Pentanomial) -> Option<f64> {
+    let n: u64 = p.counts.iter().sum();
+    (n > 0).then(|| 1.959964 * 800.0 / std::f64::consts::LN_10 / (2.0 * n as f64).sqrt())
+}
+
 /// Likelihood of superiority from wins and losses (draws carry no information).
 pub fn los(t: &Trinomial) -> f64 {
     let (w, l) = (t.wins as f64, t.losses as f64);

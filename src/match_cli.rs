@@ -1,0 +1,339 @@
+//! `hnefi match`: the command line of the match runner, its progress display and Ctrl-C.
+
+use clap::{ArgAction, Args, Subcommand};
+use hnefi::board::{Preset, Rules};
+use hnefi::tournament::openings::{BUILT_IN, load_openings};
+use hnefi::tournament::runner::{Settings, check_engines, run};
+use hnefi::tournament::spec::EngineSpec;
+use hnefi::tournament::summary::{Sprt, Summary};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct MatchArgs {
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
+    /// An engine, as KEY=VALUE words: cmd=COMMAND (required), name=, args="...", dir=,
+    /// proto=uci|otep|htp, tc=SECONDS+INC, st=SECONDS, nodes=N, depth=N, option.NAME=VALUE,
+    /// listen=PORT (an htp engine that connects as to the light server). Two or more.
+    #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE", required = true)]
+    pub engine_words: Vec<String>,
+    /// The words of each `--engine`, grouped (see [`MatchArgs::group_engines`]).
+    #[arg(skip)]
+    pub engines: Vec<Vec<String>>,
+    /// KEY=VALUE words for every engine (an engine's own words win).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// Games per encounter (pair of engines), played in pairs with the sides swapped.
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Openings file: one opening per line, moves like d1-d3 (default: the built-in openings
+    /// from the real games, positions/openings.txt).
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Seed for the order of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rules preset the referee plays by: copenhagen, copenhagen-2017, hnefatafl-org, fetlar.
+    #[arg(long, default_value = "copenhagen")]
+    pub rules: Preset,
+    /// A game that reaches this many plies is a draw.
+    #[arg(long, default_value_t = 500)]
+    pub max_plies: usize,
+    /// Sequential test: elo0=E elo1=E [alpha=0.05] [beta=0.05]. The match stops when it decides.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+    /// Play only shard I of N (from 1) of the same schedule; merge the JSON summaries with
+    /// `hnefi match merge`.
+    #[arg(long, default_value = "1/1", value_name = "I/N")]
+    pub shard: String,
+    /// File for the games, one per line in the community record format ("-" for none).
+    #[arg(long, default_value = "match.csv")]
+    pub records: PathBuf,
+    /// Write the summary as JSON here (for `hnefi match merge`).
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Milliseconds an engine may run over its clock or move time.
+    #[arg(long, default_value_t = 100)]
+    pub time_margin: u64,
+    /// Seconds an engine without a time limit may take for one move before it is taken to hang.
+    #[arg(long, default_value_t = 60.0)]
+    pub move_timeout: f64,
+    /// Print the standing every this many games (0: only at the end).
+    #[arg(long, default_value_t = 10)]
+    pub report_every: u64,
+}
+
+impl MatchArgs {
+    /// Groups the engine words by `--engine` occurrence, which clap's derive cannot do.
+    pub fn group_engines(&mut self, matches: &clap::ArgMatches) {
+        if let Some(groups) = matches.get_occurrences::<String>("engine_words") {
+            self.engines = groups.map(|g| g.cloned().collect()).collect();
+        }
+    }
+}
+
+#[derive(Subcommand)]
+pub enum MatchCommand {
+    /// Add up the JSON summaries of a match's shards into one report.
+    Merge {
+        /// Summaries written with --json.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the merged summary as JSON here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+}
+
+fn parse_sprt(words: &[String]) -> Result<Option<Sprt>, String> {
+    if words.is_empty() {
+        return Ok(None);
+    }
+    let mut sprt = Sprt {
+        elo0: f64::NAN,
+        elo1: f64::NAN,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for word in words {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| format!("--sprt: '{word}' is not key=value"))?;
+        let v: f64 = value
+            .parse()
+            .map_err(|_| format!("--sprt: {key}: '{value}' is not a number"))?;
+        match key {
+            "elo0" => sprt.elo0 = v,
+            "elo1" => sprt.elo1 = v,
+            "alpha" => sprt.alpha = v,
+            "beta" => sprt.beta = v,
+            _ => {
+                return Err(format!(
+                    "--sprt: unknown key '{key}' (elo0, elo1, alpha, beta)"
+                ));
+            }
+        }
+    }
+    if sprt.elo0.is_nan() || sprt.elo1.is_nan() {
+        return Err("--sprt needs elo0= and elo1=".into());
+    }
+    if sprt.elo0 >= sprt.elo1 {
+        return Err("--sprt: elo0 must be below elo1".into());
+    }
+    for (name, p) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
+        if !(p > 0.0 && p < 0.5) {
+            return Err(format!("--sprt: {name} must be between 0 and 0.5"));
+        }
+    }
+    Ok(Some(sprt))
+}
+
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--shard: '{text}' is not I/N with 1 <= I <= N");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u32, u32) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+fn settings(args: &MatchArgs) -> Result<Settings, String> {
+    if args.engines.len() < 2 {
+        return Err("a match needs two or more --engine".into());
+    }
+    let mut engines: Vec<EngineSpec> = args
+        .engines
+        .iter()
+        .map(|words| EngineSpec::parse(&args.each, words))
+        .collect::<Result<_, _>>()?;
+    // Names tell engines apart in the report, so they must differ.
+    for i in 1..engines.len() {
+        let base = engines[i].name.clone();
+        let mut k = 2;
+        while engines[..i].iter().any(|e| e.name == engines[i].name) {
+            engines[i].name = format!("{base}-{k}");
+            k += 1;
+        }
+    }
+    let sprt = parse_sprt(&args.sprt)?;
+    if sprt.is_some() && engines.len() != 2 {
+        return Err("--sprt needs exactly two engines".into());
+    }
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if args.concurrency == 0 || args.concurrency > 1024 {
+        return Err("--concurrency must be between 1 and 1024".into());
+    }
+    if !(args.move_timeout > 0.0 && args.move_timeout < 1e6) {
+        return Err("--move-timeout must be a positive number of seconds".into());
+    }
+    let rules = Rules::preset(args.rules);
+    if args.rules != Preset::HnefataflOrg
+        && engines
+            .iter()
+            .any(|e| e.proto == hnefi::tournament::spec::Proto::Htp)
+    {
+        eprintln!(
+            "hnefi match: warning: hnefatafl text protocol engines play the hnefatafl-org rules; \
+             with --rules {} they may refuse legal moves (consider --rules hnefatafl-org)",
+            args.rules
+        );
+    }
+    let (openings, openings_name) = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            (
+                load_openings(&text, rules).map_err(|e| format!("{}: {e}", path.display()))?,
+                path.display().to_string(),
+            )
+        }
+        None => (load_openings(BUILT_IN, rules)?, "built-in".to_string()),
+    };
+    Ok(Settings {
+        engines: engines.into_iter().map(Arc::new).collect(),
+        games: args.games.div_ceil(2) * 2,
+        concurrency: args.concurrency,
+        openings,
+        openings_name,
+        seed: args.seed,
+        rules,
+        max_plies: args.max_plies,
+        sprt,
+        shard: parse_shard(&args.shard)?,
+        time_margin: Duration::from_millis(args.time_margin),
+        move_timeout: Duration::from_secs_f64(args.move_timeout),
+        records: (args.records.as_os_str() != "-").then(|| args.records.clone()),
+    })
+}
+
+fn write_json(summary: &Summary, path: &Option<PathBuf>) -> Result<(), String> {
+    if let Some(path) = path {
+        std::fs::write(path, summary.to_json() + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Set by Ctrl-C (and SIGTERM, SIGHUP): the match stops, engines are shut down, and the
+/// report so far is printed. A second signal exits at once.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let handler = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nhnefi match: stopping; engines are being shut down");
+    });
+    if let Err(e) = handler {
+        log::warn!("cannot catch Ctrl-C: {e}");
+    }
+    stop
+}
+
+pub fn run_match(args: MatchArgs) -> Result<(), String> {
+    if let Some(MatchCommand::Merge { files, json }) = args.command {
+        let parts = files
+            .iter()
+            .map(|f| {
+                let text = std::fs::read_to_string(f)
+                    .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+                Summary::from_json(&text).map_err(|e| format!("{}: {e}", f.display()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let merged = Summary::merge(parts)?;
+        print!("{}", merged.report());
+        return write_json(&merged, &json);
+    }
+    let settings = settings(&args)?;
+    let stop = interrupt_flag();
+    check_engines(&settings, &stop)?;
+    let total = hnefi::tournament::runner::schedule(&settings).len() as u64;
+    println!("{}", settings.describe());
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games [{elapsed_precise} < {eta_precise}] {msg}",
+        )
+        .expect("a valid template"),
+    );
+    let every = args.report_every;
+    let summary = run(&settings, stop.clone(), |summary, done| {
+        bar.inc(1);
+        let brief = summary.encounters[done.game.encounter].brief(summary.sprt.as_ref());
+        bar.set_message(brief.clone());
+        let played = summary.games();
+        if every > 0 && played % every == 0 {
+            bar.suspend(|| {
+                for e in &summary.encounters {
+                    println!(
+                        "After {played} of {total} games: {} vs {}: {}",
+                        e.first,
+                        e.second,
+                        e.brief(summary.sprt.as_ref())
+                    );
+                }
+            });
+        }
+    })?;
+    bar.finish_and_clear();
+    print!("{}", summary.report());
+    if let Some(path) = &settings.records {
+        println!("Games written to {}", path.display());
+    }
+    write_json(&summary, &args.json)?;
+    if stop.load(Ordering::Relaxed) && interrupted(&summary) {
+        // The engines are already shut down; 130 is what shells report for Ctrl-C.
+        std::process::exit(130);
+    }
+    Ok(())
+}
+
+/// Whether the stop came from outside rather than from a decided SPRT.
+fn interrupted(summary: &Summary) -> bool {
+    let Some(sprt) = summary.sprt else {
+        return true;
+    };
+    summary.encounters.iter().all(|e| {
+        sprt.decision(&hnefi::tournament::stats::Pentanomial {
+            counts: e.pentanomial,
+        })
+        .is_none()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn sprt_and_shard_words() {
+        let s = parse_sprt(&words("elo0=0 elo1=5")).unwrap().unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
+        assert!(parse_sprt(&words("elo0=5 elo1=0")).is_err());
+        assert!(parse_sprt(&words("elo1=5")).is_err());
+        assert!(parse_sprt(&words("elo0=0 elo1=5 alpha=0.7")).is_err());
+        assert!(parse_sprt(&words("elo0=0 elo1=5 gamma=1")).is_err());
+        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
+        assert!(parse_shard("0/4").is_err() && parse_shard("5/4").is_err());
+        assert!(parse_shard("x").is_err());
+    }
+}

@@ -1,0 +1,495 @@
+//! The match: a deterministic schedule of game pairs, workers that play them, and the referee
+//! that keeps each game with the rules core and decides it.
+
+use super::player::{Answer, Clocks, Fault, Forfeit, Player};
+use super::spec::EngineSpec;
+use super::summary::{Encounter, Sprt, Summary};
+use crate::board::{Board, Move, Outcome, Position, Reason, Rules, Side};
+use crate::record::{Verdict, write_game};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+/// How long past its deadline an engine may still answer to count as late rather than hung.
+const GRACE: Duration = Duration::from_secs(1);
+
+/// Everything that defines a match.
+pub struct Settings {
+    pub engines: Vec<Arc<EngineSpec>>,
+    /// Games per encounter (pair of engines), an even number.
+    pub games: usize,
+    pub concurrency: usize,
+    pub openings: Vec<Vec<Move>>,
+    /// Where the openings came from, for the report.
+    pub openings_name: String,
+    pub seed: u64,
+    pub rules: Rules,
+    /// A game this long is a draw.
+    pub max_plies: usize,
+    pub sprt: Option<Sprt>,
+    /// Play only shard `.0` (from 1) of `.1`.
+    pub shard: (u32, u32),
+    /// How far past its clock an engine may answer.
+    pub time_margin: Duration,
+    /// How long an engine without a time limit may think about one move.
+    pub move_timeout: Duration,
+    /// Where each game goes, one line of the community record format.
+    pub records: Option<PathBuf>,
+}
+
+impl Settings {
+    /// The settings that make two runs the same match (not concurrency or shard).
+    pub fn describe(&self) -> String {
+        let engines: Vec<String> = self.engines.iter().map(|e| e.describe()).collect();
+        format!(
+            "Match: {}; {} games per encounter, openings {} ({}), seed {}, rules {}, draw at {} plies",
+            engines.join(" vs "),
+            self.games,
+            self.openings_name,
+            self.openings.len(),
+            self.seed,
+            self.rules.preset,
+            self.max_plies
+        )
+    }
+
+    fn encounters(&self) -> Vec<(usize, usize)> {
+        let n = self.engines.len();
+        (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect()
+    }
+}
+
+/// One game of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scheduled {
+    /// Pair number across the whole match: its two games share an opening, sides swapped.
+    pub pair: usize,
+    pub encounter: usize,
+    /// Engine indices: attackers, defenders.
+    pub engines: [usize; 2],
+    /// Index into the openings (none when there are none).
+    pub opening: Option<usize>,
+    /// Whether the encounter's first engine plays the attackers.
+    pub first_attacks: bool,
+}
+
+/// The games of shard `settings.shard`, in playing order. The same settings always give the
+/// same schedule; shards split it by pair.
+pub fn schedule(settings: &Settings) -> Vec<Scheduled> {
+    let mut order: Vec<usize> = (0..settings.openings.len()).collect();
+    order.shuffle(&mut StdRng::seed_from_u64(settings.seed));
+    let encounters = settings.encounters();
+    let (shard, shards) = settings.shard;
+    let mut games = Vec::new();
+    for round in 0..settings.games.div_ceil(2) {
+        for (e, &(i, j)) in encounters.iter().enumerate() {
+            let pair = round * encounters.len() + e;
+            if pair % shards as usize != (shard - 1) as usize {
+                continue;
+            }
+            let opening = (!order.is_empty()).then(|| order[round % order.len()]);
+            for first_attacks in [true, false] {
+                games.push(Scheduled {
+                    pair,
+                    encounter: e,
+                    engines: if first_attacks { [i, j] } else { [j, i] },
+                    opening,
+                    first_attacks,
+                });
+            }
+        }
+    }
+    games
+}
+
+/// A game the referee decided.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub game: Scheduled,
+    pub moves: Vec<Move>,
+    pub winner: Option<Side>,
+    /// `attackers won: king escaped`, `draw: move limit`, `NAME lost by time loss`, ...
+    pub ending: String,
+    /// The game as a line of the community record format.
+    pub record: String,
+}
+
+/// Starts each engine once and shuts it down, so that a wrong command fails at once rather
+/// than as a forfeit in every game.
+pub fn check_engines(settings: &Settings, stop: &Arc<AtomicBool>) -> Result<(), String> {
+    for spec in &settings.engines {
+        match Player::start(spec.clone(), settings.rules, stop.clone()) {
+            Ok(_) => {}
+            Err(Fault::Stopped) => return Err("interrupted".into()),
+            Err(Fault::Forfeit(_, why)) => {
+                return Err(format!("engine {} does not start: {why}", spec.name));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Plays the match (or its shard), calling `each` after every game with the summary so far.
+/// Setting `stop` ends it early: games under way are abandoned and not counted.
+pub fn run(
+    settings: &Settings,
+    stop: Arc<AtomicBool>,
+    mut each: impl FnMut(&Summary, &Finished),
+) -> Result<Summary, String> {
+    let games = schedule(settings);
+    let mut summary = Summary {
+        settings: settings.describe(),
+        engines: settings.engines.iter().map(|e| e.name.clone()).collect(),
+        shards: vec![settings.shard],
+        games_scheduled: games.len() as u64,
+        sprt: settings.sprt,
+        stopped_early: false,
+        encounters: settings
+            .encounters()
+            .iter()
+            .map(|&(i, j)| Encounter::new(&settings.engines[i].name, &settings.engines[j].name))
+            .collect(),
+    };
+    let mut records = match &settings.records {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
+    let workers = settings.concurrency.clamp(1, games.len().max(1));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .thread_name(|i| format!("match-worker-{i}"))
+        .build()
+        .map_err(|e| format!("cannot start workers: {e}"))?;
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = channel::<Finished>();
+    // SPRT stopping needs the whole match in one place: shards only report the LLR.
+    let sprt = settings
+        .sprt
+        .filter(|_| settings.shard.1 == 1 && summary.encounters.len() == 1);
+    let mut halves: HashMap<usize, usize> = HashMap::new();
+    let mut write_error = None;
+    pool.in_place_scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (games, next, stop) = (&games, &next, stop.clone());
+            scope.spawn(move |_| worker(settings, games, next, &stop, &tx));
+        }
+        drop(tx);
+        for done in rx {
+            let first_side = if done.game.first_attacks {
+                Side::Attackers
+            } else {
+                Side::Defenders
+            };
+            let encounter = &mut summary.encounters[done.game.encounter];
+            encounter.add_game(first_side, done.winner, done.ending.clone());
+            let half = match done.winner {
+                Some(w) if w == first_side => 2,
+                None => 1,
+                Some(_) => 0,
+            };
+            if let Some(other) = halves.remove(&done.game.pair) {
+                encounter.add_pair(half + other);
+                if let Some(s) = &sprt
+                    && s.decision(&encounter_penta(encounter)).is_some()
+                {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            } else {
+                halves.insert(done.game.pair, half);
+            }
+            if let Some(w) = records.as_mut()
+                && let Err(e) = writeln!(w, "{}", done.record).and_then(|_| w.flush())
+            {
+                write_error.get_or_insert(e);
+            }
+            each(&summary, &done);
+        }
+    });
+    if let Some(e) = write_error {
+        log::error!("writing the game records failed: {e}");
+    }
+    summary.stopped_early = stop.load(Ordering::Relaxed);
+    Ok(summary)
+}
+
+fn encounter_penta(e: &Encounter) -> super::stats::Pentanomial {
+    super::stats::Pentanomial {
+        counts: e.pentanomial,
+    }
+}
+
+/// Takes games off the schedule until it is done or the match stops. Engine processes are
+/// kept between games when their protocol allows and they behaved.
+fn worker(
+    settings: &Settings,
+    games: &[Scheduled],
+    next: &AtomicUsize,
+    stop: &Arc<AtomicBool>,
+    tx: &std::sync::mpsc::Sender<Finished>,
+) {
+    let mut players: Vec<Option<Player>> = settings.engines.iter().map(|_| None).collect();
+    while !stop.load(Ordering::Relaxed) {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&game) = games.get(i) else { break };
+        match play(settings, game, &mut players, stop) {
+            Some(done) => {
+                if tx.send(done).is_err() {
+                    break;
+                }
+            }
+            None => break,
+        }
+    }
+}
+
+/// A player ready for a new game: the kept one, or a fresh process.
+fn ready_player(
+    settings: &Settings,
+    kept: Option<Player>,
+    engine: usize,
+    start: &Position,
+    stop: &Arc<AtomicBool>,
+) -> Result<Player, Fault> {
+    let spec = &settings.engines[engine];
+    let mut player = match kept.filter(|p| p.reusable()) {
+        Some(p) => p,
+        None => Player::start(spec.clone(), settings.rules, stop.clone())?,
+    };
+    player.new_game(start, &spec.tc)?;
+    Ok(player)
+}
+
+/// Plays one scheduled game; `None` when the match stopped during it.
+fn play(
+    settings: &Settings,
+    game: Scheduled,
+    players: &mut [Option<Player>],
+    stop: &Arc<AtomicBool>,
+) -> Option<Finished> {
+    let mut pos = Position::start(settings.rules);
+    for &mv in game.opening.map_or(&[][..], |o| &settings.openings[o][..]) {
+        pos.play(mv);
+    }
+    let specs = game.engines.map(|e| settings.engines[e].clone());
+    let mut seats: [Option<Player>; 2] = [None, None];
+    let mut verdict: Result<Outcome, (Side, Forfeit, String)> =
+        Ok(Outcome::draw(Reason::MoveLimit));
+    for side in [Side::Attackers, Side::Defenders] {
+        let engine = game.engines[side.index()];
+        match ready_player(settings, players[engine].take(), engine, &pos, stop) {
+            Ok(p) => seats[side.index()] = Some(p),
+            Err(Fault::Stopped) => return None,
+            Err(Fault::Forfeit(kind, why)) => {
+                verdict = Err((side, kind, why));
+                break;
+            }
+        }
+    }
+    if verdict.is_ok() {
+        let [Some(a), Some(d)] = &mut seats else {
+            unreachable!("both seats are filled when no one forfeited")
+        };
+        verdict = match referee(settings, &specs, [a, d], &mut pos, stop) {
+            Ok(v) => v,
+            Err(()) => return None,
+        };
+    }
+    let outcome = verdict.as_ref().ok().copied();
+    for seat in seats.iter_mut().flatten() {
+        seat.finish(outcome);
+    }
+    for (side, seat) in seats.into_iter().enumerate() {
+        if let Some(p) = seat {
+            players[game.engines[side]] = Some(p);
+        }
+    }
+    let (winner, ending, timeout) = match verdict {
+        Ok(o) => {
+            let ending = match o.winner {
+                Some(w) => format!("{w} won: {}", o.reason.label()),
+                None => format!("draw: {}", o.reason.label()),
+            };
+            (o.winner, ending, false)
+        }
+        Err((loser, kind, why)) => {
+            let name = &specs[loser.index()].name;
+            log::warn!("{name} ({loser}) lost by {}: {why}", kind.label());
+            (
+                Some(loser.opponent()),
+                format!("{name} lost by {}", kind.label()),
+                kind == Forfeit::TimeLoss,
+            )
+        }
+    };
+    let moves: Vec<Move> = pos.moves().collect();
+    let record = write_game(
+        &Board::start(),
+        &moves,
+        settings.rules,
+        Verdict::of(winner),
+        timeout,
+    );
+    Some(Finished {
+        game,
+        moves,
+        winner,
+        ending,
+        record,
+    })
+}
+
+/// Keeps the game between two ready players until the rules, the length limit or a forfeit
+/// end it. `Err(())` when the match stopped.
+#[allow(clippy::type_complexity)]
+fn referee(
+    settings: &Settings,
+    specs: &[Arc<EngineSpec>; 2],
+    seats: [&mut Player; 2],
+    pos: &mut Position,
+    stop: &AtomicBool,
+) -> Result<Result<Outcome, (Side, Forfeit, String)>, ()> {
+    let mut left = specs.each_ref().map(|s| s.tc.clock.map(|(base, _)| base));
+    let inc = specs
+        .each_ref()
+        .map(|s| s.tc.clock.map_or(Duration::ZERO, |(_, inc)| inc));
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Err(());
+        }
+        if let Some(outcome) = pos.outcome() {
+            return Ok(Ok(outcome));
+        }
+        if pos.plies() >= settings.max_plies {
+            return Ok(Ok(Outcome::draw(Reason::MoveLimit)));
+        }
+        let side = pos.side_to_move();
+        let me = side.index();
+        let tc = specs[me].tc;
+        let budget = left[me].or(tc.movetime);
+        let asked = Instant::now();
+        let deadline = match budget {
+            Some(b) => asked + b + settings.time_margin + GRACE,
+            None => asked + settings.move_timeout,
+        };
+        let clocks = Clocks { left, inc };
+        let forfeit = |kind, why: String| Ok(Err((side, kind, why)));
+        let Answer { text, at } = match seats[me].ask(pos, &tc, clocks, deadline) {
+            Ok(Some(answer)) => answer,
+            Ok(None) => {
+                let waited = deadline - asked;
+                return forfeit(
+                    Forfeit::NoAnswer,
+                    format!("no move within {:.1} s", waited.as_secs_f64()),
+                );
+            }
+            Err(Fault::Stopped) => return Err(()),
+            Err(Fault::Forfeit(kind, why)) => return forfeit(kind, why),
+        };
+        let used = at.saturating_duration_since(asked);
+        if let Some(b) = budget {
+            if used > b + settings.time_margin {
+                return forfeit(
+                    Forfeit::TimeLoss,
+                    format!(
+                        "took {} ms with {} ms left",
+                        used.as_millis(),
+                        b.as_millis()
+                    ),
+                );
+            }
+            if let Some(l) = &mut left[me] {
+                *l = l.saturating_sub(used) + inc[me];
+            }
+        }
+        if text == "resigns" {
+            return forfeit(Forfeit::Resigned, "resigned".into());
+        }
+        let mv = match Player::read_move(&text) {
+            Ok(mv) => mv,
+            Err(e) => return forfeit(Forfeit::IllegalMove, format!("sent '{text}': {e}")),
+        };
+        let captured = match pos.try_play(mv) {
+            Ok(c) => c,
+            Err(e) => return forfeit(Forfeit::IllegalMove, format!("played {mv:?}: {e}")),
+        };
+        if let Err(fault) = seats[me].accepted(pos) {
+            return match fault {
+                Fault::Stopped => Err(()),
+                Fault::Forfeit(kind, why) => forfeit(kind, why),
+            };
+        }
+        if pos.outcome().is_none() && pos.plies() < settings.max_plies {
+            match seats[1 - me].tell(mv, captured, pos) {
+                Ok(()) => {}
+                Err(Fault::Stopped) => return Err(()),
+                Err(Fault::Forfeit(kind, why)) => return Ok(Err((side.opponent(), kind, why))),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::spec::EngineSpec;
+
+    fn settings(engines: usize, games: usize, shard: (u32, u32)) -> Settings {
+        Settings {
+            engines: (0..engines)
+                .map(|i| Arc::new(EngineSpec::parse(&[], &[format!("cmd=e{i}")]).expect("a spec")))
+                .collect(),
+            games,
+            concurrency: 1,
+            openings: vec![vec![]; 7],
+            openings_name: "test".into(),
+            seed: 3,
+            rules: Rules::default(),
+            max_plies: 100,
+            sprt: None,
+            shard,
+            time_margin: Duration::ZERO,
+            move_timeout: Duration::from_secs(1),
+            records: None,
+        }
+    }
+
+    #[test]
+    fn schedules_pairs_with_sides_swapped() {
+        let s = schedule(&settings(2, 6, (1, 1)));
+        assert_eq!(s.len(), 6);
+        for pair in s.chunks(2) {
+            assert_eq!(pair[0].pair, pair[1].pair);
+            assert_eq!(pair[0].opening, pair[1].opening);
+            assert_eq!(pair[0].engines, [0, 1]);
+            assert_eq!(pair[1].engines, [1, 0]);
+        }
+        // Three engines: three encounters, each with its games.
+        let s = schedule(&settings(3, 4, (1, 1)));
+        assert_eq!(s.len(), 12);
+        assert_eq!(s.iter().filter(|g| g.encounter == 2).count(), 4);
+        assert_eq!(schedule(&settings(3, 4, (1, 1))), s, "deterministic");
+    }
+
+    #[test]
+    fn shards_split_the_schedule_by_pair() {
+        let whole = schedule(&settings(2, 20, (1, 1)));
+        let mut parts: Vec<Scheduled> = (1..=3)
+            .flat_map(|i| schedule(&settings(2, 20, (i, 3))))
+            .collect();
+        parts.sort_by_key(|g| (g.pair, !g.first_attacks));
+        assert_eq!(parts, whole);
+    }
+}

@@ -1,0 +1,371 @@
+//! Counts of a match and the report made from them. Only counts are kept, so the summaries of
+//! shards add up to exactly the summary of the whole match.
+
+use super::stats::{
+    Pentanomial, Trinomial, elo_interval, los, normalized_elo, normalized_elo_margin, sprt_bounds,
+    sprt_llr,
+};
+use crate::board::Side;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// SPRT hypotheses and error rates.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+impl Sprt {
+    /// `Some(true)` when H1 (elo1) is accepted, `Some(false)` for H0, `None` to go on.
+    pub fn decision(&self, p: &Pentanomial) -> Option<bool> {
+        let llr = sprt_llr(p, self.elo0, self.elo1);
+        let (lower, upper) = sprt_bounds(self.alpha, self.beta);
+        if llr >= upper {
+            Some(true)
+        } else if llr <= lower {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
+/// Results of the first engine of an encounter against the second.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Encounter {
+    pub first: String,
+    pub second: String,
+    /// Completed pairs by the first engine's points in them, in half points: 0 to 4.
+    pub pentanomial: [u64; 5],
+    /// The first engine as attackers, then as defenders: wins, draws, losses.
+    pub by_side: [[u64; 3]; 2],
+    /// How games ended: `attackers won: king escaped`, `NAME forfeited: time loss`, ...
+    pub endings: BTreeMap<String, u64>,
+}
+
+impl Encounter {
+    pub fn new(first: &str, second: &str) -> Encounter {
+        Encounter {
+            first: first.to_string(),
+            second: second.to_string(),
+            ..Encounter::default()
+        }
+    }
+
+    /// Counts a game in which the first engine played `first_side`; `winner` is the side that
+    /// won, if any.
+    pub fn add_game(&mut self, first_side: Side, winner: Option<Side>, ending: String) {
+        let col = match winner {
+            Some(w) if w == first_side => 0,
+            None => 1,
+            Some(_) => 2,
+        };
+        self.by_side[first_side.index()][col] += 1;
+        *self.endings.entry(ending).or_default() += 1;
+    }
+
+    /// Counts a completed pair in which the first engine scored `half_points` (0 to 4).
+    pub fn add_pair(&mut self, half_points: usize) {
+        self.pentanomial[half_points.min(4)] += 1;
+    }
+
+    pub fn trinomial(&self) -> Trinomial {
+        let [a, d] = self.by_side;
+        Trinomial {
+            wins: a[0] + d[0],
+            draws: a[1] + d[1],
+            losses: a[2] + d[2],
+        }
+    }
+
+    pub fn games(&self) -> u64 {
+        self.by_side.iter().flatten().sum()
+    }
+
+    fn merge(&mut self, other: &Encounter) {
+        for (a, b) in self.pentanomial.iter_mut().zip(other.pentanomial) {
+            *a += b;
+        }
+        for (row, other_row) in self.by_side.iter_mut().zip(other.by_side) {
+            for (a, b) in row.iter_mut().zip(other_row) {
+                *a += b;
+            }
+        }
+        for (k, v) in &other.endings {
+            *self.endings.entry(k.clone()).or_default() += v;
+        }
+    }
+
+    fn penta(&self) -> Pentanomial {
+        Pentanomial {
+            counts: self.pentanomial,
+        }
+    }
+
+    /// The report block in the form fastchess users know.
+    pub fn report(&self, sprt: Option<&Sprt>) -> String {
+        let mut out = String::new();
+        let t = self.trinomial();
+        let p = self.penta();
+        let games = self.games();
+        let _ = writeln!(out, "Results of {} vs {}:", self.first, self.second);
+        match (elo_interval(&p), normalized_elo(&p)) {
+            (Some((lo, elo, hi)), nelo) => {
+                let nelo = nelo
+                    .map(|n| {
+                        format!(
+                            "{n:.2} +/- {:.2}",
+                            normalized_elo_margin(&p).unwrap_or(f64::NAN)
+                        )
+                    })
+                    .unwrap_or_else(|| "n/a".into());
+                let _ = writeln!(
+                    out,
+                    "Elo: {elo:.2} +/- {:.2} [{lo:.2}, {hi:.2}], nElo: {nelo}",
+                    (hi - lo) / 2.0
+                );
+            }
+            _ => {
+                let _ = writeln!(out, "Elo: n/a (no completed pair yet)");
+            }
+        }
+        let pairs: u64 = p.counts.iter().sum();
+        let pairs_ratio = if p.counts[0] + p.counts[1] == 0 {
+            "inf".to_string()
+        } else {
+            format!(
+                "{:.2}",
+                (p.counts[3] + p.counts[4]) as f64 / (p.counts[0] + p.counts[1]) as f64
+            )
+        };
+        let _ = writeln!(
+            out,
+            "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {pairs_ratio}",
+            100.0 * los(&t),
+            100.0 * t.draws as f64 / games.max(1) as f64
+        );
+        let points = t.wins as f64 + t.draws as f64 / 2.0;
+        let _ = writeln!(
+            out,
+            "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({:.2} %)",
+            t.wins,
+            t.losses,
+            t.draws,
+            100.0 * points / games.max(1) as f64
+        );
+        let _ = writeln!(out, "Ptnml(0-2): {:?}, pairs: {pairs}", p.counts);
+        if let Some(s) = sprt {
+            let (lower, upper) = sprt_bounds(s.alpha, s.beta);
+            let verdict = match s.decision(&p) {
+                Some(true) => " - H1 accepted",
+                Some(false) => " - H0 accepted",
+                None => "",
+            };
+            let _ = writeln!(
+                out,
+                "LLR: {:.2} ({lower:.2}, {upper:.2}) [{:.2}, {:.2}]{verdict}",
+                sprt_llr(&p, s.elo0, s.elo1),
+                s.elo0,
+                s.elo1
+            );
+        }
+        for (i, side) in ["attackers", "defenders"].iter().enumerate() {
+            let [w, d, l] = self.by_side[i];
+            let n = (w + d + l).max(1) as f64;
+            let _ = writeln!(
+                out,
+                "{} as {side}: W {w} D {d} L {l}, {:.1} %",
+                self.first,
+                100.0 * (w as f64 + d as f64 / 2.0) / n
+            );
+        }
+        let endings: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(out, "Endings: {}", endings.join(", "));
+        out
+    }
+
+    /// One line for the progress display.
+    pub fn brief(&self, sprt: Option<&Sprt>) -> String {
+        let t = self.trinomial();
+        let p = self.penta();
+        let mut line = format!("+{} ={} -{}", t.wins, t.draws, t.losses);
+        if let Some((lo, elo, hi)) = elo_interval(&p) {
+            let _ = write!(line, ", Elo {elo:.1} +/- {:.1}", (hi - lo) / 2.0);
+        }
+        if let Some(s) = sprt {
+            let _ = write!(line, ", LLR {:.2}", sprt_llr(&p, s.elo0, s.elo1));
+        }
+        line
+    }
+}
+
+/// Everything a match (or one shard of it) produced, as counts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The match settings that must agree for summaries to be merged.
+    pub settings: String,
+    pub engines: Vec<String>,
+    /// Shards covered, each as (index from 1, count).
+    pub shards: Vec<(u32, u32)>,
+    pub games_scheduled: u64,
+    pub sprt: Option<Sprt>,
+    /// Whether the match stopped early (SPRT decided, or interrupted).
+    pub stopped_early: bool,
+    pub encounters: Vec<Encounter>,
+}
+
+impl Summary {
+    pub fn games(&self) -> u64 {
+        self.encounters.iter().map(Encounter::games).sum()
+    }
+
+    /// Adds up shard summaries of one match.
+    pub fn merge(parts: Vec<Summary>) -> Result<Summary, String> {
+        let mut parts = parts.into_iter();
+        let mut total = parts.next().ok_or("nothing to merge")?;
+        for part in parts {
+            if part.settings != total.settings || part.engines != total.engines {
+                return Err(format!(
+                    "the summaries are of different matches:\n  {}\n  {}",
+                    total.settings, part.settings
+                ));
+            }
+            for shard in &part.shards {
+                if total.shards.contains(shard) {
+                    return Err(format!("shard {}/{} is given twice", shard.0, shard.1));
+                }
+            }
+            total.shards.extend(&part.shards);
+            total.games_scheduled += part.games_scheduled;
+            total.stopped_early |= part.stopped_early;
+            for (a, b) in total.encounters.iter_mut().zip(&part.encounters) {
+                a.merge(b);
+            }
+        }
+        total.shards.sort_unstable();
+        Ok(total)
+    }
+
+    /// The full report.
+    pub fn report(&self) -> String {
+        let mut out = String::new();
+        let rule = "-".repeat(72);
+        let _ = writeln!(out, "{rule}");
+        let _ = writeln!(out, "{}", self.settings);
+        if let Some(&(_, n)) = self.shards.first()
+            && n > 1
+        {
+            let list: Vec<String> = self
+                .shards
+                .iter()
+                .map(|(i, n)| format!("{i}/{n}"))
+                .collect();
+            let _ = writeln!(out, "Shards: {}", list.join(" "));
+        }
+        let _ = writeln!(
+            out,
+            "Games played: {} of {}{}",
+            self.games(),
+            self.games_scheduled,
+            if self.stopped_early {
+                " (stopped early)"
+            } else {
+                ""
+            }
+        );
+        for e in &self.encounters {
+            let _ = writeln!(out, "{rule}");
+            out += &e.report(self.sprt.as_ref());
+        }
+        let _ = writeln!(out, "{rule}");
+        out
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a summary serialises")
+    }
+
+    pub fn from_json(text: &str) -> Result<Summary, String> {
+        serde_json::from_str(text).map_err(|e| format!("not a match summary: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encounter() -> Encounter {
+        let mut e = Encounter::new("a", "b");
+        e.add_game(
+            Side::Attackers,
+            Some(Side::Attackers),
+            "attackers won: king captured".into(),
+        );
+        e.add_game(Side::Defenders, None, "draw: repetition".into());
+        e.add_pair(3);
+        e
+    }
+
+    fn summary(shard: u32) -> Summary {
+        Summary {
+            settings: "a vs b".into(),
+            engines: vec!["a".into(), "b".into()],
+            shards: vec![(shard, 2)],
+            games_scheduled: 2,
+            sprt: None,
+            stopped_early: false,
+            encounters: vec![encounter()],
+        }
+    }
+
+    #[test]
+    fn counts_by_side_and_pairs() {
+        let e = encounter();
+        assert_eq!(e.by_side, [[1, 0, 0], [0, 1, 0]]);
+        assert_eq!(
+            e.trinomial(),
+            Trinomial {
+                wins: 1,
+                draws: 1,
+                losses: 0
+            }
+        );
+        assert_eq!(e.pentanomial, [0, 0, 0, 1, 0]);
+        let report = e.report(None);
+        assert!(report.contains("Games: 2, Wins: 1, Losses: 0, Draws: 1, Points: 1.5 (75.00 %)"));
+        assert!(report.contains("a as attackers: W 1 D 0 L 0, 100.0 %"));
+        assert!(report.contains("Endings: attackers won: king captured 1, draw: repetition 1"));
+    }
+
+    #[test]
+    fn merges_add_counts_and_refuse_strangers() {
+        let merged = Summary::merge(vec![summary(1), summary(2)]).unwrap();
+        assert_eq!(merged.games(), 4);
+        assert_eq!(merged.shards, vec![(1, 2), (2, 2)]);
+        assert_eq!(merged.encounters[0].pentanomial, [0, 0, 0, 2, 0]);
+        assert_eq!(merged.encounters[0].endings["draw: repetition"], 2);
+        let back = Summary::from_json(&merged.to_json()).unwrap();
+        assert_eq!(back, merged);
+        assert!(
+            Summary::merge(vec![summary(1), summary(1)])
+                .unwrap_err()
+                .contains("twice")
+        );
+        let mut other = summary(2);
+        other.settings = "c vs d".into();
+        assert!(
+            Summary::merge(vec![summary(1), other])
+                .unwrap_err()
+                .contains("different")
+        );
+        assert!(Summary::from_json("{").is_err());
+    }
+}

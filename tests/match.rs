@@ -1,0 +1,352 @@
+//! `hnefi match` run for real: Hnefi against itself through its own binary, misbehaving
+//! engines (the scripts in tests/engines/) that must lose with the right reason, shards that
+//! add up to the whole match, and Ctrl-C leaving no engine behind.
+
+use hnefi::tournament::summary::Summary;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hnefi-match-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// A copy of a misbehaving engine script under a path no other test uses, so that its
+/// processes can be found and counted.
+fn script(dir: &Path, name: &str) -> String {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/engines")
+        .join(name);
+    let to = dir.join(name);
+    std::fs::copy(&from, &to).expect("copy the script");
+    to.display().to_string()
+}
+
+/// Processes whose command line mentions `needle`.
+fn processes_with(needle: &str) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .filter(|c| String::from_utf8_lossy(c).contains(needle))
+        .count()
+}
+
+fn hnefi_engine(name: &str, nodes: u32) -> Vec<String> {
+    vec![
+        "--engine".into(),
+        format!("cmd={}", env!("CARGO_BIN_EXE_hnefi")),
+        format!("name={name}"),
+        format!("nodes={nodes}"),
+    ]
+}
+
+fn run(dir: &Path, args: &[String]) -> (Output, Option<Summary>) {
+    let json = dir.join("summary.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .arg("match")
+        .args(args)
+        .arg("--records")
+        .arg(dir.join("games.csv"))
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .expect("run hnefi match");
+    let summary = std::fs::read_to_string(&json)
+        .ok()
+        .map(|t| Summary::from_json(&t).expect("a summary"));
+    (out, summary)
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(String::from).collect()
+}
+
+#[test]
+fn hnefi_against_itself_with_node_limits() {
+    let dir = scratch("self");
+    let mut args = hnefi_engine("strong", 3000);
+    args.extend(hnefi_engine("weak", 300));
+    args.extend(words("--games 6 --concurrency 2 --seed 7"));
+    let (out, summary) = run(&dir, &args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = summary.expect("the JSON summary");
+    let e = &summary.encounters[0];
+    assert_eq!(e.games(), 6);
+    assert_eq!(e.pentanomial.iter().sum::<u64>(), 3);
+    assert_eq!(
+        e.by_side[0].iter().sum::<u64>(),
+        3,
+        "three games as attackers"
+    );
+    for key in [
+        "Elo:",
+        "LOS:",
+        "Ptnml(0-2):",
+        "strong as attackers:",
+        "Endings:",
+    ] {
+        assert!(stdout.contains(key), "{key} missing from\n{stdout}");
+    }
+    // The records replay under the rules with the results they claim.
+    let records = std::fs::read_to_string(dir.join("games.csv")).expect("records");
+    let games = hnefi::record::read_games(&records);
+    assert_eq!(games.len(), 6);
+    for (_, g) in games {
+        let positions = g.positions(hnefi::board::Rules::default());
+        assert_eq!(positions.len(), g.moves.len() + 1, "every move legal");
+        let last = positions.last().unwrap();
+        let claimed = last
+            .outcome()
+            .map(|o| hnefi::record::Verdict::from(Some(o)).word());
+        assert_eq!(
+            claimed,
+            Some(g.result.as_str()),
+            "ends by the rules as recorded"
+        );
+    }
+}
+
+/// Plays `script` against Hnefi and returns the summary; the script must lose every game.
+fn misbehaving(name: &str, extra: &str) -> Summary {
+    let dir = scratch(name);
+    let path = script(&dir, name);
+    let mut args = hnefi_engine("hnefi", 200);
+    args.extend(words(&format!("--engine cmd=sh args={path} name=bad")));
+    args.extend(words(&format!("--games 2 {extra}")));
+    let (out, summary) = run(&dir, &args);
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(processes_with(&path), 0, "{name} left running");
+    let summary = summary.expect("a summary");
+    let e = &summary.encounters[0];
+    assert_eq!(e.by_side, [[1, 0, 0], [1, 0, 0]], "hnefi wins both: {e:?}");
+    summary
+}
+
+fn ending(s: &Summary) -> Vec<(String, u64)> {
+    s.encounters[0].endings.clone().into_iter().collect()
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    let s = misbehaving("illegal.sh", "");
+    assert_eq!(
+        ending(&s),
+        vec![("bad lost by illegal move".to_string(), 2)]
+    );
+}
+
+#[test]
+fn a_crash_loses() {
+    let s = misbehaving("crash.sh", "");
+    assert_eq!(ending(&s), vec![("bad lost by crash".to_string(), 2)]);
+}
+
+#[test]
+fn an_engine_that_never_answers_loses() {
+    let s = misbehaving("silent.sh", "--move-timeout 1");
+    assert_eq!(ending(&s), vec![("bad lost by no answer".to_string(), 2)]);
+}
+
+#[test]
+fn junk_output_loses() {
+    let s = misbehaving("junk.sh", "");
+    assert_eq!(
+        ending(&s),
+        vec![("bad lost by illegal move".to_string(), 2)]
+    );
+}
+
+#[test]
+fn running_over_the_move_time_loses_on_time() {
+    // The script answers after 0.6 s; it has 0.2 s and no margin.
+    let s = misbehaving("slow.sh", "--each st=0.2 --time-margin 0");
+    assert_eq!(ending(&s), vec![("bad lost by time loss".to_string(), 2)]);
+}
+
+#[test]
+fn shards_add_up_to_the_whole_match() {
+    let dir = scratch("shards");
+    let mut base = hnefi_engine("a", 400);
+    base.extend(hnefi_engine("b", 250));
+    base.extend(words("--games 8 --seed 3"));
+    let (_, whole) = run(&dir, &base);
+    let whole = whole.expect("whole");
+    let mut parts = Vec::new();
+    for i in 1..=3 {
+        let sub = dir.join(format!("shard{i}"));
+        std::fs::create_dir_all(&sub).unwrap();
+        let mut args = base.clone();
+        args.extend(words(&format!("--shard {i}/3")));
+        let (out, s) = run(&sub, &args);
+        assert!(out.status.success());
+        parts.push(sub.join("summary.json"));
+        assert!(s.is_some());
+    }
+    let merged_json = dir.join("merged.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["match", "merge"])
+        .args(&parts)
+        .arg("--json")
+        .arg(&merged_json)
+        .output()
+        .expect("merge");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Shards: 1/3 2/3 3/3"));
+    let merged = Summary::from_json(&std::fs::read_to_string(merged_json).unwrap()).unwrap();
+    assert_eq!(merged.games_scheduled, whole.games_scheduled);
+    assert_eq!(merged.encounters, whole.encounters);
+    // A shard given twice is refused.
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["match", "merge"])
+        .arg(&parts[0])
+        .arg(&parts[0])
+        .output()
+        .expect("merge");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("twice"));
+}
+
+#[test]
+fn ctrl_c_stops_the_match_and_its_engines() {
+    let dir = scratch("interrupt");
+    let path = script(&dir, "silent.sh");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args([
+            "match",
+            "--engine",
+            &format!("cmd={}", env!("CARGO_BIN_EXE_hnefi")),
+        ])
+        .args(["--engine", "cmd=sh", &format!("args={path}"), "name=silent"])
+        .args(["--games", "4", "--move-timeout", "600", "--records"])
+        .arg(dir.join("games.csv"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the match");
+    // Wait until the silent engine is thinking (the check at start and the first game).
+    let until = Instant::now() + Duration::from_secs(60);
+    while processes_with(&path) == 0 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(processes_with(&path) > 0, "the engine never started");
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+    let until = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(Instant::now() < until, "the runner did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut stdout).unwrap();
+    assert!(stdout.contains("stopped early"), "{stdout}");
+    assert_eq!(processes_with(&path), 0, "an engine outlived the runner");
+}
+
+#[test]
+fn bad_command_lines_are_refused_with_a_reason() {
+    let dir = scratch("bad");
+    let cases: [(&[&str], &str); 5] = [
+        (&["--engine", "cmd=x"], "two or more"),
+        (
+            &["--engine", "cmd=/nonexistent/engine", "--engine", "cmd=y"],
+            "does not start",
+        ),
+        (
+            &[
+                "--engine", "cmd=a", "--engine", "cmd=b", "--sprt", "elo0=5", "elo1=0",
+            ],
+            "elo0",
+        ),
+        (
+            &["--engine", "cmd=a", "--engine", "cmd=b", "--shard", "4/3"],
+            "--shard",
+        ),
+        (
+            &["--engine", "cmd=a", "tc=x", "--engine", "cmd=b"],
+            "not a number",
+        ),
+    ];
+    for (args, expect) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+            .arg("match")
+            .args(args)
+            .arg("--records")
+            .arg(dir.join("x.csv"))
+            .output()
+            .expect("run");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expect), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn every_protocol_plays_a_round_robin() {
+    // Hnefi four times: UCI with a node limit, OpenTafl with a clock, the hnefatafl text
+    // protocol on stdin, and the same as a light-server client over TCP.
+    let dir = scratch("protocols");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let exe = env!("CARGO_BIN_EXE_hnefi");
+    let mut args = hnefi_engine("uci", 500);
+    args.extend(words(&format!(
+        "--engine cmd={exe} name=otep proto=otep tc=4+0.05"
+    )));
+    args.extend(words(&format!("--engine cmd={exe} name=htp proto=htp")));
+    args.push("args=--protocol htp --movetime 10".into());
+    args.extend(words(&format!(
+        "--engine cmd={exe} name=tcp proto=htp listen={port}"
+    )));
+    args.push(format!("args=connect 127.0.0.1:{port} --movetime 10"));
+    args.extend(words(
+        "--games 2 --concurrency 2 --rules hnefatafl-org --max-plies 60",
+    ));
+    let (out, summary) = run(&dir, &args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = summary.expect("a summary");
+    assert_eq!(summary.encounters.len(), 6);
+    for e in &summary.encounters {
+        assert_eq!(e.games(), 2, "{e:?}");
+        assert!(
+            e.endings.keys().all(|k| !k.contains("lost by")),
+            "no forfeits: {e:?}"
+        );
+    }
+}
