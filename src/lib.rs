@@ -6,6 +6,5 @@ pub mod perft;
 pub mod protocol;
 pub mod record;
 pub mod search;
-pub mod selfplay;
 pub mod tactics;
 pub mod tournament;

@@ -36,8 +36,6 @@ enum Command {
     Latency(cli::LatencyArgs),
     /// Join hnefatafl-copenhagen's light TCP server as a player.
     Connect(cli::ConnectArgs),
-    /// Games of Hnefi against itself at two depths, for quick strength checks.
-    Selfplay(cli::SelfplayArgs),
     /// Print openings (the first plies of the real games, deduplicated).
     Openings(cli::OpeningsArgs),
     /// Engine-vs-engine matches over UCI, OpenTafl and the hnefatafl text protocol, with Elo,
@@ -67,7 +65,6 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => cli::eval(args),
         Some(Command::Analyse(args)) => cli::analyse(args),
         Some(Command::Tactics(args)) => cli::tactics(args),
-        Some(Command::Selfplay(args)) => cli::selfplay(args),
         Some(Command::Connect(args)) => cli::connect(args),
         Some(Command::Latency(args)) => cli::latency(args),
         Some(Command::Timetodepth(args)) => cli::timetodepth(args),

@@ -350,3 +350,19 @@ fn every_protocol_plays_a_round_robin() {
         );
     }
 }
+
+#[test]
+fn the_sprt_stops_the_match_when_it_decides() {
+    let dir = scratch("sprt");
+    let path = script(&dir, "illegal.sh");
+    let mut args = hnefi_engine("hnefi", 200);
+    args.extend(words(&format!("--engine cmd=sh args={path} name=bad")));
+    args.extend(words("--games 2000 --sprt elo0=0 elo1=10"));
+    let (out, summary) = run(&dir, &args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let summary = summary.expect("a summary");
+    assert!(summary.stopped_early);
+    assert!(summary.games() < 20, "{}", summary.games());
+}

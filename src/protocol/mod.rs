@@ -36,7 +36,7 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> Receiver<Inpu
                 }
                 Ok(None) => break,
                 Err(e) => {
-                    log::warn!("input: {e}");
+                    log::info!("input: {e}");
                     break;
                 }
             }

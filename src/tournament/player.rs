@@ -11,7 +11,7 @@ use std::io::{BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -106,7 +106,9 @@ static LISTENERS: Listeners = Mutex::new(Vec::new());
 pub struct Player {
     spec: Arc<EngineSpec>,
     child: Child,
-    input: Box<dyn Write + Send>,
+    /// Lines for the engine, written by a thread of their own: an engine that stops reading
+    /// can block that thread, never the runner.
+    input: Sender<String>,
     lines: Receiver<Input>,
     stop: Arc<AtomicBool>,
     /// UCI option names the engine announced.
@@ -181,7 +183,7 @@ impl Player {
         let mut player = Player {
             spec,
             child,
-            input,
+            input: spawn_writer(input),
             lines,
             stop,
             uci_options: Vec::new(),
@@ -202,10 +204,9 @@ impl Player {
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
         log::debug!("{} < {line}", self.spec.name);
-        let sent = writeln!(self.input, "{line}").and_then(|_| self.input.flush());
-        sent.map_err(|e| {
+        self.input.send(line.to_string()).map_err(|_| {
             self.tainted = true;
-            Fault::crash(format!("cannot write to the engine: {e}"))
+            Fault::crash("the engine stopped reading its input")
         })
     }
 
@@ -487,8 +488,9 @@ impl Player {
                     let body = body.split(',').next().unwrap_or("");
                     let w: Vec<&str> = body.split_whitespace().collect();
                     match w.as_slice() {
+                        // The reference engine resigns with `play ROLE resigns _`.
+                        ["play", _, "resigns", ..] => Some("resigns".into()),
                         ["play", _, from, to] => Some(format!("{from}-{to}")),
-                        ["play", _, "resigns"] => Some("resigns".into()),
                         _ if server => None,
                         _ => Some(body.to_string()),
                     }
@@ -565,6 +567,19 @@ impl Drop for Player {
     fn drop(&mut self) {
         self.shut_down();
     }
+}
+
+/// Writes lines to the engine until it stops taking them or the player is gone.
+fn spawn_writer(mut sink: Box<dyn Write + Send>) -> Sender<String> {
+    let (tx, rx) = channel::<String>();
+    std::thread::spawn(move || {
+        for line in rx {
+            if writeln!(sink, "{line}").and_then(|_| sink.flush()).is_err() {
+                break;
+            }
+        }
+    });
+    tx
 }
 
 /// Starts a light-server client and takes its connection on `addr`.

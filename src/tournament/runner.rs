@@ -326,7 +326,12 @@ fn play(
         }
         Err((loser, kind, why)) => {
             let name = &specs[loser.index()].name;
-            log::warn!("{name} ({loser}) lost by {}: {why}", kind.label());
+            let level = if kind == Forfeit::Resigned {
+                log::Level::Info
+            } else {
+                log::Level::Warn
+            };
+            log::log!(level, "{name} ({loser}) lost by {}: {why}", kind.label());
             (
                 Some(loser.opponent()),
                 format!("{name} lost by {}", kind.label()),

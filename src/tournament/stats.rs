@@ -30,23 +30,18 @@ pub fn elo_from_score(score: f64) -> f64 {
 
 /// Mean and variance of the per-pair score (0, 1/4, ..., 1) and the number of pairs.
 fn pair_moments(p: &Pentanomial) -> Option<(f64, f64, f64)> {
-    let n: u64 = p.counts.iter().sum();
-    if n == 0 {
+    moments(p.counts.map(|c| c as f64))
+}
+
+fn moments(counts: [f64; 5]) -> Option<(f64, f64, f64)> {
+    let n: f64 = counts.iter().sum();
+    if n == 0.0 {
         return None;
     }
-    let n = n as f64;
-    let mean: f64 = p
-        .counts
-        .iter()
-        .enumerate()
-        .map(|(k, &c)| c as f64 * k as f64 / 4.0)
-        .sum::<f64>()
-        / n;
-    let var: f64 = p
-        .counts
-        .iter()
-        .enumerate()
-        .map(|(k, &c)| c as f64 * (k as f64 / 4.0 - mean).powi(2))
+    let score = |k: usize| k as f64 / 4.0;
+    let mean: f64 = (0..5).map(|k| counts[k] * score(k)).sum::<f64>() / n;
+    let var: f64 = (0..5)
+        .map(|k| counts[k] * (score(k) - mean).powi(2))
         .sum::<f64>()
         / n;
     Some((mean, var, n))
@@ -93,7 +88,13 @@ pub fn los(t: &Trinomial) -> f64 {
 
 /// The SPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) for pentanomial counts.
 pub fn sprt_llr(p: &Pentanomial, elo0: f64, elo1: f64) -> f64 {
-    let Some((mean, var, n)) = pair_moments(p) else {
+    if p.counts.iter().sum::<u64>() == 0 {
+        return 0.0;
+    }
+    // Empty buckets get a thousandth of a pair, as in fishtest, so that a run of identical
+    // pairs (variance 0) still moves the test.
+    let counts = p.counts.map(|c| if c == 0 { 1e-3 } else { c as f64 });
+    let Some((mean, var, n)) = moments(counts) else {
         return 0.0;
     };
     if var <= 0.0 {
@@ -185,6 +186,25 @@ mod tests {
             "{}",
             sprt_llr(&p, 0.0, 10.0)
         );
+        // Identical pairs have no variance; the regularised test still decides.
+        let sweep = Pentanomial {
+            counts: [0, 0, 0, 0, 20],
+        };
+        assert!(sprt_llr(&sweep, 0.0, 10.0) > hi);
+        assert!(
+            sprt_llr(
+                &Pentanomial {
+                    counts: [20, 0, 0, 0, 0]
+                },
+                0.0,
+                10.0
+            ) < lo
+        );
+        // nElo margin for 50 pairs: 1.959964 * 347.4355 / sqrt(100) = 68.096
+        let fifty = Pentanomial {
+            counts: [10, 10, 10, 10, 10],
+        };
+        assert!(close(normalized_elo_margin(&fifty).unwrap(), 68.096, 1e-3));
         // nElo: sigma per game sqrt(0.125) = 0.353553; (0.25 / 0.353553) * 347.436 = 245.67
         assert!(close(normalized_elo(&p).unwrap(), 245.67, 0.05));
         assert_eq!(elo_interval(&Pentanomial::default()), None);

@@ -115,6 +115,7 @@ impl Encounter {
         let _ = writeln!(out, "Results of {} vs {}:", self.first, self.second);
         match (elo_interval(&p), normalized_elo(&p)) {
             (Some((lo, elo, hi)), nelo) => {
+                let (lo, elo, hi) = (unsigned_zero(lo), unsigned_zero(elo), unsigned_zero(hi));
                 let nelo = nelo
                     .map(|n| {
                         format!(
@@ -134,7 +135,9 @@ impl Encounter {
             }
         }
         let pairs: u64 = p.counts.iter().sum();
-        let pairs_ratio = if p.counts[0] + p.counts[1] == 0 {
+        let pairs_ratio = if p.counts[0] + p.counts[1] + p.counts[3] + p.counts[4] == 0 {
+            "n/a".to_string()
+        } else if p.counts[0] + p.counts[1] == 0 {
             "inf".to_string()
         } else {
             format!(
@@ -205,6 +208,11 @@ impl Encounter {
         }
         line
     }
+}
+
+/// Rounds away the minus sign of values that print as zero.
+fn unsigned_zero(x: f64) -> f64 {
+    if x.abs() < 0.005 { 0.0 } else { x }
 }
 
 /// Everything a match (or one shard of it) produced, as counts.
