@@ -19,7 +19,8 @@ pub struct MatchArgs {
     pub command: Option<MatchCommand>,
     /// An engine, as KEY=VALUE words: cmd=COMMAND (required), name=, args="...", dir=,
     /// proto=uci|otep|htp, tc=SECONDS+INC, st=SECONDS, nodes=N, depth=N, option.NAME=VALUE,
-    /// listen=PORT (an htp engine that connects as to the light server). Two or more.
+    /// listen=PORT (an htp engine that connects as to the light server), stderr=FILE (keep
+    /// the engine's standard error). Two or more.
     #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE", required = true)]
     pub engine_words: Vec<String>,
     /// The words of each `--engine`, grouped (see [`MatchArgs::group_engines`]).

@@ -93,3 +93,39 @@ fn malformed_lines_get_errors_and_change_nothing() {
     assert_ne!(first, last);
     assert_eq!(lines[first..first + 12], lines[last..last + 12]);
 }
+
+/// A game Hnefi (defenders) played against hnefatafl-copenhagen's AI through `hnefi match`.
+/// Its last move, the king's `e3-k3xk2`, is legal by the rules (a capture recreates no board)
+/// but the AI refused it ("you already reached that position"): it compares the board before
+/// captures are taken off.
+const REFUSED_CAPTURE_GAME: &str = "h11-h8 d6-d3 k7-i7 e7-b7 d11-d6 e5-b5xb6 k8-k9 f7-c7 a8-a9 \
+     c7-c6xd6 e11-c11 e6-e9 e1-e6 d3-d6xe6 a4-e4 d6-d4xe4 k5-j5 f6-e6 f2-e2 e6-e3 a5-a4 e9-c9 \
+     f10-f9 e3-a3 e2-a2 a3-k3 a2-k2 k3-a3 k2-a2 a3-e3 a2-k2 e3-k3xk2";
+
+/// Whatever Hnefi prefers there, it must not offer the move that program would refuse.
+#[test]
+fn hnefi_avoids_captures_the_reference_server_refuses() {
+    let moves: Vec<&str> = REFUSED_CAPTURE_GAME.split_whitespace().collect();
+    let (last, before) = moves.split_last().unwrap();
+    let mut input = String::from("time_settings un-timed\n");
+    for (i, m) in before.iter().enumerate() {
+        let (from, to) = m.split('x').next().unwrap().split_once('-').unwrap();
+        let role = if i % 2 == 0 { "attacker" } else { "defender" };
+        input += &format!("play {role} {from} {to}\n");
+    }
+    input += "generate_move defender\nquit\n";
+    let lines = session(&input);
+    assert!(
+        lines[..=before.len()].iter().all(|l| l.starts_with('=')),
+        "{lines:?}"
+    );
+    let answer = &lines[before.len() + 1];
+    assert!(answer.starts_with("= play defender "), "{answer}");
+    assert_ne!(
+        answer,
+        &format!(
+            "= play defender {}",
+            last.replace('-', " ").replace("xk2", "")
+        )
+    );
+}

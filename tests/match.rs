@@ -124,7 +124,9 @@ fn misbehaving(name: &str, extra: &str) -> Summary {
     let dir = scratch(name);
     let path = script(&dir, name);
     let mut args = hnefi_engine("hnefi", 200);
-    args.extend(words(&format!("--engine cmd=sh args={path} name=bad")));
+    args.extend(words(&format!(
+        "--engine cmd=sh args={path} name=bad nodes=100"
+    )));
     args.extend(words(&format!("--games 2 {extra}")));
     let (out, summary) = run(&dir, &args);
     assert!(
@@ -176,8 +178,9 @@ fn junk_output_loses() {
 
 #[test]
 fn running_over_the_move_time_loses_on_time() {
-    // The script answers after 0.6 s; it has 0.2 s and no margin.
-    let s = misbehaving("slow.sh", "--each st=0.2 --time-margin 0");
+    // The script answers after 0.3 s; it has 0.05 s and no margin (and one second's grace
+    // before it would count as not answering).
+    let s = misbehaving("slow.sh", "--each st=0.05 --time-margin 0");
     assert_eq!(ending(&s), vec![("bad lost by time loss".to_string(), 2)]);
 }
 
@@ -239,7 +242,15 @@ fn ctrl_c_stops_the_match_and_its_engines() {
             &format!("cmd={}", env!("CARGO_BIN_EXE_hnefi")),
         ])
         .args(["--engine", "cmd=sh", &format!("args={path}"), "name=silent"])
-        .args(["--games", "4", "--move-timeout", "600", "--records"])
+        .args([
+            "--each",
+            "nodes=100",
+            "--games",
+            "4",
+            "--move-timeout",
+            "600",
+            "--records",
+        ])
         .arg(dir.join("games.csv"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -275,7 +286,7 @@ fn ctrl_c_stops_the_match_and_its_engines() {
 #[test]
 fn bad_command_lines_are_refused_with_a_reason() {
     let dir = scratch("bad");
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["--engine", "cmd=x"], "two or more"),
         (
             &["--engine", "cmd=/nonexistent/engine", "--engine", "cmd=y"],
@@ -295,12 +306,16 @@ fn bad_command_lines_are_refused_with_a_reason() {
             &["--engine", "cmd=a", "tc=x", "--engine", "cmd=b"],
             "not a number",
         ),
+        (
+            &["--engine", "cmd=a", "--engine", "cmd=b", "depth=x"],
+            "not a depth",
+        ),
     ];
     for (args, expect) in cases {
         let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
             .arg("match")
             .args(args)
-            .arg("--records")
+            .args(["--each", "nodes=100", "--records"])
             .arg(dir.join("x.csv"))
             .output()
             .expect("run");
@@ -330,8 +345,9 @@ fn every_protocol_plays_a_round_robin() {
         "--engine cmd={exe} name=tcp proto=htp listen={port}"
     )));
     args.push(format!("args=connect 127.0.0.1:{port} --movetime 10"));
+    // A wide time margin: a loaded machine must not turn this into a time loss.
     args.extend(words(
-        "--games 2 --concurrency 2 --rules hnefatafl-org --max-plies 60",
+        "--games 2 --concurrency 2 --rules hnefatafl-org --max-plies 60 --time-margin 3000",
     ));
     let (out, summary) = run(&dir, &args);
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -356,7 +372,9 @@ fn the_sprt_stops_the_match_when_it_decides() {
     let dir = scratch("sprt");
     let path = script(&dir, "illegal.sh");
     let mut args = hnefi_engine("hnefi", 200);
-    args.extend(words(&format!("--engine cmd=sh args={path} name=bad")));
+    args.extend(words(&format!(
+        "--engine cmd=sh args={path} name=bad nodes=100"
+    )));
     args.extend(words("--games 2000 --sprt elo0=0 elo1=10"));
     let (out, summary) = run(&dir, &args);
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -265,3 +265,19 @@ fn multipv_lines_come_best_first() {
     e.send("quit");
     assert!(e.close());
 }
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 3 searchmoves a4a2 k8k9");
+    let best = e.until("bestmove").pop().unwrap();
+    assert!(best == "bestmove a4a2" || best == "bestmove k8k9", "{best}");
+    // With another word after the moves, and with no legal move listed (all moves count).
+    e.send("go searchmoves h1h3 depth 2");
+    assert_eq!(e.until("bestmove").pop().unwrap(), "bestmove h1h3");
+    e.send("go depth 2 searchmoves a1a2");
+    assert!(e.until("bestmove").pop().unwrap().starts_with("bestmove "));
+    e.send("quit");
+    assert!(e.close());
+}

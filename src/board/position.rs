@@ -453,6 +453,24 @@ impl Position {
         Some(undo.mv)
     }
 
+    /// How hnefatafl-copenhagen's own engine and server read `DefendersMayNotRepeat`: they
+    /// refuse a defenders' move when the board with the piece moved, before its captures are
+    /// taken off, was seen earlier (observed: `play: you already reached that position` for a
+    /// capturing move). The rules here allow such a capture; a bot on that server avoids it.
+    pub fn recreates_board_before_captures(&self, mv: Move) -> bool {
+        if self.rules.repetition != Repetition::DefendersMayNotRepeat
+            || self.board.side != Side::Defenders
+        {
+            return false;
+        }
+        let Some(piece) = self.board.piece_at(mv.from()) else {
+            return false;
+        };
+        let placement =
+            self.board.placement_key() ^ KEYS.piece(piece, mv.from()) ^ KEYS.piece(piece, mv.to());
+        self.recent().any(|b| b.placement_key() == placement)
+    }
+
     /// Under `DefendersMayNotRepeat`: whether the defenders' `mv` recreates an earlier board.
     pub fn repeats_forbidden_board(&self, mv: Move) -> bool {
         if self.rules.repetition != Repetition::DefendersMayNotRepeat
@@ -553,6 +571,26 @@ impl Position {
 mod tests {
     use super::*;
     use crate::board::notation::parse_move;
+
+    #[test]
+    fn a_capture_can_recreate_the_board_before_its_captures() {
+        // From a game against hnefatafl-copenhagen's AI under hnefatafl-org rules: the king's
+        // e3-k3 takes k2, and the board with the king on k3 and k2 still standing was seen
+        // before. Legal here; refused by that program.
+        let moves = "h11h8 d6d3 k7i7 e7b7 d11d6 e5b5 k8k9 f7c7 a8a9 c7c6 e11c11 e6e9 e1e6 \
+                     d3d6 a4e4 d6d4 k5j5 f6e6 f2e2 e6e3 a5a4 e9c9 f10f9 e3a3 e2a2 a3k3 a2k2 \
+                     k3a3 k2a2 a3e3 a2k2";
+        let mut pos = Position::start(Rules::preset(super::super::rules::Preset::HnefataflOrg));
+        for m in moves.split_whitespace() {
+            pos.try_play(parse_move(m).unwrap()).unwrap();
+        }
+        let capture = parse_move("e3k3").unwrap();
+        assert!(!pos.repeats_forbidden_board(capture));
+        assert!(pos.recreates_board_before_captures(capture));
+        assert!(!pos.recreates_board_before_captures(parse_move("e3e5").unwrap()));
+        let mut after = pos.clone();
+        assert_eq!(after.try_play(capture).unwrap().count(), 1);
+    }
 
     #[test]
     fn start_position() {

@@ -201,6 +201,17 @@ impl Htp {
                 ..Limits::default()
             },
         };
+        // hnefatafl-copenhagen refuses some captures its repetition rule does not forbid
+        // (see `recreates_board_before_captures`): leave those to the last resort.
+        let mut legal = crate::board::MoveList::new();
+        self.position.legal_moves(&mut legal);
+        let limits = Limits {
+            searchmoves: legal
+                .into_iter()
+                .filter(|&m| !self.position.recreates_board_before_captures(m))
+                .collect(),
+            ..limits
+        };
         let result = self.engine.search(&self.position, limits);
         let mv = result.best.ok_or("no legal move: the game is over")?;
         self.position.play(mv);

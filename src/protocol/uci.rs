@@ -350,7 +350,17 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
             "winc" | "ainc" => limits.attackers_inc = Some(ms(value(i, word)?)),
             "binc" | "dinc" => limits.defenders_inc = Some(ms(value(i, word)?)),
             "movestogo" => limits.movestogo = Some(value(i, word)?.min(1000) as u32),
-            "searchmoves" | "mate" => {
+            "searchmoves" => {
+                // Every following word that reads as a move.
+                let moves: Vec<crate::board::Move> = args[i + 1..]
+                    .iter()
+                    .map_while(|w| parse_move(w).ok())
+                    .collect();
+                i += 1 + moves.len();
+                limits.searchmoves = moves;
+                continue;
+            }
+            "mate" => {
                 return Err(format!("go {word} is not supported"));
             }
             other => return Err(format!("go: unknown word '{}'", truncate(other))),

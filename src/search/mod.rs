@@ -35,6 +35,8 @@ pub struct Limits {
     pub infinite: bool,
     /// A ponder search: no time limit until [`Engine::ponderhit`].
     pub ponder: bool,
+    /// Search only these root moves (all legal moves when empty or when none is legal).
+    pub searchmoves: Vec<Move>,
 }
 
 /// Progress of a search: one finished iteration of one principal variation.
@@ -233,6 +235,9 @@ fn run(
     let breadcrumbs = alphabeta::Breadcrumbs::new();
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
+    if list.iter().any(|m| limits.searchmoves.contains(m)) {
+        list.retain(|m| limits.searchmoves.contains(m));
+    }
     let mut result = SearchResult {
         best: list.first().copied(),
         ponder: None,

@@ -126,7 +126,16 @@ fn role(side: Side) -> &'static str {
 
 fn spawn(spec: &EngineSpec, stdio: bool) -> Result<Child, String> {
     let mut cmd = Command::new(&spec.cmd);
-    cmd.args(&spec.args).stderr(Stdio::null());
+    let stderr = match &spec.stderr {
+        Some(path) => std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map(Stdio::from)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+        None => Stdio::null(),
+    };
+    cmd.args(&spec.args).stderr(stderr);
     if stdio {
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
     } else {

@@ -454,7 +454,12 @@ mod tests {
     fn settings(engines: usize, games: usize, shard: (u32, u32)) -> Settings {
         Settings {
             engines: (0..engines)
-                .map(|i| Arc::new(EngineSpec::parse(&[], &[format!("cmd=e{i}")]).expect("a spec")))
+                .map(|i| {
+                    Arc::new(
+                        EngineSpec::parse(&[], &[format!("cmd=e{i}"), "nodes=1".into()])
+                            .expect("a spec"),
+                    )
+                })
                 .collect(),
             games,
             concurrency: 1,

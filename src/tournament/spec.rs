@@ -86,6 +86,8 @@ pub struct EngineSpec {
     /// HTP only: the engine is a client that connects to this address, as to
     /// hnefatafl-copenhagen's light server, instead of talking on stdin and stdout.
     pub listen: Option<SocketAddr>,
+    /// A file that collects the engine's standard error (else it is discarded).
+    pub stderr: Option<PathBuf>,
 }
 
 fn seconds(text: &str, what: &str) -> Result<Duration, String> {
@@ -98,13 +100,22 @@ fn seconds(text: &str, what: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
-/// `SECONDS+INCREMENT`, `SECONDS` or `inf`.
+/// `SECONDS+INCREMENT`, `MINUTES:SECONDS+INCREMENT`, `SECONDS` or `inf`.
 fn parse_clock(text: &str) -> Result<Option<(Duration, Duration)>, String> {
     if text == "inf" || text == "none" {
         return Ok(None);
     }
     let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
-    let base = seconds(base, "tc")?;
+    // `M:SS` is minutes and seconds.
+    let base = match base.split_once(':') {
+        Some((m, s)) => {
+            let m: u32 = m
+                .parse()
+                .map_err(|_| format!("tc: '{m}' is not a number of minutes"))?;
+            seconds(s, "tc")? + Duration::from_secs(60 * u64::from(m))
+        }
+        None => seconds(base, "tc")?,
+    };
     if base.is_zero() {
         return Err("tc: main time must be above zero".into());
     }
@@ -124,6 +135,7 @@ impl EngineSpec {
             tc: TimeControl::default(),
             options: Vec::new(),
             listen: None,
+            stderr: None,
         };
         for word in each.iter().chain(words) {
             let Some((key, value)) = word.split_once('=') else {
@@ -134,6 +146,7 @@ impl EngineSpec {
                 "name" => spec.name = value.to_string(),
                 "args" => spec.args = value.split_whitespace().map(String::from).collect(),
                 "dir" => spec.dir = Some(PathBuf::from(value)),
+                "stderr" => spec.stderr = Some(PathBuf::from(value)),
                 "proto" | "protocol" => spec.proto = Proto::parse(value)?,
                 "tc" => spec.tc.clock = parse_clock(value)?,
                 "st" => spec.tc.movetime = Some(seconds(value, "st")?),
@@ -170,7 +183,7 @@ impl EngineSpec {
                     _ => {
                         return Err(format!(
                             "unknown engine key '{key}' (known: cmd, name, args, dir, proto, \
-                             tc, st, nodes, depth, listen, option.NAME)"
+                             tc, st, nodes, depth, listen, stderr, option.NAME)"
                         ));
                     }
                 },
@@ -206,6 +219,18 @@ impl EngineSpec {
                  nothing (the engine's own pace)",
                 self.name,
                 self.proto.name()
+            ));
+        }
+        // `go` with no limit is an infinite search to a UCI engine.
+        if self.proto == Proto::Uci
+            && tc.clock.is_none()
+            && tc.movetime.is_none()
+            && tc.nodes.is_none()
+            && tc.depth.is_none()
+        {
+            return Err(format!(
+                "{}: a UCI engine needs a limit: tc=, st=, nodes= or depth=",
+                self.name
             ));
         }
         if !self.options.is_empty() && self.proto != Proto::Uci {
@@ -254,6 +279,11 @@ mod tests {
             s.options,
             vec![("Hash".into(), "32".into()), ("Threads".into(), "1".into())]
         );
+        let m = EngineSpec::parse(&[], &words("cmd=x tc=1:30+2")).unwrap();
+        assert_eq!(
+            m.tc.clock,
+            Some((Duration::from_secs(90), Duration::from_secs(2)))
+        );
         let h = EngineSpec::parse(
             &[],
             &words("cmd=hnefatafl-text-protocol proto=htp listen=49152 name=ref"),
@@ -267,13 +297,14 @@ mod tests {
     fn bad_specs_say_why() {
         let err = |w: &str| EngineSpec::parse(&[], &words(w)).unwrap_err();
         assert!(err("name=x").contains("cmd="));
-        assert!(err("cmd=x proto=xboard").contains("unknown protocol"));
+        assert!(err("cmd=x nodes=1 proto=xboard").contains("unknown protocol"));
         assert!(err("cmd=x tc=abc").contains("not a number"));
         assert!(err("cmd=x tc=0+1").contains("above zero"));
         assert!(err("cmd=x nodes=-4").contains("not a count"));
         assert!(err("cmd=x proto=otep nodes=100").contains("cannot limit"));
-        assert!(err("cmd=x listen=1234").contains("proto=htp"));
-        assert!(err("cmd=x colour=red").contains("unknown engine key"));
+        assert!(err("cmd=x nodes=1 listen=1234").contains("proto=htp"));
+        assert!(err("cmd=x").contains("needs a limit"));
+        assert!(err("cmd=x nodes=1 colour=red").contains("unknown engine key"));
         assert!(err("cmd=x tc=1 st=1").contains("not both"));
         assert!(err("cmd").contains("key=value"));
     }
