@@ -476,6 +476,10 @@ impl<'a> Searcher<'a> {
     ) -> Score {
         let p = ply as usize;
         self.pv_len[p] = 0;
+        // Before the horizon: a move into a losing third repetition must lose at depth 1 too.
+        if let Some(s) = self.repetition(b, ply, quiet) {
+            return s;
+        }
         if depth <= 0 || p >= MAX_PLY - 8 {
             return self.qsearch(b, alpha, beta, ply, 0);
         }
@@ -487,9 +491,6 @@ impl<'a> Searcher<'a> {
         let pv_node = beta.0 - alpha.0 > 1;
         let side = b.side_to_move();
 
-        if let Some(s) = self.repetition(b, ply, quiet) {
-            return s;
-        }
         if self.draw_by_count(ply, quiet) {
             return Score::DRAW;
         }

@@ -293,7 +293,52 @@ impl Summary {
             let _ = writeln!(out, "{rule}");
             out += &e.report(self.sprt.as_ref());
         }
+        if self.engines.len() > 2 {
+            let _ = writeln!(out, "{rule}");
+            out += &self.standings();
+        }
         let _ = writeln!(out, "{rule}");
+        out
+    }
+
+    /// A round robin's table: points of each engine over all its games, best first, with the
+    /// Elo its score means against the field.
+    fn standings(&self) -> String {
+        let mut rows: Vec<(&str, f64, u64)> = self
+            .engines
+            .iter()
+            .map(|name| {
+                let (mut points, mut games) = (0.0, 0);
+                for e in &self.encounters {
+                    let t = e.trinomial();
+                    let (w, l) = if *name == e.first {
+                        (t.wins, t.losses)
+                    } else if *name == e.second {
+                        (t.losses, t.wins)
+                    } else {
+                        continue;
+                    };
+                    points += w as f64 + t.draws as f64 / 2.0;
+                    games += w + l + t.draws;
+                }
+                (name.as_str(), points, games)
+            })
+            .collect();
+        rows.sort_by(|a, b| (b.1 / b.2.max(1) as f64).total_cmp(&(a.1 / a.2.max(1) as f64)));
+        let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(6);
+        let mut out = format!(
+            "{:<width$}  {:>6}  {:>7}  {:>6}  {:>8}\n",
+            "Engine", "Games", "Points", "Score", "Elo"
+        );
+        for (name, points, games) in rows {
+            let score = points / games.max(1) as f64;
+            let _ = writeln!(
+                out,
+                "{name:<width$}  {games:>6}  {points:>7.1}  {:>5.1}%  {:>8.1}",
+                100.0 * score,
+                unsigned_zero(super::stats::elo_from_score(score))
+            );
+        }
         out
     }
 
@@ -351,6 +396,37 @@ mod tests {
         assert!(report.contains("Games: 2, Wins: 1, Losses: 0, Draws: 1, Points: 1.5 (75.00 %)"));
         assert!(report.contains("a as attackers: W 1 D 0 L 0, 100.0 %"));
         assert!(report.contains("Endings: attackers won: king captured 1, draw: repetition 1"));
+    }
+
+    #[test]
+    fn round_robins_get_a_table() {
+        let mut s = summary(1);
+        s.engines.push("c".into());
+        let mut bc = Encounter::new("b", "c");
+        bc.add_game(
+            Side::Attackers,
+            Some(Side::Defenders),
+            "defenders won: king escaped".into(),
+        );
+        s.encounters.push(bc);
+        let report = s.report();
+        let table: Vec<&str> = report
+            .lines()
+            .skip_while(|l| !l.starts_with("Engine"))
+            .collect();
+        // a: 1.5 of 2; c: 1 of 1; b: 0.5 of 3.
+        assert!(
+            table[1].starts_with("c ") && table[1].contains("100.0%"),
+            "{report}"
+        );
+        assert!(
+            table[2].starts_with("a ") && table[2].contains("1.5"),
+            "{report}"
+        );
+        assert!(
+            table[3].starts_with("b ") && table[3].contains("16.7%"),
+            "{report}"
+        );
     }
 
     #[test]
