@@ -142,46 +142,38 @@ fn misbehaving(name: &str, extra: &str) -> Summary {
     summary
 }
 
-fn ending(s: &Summary) -> Vec<(String, u64)> {
-    s.encounters[0].endings.clone().into_iter().collect()
+/// `script` loses both its games with `reason`.
+fn loses_by(script: &str, extra: &str, reason: &str) {
+    let s = misbehaving(script, extra);
+    let endings: Vec<(String, u64)> = s.encounters[0].endings.clone().into_iter().collect();
+    assert_eq!(endings, vec![(format!("bad lost by {reason}"), 2)]);
 }
 
 #[test]
 fn an_illegal_move_loses() {
-    let s = misbehaving("illegal.sh", "");
-    assert_eq!(
-        ending(&s),
-        vec![("bad lost by illegal move".to_string(), 2)]
-    );
+    loses_by("illegal.sh", "", "illegal move");
 }
 
 #[test]
 fn a_crash_loses() {
-    let s = misbehaving("crash.sh", "");
-    assert_eq!(ending(&s), vec![("bad lost by crash".to_string(), 2)]);
+    loses_by("crash.sh", "", "crash");
 }
 
 #[test]
 fn an_engine_that_never_answers_loses() {
-    let s = misbehaving("silent.sh", "--move-timeout 1");
-    assert_eq!(ending(&s), vec![("bad lost by no answer".to_string(), 2)]);
+    loses_by("silent.sh", "--move-timeout 1", "no answer");
 }
 
 #[test]
 fn junk_output_loses() {
-    let s = misbehaving("junk.sh", "");
-    assert_eq!(
-        ending(&s),
-        vec![("bad lost by illegal move".to_string(), 2)]
-    );
+    loses_by("junk.sh", "", "illegal move");
 }
 
 #[test]
 fn running_over_the_move_time_loses_on_time() {
     // The script answers after 0.3 s; it has 0.05 s and no margin (and one second's grace
     // before it would count as not answering).
-    let s = misbehaving("slow.sh", "--each st=0.05 --time-margin 0");
-    assert_eq!(ending(&s), vec![("bad lost by time loss".to_string(), 2)]);
+    loses_by("slow.sh", "--each st=0.05 --time-margin 0", "time loss");
 }
 
 #[test]
