@@ -55,7 +55,8 @@ pub struct MatchArgs {
     /// `hnefi match merge`.
     #[arg(long, default_value = "1/1", value_name = "I/N")]
     pub shard: String,
-    /// File for the games, one per line in the community record format ("-" for none).
+    /// File the games are appended to, one per line in the community record format ("-" for
+    /// none).
     #[arg(long, default_value = "match.csv")]
     pub records: PathBuf,
     /// Write the summary as JSON here (for `hnefi match merge`).
@@ -261,6 +262,10 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
         return write_json(&merged, &json);
     }
     let settings = settings(&args)?;
+    if let Some(path) = &args.json {
+        // Find out now, not after hours of games, that the summary cannot be written.
+        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     let stop = interrupt_flag();
     check_engines(&settings, &stop)?;
     let total = hnefi::tournament::runner::schedule(&settings).len() as u64;

@@ -278,7 +278,7 @@ fn ctrl_c_stops_the_match_and_its_engines() {
 #[test]
 fn bad_command_lines_are_refused_with_a_reason() {
     let dir = scratch("bad");
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["--engine", "cmd=x"], "two or more"),
         (
             &["--engine", "cmd=/nonexistent/engine", "--engine", "cmd=y"],
@@ -301,6 +301,17 @@ fn bad_command_lines_are_refused_with_a_reason() {
         (
             &["--engine", "cmd=a", "--engine", "cmd=b", "depth=x"],
             "not a depth",
+        ),
+        (
+            &[
+                "--engine",
+                "cmd=a",
+                "--engine",
+                "cmd=b",
+                "--json",
+                "/nonexistent/s.json",
+            ],
+            "cannot write",
         ),
     ];
     for (args, expect) in cases {

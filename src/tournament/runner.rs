@@ -40,7 +40,7 @@ pub struct Settings {
     pub time_margin: Duration,
     /// How long an engine without a time limit may think about one move.
     pub move_timeout: Duration,
-    /// Where each game goes, one line of the community record format.
+    /// Where each game goes (appended), one line of the community record format.
     pub records: Option<PathBuf>,
 }
 
@@ -161,7 +161,10 @@ pub fn run(
     };
     let mut records = match &settings.records {
         Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path)
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
         )),
         None => None,
