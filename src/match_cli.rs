@@ -314,12 +314,10 @@ fn interrupted(summary: &Summary) -> bool {
     let Some(sprt) = summary.sprt else {
         return true;
     };
-    summary.encounters.iter().all(|e| {
-        sprt.decision(&hnefi::tournament::stats::Pentanomial {
-            counts: e.pentanomial,
-        })
-        .is_none()
-    })
+    summary
+        .encounters
+        .iter()
+        .all(|e| sprt.decision(&e.penta()).is_none())
 }
 
 #[cfg(test)]

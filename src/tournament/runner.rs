@@ -206,7 +206,7 @@ pub fn run(
             if let Some(other) = halves.remove(&done.game.pair) {
                 encounter.add_pair(half + other);
                 if let Some(s) = &sprt
-                    && s.decision(&encounter_penta(encounter)).is_some()
+                    && s.decision(&encounter.penta()).is_some()
                 {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -226,12 +226,6 @@ pub fn run(
     }
     summary.stopped_early = stop.load(Ordering::Relaxed);
     Ok(summary)
-}
-
-fn encounter_penta(e: &Encounter) -> super::stats::Pentanomial {
-    super::stats::Pentanomial {
-        counts: e.pentanomial,
-    }
 }
 
 /// Takes games off the schedule until it is done or the match stops. Engine processes are
@@ -288,29 +282,27 @@ fn play(
     }
     let specs = game.engines.map(|e| settings.engines[e].clone());
     let mut seats: [Option<Player>; 2] = [None, None];
-    let mut verdict: Result<Outcome, (Side, Forfeit, String)> =
-        Ok(Outcome::draw(Reason::MoveLimit));
+    let mut end = None;
     for side in [Side::Attackers, Side::Defenders] {
         let engine = game.engines[side.index()];
         match ready_player(settings, players[engine].take(), engine, &pos, stop) {
             Ok(p) => seats[side.index()] = Some(p),
             Err(Fault::Stopped) => return None,
             Err(Fault::Forfeit(kind, why)) => {
-                verdict = Err((side, kind, why));
+                end = Some(End::Forfeit(side, kind, why));
                 break;
             }
         }
     }
-    if verdict.is_ok() {
-        let [Some(a), Some(d)] = &mut seats else {
-            unreachable!("both seats are filled when no one forfeited")
-        };
-        verdict = match referee(settings, &specs, [a, d], &mut pos, stop) {
-            Ok(v) => v,
-            Err(()) => return None,
-        };
-    }
-    let outcome = verdict.as_ref().ok().copied();
+    let end = match (end, &mut seats) {
+        (Some(end), _) => end,
+        (None, [Some(a), Some(d)]) => referee(settings, &specs, [a, d], &mut pos, stop)?,
+        (None, _) => unreachable!("both seats are filled when no one forfeited"),
+    };
+    let outcome = match &end {
+        End::Rules(o) => Some(*o),
+        End::Forfeit(..) => None,
+    };
     for seat in seats.iter_mut().flatten() {
         seat.finish(outcome);
     }
@@ -319,15 +311,15 @@ fn play(
             players[game.engines[side]] = Some(p);
         }
     }
-    let (winner, ending, timeout) = match verdict {
-        Ok(o) => {
+    let (winner, ending, timeout) = match end {
+        End::Rules(o) => {
             let ending = match o.winner {
                 Some(w) => format!("{w} won: {}", o.reason.label()),
                 None => format!("draw: {}", o.reason.label()),
             };
             (o.winner, ending, false)
         }
-        Err((loser, kind, why)) => {
+        End::Forfeit(loser, kind, why) => {
             let name = &specs[loser.index()].name;
             let level = if kind == Forfeit::Resigned {
                 log::Level::Info
@@ -359,29 +351,35 @@ fn play(
     })
 }
 
+/// How a game ended: by the rules (or the length limit), or by a side's forfeit.
+enum End {
+    Rules(Outcome),
+    /// The side that lost, how, and the details.
+    Forfeit(Side, Forfeit, String),
+}
+
 /// Keeps the game between two ready players until the rules, the length limit or a forfeit
-/// end it. `Err(())` when the match stopped.
-#[allow(clippy::type_complexity)]
+/// end it. `None` when the match stopped.
 fn referee(
     settings: &Settings,
     specs: &[Arc<EngineSpec>; 2],
     seats: [&mut Player; 2],
     pos: &mut Position,
     stop: &AtomicBool,
-) -> Result<Result<Outcome, (Side, Forfeit, String)>, ()> {
+) -> Option<End> {
     let mut left = specs.each_ref().map(|s| s.tc.clock.map(|(base, _)| base));
     let inc = specs
         .each_ref()
         .map(|s| s.tc.clock.map_or(Duration::ZERO, |(_, inc)| inc));
     loop {
         if stop.load(Ordering::Relaxed) {
-            return Err(());
+            return None;
         }
         if let Some(outcome) = pos.outcome() {
-            return Ok(Ok(outcome));
+            return Some(End::Rules(outcome));
         }
         if pos.plies() >= settings.max_plies {
-            return Ok(Ok(Outcome::draw(Reason::MoveLimit)));
+            return Some(End::Rules(Outcome::draw(Reason::MoveLimit)));
         }
         let side = pos.side_to_move();
         let me = side.index();
@@ -393,7 +391,7 @@ fn referee(
             None => asked + settings.move_timeout,
         };
         let clocks = Clocks { left, inc };
-        let forfeit = |kind, why: String| Ok(Err((side, kind, why)));
+        let forfeit = |kind, why: String| Some(End::Forfeit(side, kind, why));
         let Answer { text, at } = match seats[me].ask(pos, &tc, clocks, deadline) {
             Ok(Some(answer)) => answer,
             Ok(None) => {
@@ -403,7 +401,7 @@ fn referee(
                     format!("no move within {:.1} s", waited.as_secs_f64()),
                 );
             }
-            Err(Fault::Stopped) => return Err(()),
+            Err(Fault::Stopped) => return None,
             Err(Fault::Forfeit(kind, why)) => return forfeit(kind, why),
         };
         let used = at.saturating_duration_since(asked);
@@ -435,15 +433,17 @@ fn referee(
         };
         if let Err(fault) = seats[me].accepted(pos) {
             return match fault {
-                Fault::Stopped => Err(()),
+                Fault::Stopped => None,
                 Fault::Forfeit(kind, why) => forfeit(kind, why),
             };
         }
         if pos.outcome().is_none() && pos.plies() < settings.max_plies {
             match seats[1 - me].tell(mv, captured, pos) {
                 Ok(()) => {}
-                Err(Fault::Stopped) => return Err(()),
-                Err(Fault::Forfeit(kind, why)) => return Ok(Err((side.opponent(), kind, why))),
+                Err(Fault::Stopped) => return None,
+                Err(Fault::Forfeit(kind, why)) => {
+                    return Some(End::Forfeit(side.opponent(), kind, why));
+                }
             }
         }
     }

@@ -100,7 +100,7 @@ impl Encounter {
         }
     }
 
-    fn penta(&self) -> Pentanomial {
+    pub fn penta(&self) -> Pentanomial {
         Pentanomial {
             counts: self.pentanomial,
         }
