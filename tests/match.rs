@@ -385,3 +385,23 @@ fn the_sprt_stops_the_match_when_it_decides() {
     assert!(summary.stopped_early);
     assert!(summary.games() < 20, "{}", summary.games());
 }
+
+#[test]
+fn an_engine_behind_a_wrapper_script_goes_with_it() {
+    let dir = scratch("wrapper");
+    let wrapper = script(&dir, "wrapper.sh");
+    let inner = script(&dir, "stubborn.sh");
+    let mut args = hnefi_engine("hnefi", 200);
+    args.extend(words(&format!(
+        "--engine cmd=sh args={wrapper} name=bad nodes=100 --games 2 --move-timeout 1"
+    )));
+    let (out, summary) = run(&dir, &args);
+    assert!(out.status.success());
+    let e = &summary.expect("a summary").encounters[0];
+    assert_eq!(e.endings.get("bad lost by no answer"), Some(&2), "{e:?}");
+    assert_eq!(
+        processes_with(&inner),
+        0,
+        "the wrapped engine outlived the match"
+    );
+}

@@ -147,6 +147,9 @@ fn spawn(spec: &EngineSpec, stdio: bool) -> Result<Child, String> {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::process::CommandExt;
+        // A group of its own, so that an engine started through a wrapper script goes with all
+        // its processes (see `kill_tree`).
+        cmd.process_group(0);
         // If the runner dies without cleaning up (even by SIGKILL), the kernel ends the engine.
         // SAFETY: prctl is async-signal-safe and touches no memory of the parent.
         unsafe {
@@ -552,23 +555,19 @@ impl Player {
         };
     }
 
-    /// Gives the engine a moment to leave by itself, then kills it.
+    /// Gives the engine a moment to leave by itself, then kills what is left of it.
     fn shut_down(&mut self) {
-        if matches!(self.child.try_wait(), Ok(Some(_))) {
-            return;
-        }
-        if self.spec.proto == Proto::Uci && !self.tainted {
+        if self.spec.proto == Proto::Uci
+            && !self.tainted
+            && matches!(self.child.try_wait(), Ok(None))
+        {
             let _ = self.send("quit");
             let until = Instant::now() + Duration::from_millis(200);
-            while Instant::now() < until {
-                if matches!(self.child.try_wait(), Ok(Some(_))) {
-                    return;
-                }
+            while Instant::now() < until && matches!(self.child.try_wait(), Ok(None)) {
                 std::thread::sleep(Duration::from_millis(5));
             }
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        kill_tree(&mut self.child);
     }
 }
 
@@ -576,6 +575,19 @@ impl Drop for Player {
     fn drop(&mut self) {
         self.shut_down();
     }
+}
+
+/// Kills the engine's process group (the engine and anything it started) and reaps it.
+fn kill_tree(child: &mut Child) {
+    #[cfg(target_os = "linux")]
+    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: a plain system call on the group `spawn` created for this engine.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Writes lines to the engine until it stops taking them or the player is gone.
@@ -639,8 +651,7 @@ fn accept_engine(
             None
         };
         if let Some(fault) = failed {
-            let _ = child.kill();
-            let _ = child.wait();
+            kill_tree(&mut child);
             return Err(fault);
         }
         std::thread::sleep(Duration::from_millis(10));
