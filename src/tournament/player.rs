@@ -111,8 +111,6 @@ pub struct Player {
     input: Sender<String>,
     lines: Receiver<Input>,
     stop: Arc<AtomicBool>,
-    /// UCI option names the engine announced.
-    uci_options: Vec<String>,
     /// A fault ended the last exchange: the engine's state is unknown.
     tainted: bool,
 }
@@ -198,7 +196,6 @@ impl Player {
             input: spawn_writer(input),
             lines,
             stop,
-            uci_options: Vec::new(),
             tainted: false,
         };
         player.handshake(rules)?;
@@ -304,10 +301,8 @@ impl Player {
                     }
                     (l == "uciok").then_some(())
                 })?;
-                self.uci_options = names;
                 let mut options = self.spec.options.clone();
-                if self.uci_options.iter().any(|n| n == "Rules")
-                    && !options.iter().any(|(n, _)| n == "Rules")
+                if names.iter().any(|n| n == "Rules") && !options.iter().any(|(n, _)| n == "Rules")
                 {
                     options.push(("Rules".into(), rules.preset.name().into()));
                 }
@@ -337,7 +332,7 @@ impl Player {
         self.expect(STARTUP_TIME, "readyok", |l| (l == "readyok").then_some(()))
     }
 
-    /// Prepares a game that starts after `opening` from the start position.
+    /// Prepares a game whose opening is the moves that led to `start`.
     pub fn new_game(&mut self, start: &Position, tc: &TimeControl) -> Result<(), Fault> {
         match (self.spec.proto, self.spec.listen) {
             (Proto::Uci, _) => {
