@@ -29,8 +29,9 @@ pub struct Htp {
     out: Output,
     engine: Engine,
     position: Position,
-    /// Fischer clock: main time and increment, when set.
-    clock: Option<(Duration, Duration)>,
+    /// Fischer clock when set: each side's time left (as Hnefi measures its own thinking, since
+    /// the host never says) and the increment.
+    clock: Option<([Duration; 2], Duration)>,
     /// Thinking time per move when no clock is set.
     untimed_move: Duration,
 }
@@ -154,7 +155,8 @@ impl Htp {
             ["fischer", main, inc] => {
                 let main: u64 = main.parse().map_err(|_| format!("bad time '{main}'"))?;
                 let inc: u64 = inc.parse().map_err(|_| format!("bad increment '{inc}'"))?;
-                self.clock = Some((Duration::from_secs(main), Duration::from_secs(inc)));
+                let main = Duration::from_secs(main.saturating_mul(60));
+                self.clock = Some(([main; 2], Duration::from_secs(inc)));
                 Ok(String::new())
             }
             _ => Err("time_settings takes 'un-timed' or 'fischer MINUTES SECONDS'".into()),
@@ -190,10 +192,12 @@ impl Htp {
     fn generate_move(&mut self) -> Result<String, String> {
         let side = self.position.side_to_move();
         let limits = match self.clock {
-            // The hnefatafl.org times are minutes and seconds; assume the full budget each move
-            // (the host does not report the time left), spent over about 40 moves.
-            Some((main, inc)) => Limits {
-                movetime: Some((main * 60 / 40 + inc).min(Duration::from_secs(30))),
+            // The host does not report the time left: Hnefi keeps its own clock.
+            Some((left, inc)) => Limits {
+                attackers_time: Some(left[0]),
+                defenders_time: Some(left[1]),
+                attackers_inc: Some(inc),
+                defenders_inc: Some(inc),
                 ..Limits::default()
             },
             None => Limits {
@@ -212,7 +216,12 @@ impl Htp {
                 .collect(),
             ..limits
         };
+        let started = std::time::Instant::now();
         let result = self.engine.search(&self.position, limits);
+        if let Some((left, inc)) = &mut self.clock {
+            let l = &mut left[side.index()];
+            *l = l.saturating_sub(started.elapsed()) + *inc;
+        }
         let mv = result.best.ok_or("no legal move: the game is over")?;
         self.position.play(mv);
         Ok(format!(
@@ -221,5 +230,32 @@ impl Htp {
             mv.from(),
             mv.to()
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fischer_clock_runs_down_with_hnefi_thinking() {
+        let mut htp = Htp::new(Output::new(Box::new(std::io::sink())));
+        htp.handle("time_settings fischer 1 2").unwrap();
+        let minute = Duration::from_secs(60);
+        assert_eq!(htp.clock, Some(([minute; 2], Duration::from_secs(2))));
+        // No main time left: Hnefi must live on the increment.
+        htp.clock = Some(([Duration::ZERO; 2], Duration::from_secs(1)));
+        assert!(
+            htp.handle("generate_move")
+                .unwrap()
+                .starts_with("play attacker ")
+        );
+        let (left, _) = htp.clock.unwrap();
+        // The attackers' clock lost the thinking time and gained the increment.
+        assert!(left[0] <= Duration::from_secs(1), "{left:?}");
+        assert!(left[0] > Duration::ZERO, "{left:?}");
+        assert_eq!(left[1], Duration::ZERO);
+        htp.handle("time_settings un-timed").unwrap();
+        assert_eq!(htp.clock, None);
     }
 }
