@@ -115,7 +115,6 @@ pub fn schedule(settings: &Settings) -> Vec<Scheduled> {
 #[derive(Clone, Debug)]
 pub struct Finished {
     pub game: Scheduled,
-    pub moves: Vec<Move>,
     pub winner: Option<Side>,
     /// `attackers won: king escaped`, `draw: move limit`, `NAME lost by time loss`, ...
     pub ending: String,
@@ -344,7 +343,6 @@ fn play(
     );
     Some(Finished {
         game,
-        moves,
         winner,
         ending,
         record,
