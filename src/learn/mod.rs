@@ -1,0 +1,3 @@
+//! Learning the evaluation: training samples, their sources, and the fit.
+
+pub mod sample;

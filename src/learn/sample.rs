@@ -1,0 +1,166 @@
+//! One training position per line, in a text format that people and scripts can read:
+//!
+//! ```text
+//! FEN;SCORE;RESULT;GAME
+//! 3a1a5/.../3a1a5 d;-35;d;1744
+//! ```
+//!
+//! - `FEN`: the position with its side to move, as `parse_fen` reads it.
+//! - `SCORE`: the search score in cp from the attackers' view, or `-` where none was searched
+//!   (positions of real games). Decided positions are written as +/-[`SCORE_CAP`].
+//! - `RESULT`: how the game ended: `a` the attackers won, `d` the defenders won, `=` a draw.
+//! - `GAME`: a number naming the game the position comes from, so that training and
+//!   held-out positions can be split by game rather than by position.
+
+use crate::board::notation::{parse_fen, to_fen};
+use crate::board::{Board, NotationError, Side};
+use std::fmt;
+use std::str::FromStr;
+
+/// Scores beyond this are decided games; they are written as this, with their sign.
+pub const SCORE_CAP: i32 = 10_000;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    AttackersWon,
+    DefendersWon,
+    Draw,
+}
+
+impl GameResult {
+    /// The result for the attackers: 1, 0.5 or 0.
+    pub fn attackers_score(self) -> f64 {
+        match self {
+            GameResult::AttackersWon => 1.0,
+            GameResult::DefendersWon => 0.0,
+            GameResult::Draw => 0.5,
+        }
+    }
+
+    pub fn of(winner: Option<Side>) -> GameResult {
+        match winner {
+            Some(Side::Attackers) => GameResult::AttackersWon,
+            Some(Side::Defenders) => GameResult::DefendersWon,
+            None => GameResult::Draw,
+        }
+    }
+
+    fn letter(self) -> char {
+        match self {
+            GameResult::AttackersWon => 'a',
+            GameResult::DefendersWon => 'd',
+            GameResult::Draw => '=',
+        }
+    }
+}
+
+/// A position with what is known of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub board: Board,
+    /// Search score, cp, attackers' view, within +/-[`SCORE_CAP`].
+    pub score: Option<i32>,
+    pub result: GameResult,
+    pub game: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SampleError {
+    #[error("expected 4 fields FEN;SCORE;RESULT;GAME separated by ';', found {0}")]
+    Fields(usize),
+    #[error("bad FEN: {0}")]
+    Fen(#[from] NotationError),
+    #[error("bad score {0:?}: a whole number of cp or '-'")]
+    Score(String),
+    #[error("bad result {0:?}: 'a' (attackers won), 'd' (defenders won) or '=' (draw)")]
+    Result(String),
+    #[error("bad game number {0:?}")]
+    Game(String),
+}
+
+impl FromStr for Sample {
+    type Err = SampleError;
+
+    fn from_str(line: &str) -> Result<Sample, SampleError> {
+        let fields: Vec<&str> = line.trim().split(';').collect();
+        let [fen, score, result, game] = fields[..] else {
+            return Err(SampleError::Fields(fields.len()));
+        };
+        let board = parse_fen(fen)?;
+        let score = match score.trim() {
+            "-" => None,
+            s => Some(
+                s.parse::<i32>()
+                    .map_err(|_| SampleError::Score(s.to_string()))?
+                    .clamp(-SCORE_CAP, SCORE_CAP),
+            ),
+        };
+        let result = match result.trim() {
+            "a" => GameResult::AttackersWon,
+            "d" => GameResult::DefendersWon,
+            "=" => GameResult::Draw,
+            r => return Err(SampleError::Result(r.to_string())),
+        };
+        let game = game
+            .trim()
+            .parse()
+            .map_err(|_| SampleError::Game(game.to_string()))?;
+        Ok(Sample {
+            board,
+            score,
+            result,
+            game,
+        })
+    }
+}
+
+impl fmt::Display for Sample {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{};", to_fen(&self.board))?;
+        match self.score {
+            Some(s) => write!(f, "{}", s.clamp(-SCORE_CAP, SCORE_CAP))?,
+            None => f.write_str("-")?,
+        }
+        write!(f, ";{};{}", self.result.letter(), self.game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        for (score, result) in [
+            (Some(-35), GameResult::DefendersWon),
+            (None, GameResult::AttackersWon),
+            (Some(SCORE_CAP), GameResult::Draw),
+        ] {
+            let s = Sample {
+                board: Board::start(),
+                score,
+                result,
+                game: 17,
+            };
+            let line = s.to_string();
+            assert_eq!(line.parse::<Sample>().unwrap(), s, "{line}");
+        }
+    }
+
+    #[test]
+    fn caps_scores_and_rejects_junk() {
+        let start = to_fen(&Board::start());
+        let s: Sample = format!("{start};99999;a;1").parse().unwrap();
+        assert_eq!(s.score, Some(SCORE_CAP));
+        for bad in [
+            format!("{start};1;a"),
+            format!("{start};x;a;1"),
+            format!("{start};1;w;1"),
+            format!("{start};1;a;-1"),
+            "11/11 a;1;a;1".to_string(),
+        ] {
+            assert!(bad.parse::<Sample>().is_err(), "{bad}");
+        }
+    }
+}
