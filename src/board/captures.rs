@@ -7,34 +7,71 @@ use super::position::Board;
 use super::rules::Rules;
 use super::square::{Direction, Square};
 
+/// The custodial geometry of one side's captures: the pieces that close them, the pieces
+/// that can be taken, and the squares that close a capture on the far side of a victim.
+#[derive(Clone, Copy, Debug)]
+pub struct Custodial {
+    /// The mover's pieces that close a capture (the king too where he is armed).
+    pub hammers: Bitboard,
+    /// Enemy pieces that can be taken custodially (never the king).
+    pub victims: Bitboard,
+    /// Squares hostile to the victims: the hammers, the corners, and the throne where the
+    /// rules make it hostile.
+    pub anvils: Bitboard,
+}
+
+impl Custodial {
+    #[inline]
+    pub fn of(board: &Board, mover: Side, rules: &Rules) -> Custodial {
+        let king = board.king();
+        let king_bb = if rules.king_armed {
+            Bitboard::from_square(king)
+        } else {
+            Bitboard::EMPTY
+        };
+        let (hammers, victims, throne_hostile) = match mover {
+            Side::Attackers => (
+                board.attackers(),
+                board.defenders(),
+                // The throne is hostile to defenders only while it is empty.
+                !king.is_throne(),
+            ),
+            Side::Defenders => (board.defenders() | king_bb, board.attackers(), true),
+        };
+        let mut anvils = hammers | Bitboard::CORNERS;
+        if throne_hostile {
+            anvils |= Bitboard::THRONE;
+        }
+        Custodial {
+            hammers,
+            victims,
+            anvils,
+        }
+    }
+
+    /// Per direction, the empty squares where a piece landing captures the victim one step
+    /// further that way (shieldwalls not counted). Indexed by [`Direction::index`].
+    #[inline]
+    pub fn landings(&self, empty: Bitboard) -> [Bitboard; 4] {
+        Direction::ALL.map(|dir| {
+            let back = dir.opposite();
+            (self.victims & self.anvils.shift(back)).shift(back) & empty
+        })
+    }
+}
+
 /// The enemy pieces that the piece of `mover` just landed on `to` captures. The moved piece is
 /// already on `to`; nothing has been removed yet. The king is never in the result.
 #[inline]
 pub(crate) fn captured_by(board: &Board, to: Square, mover: Side, rules: &Rules) -> Bitboard {
-    let king = board.king();
-    if to == king && !rules.king_armed {
+    if to == board.king() && !rules.king_armed {
         return Bitboard::EMPTY;
     }
-    let king_bb = if rules.king_armed {
-        Bitboard::from_square(king)
-    } else {
-        Bitboard::EMPTY
-    };
-    // Hammers close captures; victims are the pieces that can be taken custodially.
-    let (hammers, victims, throne_hostile) = match mover {
-        Side::Attackers => (
-            board.attackers(),
-            board.defenders(),
-            // The throne is hostile to defenders only while it is empty.
-            !king.is_throne(),
-        ),
-        Side::Defenders => (board.defenders() | king_bb, board.attackers(), true),
-    };
-    let mut anvils = hammers | Bitboard::CORNERS;
-    if throne_hostile {
-        anvils |= Bitboard::THRONE;
-    }
-
+    let Custodial {
+        hammers,
+        victims,
+        anvils,
+    } = Custodial::of(board, mover, rules);
     let to_bb = Bitboard::from_square(to);
     let mut captured = Bitboard::EMPTY;
     for dir in Direction::ALL {

@@ -1,8 +1,8 @@
 //! Move ordering: the table's move, wins and urgent king moves, captures, killers, history.
 
 use super::eval::open_corner_lines;
-use crate::board::square::Direction;
-use crate::board::{Bitboard, Board, Move, Rules, Side};
+use crate::board::captures::Custodial;
+use crate::board::{Bitboard, Board, Move, Rules};
 
 /// What a node knows about the tactics of its position, computed once and shared by ordering,
 /// pruning decisions and the quiescence search.
@@ -21,32 +21,12 @@ pub struct Tactics {
 
 impl Tactics {
     pub fn new(board: &Board, rules: &Rules) -> Tactics {
-        let side = board.side_to_move();
         let king = board.king();
-        let king_bb = if rules.king_armed {
-            Bitboard::from_square(king)
-        } else {
-            Bitboard::EMPTY
-        };
-        let (hammers, victims, throne_hostile) = match side {
-            Side::Attackers => (board.attackers(), board.defenders(), !king.is_throne()),
-            Side::Defenders => (board.defenders() | king_bb, board.attackers(), true),
-        };
-        let mut anvils = hammers | Bitboard::CORNERS;
-        if throne_hostile {
-            anvils |= Bitboard::THRONE;
-        }
-        let empty = !board.occupied();
-        let mut capture_squares = [Bitboard::EMPTY; 4];
-        let mut any_capture = Bitboard::EMPTY;
-        for dir in Direction::ALL {
-            let back = dir.opposite();
-            // Landing on s captures s+dir when s+2*dir is an anvil.
-            let victims_with_anvil = victims & anvils.shift(back);
-            let squares = victims_with_anvil.shift(back) & empty;
-            capture_squares[dir.index()] = squares;
-            any_capture |= squares;
-        }
+        let capture_squares =
+            Custodial::of(board, board.side_to_move(), rules).landings(!board.occupied());
+        let any_capture = capture_squares
+            .iter()
+            .fold(Bitboard::EMPTY, |all, &s| all | s);
         let occupied = board.occupied().without(king);
         let mut corner_sight = Bitboard::EMPTY;
         for corner in Bitboard::CORNERS {
