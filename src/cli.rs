@@ -144,7 +144,10 @@ pub struct EvalArgs {
 
 pub fn eval(args: EvalArgs) -> Result<(), String> {
     let board = parse_fen(&args.fen).map_err(|e| format!("bad --fen: {e}"))?;
-    print!("{}", hnefi::search::eval::breakdown(&board));
+    print!(
+        "{}",
+        hnefi::search::eval::breakdown(&board, &hnefi::board::Rules::default())
+    );
     Ok(())
 }
 

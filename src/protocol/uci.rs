@@ -81,7 +81,10 @@ impl Uci {
             "quit" => return Flow::Quit,
             "d" => self.display(),
             "eval" => {
-                for l in crate::search::eval::breakdown(self.position.board()).lines() {
+                for l in
+                    crate::search::eval::breakdown(self.position.board(), self.position.rules())
+                        .lines()
+                {
                     self.out.line(&format!("info string {l}"));
                 }
             }

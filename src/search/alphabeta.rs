@@ -537,7 +537,7 @@ impl<'a> Searcher<'a> {
         if tt_move.is_none() && b.count_moves() == 0 {
             return self.no_moves_score(ply);
         }
-        let eval = tt.map_or_else(|| evaluate(b), |e| e.eval);
+        let eval = tt.map_or_else(|| evaluate(b, &self.rules), |e| e.eval);
 
         // Threats the static eval cannot see: a king on or next to the edge may build a fort
         // with his next move, a king two moves from a corner may make a double threat. Worked
@@ -787,7 +787,7 @@ impl<'a> Searcher<'a> {
         if threat && tactics.open_lines.count() >= 2 && !self.king_capturable(b) {
             return Score::loss_in(ply + 2);
         }
-        let eval = evaluate(b);
+        let eval = evaluate(b, &self.rules);
         if p >= MAX_PLY - 2 || qply >= QSEARCH_MAX_PLY {
             return eval;
         }

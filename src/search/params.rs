@@ -8,31 +8,13 @@
 //! - aspiration: a narrow window around the last iteration's score.
 //! - corner distance: king moves needed to reach a corner on the current board.
 
-// ---- Evaluation (cp, positive for the side named) ----
+// ---- Evaluation ----
+// The evaluation's weights are fitted to game results by `hnefi tune` and live in the
+// generated `eval/weights.rs`; only the shape of the blend is set here.
 
-/// Value of an attacker and of a defender (the defenders have half as many, each worth more).
-pub const ATTACKER_VALUE: i32 = 100;
-pub const DEFENDER_VALUE: i32 = 175;
-/// For the defenders, by how many king moves a corner is away: index 1 = an open line.
-pub const CORNER_DISTANCE_BONUS: [i32; 5] = [0, 900, 220, 70, 0];
-/// For the defenders, per legal king move.
-pub const KING_FREEDOM: i32 = 4;
-/// For the defenders, per board edge the king can reach in one move (edge control: from the
-/// edge he threatens corners, and attackers must guard both ends).
-pub const KING_EDGE_ACCESS: i32 = 35;
-/// For the defenders, per square of the edge their pieces can reach without crossing attackers.
-pub const OPEN_EDGE: i32 = 3;
-/// For the attackers, when the defenders cannot reach the edge at all but are not yet
-/// fully encircled (a closed ring with defenders left inside).
-pub const RING_CLOSED: i32 = 400;
-/// For the attackers, per attacker on a corner guard square (b3, c2 and their mirrors).
-pub const CORNER_GUARD: i32 = 25;
-/// For the attackers, per attacker next to the king.
-pub const KING_PRESSURE: i32 = 18;
-/// Per legal move, for each side.
-pub const MOBILITY: i32 = 1;
-/// For the side to move.
-pub const TEMPO: i32 = 10;
+/// Soldiers on the board (attackers and defenders, the king not counted) at which the
+/// evaluation uses its opening weights alone; with fewer it blends toward its ending weights.
+pub const PHASE_PIECES: i32 = 36;
 
 // ---- Search ----
 

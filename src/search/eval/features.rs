@@ -1,0 +1,459 @@
+//! The evaluation's features: what it sees of a position, as counts of numbered features.
+//! The evaluation is a weighted sum of them ([`super::evaluate`]), and the tuner fits the
+//! weights to game results from the same counts, so the two can never disagree.
+//!
+//! Every feature is counted from the attackers' point of view: a positive weight favours the
+//! attackers. Square features are folded by the board's eight symmetries, and the corner
+//! patterns by the four corners and the diagonal through each.
+
+use super::super::params::PHASE_PIECES;
+use crate::board::captures::Custodial;
+use crate::board::square::{Direction, SIZE};
+use crate::board::{Bitboard, Board, Rules, Side, Square};
+
+/// A named run of feature numbers, for people and for the tuner's report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Group {
+    pub name: &'static str,
+    pub start: usize,
+    pub len: usize,
+}
+
+const fn after(g: Group) -> usize {
+    g.start + g.len
+}
+
+/// Squares up to the board's symmetries: a triangle of 21 of the 121.
+pub const FOLDED_SQUARES: usize = 21;
+/// Squares of a corner pattern, and the patterns of three states each (3^8).
+const PATTERN_SQUARES: usize = 8;
+pub const PATTERNS: usize = 6561;
+
+pub const ATTACKER_SQ: Group = Group {
+    name: "attacker squares",
+    start: 0,
+    len: FOLDED_SQUARES,
+};
+pub const DEFENDER_SQ: Group = Group {
+    name: "defender squares",
+    start: after(ATTACKER_SQ),
+    len: FOLDED_SQUARES,
+};
+pub const KING_SQ: Group = Group {
+    name: "king square",
+    start: after(DEFENDER_SQ),
+    len: FOLDED_SQUARES,
+};
+/// One-hot: king moves to the nearest corner, 1 (an open line) to 4 (four or more).
+pub const CORNER_DISTANCE: Group = Group {
+    name: "corner distance",
+    start: after(KING_SQ),
+    len: 4,
+};
+/// One-hot: how many corners the king reaches in at most two moves, 0 to 4.
+pub const CORNER_ROUTES: Group = Group {
+    name: "corner routes",
+    start: after(CORNER_DISTANCE),
+    len: 5,
+};
+/// One-hot: squares the king reaches in one move that see two corners (a fork), 0, 1, 2+.
+pub const FORKS: Group = Group {
+    name: "king forks",
+    start: after(CORNER_ROUTES),
+    len: 3,
+};
+/// The number of squares the king can move to.
+pub const KING_FREEDOM: Group = Group {
+    name: "king freedom",
+    start: after(FORKS),
+    len: 1,
+};
+/// One-hot: board edges the king reaches in one move, 0 to 4.
+pub const KING_EDGES: Group = Group {
+    name: "king edges",
+    start: after(KING_FREEDOM),
+    len: 5,
+};
+/// Edge squares the defenders reach without crossing an attacker.
+pub const OPEN_EDGE: Group = Group {
+    name: "open edge",
+    start: after(KING_EDGES),
+    len: 1,
+};
+/// 1 when the defenders cannot reach the edge at all: the ring is closed.
+pub const RING_CLOSED: Group = Group {
+    name: "ring closed",
+    start: after(OPEN_EDGE),
+    len: 1,
+};
+/// One-hot: attackers beside the king, 0 to 4.
+pub const KING_PRESSURE: Group = Group {
+    name: "king pressure",
+    start: after(RING_CLOSED),
+    len: 5,
+};
+/// Pieces the other side can capture with one move (capped at 3), split by whether that side
+/// is to move: attackers hanging with the defenders to move, with the attackers to move,
+/// then defenders hanging with the attackers to move, with the defenders to move.
+pub const HANGING: Group = Group {
+    name: "hanging pieces",
+    start: after(KING_PRESSURE),
+    len: 4,
+};
+/// Legal moves of the attackers, then of the defenders.
+pub const MOBILITY: Group = Group {
+    name: "mobility",
+    start: after(HANGING),
+    len: 2,
+};
+/// 1 when the attackers are to move.
+pub const TEMPO: Group = Group {
+    name: "tempo",
+    start: after(MOBILITY),
+    len: 1,
+};
+/// Always 1: with the phase blend, a term of the material left.
+pub const BIAS: Group = Group {
+    name: "bias",
+    start: after(TEMPO),
+    len: 1,
+};
+/// The contents of the eight squares next to each corner (a1's: b1 c1 a2 b2 c2 a3 b3 c3),
+/// empty, attacker, or defender or king, as a pattern number shared by all corners.
+pub const CORNER_PATTERN: Group = Group {
+    name: "corner patterns",
+    start: after(BIAS),
+    len: PATTERNS,
+};
+
+pub const GROUPS: [Group; 16] = [
+    ATTACKER_SQ,
+    DEFENDER_SQ,
+    KING_SQ,
+    CORNER_DISTANCE,
+    CORNER_ROUTES,
+    FORKS,
+    KING_FREEDOM,
+    KING_EDGES,
+    OPEN_EDGE,
+    RING_CLOSED,
+    KING_PRESSURE,
+    HANGING,
+    MOBILITY,
+    TEMPO,
+    BIAS,
+    CORNER_PATTERN,
+];
+
+/// The number of features.
+pub const FEATURES: usize = after(CORNER_PATTERN);
+
+/// Where the features go: summed with weights by the evaluation, kept by the tuner.
+pub trait Sink {
+    fn add(&mut self, feature: usize, count: i32);
+}
+
+/// The square's place in the folded triangle: files and ranks mirrored to the lower-left
+/// quarter, then the diagonal.
+const FOLD: [u8; 121] = {
+    let mut t = [0u8; 121];
+    let mut i = 0;
+    while i < 121 {
+        let (f, r) = ((i % 11) as u8, (i / 11) as u8);
+        let f = if f < 10 - f { f } else { 10 - f };
+        let r = if r < 10 - r { r } else { 10 - r };
+        let (a, b) = if f >= r { (f, r) } else { (r, f) };
+        t[i] = a * (a + 1) / 2 + b;
+        i += 1;
+    }
+    t
+};
+
+pub fn fold(sq: Square) -> usize {
+    FOLD[sq.index()] as usize
+}
+
+/// The pattern squares of each corner, in the order of a1's b1 c1 a2 b2 c2 a3 b3 c3,
+/// mirrored for the others so that a pattern means the same shape at every corner.
+const CORNER_SQUARES: [[u8; PATTERN_SQUARES]; 4] = {
+    const A1: [(u8, u8); PATTERN_SQUARES] = [
+        (1, 0),
+        (2, 0),
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (0, 2),
+        (1, 2),
+        (2, 2),
+    ];
+    let last = SIZE - 1;
+    let mut t = [[0u8; PATTERN_SQUARES]; 4];
+    let mut c = 0;
+    while c < 4 {
+        let mut i = 0;
+        while i < PATTERN_SQUARES {
+            let (f, r) = A1[i];
+            let f = if c & 1 == 1 { last - f } else { f };
+            let r = if c & 2 == 2 { last - r } else { r };
+            t[c][i] = r * SIZE + f;
+            i += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// A pattern and its mirror image in the corner's diagonal are one feature: the smaller of
+/// the two numbers. The mirror swaps b1/a2, c1/a3 and c2/b3.
+const CANONICAL: [u16; PATTERNS] = {
+    const MIRROR: [usize; PATTERN_SQUARES] = [2, 5, 0, 3, 6, 1, 4, 7];
+    let mut t = [0u16; PATTERNS];
+    let mut p = 0;
+    while p < PATTERNS {
+        let mut digits = [0usize; PATTERN_SQUARES];
+        let mut q = p;
+        let mut i = 0;
+        while i < PATTERN_SQUARES {
+            digits[i] = q % 3;
+            q /= 3;
+            i += 1;
+        }
+        let mut m = 0;
+        let mut i = PATTERN_SQUARES;
+        while i > 0 {
+            i -= 1;
+            m = m * 3 + digits[MIRROR[i]];
+        }
+        t[p] = if m < p { m as u16 } else { p as u16 };
+        p += 1;
+    }
+    t
+};
+
+/// The pattern numbers at the four corners, mirrored ones made one.
+#[inline]
+pub fn corner_patterns(board: &Board) -> [usize; 4] {
+    let attackers = board.attackers().0;
+    let defenders = board.pieces(Side::Defenders).0;
+    CORNER_SQUARES.map(|squares| {
+        let mut p = 0;
+        for &sq in squares.iter().rev() {
+            let state = ((attackers >> sq) & 1) | (((defenders >> sq) & 1) << 1);
+            p = p * 3 + state as usize;
+        }
+        CANONICAL[p] as usize
+    })
+}
+
+/// What the king's routes to the corners look like.
+pub struct KingRoutes {
+    /// Squares the king can move to.
+    pub reach: Bitboard,
+    /// King moves to the nearest corner, 1 to 4 (4 meaning four or more).
+    pub distance: usize,
+    /// Corners reached in at most two moves.
+    pub routes: u32,
+    /// Squares of `reach` that see two corners along open lines.
+    pub forks: u32,
+}
+
+impl KingRoutes {
+    #[inline]
+    pub fn of(board: &Board) -> KingRoutes {
+        let occupied = board.occupied();
+        let reach = Bitboard::rook_targets(board.king(), occupied);
+        let mut sight = Bitboard::EMPTY;
+        let mut twice = Bitboard::EMPTY;
+        let mut routes = 0;
+        for corner in Bitboard::CORNERS {
+            let seen = Bitboard::rook_targets(corner, occupied);
+            twice |= sight & seen;
+            sight |= seen;
+            routes += (reach.contains(corner) || (reach & seen).any()) as u32;
+        }
+        let distance = if (reach & Bitboard::CORNERS).any() {
+            1
+        } else if (reach & sight).any() {
+            2
+        } else {
+            let empty = !occupied;
+            let mut two = reach;
+            for dir in Direction::ALL {
+                two |= reach.slide(dir, empty);
+            }
+            if (two & sight).any() { 3 } else { 4 }
+        };
+        KingRoutes {
+            reach,
+            distance,
+            routes,
+            forks: (reach & twice).count(),
+        }
+    }
+}
+
+/// Moves of the pieces `soldiers` through `empty` onto `landable`: their number and the
+/// squares they reach.
+#[inline]
+fn reach(soldiers: Bitboard, empty: Bitboard, landable: Bitboard) -> (u32, Bitboard) {
+    let mut count = 0;
+    let mut all = Bitboard::EMPTY;
+    for dir in Direction::ALL {
+        let to = soldiers.slide(dir, empty) & landable;
+        count += to.count();
+        all |= to;
+    }
+    (count, all)
+}
+
+/// Victims of `mover` that a piece reaching `reach` captures with one move.
+#[inline]
+fn hanging(board: &Board, mover: Side, rules: &Rules, reach: Bitboard, empty: Bitboard) -> i32 {
+    let landings = Custodial::of(board, mover, rules).landings(empty);
+    let mut victims = Bitboard::EMPTY;
+    for dir in Direction::ALL {
+        victims |= (landings[dir.index()] & reach).shift(dir);
+    }
+    victims.count().min(3) as i32
+}
+
+/// The phase: soldiers left, capped, so that the weights blend from the opening's (all
+/// [`PHASE_PIECES`] on the board) to the ending's (none).
+#[inline]
+pub fn phase(board: &Board) -> i32 {
+    ((board.attackers().count() + board.defenders().count()) as i32).min(PHASE_PIECES)
+}
+
+/// Counts every feature of `board` into `sink`.
+#[inline]
+pub fn extract(board: &Board, rules: &Rules, sink: &mut impl Sink) {
+    let attackers = board.attackers();
+    let defenders = board.defenders();
+    let king = board.king();
+    let occupied = board.occupied();
+    let empty = !occupied;
+
+    for sq in attackers {
+        sink.add(ATTACKER_SQ.start + fold(sq), 1);
+    }
+    for sq in defenders {
+        sink.add(DEFENDER_SQ.start + fold(sq), 1);
+    }
+    sink.add(KING_SQ.start + fold(king), 1);
+
+    let routes = KingRoutes::of(board);
+    sink.add(CORNER_DISTANCE.start + routes.distance - 1, 1);
+    sink.add(CORNER_ROUTES.start + routes.routes as usize, 1);
+    sink.add(FORKS.start + routes.forks.min(2) as usize, 1);
+    sink.add(KING_FREEDOM.start, routes.reach.count() as i32);
+    let edges = [
+        Bitboard::RANK_1,
+        Bitboard::RANK_11,
+        Bitboard::FILE_A,
+        Bitboard::FILE_K,
+    ];
+    let edges = edges.iter().filter(|&&e| (routes.reach & e).any()).count();
+    sink.add(KING_EDGES.start + edges, 1);
+
+    let region = board.pieces(Side::Defenders).flood(!attackers);
+    let open_edge = (region & Bitboard::EDGE).count() as i32;
+    sink.add(OPEN_EDGE.start, open_edge);
+    sink.add(RING_CLOSED.start, (open_edge == 0) as i32);
+
+    let pressure = (attackers & Bitboard::from_square(king).neighbours()).count();
+    sink.add(KING_PRESSURE.start + pressure as usize, 1);
+
+    let landable = empty & !Bitboard::RESTRICTED;
+    let (att_moves, att_reach) = reach(attackers, empty, landable);
+    let (def_moves, def_reach) = reach(defenders, empty, landable);
+    let def_moves = def_moves + routes.reach.count();
+    let def_reach = if rules.king_armed {
+        def_reach | routes.reach
+    } else {
+        def_reach
+    };
+    let attackers_to_move = board.side_to_move() == Side::Attackers;
+    let att_hanging = hanging(board, Side::Defenders, rules, def_reach, empty);
+    let def_hanging = hanging(board, Side::Attackers, rules, att_reach, empty);
+    let (att_slot, def_slot) = if attackers_to_move { (1, 2) } else { (0, 3) };
+    sink.add(HANGING.start + att_slot, att_hanging);
+    sink.add(HANGING.start + def_slot, def_hanging);
+    sink.add(MOBILITY.start, att_moves as i32);
+    sink.add(MOBILITY.start + 1, def_moves as i32);
+
+    sink.add(TEMPO.start, attackers_to_move as i32);
+    sink.add(BIAS.start, 1);
+    for p in corner_patterns(board) {
+        sink.add(CORNER_PATTERN.start + p, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_fen;
+
+    #[test]
+    fn groups_tile_the_features() {
+        let mut next = 0;
+        for g in GROUPS {
+            assert_eq!(g.start, next, "{}", g.name);
+            next += g.len;
+        }
+        assert_eq!(next, FEATURES);
+    }
+
+    #[test]
+    fn fold_respects_the_symmetries() {
+        let mut seen = [false; FOLDED_SQUARES];
+        for sq in Square::all() {
+            let (f, r) = (sq.file(), sq.rank());
+            let image = |f: u8, r: u8| fold(Square::from_coords(f, r).unwrap());
+            for (g, s) in [(10 - f, r), (f, 10 - r), (r, f), (10 - r, 10 - f)] {
+                assert_eq!(fold(sq), image(g, s));
+            }
+            seen[fold(sq)] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn corner_patterns_are_symmetric() {
+        // One attacker on b3 next to each corner, or on c2: the same pattern everywhere.
+        let b3 = parse_fen("11/11/1a7a1/11/11/5k5/11/11/1a7a1/11/11 a").unwrap();
+        let c2 = parse_fen("11/2a5a2/11/11/11/5k5/11/11/11/2a5a2/11 a").unwrap();
+        let p = corner_patterns(&b3);
+        assert!(p.iter().all(|&x| x == p[0]), "{p:?}");
+        // b3 is a pattern square of a1 (b1 c1 a2 b2 c2 a3 b3 c3), c2 its diagonal mirror.
+        assert_eq!(corner_patterns(&c2), p);
+        assert_ne!(p[0], 0);
+        assert_eq!(corner_patterns(&Board::start()), [0; 4]);
+    }
+
+    #[test]
+    fn counts_hanging_pieces_and_routes() {
+        // A defender on e4 between an attacker on e3 and an empty e5 the attackers reach.
+        let b = parse_fen("11/11/11/11/11/4a6/5k5/11/4d6/4a6/11 a").unwrap();
+        struct Keep(Vec<(usize, i32)>);
+        impl Sink for Keep {
+            fn add(&mut self, f: usize, n: i32) {
+                self.0.push((f, n));
+            }
+        }
+        let mut keep = Keep(Vec::new());
+        extract(&b, &Rules::default(), &mut keep);
+        let count = |g: Group, i: usize| {
+            keep.0
+                .iter()
+                .filter(|&&(f, _)| f == g.start + i)
+                .map(|&(_, n)| n)
+                .sum::<i32>()
+        };
+        assert_eq!(count(HANGING, 2), 1, "defender hanging, attackers to move");
+        assert_eq!(count(TEMPO, 0), 1);
+        let routes = KingRoutes::of(&b);
+        assert_eq!(routes.distance, 2);
+        assert_eq!(routes.routes, 4);
+        assert_eq!(routes.forks, 4);
+    }
+}

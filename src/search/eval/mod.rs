@@ -1,0 +1,145 @@
+//! Static evaluation: a weighted sum of the features of [`features`], with weights fitted to
+//! game results by `hnefi tune` (the generated [`weights`]). Each feature has an opening and
+//! an ending weight, blended by the soldiers left. Computed for the attackers, then turned to
+//! the side to move; each group of features can be shown on its own.
+
+pub mod features;
+pub mod weights;
+
+use super::params::PHASE_PIECES;
+use super::score::Score;
+use crate::board::{Bitboard, Board, Rules, Side};
+use features::{FEATURES, GROUPS, KingRoutes, Sink, extract, phase};
+use weights::WEIGHTS;
+
+/// King moves needed to reach a corner on this board (1 = an open line), capped at 4.
+pub fn corner_distance(board: &Board) -> usize {
+    KingRoutes::of(board).distance
+}
+
+/// The corners the king could enter right now, along an open line.
+pub fn open_corner_lines(board: &Board) -> Bitboard {
+    Bitboard::rook_targets(board.king(), board.occupied()) & Bitboard::CORNERS
+}
+
+/// Opening and ending sums of the weights.
+#[derive(Default)]
+struct Sums {
+    opening: i32,
+    ending: i32,
+}
+
+impl Sink for Sums {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, count: i32) {
+        let [o, e] = WEIGHTS[feature];
+        self.opening += o as i32 * count;
+        self.ending += e as i32 * count;
+    }
+}
+
+/// Blends opening and ending values by the phase.
+#[inline]
+fn blend(opening: i32, ending: i32, phase: i32) -> i32 {
+    (opening * phase + ending * (PHASE_PIECES - phase)) / PHASE_PIECES
+}
+
+/// The evaluation in cp for the attackers (negative favours the defenders).
+#[inline]
+pub fn attackers_view(board: &Board, rules: &Rules) -> i32 {
+    let mut sums = Sums::default();
+    extract(board, rules, &mut sums);
+    blend(sums.opening, sums.ending, phase(board))
+}
+
+/// The evaluation from the side to move's point of view.
+#[inline]
+pub fn evaluate(board: &Board, rules: &Rules) -> Score {
+    let v = attackers_view(board, rules);
+    match board.side_to_move() {
+        Side::Attackers => Score(v),
+        Side::Defenders => Score(-v),
+    }
+}
+
+/// Each group's part of the evaluation, cp for the attackers, in the order of [`GROUPS`].
+pub fn terms(board: &Board, rules: &Rules) -> Vec<(&'static str, i32)> {
+    struct PerFeature(Vec<[i32; 2]>);
+    impl Sink for PerFeature {
+        fn add(&mut self, feature: usize, count: i32) {
+            let [o, e] = WEIGHTS[feature];
+            self.0[feature][0] += o as i32 * count;
+            self.0[feature][1] += e as i32 * count;
+        }
+    }
+    let mut per = PerFeature(vec![[0; 2]; FEATURES]);
+    extract(board, rules, &mut per);
+    let phase = phase(board);
+    GROUPS
+        .iter()
+        .map(|g| {
+            let [o, e] = per.0[g.start..g.start + g.len]
+                .iter()
+                .fold([0, 0], |[a, b], [o, e]| [a + o, b + e]);
+            (g.name, blend(o, e, phase))
+        })
+        .collect()
+}
+
+/// A table of the terms, for people: one line per group, the attackers' view.
+pub fn breakdown(board: &Board, rules: &Rules) -> String {
+    let mut out = String::from("term               attackers' view (cp)\n");
+    for (name, v) in terms(board, rules) {
+        out.push_str(&format!("{name:<18} {v:>+6}\n"));
+    }
+    out.push_str(&format!(
+        "{:<18} {:>+6}   (groups rounded apart)\n",
+        "total",
+        attackers_view(board, rules)
+    ));
+    out.push_str(&format!(
+        "side to move ({}): {}\n",
+        board.side_to_move(),
+        evaluate(board, rules)
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_fen;
+
+    #[test]
+    fn start_is_symmetric_and_balanced() {
+        let b = Board::start();
+        let rules = Rules::default();
+        assert_eq!(corner_distance(&b), 4);
+        assert!(open_corner_lines(&b).is_empty());
+        let s = evaluate(&b, &rules).0;
+        assert!(s.abs() < 400, "{s}");
+        assert!(breakdown(&b, &rules).contains("corner patterns"));
+    }
+
+    #[test]
+    fn an_open_line_is_bad_for_the_attackers() {
+        let rules = Rules::default();
+        let open = parse_fen("11/11/11/11/11/11/11/11/11/5a5/1k3a5 a").unwrap();
+        let shut = parse_fen("11/11/11/11/11/11/11/11/11/5a5/1ka2a5 a").unwrap();
+        assert_eq!(corner_distance(&open), 1);
+        assert_eq!(open_corner_lines(&open).count(), 1);
+        assert!(attackers_view(&open, &rules) < attackers_view(&shut, &rules));
+    }
+
+    #[test]
+    fn mirrored_positions_evaluate_the_same() {
+        let rules = Rules::default();
+        let b =
+            parse_fen("3aaaaa3/5a5/3d7/a4d4a/a3d1d3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 d")
+                .unwrap();
+        let m =
+            parse_fen("3aaaaa3/5a5/7d3/a4d4a/a3d1d3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 d")
+                .unwrap();
+        assert_eq!(attackers_view(&b, &rules), attackers_view(&m, &rules));
+    }
+}
