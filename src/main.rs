@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod cli;
 mod match_cli;
+mod tune_cli;
 
 #[derive(Parser)]
 #[command(name = "hnefi", version, about = "Hnefi, a Copenhagen Hnefatafl engine", long_about = None)]
@@ -43,6 +44,8 @@ enum Command {
     Match(Box<match_cli::MatchArgs>),
     /// Forced wins from the real games: generate positions/tactics.epd, or report the solve rate.
     Tactics(cli::TacticsArgs),
+    /// Fit the evaluation's weights to game results (Texel's method) and write them as Rust.
+    Tune(tune_cli::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Some(Command::Timetodepth(args)) => cli::timetodepth(args),
         Some(Command::Openings(args)) => cli::openings(args),
         Some(Command::Match(args)) => match_cli::run_match(*args),
+        Some(Command::Tune(args)) => tune_cli::tune(args),
         None => {
             hnefi::protocol::run_stdio(
                 cli.protocol,

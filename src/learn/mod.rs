@@ -1,3 +1,4 @@
 //! Learning the evaluation: training samples, their sources, and the fit.
 
 pub mod sample;
+pub mod tune;

@@ -1,0 +1,144 @@
+//! `hnefi tune`: parses the command line, loads the samples, runs the fit, prints the report.
+
+use clap::Args;
+use hnefi::board::Rules;
+use hnefi::learn::sample::Sample;
+use hnefi::learn::tune::{self, Dataset, TuneSettings};
+use hnefi::search::eval::features::FEATURES;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct TuneArgs {
+    /// Sample files (FEN;SCORE;RESULT;GAME lines, as `hnefi datagen` writes them).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the generated weights (a Rust file; the engine's is
+    /// src/search/eval/weights.rs). Nothing is written without it.
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+    #[arg(long, default_value_t = 1000)]
+    pub epochs: usize,
+    /// Adam's step size, in cp.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Weight of the game result in the target (the rest: the search score, where known).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// L2 penalty per weight toward its starting value.
+    #[arg(long, default_value_t = 1e-7)]
+    pub l2: f64,
+    /// Share of the games held out to measure the fit.
+    #[arg(long, default_value_t = 0.1)]
+    pub holdout: f64,
+    /// Seed of the held-out split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Start from zero weights instead of the engine's current ones.
+    #[arg(long)]
+    pub from_zero: bool,
+    /// Use this logistic scale K instead of fitting it to the starting weights.
+    #[arg(long)]
+    pub scale: Option<f64>,
+    /// Print the losses every N epochs.
+    #[arg(long, default_value_t = 50)]
+    pub report_every: usize,
+}
+
+pub fn tune(args: TuneArgs) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.lambda) || !(0.0..1.0).contains(&args.holdout) {
+        return Err("--lambda must be within 0..=1 and --holdout within 0..1".into());
+    }
+    if args.epochs == 0 && args.out.is_some() && args.from_zero {
+        return Err("--from-zero with --epochs 0 would write all-zero weights".into());
+    }
+    let settings = TuneSettings {
+        lambda: args.lambda,
+        epochs: args.epochs,
+        learning_rate: args.lr,
+        l2: args.l2,
+        holdout: args.holdout,
+        seed: args.seed,
+        from_zero: args.from_zero,
+        scale: args.scale,
+    };
+    let rules = Rules::default();
+    let mut train = Dataset::new();
+    let mut validation = Dataset::new();
+    let mut recipe = format!(
+        "hnefi {}\n",
+        std::env::args().skip(1).collect::<Vec<_>>().join(" ")
+    );
+    for path in &args.data {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let lines: Vec<&str> = text.lines().collect();
+        let samples: Vec<Sample> = lines
+            .par_iter()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(|(n, l)| {
+                l.parse::<Sample>()
+                    .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))
+            })
+            .collect::<Result<_, _>>()?;
+        for s in &samples {
+            if tune::held_out(s.game, settings.seed, settings.holdout) {
+                validation.push(s, &rules);
+            } else {
+                train.push(s, &rules);
+            }
+        }
+        eprintln!("{}: {} positions", path.display(), samples.len());
+        recipe.push_str(&format!(
+            "{}: {} positions\n",
+            path.display(),
+            samples.len()
+        ));
+    }
+    if train.is_empty() {
+        return Err("no training positions".into());
+    }
+    eprintln!(
+        "{} training positions, {} held out, {} features",
+        train.len(),
+        validation.len(),
+        FEATURES
+    );
+    let start = if settings.from_zero {
+        vec![0.0; 2 * FEATURES]
+    } else {
+        tune::current_weights()
+    };
+    let bar = ProgressBar::new(settings.epochs as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} epochs, ETA {eta} {msg}")
+            .expect("valid template"),
+    );
+    let fit = tune::fit(
+        &train,
+        &validation,
+        start,
+        &settings,
+        args.report_every.max(1),
+        |p| {
+            bar.set_position(p.epoch as u64);
+            bar.println(format!(
+                "epoch {:>5}  train {:.6}  held out {:.6}",
+                p.epoch, p.train, p.validation
+            ));
+        },
+    );
+    bar.finish_and_clear();
+    eprintln!(
+        "K {:.6e}; loss train {:.6} -> {:.6}, held out {:.6} -> {:.6}",
+        fit.scale, fit.start_train, fit.train, fit.start_validation, fit.validation
+    );
+    if let Some(out) = &args.out {
+        std::fs::write(out, tune::weights_file(&fit, &recipe))
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        eprintln!("wrote {}", out.display());
+    }
+    Ok(())
+}
