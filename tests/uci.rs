@@ -99,6 +99,9 @@ fn handshake_options_and_a_search() {
         "Move Overhead",
         "Ponder",
         "Clear Hash",
+        "RfpMargin",
+        "LmrDivisor",
+        "RepetitionScore",
     ] {
         assert!(
             lines
@@ -111,6 +114,8 @@ fn handshake_options_and_a_search() {
     e.send("setoption name Hash value 8");
     e.send("setoption name Threads value 2");
     e.send("setoption name Rules value fetlar");
+    e.send("setoption name RfpMargin value 120");
+    e.send("setoption name lmrbase value -20");
     e.send("ucinewgame");
     e.send("position startpos moves d1d3 f4f3");
     e.send("go depth 4");
@@ -156,6 +161,9 @@ fn bad_input_is_reported_and_changes_nothing() {
         "setoption name Hash value 0",
         "setoption name Rules value chess",
         "setoption name Nonsense value 1",
+        "setoption name RfpMargin value 1",
+        "setoption name LmrBase value -9999",
+        "setoption name QsearchMaxPly value deep",
         "setoption",
         "go depth",
         "go nodes x",

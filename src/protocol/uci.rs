@@ -5,6 +5,7 @@
 use super::{Input, Output};
 use crate::board::notation::{parse_fen, parse_move, to_fen};
 use crate::board::{Board, Position, Preset, Rules, Square};
+use crate::search::params::{SearchParams, TUNABLES};
 use crate::search::{Engine, Info, Limits, Options, Score, SearchResult};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
@@ -119,6 +120,16 @@ impl Uci {
         ));
         self.out.line("option name Ponder type check default false");
         self.out.line("option name Clear Hash type button");
+        // The search's tunable numbers, for tuners (SPSA) more than for people.
+        for t in &TUNABLES {
+            self.out.line(&format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name,
+                o.params.get(t),
+                t.min,
+                t.max
+            ));
+        }
         self.out.line("uciok");
     }
 
@@ -185,7 +196,14 @@ impl Uci {
                 self.engine.clear();
                 Ok(())
             }
-            _ => Err(format!("unknown option '{}'", truncate(&name))),
+            _ => match SearchParams::tunable(&name) {
+                Some(t) => value
+                    .as_deref()
+                    .and_then(|v| v.trim().parse::<i32>().ok())
+                    .ok_or(format!("option '{}' needs a whole number", t.name))
+                    .and_then(|v| options.params.set(t, v)),
+                None => Err(format!("unknown option '{}'", truncate(&name))),
+            },
         };
         match result {
             Ok(()) => {

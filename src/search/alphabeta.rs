@@ -31,6 +31,7 @@ pub struct Shared<'a> {
     pub main_depth: &'a AtomicU32,
     /// Near the root, which thread is searching which position (see [`Breadcrumbs`]).
     pub breadcrumbs: &'a Breadcrumbs,
+    pub params: SearchParams,
 }
 
 /// Marks left by threads on the positions they are searching near the root. A thread that
@@ -89,6 +90,7 @@ pub struct RootMove {
 }
 
 pub struct Searcher<'a> {
+    params: SearchParams,
     shared: Shared<'a>,
     rules: Rules,
     pub id: usize,
@@ -123,14 +125,18 @@ impl<'a> Searcher<'a> {
         }
         keys.extend(back.iter().rev());
         keys.push(pos.key());
+        let params = shared.params;
         let mut lmr = vec![[0i32; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+                *r = (params.lmr_base as f64 / 100.0
+                    + (d as f64).ln() * (m as f64).ln() / (params.lmr_divisor as f64 / 100.0))
+                    as i32;
             }
         }
         Searcher {
             shared,
+            params,
             rules: *pos.rules(),
             id,
             nodes: 0,
@@ -223,7 +229,7 @@ impl<'a> Searcher<'a> {
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let prev = root_moves[pv_index].score;
-                let mut delta = ASPIRATION_WINDOW;
+                let mut delta = self.params.aspiration_window;
                 let (mut alpha, mut beta) = if depth >= 4 && !prev.is_decisive() {
                     (prev - delta, prev + delta)
                 } else {
@@ -429,7 +435,7 @@ impl<'a> Searcher<'a> {
             (_, 0) => Score::DRAW,
             (true, 1) => Score::win_in(ply),
             (true, _) => Score::loss_in(ply),
-            (false, s) => Score(s * REPETITION_SCORE),
+            (false, s) => Score(s * self.params.repetition_score),
         })
     }
 
@@ -553,14 +559,17 @@ impl<'a> Searcher<'a> {
         let may_prune = !pv_node
             && !threat
             && !beta.is_decisive()
-            && ((depth <= RFP_MAX_DEPTH && eval.0 - RFP_MARGIN * depth >= beta.0)
-                || (depth >= NMP_MIN_DEPTH && eval >= beta && p > 0));
+            && ((depth <= self.params.rfp_max_depth
+                && eval.0 - self.params.rfp_margin * depth >= beta.0)
+                || (depth >= self.params.nmp_min_depth && eval >= beta && p > 0));
         if may_prune && !danger(b) {
-            if depth <= RFP_MAX_DEPTH && eval.0 - RFP_MARGIN * depth >= beta.0 {
+            if depth <= self.params.rfp_max_depth
+                && eval.0 - self.params.rfp_margin * depth >= beta.0
+            {
                 return eval;
             }
-            if depth >= NMP_MIN_DEPTH && eval >= beta && p > 0 {
-                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+            if depth >= self.params.nmp_min_depth && eval >= beta && p > 0 {
+                let r = self.params.nmp_base_reduction + depth / self.params.nmp_depth_divisor;
                 let null = b.with_side_to_move(side.opponent());
                 self.keys.push(null.key());
                 let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, quiet + 1);
@@ -650,8 +659,8 @@ impl<'a> Searcher<'a> {
                     -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, child_quiet)
                 } else {
                     let mut r = 0;
-                    if depth >= LMR_MIN_DEPTH
-                        && searched >= LMR_FULL_MOVES
+                    if depth >= self.params.lmr_min_depth
+                        && searched >= self.params.lmr_full_moves as usize
                         && !noisy
                         && !threat
                         && Some(mv) != tt_move
@@ -762,7 +771,7 @@ impl<'a> Searcher<'a> {
         let base = side.index() << 14;
         let mut apply = |m: Move, delta: i32| {
             let h = &mut self.history[base + m.index()];
-            *h += delta - *h * delta.abs() / HISTORY_MAX;
+            *h += delta - *h * delta.abs() / self.params.history_max;
         };
         apply(mv, bonus);
         for &q in tried {
@@ -788,7 +797,7 @@ impl<'a> Searcher<'a> {
             return Score::loss_in(ply + 2);
         }
         let eval = evaluate(b, &self.rules);
-        if p >= MAX_PLY - 2 || qply >= QSEARCH_MAX_PLY {
+        if p >= MAX_PLY - 2 || qply >= self.params.qsearch_max_ply as u32 {
             return eval;
         }
         let mut best = if threat {

@@ -77,6 +77,8 @@ pub struct Options {
     pub multipv: usize,
     /// Kept back from every time budget for the host's and the pipe's delays.
     pub move_overhead: Duration,
+    /// The search's tunable numbers.
+    pub params: params::SearchParams,
 }
 
 impl Default for Options {
@@ -86,6 +88,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(30),
+            params: params::SearchParams::default(),
         }
     }
 }
@@ -277,6 +280,7 @@ fn run(
             pondering,
             main_depth: &main_depth,
             breadcrumbs: &breadcrumbs,
+            params: options.params,
         };
         let helpers: Vec<_> = (1..threads)
             .map(|id| {

@@ -18,25 +18,190 @@ pub const PHASE_PIECES: i32 = 36;
 
 // ---- Search ----
 
-/// Half-width of the aspiration window, and how it grows on a fail.
-pub const ASPIRATION_WINDOW: i32 = 40;
-pub const RFP_MAX_DEPTH: i32 = 4;
-pub const RFP_MARGIN: i32 = 90;
-pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE_REDUCTION: i32 = 3;
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// Moves searched at full depth before reductions start.
-pub const LMR_FULL_MOVES: usize = 3;
-/// Reduction = LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR.
-pub const LMR_BASE: f64 = 0.5;
-pub const LMR_DIVISOR: f64 = 2.25;
-/// Quiescence plies beyond the horizon.
-pub const QSEARCH_MAX_PLY: u32 = 8;
 /// Deepest ply the search stack holds.
 pub const MAX_PLY: usize = 128;
-/// History bonus cap.
-pub const HISTORY_MAX: i32 = 16_384;
-/// How much a position repeated inside the search is worth to the side the repetition rule
-/// favours (a real third occurrence is a win or loss; a second one only points that way).
-pub const REPETITION_SCORE: i32 = 600;
+
+/// The search's tunable numbers. They can be set at run time (as UCI options named as in
+/// [`TUNABLES`]) so that a tuner can play versions against each other without rebuilding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Half-width of the aspiration window, and how much it grows on a fail (cp).
+    pub aspiration_window: i32,
+    /// RFP: deepest remaining depth where it applies, and its margin per ply (cp).
+    pub rfp_max_depth: i32,
+    pub rfp_margin: i32,
+    /// NMP: shallowest depth, and the reduction `base + depth / divisor`.
+    pub nmp_min_depth: i32,
+    pub nmp_base_reduction: i32,
+    pub nmp_depth_divisor: i32,
+    /// LMR: shallowest depth, and moves searched at full depth before reductions start.
+    pub lmr_min_depth: i32,
+    pub lmr_full_moves: i32,
+    /// LMR: reduction = base + ln(depth) * ln(move number) / divisor, both in hundredths.
+    pub lmr_base: i32,
+    pub lmr_divisor: i32,
+    /// Quiescence plies beyond the horizon.
+    pub qsearch_max_ply: i32,
+    /// History bonus cap.
+    pub history_max: i32,
+    /// What a position repeated inside the search is worth to the side the repetition rule
+    /// favours (a real third occurrence is a win or loss; a second one only points that way).
+    pub repetition_score: i32,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            aspiration_window: 40,
+            rfp_max_depth: 4,
+            rfp_margin: 90,
+            nmp_min_depth: 3,
+            nmp_base_reduction: 3,
+            nmp_depth_divisor: 4,
+            lmr_min_depth: 3,
+            lmr_full_moves: 3,
+            lmr_base: 50,
+            lmr_divisor: 225,
+            qsearch_max_ply: 8,
+            history_max: 16_384,
+            repetition_score: 600,
+        }
+    }
+}
+
+/// One run-time setting of [`SearchParams`]: its option name, its range, and its field.
+pub struct Tunable {
+    pub name: &'static str,
+    pub min: i32,
+    pub max: i32,
+    pub field: fn(&mut SearchParams) -> &mut i32,
+}
+
+/// Every search parameter that can be set at run time, by name.
+pub const TUNABLES: [Tunable; 13] = [
+    Tunable {
+        name: "AspirationWindow",
+        min: 5,
+        max: 500,
+        field: |p| &mut p.aspiration_window,
+    },
+    Tunable {
+        name: "RfpMaxDepth",
+        min: 0,
+        max: 12,
+        field: |p| &mut p.rfp_max_depth,
+    },
+    Tunable {
+        name: "RfpMargin",
+        min: 10,
+        max: 1000,
+        field: |p| &mut p.rfp_margin,
+    },
+    Tunable {
+        name: "NmpMinDepth",
+        min: 1,
+        max: 20,
+        field: |p| &mut p.nmp_min_depth,
+    },
+    Tunable {
+        name: "NmpBaseReduction",
+        min: 1,
+        max: 10,
+        field: |p| &mut p.nmp_base_reduction,
+    },
+    Tunable {
+        name: "NmpDepthDivisor",
+        min: 1,
+        max: 20,
+        field: |p| &mut p.nmp_depth_divisor,
+    },
+    Tunable {
+        name: "LmrMinDepth",
+        min: 1,
+        max: 20,
+        field: |p| &mut p.lmr_min_depth,
+    },
+    Tunable {
+        name: "LmrFullMoves",
+        min: 1,
+        max: 60,
+        field: |p| &mut p.lmr_full_moves,
+    },
+    Tunable {
+        name: "LmrBase",
+        min: -200,
+        max: 300,
+        field: |p| &mut p.lmr_base,
+    },
+    Tunable {
+        name: "LmrDivisor",
+        min: 50,
+        max: 1000,
+        field: |p| &mut p.lmr_divisor,
+    },
+    Tunable {
+        name: "QsearchMaxPly",
+        min: 0,
+        max: 32,
+        field: |p| &mut p.qsearch_max_ply,
+    },
+    Tunable {
+        name: "HistoryMax",
+        min: 256,
+        max: 1 << 20,
+        field: |p| &mut p.history_max,
+    },
+    Tunable {
+        name: "RepetitionScore",
+        min: 0,
+        max: 5000,
+        field: |p| &mut p.repetition_score,
+    },
+];
+
+impl SearchParams {
+    /// The tunable called `name` (any case), if there is one.
+    pub fn tunable(name: &str) -> Option<&'static Tunable> {
+        TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn get(&self, t: &Tunable) -> i32 {
+        *(t.field)(&mut self.clone())
+    }
+
+    /// Sets a tunable, or says why not.
+    pub fn set(&mut self, t: &Tunable, value: i32) -> Result<(), String> {
+        if (t.min..=t.max).contains(&value) {
+            *(t.field)(self) = value;
+            Ok(())
+        } else {
+            Err(format!(
+                "{}: {value} is outside {}..{}",
+                t.name, t.min, t.max
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tunable_names_its_own_field_and_holds_its_default() {
+        let defaults = SearchParams::default();
+        for (i, t) in TUNABLES.iter().enumerate() {
+            let mut p = SearchParams::default();
+            let v = defaults.get(t);
+            assert!((t.min..=t.max).contains(&v), "{} default {v}", t.name);
+            p.set(t, if v == t.max { t.min } else { v + 1 }).unwrap();
+            let changed = TUNABLES
+                .iter()
+                .filter(|u| p.get(u) != defaults.get(u))
+                .count();
+            assert_eq!(changed, 1, "{} (#{i}) changes exactly one field", t.name);
+            assert!(p.set(t, t.max + 1).is_err());
+            assert!(SearchParams::tunable(&t.name.to_lowercase()).is_some());
+        }
+    }
+}
