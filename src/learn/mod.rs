@@ -1,3 +1,5 @@
 //! Learning the evaluation: training samples, their sources, and the fit.
 
+pub mod datagen;
+pub mod games;
 pub mod sample;
