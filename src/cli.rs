@@ -220,7 +220,7 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 20_000, requires = "balanced")]
     pub nodes: u64,
     /// Largest score kept, in cp either way.
-    #[arg(long, default_value_t = 150, requires = "balanced")]
+    #[arg(long, default_value_t = 100, requires = "balanced")]
     pub band: i32,
     /// Worker threads (default: all cores).
     #[arg(long, requires = "balanced")]
@@ -270,32 +270,33 @@ fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), String> {
         .install(|| balanced_openings(&candidates, rules, args.nodes, args.band, || bar.inc(1)));
     bar.finish_and_clear();
     println!(
-        "# Balanced openings: from each real game won by either side, the position {}-{} plies in",
+        "# Balanced openings: from each real game won by either side, the position {}-{} plies \
+         in (the ply",
         args.min_plies, args.max_plies
     );
     println!(
-        "# (the ply chosen from the game's line number), deduplicated, kept where Hnefi {} at {}",
-        env!("CARGO_PKG_VERSION"),
+        "# chosen from the game's line number), deduplicated, kept where Hnefi's search at {} \
+         nodes",
         args.nodes
     );
     println!(
-        "# nodes scores it within {} cp of even ({} of {} positions):",
+        "# (one thread, empty table) scores it within {} cp of even: {} of {} positions.",
         args.band,
         kept.len(),
         candidates.len()
     );
+    let rules = if args.rules == Preset::Copenhagen {
+        String::new()
+    } else {
+        format!(" --rules {}", args.rules)
+    };
     println!(
-        "#   hnefi openings --balanced {} --min-plies {} --max-plies {} --nodes {} --band {}{} \\",
+        "#   hnefi openings --balanced {} --min-plies {} --max-plies {} --nodes {} --band {}{rules} \\",
         args.games.display(),
         args.min_plies,
         args.max_plies,
         args.nodes,
         args.band,
-        if args.rules == Preset::Copenhagen {
-            String::new()
-        } else {
-            format!(" --rules {}", args.rules)
-        }
     );
     println!("#     > positions/openings-balanced.txt");
     for (line, _) in &kept {

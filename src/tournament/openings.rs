@@ -144,6 +144,14 @@ mod tests {
         );
     }
 
+    #[test]
+    fn balanced_openings_file_is_legal() {
+        let text = include_str!("../../positions/openings-balanced.txt");
+        let openings = load_openings(text, Rules::default()).unwrap();
+        assert!(openings.len() >= 100, "{}", openings.len());
+        assert!(openings.iter().all(|o| (8..=16).contains(&o.len())));
+    }
+
     // Lines 62 (won by the attackers), 1036 (by the defenders) and 1 (unfinished) of
     // copenhagen.csv, and line 62 again under another number.
     const GAMES: &str = "\
