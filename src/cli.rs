@@ -425,8 +425,8 @@ fn clock(t: Duration) -> String {
 
 pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     use hnefi::learn::datagen::{Settings, book_from_games, open_output, run};
-    if args.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
+    if args.threads.is_some_and(|n| !(1..=256).contains(&n)) {
+        return Err("--threads must be 1-256".into());
     }
     let settings = Settings {
         rules: Rules::preset(args.rules),
@@ -460,7 +460,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     let tty = std::io::stderr().is_terminal();
     let bar = progress_bar(todo, "games");
     let mut last_log = Instant::now();
-    let stop = interrupt_flag("after the games being played");
+    let stop = interrupt_flag("once the games in play are over");
     let output = &args.output;
     let totals = run(
         &settings,
@@ -547,7 +547,12 @@ pub fn games_data(args: GamesDataArgs) -> Result<(), String> {
         .iter()
         .try_for_each(|s| writeln!(out, "{s}"))
         .and_then(|()| out.flush());
-    written.map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
+    let name = if to_stdout {
+        "standard output".to_string()
+    } else {
+        args.output.display().to_string()
+    };
+    written.map_err(|e| format!("cannot write {name}: {e}"))?;
     eprintln!(
         "games-data: {} lines: {} games used (attackers won {}, defenders won {}, drawn {}), \
          {} unfinished and {} with an unknown result skipped, {} unreadable, {} cut short at \
@@ -566,11 +571,7 @@ pub fn games_data(args: GamesDataArgs) -> Result<(), String> {
         r.positions[0],
         r.positions[1],
         r.positions[2],
-        if to_stdout {
-            "standard output".to_string()
-        } else {
-            args.output.display().to_string()
-        }
+        name
     );
     Ok(())
 }

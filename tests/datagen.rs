@@ -133,6 +133,7 @@ fn datagen_rejects_bad_arguments_with_a_reason() {
         (&["--shard", "x"][..], "--shard"),
         (&["--nodes", "0"][..], "--nodes"),
         (&["--threads", "0"][..], "--threads"),
+        (&["--balance-nodes", "0"][..], "--balance-nodes"),
         (&["--max-plies", "5"][..], "--max-plies"),
         (&["--book", "missing.csv"][..], "missing.csv"),
         (&["--book-plies", "40"][..], "--book-plies"),

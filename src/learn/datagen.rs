@@ -111,7 +111,9 @@ impl Default for Settings {
 
 #[derive(Debug, thiserror::Error)]
 pub enum DatagenError {
-    #[error("nodes per move and nodes to judge a start must be at least 1 (--nodes)")]
+    #[error(
+        "nodes per move and nodes to judge a start must be at least 1 (--nodes, --balance-nodes)"
+    )]
     NoNodes,
     #[error("the balance band must be 0 cp or more (--balance), not {0}")]
     Balance(i32),
