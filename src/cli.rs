@@ -4,8 +4,11 @@ use clap::Args;
 use hnefi::board::notation::parse_fen;
 use hnefi::board::{Preset, Rules, START_FEN};
 use hnefi::perft::{Progress, divide};
+use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::Ordering;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
@@ -203,15 +206,45 @@ pub fn tactics(args: TacticsArgs) -> Result<(), String> {
 #[derive(Args)]
 pub struct OpeningsArgs {
     /// Game file in the copenhagen.csv format.
-    pub games: std::path::PathBuf,
+    #[arg(default_value = "data/copenhagen.csv")]
+    pub games: PathBuf,
     /// Plies per opening.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, conflicts_with = "balanced")]
     pub plies: usize,
+    /// Instead: one position per won game, --min-plies to --max-plies in, kept where a search
+    /// at --nodes scores it within --band cp of even.
+    #[arg(long)]
+    pub balanced: bool,
+    #[arg(long, default_value_t = 8, requires = "balanced")]
+    pub min_plies: usize,
+    #[arg(long, default_value_t = 16, requires = "balanced")]
+    pub max_plies: usize,
+    /// Nodes searched per position.
+    #[arg(long, default_value_t = 20_000, requires = "balanced")]
+    pub nodes: u64,
+    /// Largest score kept, in cp either way.
+    #[arg(long, default_value_t = 100, requires = "balanced")]
+    pub band: i32,
+    /// Worker threads (default: all cores).
+    #[arg(long, requires = "balanced")]
+    pub threads: Option<usize>,
+    #[arg(long, default_value = "copenhagen")]
+    pub rules: Preset,
+}
+
+fn format_opening(line: &[hnefi::board::Move]) -> String {
+    let moves: Vec<String> = line
+        .iter()
+        .map(|m| format!("{}-{}", m.from(), m.to()))
+        .collect();
+    moves.join(" ")
 }
 
 pub fn openings(args: OpeningsArgs) -> Result<(), String> {
-    let text = std::fs::read_to_string(&args.games)
-        .map_err(|e| format!("cannot read {}: {e}", args.games.display()))?;
+    let text = read_text(&args.games)?;
+    if args.balanced {
+        return balanced_openings(&args, &text);
+    }
     let list = hnefi::tournament::openings::openings_from_games(&text, args.plies);
     println!(
         "# The first {} plies of the real games, deduplicated, in order of first appearance:",
@@ -222,12 +255,327 @@ pub fn openings(args: OpeningsArgs) -> Result<(), String> {
         args.plies
     );
     for line in list {
-        let moves: Vec<String> = line
-            .iter()
-            .map(|m| format!("{}-{}", m.from(), m.to()))
-            .collect();
-        println!("{}", moves.join(" "));
+        println!("{}", format_opening(&line));
     }
+    Ok(())
+}
+
+fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), String> {
+    use hnefi::tournament::openings::{balanced_openings, later_openings_from_games};
+    if args.min_plies > args.max_plies || args.nodes == 0 || args.band < 0 {
+        return Err("need --min-plies <= --max-plies, --nodes >= 1 and --band >= 0".into());
+    }
+    let rules = Rules::preset(args.rules);
+    let candidates = later_openings_from_games(text, args.min_plies, args.max_plies, rules);
+    let bar = progress_bar(candidates.len() as u64, "positions");
+    let pool = thread_pool(args.threads)?;
+    let kept = pool
+        .install(|| balanced_openings(&candidates, rules, args.nodes, args.band, || bar.inc(1)));
+    bar.finish_and_clear();
+    println!(
+        "# Balanced openings: from each real game won by either side, the position {}-{} plies \
+         in (the ply",
+        args.min_plies, args.max_plies
+    );
+    println!(
+        "# chosen from the game's line number), deduplicated, kept where Hnefi's search at {} \
+         nodes",
+        args.nodes
+    );
+    println!(
+        "# (one thread, empty table) scores it within {} cp of even: {} of {} positions.",
+        args.band,
+        kept.len(),
+        candidates.len()
+    );
+    let rules = if args.rules == Preset::Copenhagen {
+        String::new()
+    } else {
+        format!(" --rules {}", args.rules)
+    };
+    println!(
+        "#   hnefi openings --balanced {} --min-plies {} --max-plies {} --nodes {} --band {}{rules} \\",
+        args.games.display(),
+        args.min_plies,
+        args.max_plies,
+        args.nodes,
+        args.band,
+    );
+    println!("#     > positions/openings-balanced.txt");
+    for (line, _) in &kept {
+        println!("{}", format_opening(line));
+    }
+    eprintln!(
+        "openings: kept {} of {} positions within {} cp at {} nodes",
+        kept.len(),
+        candidates.len(),
+        args.band,
+        args.nodes
+    );
+    Ok(())
+}
+
+fn read_text(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        if n == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        pool = pool.num_threads(n);
+    }
+    pool.build()
+        .map_err(|e| format!("cannot start threads: {e}"))
+}
+
+/// A bar on a terminal; nothing otherwise (callers that run long log lines instead).
+fn progress_bar(len: u64, unit: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{bar:30}} {{pos}}/{{len}} {unit} [{{elapsed_precise}} < {{eta_precise}}] {{msg}}"
+        ))
+        .expect("a valid template"),
+    );
+    bar
+}
+
+#[derive(Args)]
+pub struct DatagenArgs {
+    /// File the samples are appended to, a game at a time (FEN;SCORE;RESULT;GAME lines).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Real games (copenhagen.csv format) whose openings start the games.
+    #[arg(long, default_value = "data/copenhagen.csv")]
+    pub book: PathBuf,
+    /// Games in the whole run (all shards), numbered 0 to N-1.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Nodes searched to judge whether a start is even (default: 4 x --nodes).
+    #[arg(long)]
+    pub balance_nodes: Option<u64>,
+    /// Seed: game g is the same whatever the shard; its GAME field is seed * 10^9 + g.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play only games g with g % N == I - 1.
+    #[arg(long, default_value = "1/1", value_name = "I/N")]
+    pub shard: String,
+    /// Plies of a real game's opening at the start of each game.
+    #[arg(long, default_value_t = 8)]
+    pub book_plies: usize,
+    /// Random legal moves after the opening.
+    #[arg(long, default_value_t = 2)]
+    pub random_plies: usize,
+    /// Keep a start only if its score is within this many cp of even.
+    #[arg(long, default_value_t = 300)]
+    pub balance: i32,
+    /// A game going on past this many plies (from the initial position) is a draw.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: usize,
+    #[arg(long, default_value = "copenhagen")]
+    pub rules: Preset,
+    /// Games played at once, one engine thread each (default: all cores).
+    #[arg(long, alias = "concurrency")]
+    pub threads: Option<usize>,
+    /// Transposition table per game, in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Resume: keep the games already in the output file and play the rest (the last game in
+    /// the file is cut and played again, as an interruption may have cut it short).
+    #[arg(long)]
+    pub skip_existing: bool,
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("--shard: '{text}' is not I/N with 1 <= I <= N");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u64, u64) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// Set by the first Ctrl-C; the second one ends the process at once.
+fn interrupt_flag(what: &'static str) -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let handler = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nhnefi: stopping {what} (Ctrl-C again to quit at once)");
+    });
+    if let Err(e) = handler {
+        log::warn!("cannot catch Ctrl-C: {e}");
+    }
+    stop
+}
+
+fn clock(t: Duration) -> String {
+    let s = t.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+pub fn datagen(args: DatagenArgs) -> Result<(), String> {
+    use hnefi::learn::datagen::{Settings, book_from_games, open_output, run};
+    if args.threads.is_some_and(|n| !(1..=256).contains(&n)) {
+        return Err("--threads must be 1-256".into());
+    }
+    let settings = Settings {
+        rules: Rules::preset(args.rules),
+        nodes: args.nodes,
+        balance_nodes: args.balance_nodes.unwrap_or(args.nodes.saturating_mul(4)),
+        book_plies: args.book_plies,
+        random_plies: args.random_plies,
+        balance: args.balance,
+        max_plies: args.max_plies,
+        seed: args.seed,
+        games: args.games,
+        shard: parse_shard(&args.shard)?,
+        hash_mb: args.hash,
+    };
+    settings.check().map_err(|e| e.to_string())?;
+    let text = read_text(&args.book)?;
+    let book = book_from_games(&text, settings.book_plies, settings.rules);
+    let (mut file, skip) =
+        open_output(&args.output, &settings, args.skip_existing).map_err(|e| e.to_string())?;
+    let todo = settings.shard_games().filter(|g| !skip.contains(g)).count() as u64;
+    eprintln!(
+        "datagen: {todo} games to play (shard {}, {} already in {}), {} nodes a move, \
+         {} openings of {} plies",
+        args.shard,
+        skip.len(),
+        args.output.display(),
+        settings.nodes,
+        book.len(),
+        settings.book_plies
+    );
+    let tty = std::io::stderr().is_terminal();
+    let bar = progress_bar(todo, "games");
+    let mut last_log = Instant::now();
+    let stop = interrupt_flag("once the games in play are over");
+    let output = &args.output;
+    let totals = run(
+        &settings,
+        &book,
+        &skip,
+        args.threads,
+        &stop,
+        |game, totals| {
+            file.write_all(game.text().as_bytes()).map_err(|source| {
+                hnefi::learn::datagen::DatagenError::Io {
+                    path: output.clone(),
+                    source,
+                }
+            })?;
+            let rate = totals.positions_per_second();
+            if tty {
+                bar.inc(1);
+                bar.set_message(format!("{} positions, {rate:.0}/s", totals.positions));
+            } else if last_log.elapsed() >= Duration::from_secs(30) || totals.games == todo {
+                last_log = Instant::now();
+                let left = todo.saturating_sub(totals.games) as f64;
+                let eta = totals.elapsed.mul_f64(left / totals.games.max(1) as f64);
+                eprintln!(
+                    "datagen: {}/{todo} games, {} positions, {rate:.0} positions/s, {} < {}",
+                    totals.games,
+                    totals.positions,
+                    clock(totals.elapsed),
+                    clock(eta)
+                );
+            }
+            Ok(())
+        },
+    )
+    .map_err(|e| e.to_string());
+    bar.finish_and_clear();
+    let totals = totals?;
+    eprintln!(
+        "datagen: {} games, {} positions (attackers won {}, defenders won {}, drawn {}), \
+         {:.0} positions/s over {:.1} s, {:.2} starts drawn per game; written to {}",
+        totals.games,
+        totals.positions,
+        totals.attackers,
+        totals.defenders,
+        totals.draws,
+        totals.positions_per_second(),
+        totals.elapsed.as_secs_f64(),
+        totals.start_tries as f64 / totals.games.max(1) as f64,
+        args.output.display()
+    );
+    if stop.load(Ordering::Relaxed) && totals.games < todo {
+        return Err(format!(
+            "interrupted after {} of {todo} games; run the same command with --skip-existing \
+             to play the rest",
+            totals.games
+        ));
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct GamesDataArgs {
+    /// Game file in the copenhagen.csv format.
+    #[arg(default_value = "data/copenhagen.csv")]
+    pub games: PathBuf,
+    /// Where to write the samples (FEN;-;RESULT;LINE); `-` is standard output.
+    #[arg(short, long, default_value = "-")]
+    pub output: PathBuf,
+}
+
+pub fn games_data(args: GamesDataArgs) -> Result<(), String> {
+    let text = read_text(&args.games)?;
+    let (samples, r) = hnefi::learn::games::samples_from_games(&text);
+    let to_stdout = args.output.as_os_str() == "-";
+    let sink: Box<dyn Write> = if to_stdout {
+        Box::new(std::io::stdout().lock())
+    } else {
+        Box::new(
+            std::fs::File::create(&args.output)
+                .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?,
+        )
+    };
+    let mut out = std::io::BufWriter::new(sink);
+    let written = samples
+        .iter()
+        .try_for_each(|s| writeln!(out, "{s}"))
+        .and_then(|()| out.flush());
+    let name = if to_stdout {
+        "standard output".to_string()
+    } else {
+        args.output.display().to_string()
+    };
+    written.map_err(|e| format!("cannot write {name}: {e}"))?;
+    eprintln!(
+        "games-data: {} lines: {} games used (attackers won {}, defenders won {}, drawn {}), \
+         {} unfinished and {} with an unknown result skipped, {} unreadable, {} cut short at \
+         an illegal move; {} positions (from games won by the attackers {}, by the defenders \
+         {}, drawn {}) written to {}",
+        r.lines,
+        r.games.iter().sum::<usize>(),
+        r.games[0],
+        r.games[1],
+        r.games[2],
+        r.ongoing,
+        r.unknown_result,
+        r.unreadable,
+        r.cut_short,
+        samples.len(),
+        r.positions[0],
+        r.positions[1],
+        r.positions[2],
+        name
+    );
     Ok(())
 }
 

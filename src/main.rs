@@ -37,8 +37,14 @@ enum Command {
     Latency(cli::LatencyArgs),
     /// Join hnefatafl-copenhagen's light TCP server as a player.
     Connect(cli::ConnectArgs),
-    /// Print openings (the first plies of the real games, deduplicated).
+    /// Print openings: the first plies of the real games, deduplicated, or with --balanced the
+    /// later positions of those games that the engine scores about even.
     Openings(cli::OpeningsArgs),
+    /// Self-play training data: games at a fixed node count from even starts, every position
+    /// written with its score and the game's result (FEN;SCORE;RESULT;GAME).
+    Datagen(cli::DatagenArgs),
+    /// Training data from the real games: every position of every finished game with its result.
+    GamesData(cli::GamesDataArgs),
     /// Engine-vs-engine matches over UCI, OpenTafl and the hnefatafl text protocol, with Elo,
     /// pentanomial counts and SPRT; `hnefi match merge` adds up shard summaries.
     Match(Box<match_cli::MatchArgs>),
@@ -72,6 +78,8 @@ fn main() -> ExitCode {
         Some(Command::Latency(args)) => cli::latency(args),
         Some(Command::Timetodepth(args)) => cli::timetodepth(args),
         Some(Command::Openings(args)) => cli::openings(args),
+        Some(Command::Datagen(args)) => cli::datagen(args),
+        Some(Command::GamesData(args)) => cli::games_data(args),
         Some(Command::Match(args)) => match_cli::run_match(*args),
         Some(Command::Tune(args)) => tune_cli::tune(args),
         None => {

@@ -1,4 +1,6 @@
 //! Learning the evaluation: training samples, their sources, and the fit.
 
+pub mod datagen;
+pub mod games;
 pub mod sample;
 pub mod tune;

@@ -1,0 +1,802 @@
+//! Self-play training data: Hnefi plays itself at a fixed node count per move from varied,
+//! roughly even starts, and every position of each game is kept as a [`Sample`] with its search
+//! score and the game's result.
+//!
+//! A start is the opening of a real game (its first `book_plies` plies) followed by
+//! `random_plies` uniformly random legal moves; it is kept only if a search of it scores within
+//! `balance` cp of even, so that the games teach the middle of the scale rather than lost
+//! causes.
+//!
+//! Reproducibility: everything random in game `g` comes from [`game_rng`]`(seed, g)`, and each
+//! game starts from a cleared single-threaded engine searching to a node count, so game `g` is
+//! the same line for line whichever shard, thread or order plays it. Shard `I/N` plays the games
+//! `g` with `g % N == I - 1`; the shards of a run together hold exactly the unsharded run.
+//! The `GAME` field of game `g` is `seed * GAME_NUMBER_STRIDE + g`, so runs with different
+//! seeds can be pooled and still be split by game.
+
+use crate::board::{Move, MoveList, Position, Rules, Side};
+use crate::learn::sample::{GameResult, SCORE_CAP, Sample, SampleError};
+use crate::record::read_games;
+use crate::search::{Engine, Limits, Options, Score};
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// `GAME` of game `g` under seed `s` is `s * GAME_NUMBER_STRIDE + g`.
+pub const GAME_NUMBER_STRIDE: u64 = 1_000_000_000;
+
+/// Starts drawn per game before giving up on finding one within the balance band.
+pub const MAX_START_TRIES: u32 = 1000;
+
+/// splitmix64 (Steele, Lea and Flood, 2014), written out rather than taken from `rand` so that
+/// a seed names the same games whatever `rand` release is linked: `StdRng`'s algorithm is not
+/// promised to stay the same between releases.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` for `n > 0` (multiply-shift: the bias is below `n / 2^64`).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+}
+
+/// The generator of game `g` of a run seeded `seed`: both numbers are hashed before they are
+/// combined, so that neighbouring games and neighbouring seeds get unrelated streams.
+pub fn game_rng(seed: u64, g: u64) -> SplitMix64 {
+    let a = SplitMix64::new(seed).next_u64();
+    let b = SplitMix64::new(g ^ 0x5851_F42D_4C95_7F2D).next_u64();
+    SplitMix64::new(a ^ b)
+}
+
+/// What a run plays.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub rules: Rules,
+    /// Nodes searched per move.
+    pub nodes: u64,
+    /// Nodes searched to judge whether a start is even.
+    pub balance_nodes: u64,
+    /// Plies of a real game's opening at the start.
+    pub book_plies: usize,
+    /// Random legal moves after the opening.
+    pub random_plies: usize,
+    /// A start is kept when its score is within this many cp of 0.
+    pub balance: i32,
+    /// A game still going after this many plies, counted from the initial position with the
+    /// opening included, is stopped and counted as a draw.
+    pub max_plies: usize,
+    pub seed: u64,
+    /// Games in the whole run, numbered `0..games`.
+    pub games: u64,
+    /// Shard `.0` (from 1) of `.1`.
+    pub shard: (u64, u64),
+    /// Transposition table of each game's engine.
+    pub hash_mb: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            rules: Rules::default(),
+            nodes: 5000,
+            balance_nodes: 20_000,
+            book_plies: 8,
+            random_plies: 2,
+            balance: 300,
+            max_plies: 300,
+            seed: 1,
+            games: 1000,
+            shard: (1, 1),
+            hash_mb: 16,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DatagenError {
+    #[error(
+        "nodes per move and nodes to judge a start must be at least 1 (--nodes, --balance-nodes)"
+    )]
+    NoNodes,
+    #[error("the balance band must be 0 cp or more (--balance), not {0}")]
+    Balance(i32),
+    #[error(
+        "--max-plies {max} leaves no room to play after {start} plies of opening and random \
+         moves; raise --max-plies or lower --book-plies/--random-plies"
+    )]
+    MaxPlies { max: usize, start: usize },
+    #[error("shard {index}/{count}: need 1 <= I <= N, as in --shard 2/4")]
+    Shard { index: u64, count: u64 },
+    #[error("--games {0}: at most {GAME_NUMBER_STRIDE} games per seed; use more seeds")]
+    TooManyGames(u64),
+    #[error("--seed {0} is too large: seed * {GAME_NUMBER_STRIDE} + game must fit in 64 bits")]
+    SeedTooLarge(u64),
+    #[error(
+        "no game of the games file has more than {0} plies that replay legally; \
+         lower --book-plies or check the file"
+    )]
+    NoBook(usize),
+    #[error(
+        "game {game}: none of {tries} starts scored within {balance} cp of even; \
+         widen --balance or shorten --random-plies"
+    )]
+    NoBalancedStart { game: u64, tries: u32, balance: i32 },
+    #[error("game {game}: the engine chose {mv}, which is not legal here (a search bug)")]
+    IllegalMove { game: u64, mv: Move },
+    #[error("cannot use {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "{} is not empty; pass --skip-existing to resume the run that wrote it, \
+         or write to another file",
+        .0.display()
+    )]
+    OutputExists(PathBuf),
+    #[error(
+        "{}:{line}: not a training sample ({source}); --skip-existing resumes only a file \
+         written by datagen",
+        path.display()
+    )]
+    NotSamples {
+        path: PathBuf,
+        line: usize,
+        source: SampleError,
+    },
+    #[error(
+        "{}: holds game {game}, which is not a game of this run (seed {seed}, games 0..{games}); \
+         resume with the settings that wrote it, or write to another file",
+        path.display()
+    )]
+    ForeignGame {
+        path: PathBuf,
+        game: u64,
+        seed: u64,
+        games: u64,
+    },
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
+}
+
+impl Settings {
+    pub fn check(&self) -> Result<(), DatagenError> {
+        if self.nodes == 0 || self.balance_nodes == 0 {
+            return Err(DatagenError::NoNodes);
+        }
+        if self.balance < 0 {
+            return Err(DatagenError::Balance(self.balance));
+        }
+        let start = self.book_plies + self.random_plies;
+        if self.max_plies <= start {
+            return Err(DatagenError::MaxPlies {
+                max: self.max_plies,
+                start,
+            });
+        }
+        let (index, count) = self.shard;
+        if index == 0 || index > count {
+            return Err(DatagenError::Shard { index, count });
+        }
+        if self.games > GAME_NUMBER_STRIDE {
+            return Err(DatagenError::TooManyGames(self.games));
+        }
+        if self.seed > u64::MAX / GAME_NUMBER_STRIDE - 1 {
+            return Err(DatagenError::SeedTooLarge(self.seed));
+        }
+        Ok(())
+    }
+
+    /// The `GAME` field of game `g`.
+    pub fn game_number(&self, g: u64) -> u64 {
+        self.seed * GAME_NUMBER_STRIDE + g
+    }
+
+    /// The games `g` this shard plays, in order.
+    pub fn shard_games(&self) -> impl Iterator<Item = u64> + use<> {
+        let (index, count) = self.shard;
+        (index.saturating_sub(1)..self.games).step_by(count.max(1) as usize)
+    }
+}
+
+/// The openings to start from: the first `plies` moves of every real game that has more moves
+/// than that, legal under `rules` with the game still going at their end. Repeats are kept,
+/// so that openings are drawn as often as people played them.
+pub fn book_from_games(games_csv: &str, plies: usize, rules: Rules) -> Vec<Vec<Move>> {
+    read_games(games_csv)
+        .into_iter()
+        .filter(|(_, g)| g.moves.len() > plies)
+        .map(|(_, g)| g.moves[..plies].iter().map(|m| m.mv).collect::<Vec<_>>())
+        .filter(|line| {
+            let mut pos = Position::start(rules);
+            line.iter().all(|&mv| pos.try_play(mv).is_ok()) && pos.outcome().is_none()
+        })
+        .collect()
+}
+
+/// A score in cp from the attackers' view, decided games written as +/-[`SCORE_CAP`].
+pub fn attackers_cp(score: Score, side_to_move: Side) -> i32 {
+    let cp = if score.is_decisive() {
+        SCORE_CAP * score.0.signum()
+    } else {
+        score.0.clamp(-SCORE_CAP, SCORE_CAP)
+    };
+    match side_to_move {
+        Side::Attackers => cp,
+        Side::Defenders => -cp,
+    }
+}
+
+/// One self-play game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The game's `g` within the run (its `GAME` field is [`Settings::game_number`]).
+    pub index: u64,
+    /// Every position from the start on while the game was going, in order.
+    pub samples: Vec<Sample>,
+    pub result: GameResult,
+    /// Starts drawn before one was even enough.
+    pub start_tries: u32,
+}
+
+impl Game {
+    /// The game's lines, each ending in a newline.
+    pub fn text(&self) -> String {
+        let mut out = String::with_capacity(self.samples.len() * 64);
+        for s in &self.samples {
+            out.push_str(&s.to_string());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// A search to `nodes` nodes. A score means something only once the first iteration has
+/// finished, which a small node count may not allow (the best move then stands at minus
+/// infinity); such a search is redone to depth 1, whatever that costs, which keeps it
+/// deterministic.
+fn searched(engine: &mut Engine, pos: &Position, nodes: u64) -> crate::search::SearchResult {
+    let found = engine.search(
+        pos,
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        },
+    );
+    if found.depth > 0 {
+        return found;
+    }
+    engine.search(
+        pos,
+        Limits {
+            depth: Some(1),
+            ..Limits::default()
+        },
+    )
+}
+
+/// Draws starts until one is legal, still going and scored within the band.
+fn pick_start(
+    settings: &Settings,
+    book: &[Vec<Move>],
+    g: u64,
+    rng: &mut SplitMix64,
+    engine: &mut Engine,
+) -> Result<(Position, u32), DatagenError> {
+    let no_opening: [Vec<Move>; 1] = [Vec::new()];
+    let book = if book.is_empty() { &no_opening } else { book };
+    let mut list = MoveList::new();
+    for tries in 1..=MAX_START_TRIES {
+        let opening = &book[rng.below(book.len())];
+        let mut pos = Position::start(settings.rules);
+        if opening.iter().any(|&mv| pos.try_play(mv).is_err()) {
+            continue;
+        }
+        for _ in 0..settings.random_plies {
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            pos.play(list[rng.below(list.len())]);
+        }
+        if pos.outcome().is_some() {
+            continue;
+        }
+        // Every search starts from an empty table, so that a start's verdict depends on the
+        // start alone and not on the starts rejected before it.
+        engine.clear();
+        let score = searched(engine, &pos, settings.balance_nodes).score;
+        if !score.is_decisive() && score.0.abs() <= settings.balance {
+            return Ok((pos, tries));
+        }
+    }
+    Err(DatagenError::NoBalancedStart {
+        game: g,
+        tries: MAX_START_TRIES,
+        balance: settings.balance,
+    })
+}
+
+/// Plays game `g` of the run with `engine` (which should search on one thread, for the game to
+/// be reproducible).
+pub fn play_game(
+    settings: &Settings,
+    book: &[Vec<Move>],
+    g: u64,
+    engine: &mut Engine,
+) -> Result<Game, DatagenError> {
+    let mut rng = game_rng(settings.seed, g);
+    let (mut pos, start_tries) = pick_start(settings, book, g, &mut rng, engine)?;
+    engine.clear();
+    let game = settings.game_number(g);
+    let mut samples: Vec<(crate::board::Board, i32)> = Vec::new();
+    let result = loop {
+        if let Some(outcome) = pos.outcome() {
+            break GameResult::of(outcome.winner);
+        }
+        if pos.plies() >= settings.max_plies {
+            break GameResult::Draw;
+        }
+        let found = searched(engine, &pos, settings.nodes);
+        let Some(mv) = found.best else {
+            // Only a finished game has no move, and that was looked at above.
+            break GameResult::Draw;
+        };
+        samples.push((*pos.board(), attackers_cp(found.score, pos.side_to_move())));
+        if pos.try_play(mv).is_err() {
+            return Err(DatagenError::IllegalMove { game: g, mv });
+        }
+    };
+    Ok(Game {
+        index: g,
+        samples: samples
+            .into_iter()
+            .map(|(board, score)| Sample {
+                board,
+                score: Some(score),
+                result,
+                game,
+            })
+            .collect(),
+        result,
+        start_tries,
+    })
+}
+
+/// Counts over the games of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Totals {
+    pub games: u64,
+    pub positions: u64,
+    pub attackers: u64,
+    pub defenders: u64,
+    pub draws: u64,
+    pub start_tries: u64,
+    pub elapsed: Duration,
+}
+
+impl Totals {
+    pub fn add(&mut self, game: &Game) {
+        self.games += 1;
+        self.positions += game.samples.len() as u64;
+        self.start_tries += game.start_tries as u64;
+        match game.result {
+            GameResult::AttackersWon => self.attackers += 1,
+            GameResult::DefendersWon => self.defenders += 1,
+            GameResult::Draw => self.draws += 1,
+        }
+    }
+
+    pub fn positions_per_second(&self) -> f64 {
+        self.positions as f64 / self.elapsed.as_secs_f64().max(1e-3)
+    }
+}
+
+/// Plays the games of the shard except those in `skip` (indices `g`) on `threads` threads
+/// (default: all cores), handing each finished game to `each` on the calling thread, in the
+/// order they finish. Stops starting games once `stop` is set; an error from a game or from
+/// `each` stops the run and is returned.
+pub fn run(
+    settings: &Settings,
+    book: &[Vec<Move>],
+    skip: &HashSet<u64>,
+    threads: Option<usize>,
+    stop: &AtomicBool,
+    mut each: impl FnMut(&Game, &Totals) -> Result<(), DatagenError>,
+) -> Result<Totals, DatagenError> {
+    settings.check()?;
+    if settings.book_plies > 0 && book.is_empty() {
+        return Err(DatagenError::NoBook(settings.book_plies));
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        pool = pool.num_threads(n.max(1));
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| DatagenError::Threads(e.to_string()))?;
+    let todo: Vec<u64> = settings
+        .shard_games()
+        .filter(|g| !skip.contains(g))
+        .collect();
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let halt = AtomicBool::new(false);
+    let (tx, rx) = mpsc::sync_channel::<Result<Game, DatagenError>>(2 * pool.current_num_threads());
+    let options = Options {
+        threads: 1,
+        hash_mb: settings.hash_mb.max(1),
+        ..Options::default()
+    };
+    let mut totals = Totals::default();
+    std::thread::scope(|s| {
+        let (next, halt, todo) = (&next, &halt, &todo);
+        let pool = &pool;
+        let options = &options;
+        s.spawn(move || {
+            // Each worker owns one engine for all its games; games pull numbers in order, so
+            // an interrupted run has played roughly the first games.
+            pool.broadcast(|_| {
+                let tx = tx.clone();
+                let mut engine = Engine::new(options.clone());
+                while !stop.load(Ordering::Relaxed) && !halt.load(Ordering::Relaxed) {
+                    let Some(&g) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    let game = play_game(settings, book, g, &mut engine);
+                    let failed = game.is_err();
+                    if tx.send(game).is_err() || failed {
+                        break;
+                    }
+                }
+            });
+        });
+        let outcome = (|| {
+            for game in rx.iter() {
+                let game = game?;
+                totals.add(&game);
+                totals.elapsed = start.elapsed();
+                each(&game, &totals)?;
+            }
+            Ok(())
+        })();
+        // Unblock and stop the workers before the scope waits for them.
+        halt.store(true, Ordering::Relaxed);
+        drop(rx);
+        outcome
+    })?;
+    totals.elapsed = start.elapsed();
+    Ok(totals)
+}
+
+/// Opens the output for appending. Without `resume`, refuses a file that already holds data,
+/// so that a run is never silently added twice. With `resume`, returns the games `g` already
+/// in the file: the file is cut back first to the end of its last complete line and then to
+/// the start of its last game, since only that game can have been cut short (games are
+/// written whole, one after another), and the run plays it again.
+pub fn open_output(
+    path: &Path,
+    settings: &Settings,
+    resume: bool,
+) -> Result<(File, HashSet<u64>), DatagenError> {
+    let io = |source| DatagenError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    if len == 0 {
+        return Ok((file, HashSet::new()));
+    }
+    if !resume {
+        return Err(DatagenError::OutputExists(path.to_path_buf()));
+    }
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    let (keep, done) = resume_point(BufReader::new(&file), path, settings)?;
+    if keep < len {
+        file.set_len(keep).map_err(io)?;
+    }
+    Ok((file, done))
+}
+
+/// Reads a datagen output: where to cut it (see [`open_output`]) and the games `g` it holds
+/// before that point.
+pub fn resume_point(
+    mut reader: impl BufRead,
+    path: &Path,
+    settings: &Settings,
+) -> Result<(u64, HashSet<u64>), DatagenError> {
+    let mut done = HashSet::new();
+    // The last game seen, and the offset where its lines begin.
+    let mut last: Option<(u64, u64)> = None;
+    let mut offset = 0u64;
+    let mut buf = Vec::new();
+    for number in 1.. {
+        buf.clear();
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|source| DatagenError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        // A last line without its newline was cut short by the interruption: it is dropped
+        // with the rest of its game.
+        if n == 0 || buf.last() != Some(&b'\n') {
+            break;
+        }
+        let sample = String::from_utf8_lossy(&buf)
+            .parse::<Sample>()
+            .map_err(|source| DatagenError::NotSamples {
+                path: path.to_path_buf(),
+                line: number,
+                source,
+            })?;
+        if last.map(|(game, _)| game) != Some(sample.game) {
+            last = Some((sample.game, offset));
+        }
+        done.insert(sample.game);
+        offset += n as u64;
+    }
+    let Some((last_game, cut)) = last else {
+        return Ok((0, HashSet::new()));
+    };
+    let first = settings.game_number(0);
+    let mut games = HashSet::with_capacity(done.len());
+    for &game in &done {
+        if game < first || game - first >= settings.games {
+            return Err(DatagenError::ForeignGame {
+                path: path.to_path_buf(),
+                game,
+                seed: settings.seed,
+                games: settings.games,
+            });
+        }
+        if game != last_game {
+            games.insert(game - first);
+        }
+    }
+    Ok((cut, games))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Lines 62, 1036 and 7 of copenhagen.csv: openings to start from.
+    const GAMES: &str = "\
+        d1-d3 g5-i5 f2-i2 f8-b8 k8-c8xb8 f4-i4 k7-i7 f5-f2 e1-e2,1,0,Black\n\
+        h1-h3 f8-c8 b6-b9 d6-d3 a4-c4 e7-e10 d11-d10xe10 e6-e10 b9-e9xe10 f6-b6,2,0,White\n\
+        d1-d3 h6-h3 k4-k3 g7-g9 h11-i11 g6-i6 h1-i1 g5-j5,0,0,Ongoing\n";
+
+    fn tiny() -> Settings {
+        Settings {
+            nodes: 150,
+            balance_nodes: 300,
+            book_plies: 4,
+            max_plies: 60,
+            games: 3,
+            seed: 5,
+            hash_mb: 1,
+            ..Settings::default()
+        }
+    }
+
+    fn engine() -> Engine {
+        Engine::new(Options {
+            hash_mb: 1,
+            ..Options::default()
+        })
+    }
+
+    #[test]
+    fn splitmix_matches_the_reference_and_mixes_games() {
+        // The first output of splitmix64 seeded 0, as in Vigna's reference code.
+        assert_eq!(SplitMix64::new(0).next_u64(), 0xE220_A839_7B1D_CDAF);
+        let mut rng = SplitMix64::new(9);
+        assert!((0..1000).all(|_| rng.below(7) < 7));
+        let firsts: HashSet<u64> = (0..100).map(|g| game_rng(1, g).next_u64()).collect();
+        assert_eq!(firsts.len(), 100);
+        assert_ne!(game_rng(1, 2).next_u64(), game_rng(2, 1).next_u64());
+    }
+
+    #[test]
+    fn scores_turn_to_the_attackers_view() {
+        assert_eq!(attackers_cp(Score(120), Side::Attackers), 120);
+        assert_eq!(attackers_cp(Score(120), Side::Defenders), -120);
+        assert_eq!(attackers_cp(Score::win_in(3), Side::Defenders), -SCORE_CAP);
+        assert_eq!(attackers_cp(Score::loss_in(2), Side::Defenders), SCORE_CAP);
+        assert_eq!(attackers_cp(Score(25_000), Side::Attackers), SCORE_CAP);
+    }
+
+    #[test]
+    fn settings_are_checked() {
+        assert!(tiny().check().is_ok());
+        let bad = [
+            Settings { nodes: 0, ..tiny() },
+            Settings {
+                balance: -1,
+                ..tiny()
+            },
+            Settings {
+                max_plies: 6,
+                ..tiny()
+            },
+            Settings {
+                shard: (3, 2),
+                ..tiny()
+            },
+            Settings {
+                shard: (0, 2),
+                ..tiny()
+            },
+            Settings {
+                games: GAME_NUMBER_STRIDE + 1,
+                ..tiny()
+            },
+            Settings {
+                seed: u64::MAX / 2,
+                ..tiny()
+            },
+        ];
+        for s in bad {
+            assert!(s.check().is_err(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn shards_split_the_games() {
+        let s = Settings {
+            games: 10,
+            ..tiny()
+        };
+        let mut all: Vec<u64> = (1..=3)
+            .flat_map(|i| {
+                Settings {
+                    shard: (i, 3),
+                    ..s.clone()
+                }
+                .shard_games()
+            })
+            .collect();
+        all.sort();
+        assert_eq!(all, (0..10).collect::<Vec<_>>());
+        assert_eq!(s.game_number(7), 5_000_000_007);
+    }
+
+    #[test]
+    fn the_book_keeps_games_long_enough() {
+        let rules = Rules::default();
+        assert_eq!(book_from_games(GAMES, 4, rules).len(), 3);
+        assert_eq!(book_from_games(GAMES, 9, rules).len(), 1);
+        assert!(book_from_games(GAMES, 10, rules).is_empty());
+    }
+
+    #[test]
+    fn a_game_depends_on_its_number_only() {
+        let s = tiny();
+        let book = book_from_games(GAMES, s.book_plies, s.rules);
+        let mut shared = engine();
+        let first = play_game(&s, &book, 1, &mut shared).unwrap();
+        // The same engine after another game, or a fresh one: the same game.
+        play_game(&s, &book, 2, &mut shared).unwrap();
+        let again = play_game(&s, &book, 1, &mut shared).unwrap();
+        let fresh = play_game(&s, &book, 1, &mut engine()).unwrap();
+        assert_eq!(first.text(), again.text());
+        assert_eq!(first.text(), fresh.text());
+        assert!(!first.samples.is_empty());
+        for sample in &first.samples {
+            assert_eq!(sample.game, s.game_number(1));
+            assert_eq!(sample.result, first.result);
+            assert!(sample.score.is_some_and(|c| c.abs() <= SCORE_CAP));
+        }
+        let lines = first.text();
+        for line in lines.lines() {
+            assert_eq!(line.parse::<Sample>().unwrap().to_string(), line);
+        }
+        // Never more than the ply limit, the start's plies included.
+        assert!(first.samples.len() <= s.max_plies - s.book_plies - s.random_plies);
+    }
+
+    #[test]
+    fn starts_are_within_the_balance_band() {
+        // With the start judged at the node count of a move, the first move's search (from
+        // an empty table too) is the judging search again: its score is within the band.
+        let s = Settings {
+            balance_nodes: 150,
+            balance: 40,
+            ..tiny()
+        };
+        let book = book_from_games(GAMES, s.book_plies, s.rules);
+        let mut e = engine();
+        for g in 0..4 {
+            let game = play_game(&s, &book, g, &mut e).unwrap();
+            let first = game.samples[0].score.unwrap();
+            assert!(first.abs() <= 40, "game {g}: {first}");
+        }
+    }
+
+    #[test]
+    fn a_run_plays_each_game_of_the_shard_once() {
+        let s = tiny();
+        let book = book_from_games(GAMES, s.book_plies, s.rules);
+        let stop = AtomicBool::new(false);
+        let mut seen = Vec::new();
+        let totals = run(&s, &book, &HashSet::from([1]), Some(2), &stop, |g, _| {
+            seen.push(g.index);
+            Ok(())
+        })
+        .unwrap();
+        seen.sort();
+        assert_eq!(seen, [0, 2]);
+        assert_eq!(totals.games, 2);
+        assert_eq!(totals.attackers + totals.defenders + totals.draws, 2);
+        // An error from the writer ends the run with that error.
+        let failed = run(&s, &book, &HashSet::new(), Some(2), &stop, |_, _| {
+            Err(DatagenError::NoNodes)
+        });
+        assert!(matches!(failed, Err(DatagenError::NoNodes)));
+        // A run without a book when one is needed says so.
+        let no_book = run(&s, &[], &HashSet::new(), Some(1), &stop, |_, _| Ok(()));
+        assert!(matches!(no_book, Err(DatagenError::NoBook(4))));
+    }
+
+    fn line(game: u64) -> String {
+        let start = crate::board::notation::to_fen(&crate::board::Board::start());
+        format!("{start};12;d;{game}\n")
+    }
+
+    #[test]
+    fn resuming_cuts_back_to_the_last_whole_game() {
+        let s = tiny();
+        let path = Path::new("out.txt");
+        let (a, b, c) = (
+            line(5_000_000_002),
+            line(5_000_000_000),
+            line(5_000_000_001),
+        );
+        let text = format!("{a}{a}{b}{b}{c}{c}");
+        let (cut, done) = resume_point(text.as_bytes(), path, &s).unwrap();
+        // The last game may have been cut short: it is played again.
+        assert_eq!(cut as usize, 4 * a.len());
+        assert_eq!(done, HashSet::from([2, 0]));
+        // A line cut short is dropped with its game.
+        let partial = format!("{a}{b}{}", &c[..20]);
+        let (cut, done) = resume_point(partial.as_bytes(), path, &s).unwrap();
+        assert_eq!((cut as usize, done), (a.len(), HashSet::from([2])));
+        let (cut, done) = resume_point(&b""[..], path, &s).unwrap();
+        assert_eq!((cut, done.len()), (0, 0));
+        // Lines of something else, or games of another run, are refused.
+        let junk = format!("{a}hello\n{b}");
+        assert!(matches!(
+            resume_point(junk.as_bytes(), path, &s),
+            Err(DatagenError::NotSamples { line: 2, .. })
+        ));
+        let foreign = format!("{}{a}", line(7));
+        assert!(matches!(
+            resume_point(foreign.as_bytes(), path, &s),
+            Err(DatagenError::ForeignGame { game: 7, .. })
+        ));
+    }
+}

@@ -1,0 +1,205 @@
+//! `hnefi datagen`, `hnefi games-data` and `hnefi openings --balanced`, run for real on a few
+//! inline games.
+
+use hnefi::learn::sample::{GameResult, Sample};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+// Lines 62, 1036, 7, 817 and 1694 of copenhagen.csv (CC0).
+const GAMES: &str = "\
+d1-d3 g5-i5 f2-i2 f8-b8 k8-c8xb8 f4-i4 k7-i7 f5-f2 e1-e2,1,0,Black
+h1-h3 f8-c8 b6-b9 d6-d3 a4-c4 e7-e10 d11-d10xe10 e6-e10 b9-e9xe10 f6-b6,2,0,White
+d1-d3 h6-h3 k4-k3 g7-g9 h11-i11 g6-i6 h1-i1 g5-j5,0,0,Ongoing
+g1-g3 timeout,0,0,Black
+e1-e3 g7-g10 h11-h10xg10 f7-g7 f10-g10 f8-f10 h10-h9 f6-f9 b6-b1 f9-a9 e11-e10xf10 a9-a11,2,0,White
+";
+
+/// A fresh directory for one test, with the games file in it.
+fn workdir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("datagen-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a test directory");
+    std::fs::write(dir.join("games.csv"), GAMES).expect("the games file");
+    dir
+}
+
+fn hnefi(dir: &Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run hnefi");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A tiny run (4 games, 200 nodes, 4 book plies) into `out`, with `extra` options added or
+/// replacing those.
+fn datagen(dir: &Path, out: &str, extra: &[&str]) -> (bool, String) {
+    let base = [
+        ("--book", "games.csv"),
+        ("--book-plies", "4"),
+        ("--games", "4"),
+        ("--nodes", "200"),
+        ("--max-plies", "120"),
+        ("--seed", "3"),
+        ("--threads", "2"),
+    ];
+    let mut args = vec!["datagen", "-o", out];
+    args.extend_from_slice(extra);
+    for (key, value) in base {
+        if !extra.contains(&key) {
+            args.extend([key, value]);
+        }
+    }
+    let (ok, stdout, stderr) = hnefi(dir, &args);
+    assert!(stdout.is_empty(), "{stdout}");
+    (ok, stderr)
+}
+
+/// The lines of a file, sorted: games come in the order they finish, and a game can hold the
+/// same line twice (a repeated position searched alike).
+fn lines(path: &Path) -> Vec<String> {
+    let mut lines: Vec<String> = std::fs::read_to_string(path)
+        .expect("the output")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    lines.sort();
+    lines
+}
+
+fn games(lines: &[String]) -> BTreeSet<u64> {
+    lines
+        .iter()
+        .map(|l| l.parse::<Sample>().expect("a sample").game)
+        .collect()
+}
+
+#[test]
+fn datagen_is_seeded_and_sharded() {
+    let dir = workdir("seeded");
+    let (ok, err) = datagen(&dir, "all.txt", &[]);
+    assert!(ok, "{err}");
+    assert!(err.contains("datagen: 4 games, "), "{err}");
+    assert!(err.contains("positions/s"), "{err}");
+    let all = lines(&dir.join("all.txt"));
+    let samples: Vec<Sample> = all.iter().map(|l| l.parse().expect("a sample")).collect();
+    assert_eq!(
+        games(&all),
+        BTreeSet::from([3_000_000_000, 3_000_000_001, 3_000_000_002, 3_000_000_003])
+    );
+    assert!(samples.iter().all(|s| s.score.is_some()));
+
+    // The same seed, the same games; another seed, others.
+    let (ok, err) = datagen(&dir, "again.txt", &["--threads", "1"]);
+    assert!(ok, "{err}");
+    assert_eq!(lines(&dir.join("again.txt")), all);
+    let (ok, err) = datagen(&dir, "other.txt", &["--seed", "4"]);
+    assert!(ok, "{err}");
+    assert!(games(&lines(&dir.join("other.txt"))).is_disjoint(&games(&all)));
+
+    // Two shards make the whole run.
+    let (ok, err) = datagen(&dir, "s1.txt", &["--shard", "1/2"]);
+    assert!(ok, "{err}");
+    let (ok, err) = datagen(&dir, "s2.txt", &["--shard", "2/2"]);
+    assert!(ok, "{err}");
+    let (s1, s2) = (lines(&dir.join("s1.txt")), lines(&dir.join("s2.txt")));
+    assert_eq!(games(&s1), BTreeSet::from([3_000_000_000, 3_000_000_002]));
+    let mut both = [s1, s2].concat();
+    both.sort();
+    assert_eq!(both, all);
+
+    // Resuming a file that holds shard 1 and half a line of more plays the rest exactly.
+    let mut partial = std::fs::read_to_string(dir.join("s1.txt")).unwrap();
+    partial.push_str(&all[0][..30]);
+    std::fs::write(dir.join("resumed.txt"), partial).unwrap();
+    let (ok, err) = datagen(&dir, "resumed.txt", &[]);
+    assert!(!ok && err.contains("--skip-existing"), "{err}");
+    let (ok, err) = datagen(&dir, "resumed.txt", &["--skip-existing"]);
+    assert!(ok, "{err}");
+    assert_eq!(lines(&dir.join("resumed.txt")), all);
+}
+
+#[test]
+fn datagen_rejects_bad_arguments_with_a_reason() {
+    let dir = workdir("bad");
+    for (extra, expected) in [
+        (&["--shard", "3/2"][..], "--shard"),
+        (&["--shard", "x"][..], "--shard"),
+        (&["--nodes", "0"][..], "--nodes"),
+        (&["--threads", "0"][..], "--threads"),
+        (&["--balance-nodes", "0"][..], "--balance-nodes"),
+        (&["--max-plies", "5"][..], "--max-plies"),
+        (&["--book", "missing.csv"][..], "missing.csv"),
+        (&["--book-plies", "40"][..], "--book-plies"),
+        (&["--rules", "chess"][..], "copenhagen-2017"),
+    ] {
+        let (ok, err) = datagen(&dir, "out.txt", extra);
+        assert!(!ok, "{extra:?}");
+        assert!(err.contains(expected), "{extra:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let (ok, err) = datagen(&dir, "no/such/dir/out.txt", &[]);
+    assert!(!ok && err.contains("no/such/dir/out.txt"), "{err}");
+}
+
+#[test]
+fn games_data_writes_every_position_of_the_finished_games() {
+    let dir = workdir("games");
+    let (ok, out, err) = hnefi(&dir, &["games-data", "games.csv"]);
+    assert!(ok, "{err}");
+    let samples: Vec<Sample> = out.lines().map(|l| l.parse().expect("a sample")).collect();
+    // 10 positions of line 1, 11 of line 2, none of the unfinished line 3, 2 of line 4, and
+    // 12 of line 5, whose last position (the king on a11) is over.
+    let count = |game: u64| samples.iter().filter(|s| s.game == game).count();
+    assert_eq!([1, 2, 3, 4, 5].map(count), [10, 11, 0, 2, 12]);
+    assert!(samples.iter().all(|s| s.score.is_none()));
+    assert!(
+        samples
+            .iter()
+            .filter(|s| s.game == 2 || s.game == 5)
+            .all(|s| s.result == GameResult::DefendersWon)
+    );
+    assert!(err.contains("35 positions"), "{err}");
+    let (ok, out, err) = hnefi(&dir, &["games-data", "games.csv", "-o", "samples.txt"]);
+    assert!(ok && out.is_empty(), "{err}");
+    assert_eq!(lines(&dir.join("samples.txt")).len(), 35);
+    let (ok, _, err) = hnefi(&dir, &["games-data"]);
+    assert!(!ok && err.contains("data/copenhagen.csv"), "{err}");
+}
+
+#[test]
+fn balanced_openings_read_back_as_openings() {
+    let dir = workdir("openings");
+    let (ok, out, err) = hnefi(
+        &dir,
+        &[
+            "openings",
+            "games.csv",
+            "--balanced",
+            "--min-plies",
+            "4",
+            "--max-plies",
+            "8",
+            "--nodes",
+            "300",
+            "--band",
+            "100000",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(out.starts_with("# Balanced openings"), "{out}");
+    let openings = hnefi::tournament::openings::load_openings(&out, hnefi::board::Rules::default())
+        .expect("a valid openings file");
+    // Lines 1, 2 and 5 were won; all are long enough.
+    assert_eq!(openings.len(), 3, "{out}");
+    assert!(openings.iter().all(|o| (4..=8).contains(&o.len())));
+    assert!(err.contains("kept 3 of 3"), "{err}");
+    let (ok, _, err) = hnefi(&dir, &["openings", "games.csv", "--nodes", "5"]);
+    assert!(!ok && err.contains("--balanced"), "{err}");
+}
