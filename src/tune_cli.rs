@@ -124,10 +124,16 @@ pub fn tune(args: TuneArgs) -> Result<(), String> {
         args.report_every.max(1),
         |p| {
             bar.set_position(p.epoch as u64);
-            bar.println(format!(
+            let line = format!(
                 "epoch {:>5}  train {:.6}  held out {:.6}",
                 p.epoch, p.train, p.validation
-            ));
+            );
+            // A hidden bar (stderr not a terminal) swallows its printlns.
+            if bar.is_hidden() {
+                eprintln!("{line}");
+            } else {
+                bar.println(line);
+            }
         },
     );
     bar.finish_and_clear();

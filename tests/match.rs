@@ -376,7 +376,8 @@ fn the_sprt_stops_the_match_when_it_decides() {
     args.extend(words(&format!(
         "--engine cmd=sh args={path} name=bad nodes=100"
     )));
-    args.extend(words("--games 2000 --sprt elo0=0 elo1=10"));
+    // Every pair is 2-0: evidence enough against hypotheses far apart, in a few pairs.
+    args.extend(words("--games 2000 --sprt elo0=0 elo1=400"));
     let (out, summary) = run(&dir, &args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");

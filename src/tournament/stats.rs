@@ -1,6 +1,6 @@
 //! Match statistics as engine testers know them from fastchess: Elo with a 95% interval,
 //! normalised Elo, LOS, the draw ratio, pentanomial counts and the SPRT log-likelihood ratio
-//! (the generalised SPRT of Van den Bergh, normal approximation).
+//! (the generalised SPRT, with fishtest's maximum-likelihood pentanomial model).
 
 /// Results of game pairs (same opening, colours swapped), by points the first engine scored
 /// in the pair: `counts[k]` pairs with `k / 2` points, k = 0..=4.
@@ -87,21 +87,64 @@ pub fn los(t: &Trinomial) -> f64 {
 }
 
 /// The SPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) for pentanomial counts.
+///
+/// Each hypothesis is the pentanomial distribution closest to the observed one (the maximum
+/// likelihood estimate) whose expected pair score is that hypothesis' score, as fishtest
+/// computes it; the LLR is the log of the data's likelihood under the one over the other.
+/// Unlike the normal approximation, this stays honest when the pairs are alike: a run of
+/// identical wins moves the test as much as its likelihood says, not without bound.
 pub fn sprt_llr(p: &Pentanomial, elo0: f64, elo1: f64) -> f64 {
-    if p.counts.iter().sum::<u64>() == 0 {
+    let n: u64 = p.counts.iter().sum();
+    if n == 0 {
         return 0.0;
     }
-    // Empty buckets get a thousandth of a pair, as in fishtest, so that a run of identical
-    // pairs (variance 0) still moves the test.
+    // Empty buckets get a thousandth of a pair, as in fishtest, so that no outcome is ruled
+    // out by the fitted distributions.
     let counts = p.counts.map(|c| if c == 0 { 1e-3 } else { c as f64 });
-    let Some((mean, var, n)) = moments(counts) else {
+    let total: f64 = counts.iter().sum();
+    let freq = counts.map(|c| c / total);
+    let (s0, s1) = (expected_score(elo0), expected_score(elo1));
+    let (Some(p0), Some(p1)) = (closest_with_mean(&freq, s0), closest_with_mean(&freq, s1)) else {
         return 0.0;
     };
-    if var <= 0.0 {
-        return 0.0;
+    (0..5)
+        .map(|k| counts[k] * (p1[k] / p0[k]).ln())
+        .sum::<f64>()
+}
+
+/// The distribution q over pair scores 0, 1/4, ..., 1 with mean `s` that maximises the
+/// likelihood of frequencies `freq`: q_k = freq_k / (1 + x (score_k - s)), with x the root of
+/// sum_k q_k (score_k - s) = 0, found by bisection where every q_k stays positive.
+fn closest_with_mean(freq: &[f64; 5], s: f64) -> Option<[f64; 5]> {
+    if !(0.0 < s && s < 1.0) {
+        return None;
     }
-    let (s0, s1) = (expected_score(elo0), expected_score(elo1));
-    n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    let d = |k: usize| k as f64 / 4.0 - s;
+    let g = |x: f64| {
+        (0..5)
+            .map(|k| freq[k] * d(k) / (1.0 + x * d(k)))
+            .sum::<f64>()
+    };
+    // 1 + x d_k > 0 for every k: x in (-1 / (1 - s), 1 / s); g falls across that range.
+    let (mut lo, mut hi) = (-1.0 / (1.0 - s), 1.0 / s);
+    let shrink = 1e-12;
+    lo += shrink * (hi - lo);
+    hi -= shrink * (hi - lo);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if g(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let x = 0.5 * (lo + hi);
+    let mut q = [0.0; 5];
+    for k in 0..5 {
+        q[k] = freq[k] / (1.0 + x * d(k));
+    }
+    let sum: f64 = q.iter().sum();
+    Some(q.map(|v| v / sum))
 }
 
 /// The SPRT's bounds (lower, upper) for error rates `alpha` and `beta`.
@@ -176,30 +219,47 @@ mod tests {
     fn sprt_by_hand() {
         let (lo, hi) = sprt_bounds(0.05, 0.05);
         assert!(close(lo, -2.944439, 1e-6) && close(hi, 2.944439, 1e-6));
-        // 10 pairs, mean 0.75, var 0.0625; elo0 0 (s0 0.5), elo1 10 (s1 0.514387):
-        // LLR = 10 * 0.014387 * (1.5 - 1.014387) / 0.125 = 0.558939
+        // Near the hypotheses the exact model agrees with the normal approximation
+        // n (s1 - s0) (2 mean - s0 - s1) / (2 var).
+        let spread = Pentanomial {
+            counts: [30, 60, 120, 66, 34],
+        };
+        let (mean, var, n) = pair_moments(&spread).unwrap();
+        let (s0, s1) = (expected_score(0.0), expected_score(10.0));
+        let normal = n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
+        let exact = sprt_llr(&spread, 0.0, 10.0);
+        assert!(
+            close(exact, normal, 0.05 * normal.abs()),
+            "{exact} vs {normal}"
+        );
+        // Far from both (mean 0.75 against 0.5 and 0.514), the two part ways; the exact
+        // model is the more cautious.
         let p = Pentanomial {
             counts: [0, 0, 5, 0, 5],
         };
-        assert!(
-            close(sprt_llr(&p, 0.0, 10.0), 0.5589, 1e-3),
-            "{}",
-            sprt_llr(&p, 0.0, 10.0)
+        let llr = sprt_llr(&p, 0.0, 10.0);
+        assert!(llr > 0.2 && llr < 0.5589, "{llr}");
+        // A single won pair is weak evidence: about ln(0.514 / 0.5) for the pair, not a
+        // decision.
+        let one = sprt_llr(
+            &Pentanomial {
+                counts: [0, 0, 0, 0, 1],
+            },
+            0.0,
+            10.0,
         );
-        // Identical pairs have no variance; the regularised test still decides.
-        let sweep = Pentanomial {
-            counts: [0, 0, 0, 0, 20],
+        assert!(one > 0.0 && one < 0.1, "{one}");
+        // Identical pairs still move the test, in proportion to their number, both ways.
+        let sweep = |k: usize, n: u64| {
+            let mut counts = [0; 5];
+            counts[k] = n;
+            sprt_llr(&Pentanomial { counts }, 0.0, 10.0)
         };
-        assert!(sprt_llr(&sweep, 0.0, 10.0) > hi);
-        assert!(
-            sprt_llr(
-                &Pentanomial {
-                    counts: [20, 0, 0, 0, 0]
-                },
-                0.0,
-                10.0
-            ) < lo
-        );
+        assert!(close(sweep(4, 200), 200.0 * one, 1.0));
+        assert!(sweep(4, 300) > hi);
+        assert!(sweep(0, 300) < lo);
+        // Equal engines: pairs 1-1 give nothing for H1; they favour H0.
+        assert!(sweep(2, 300) < 0.0);
         // nElo margin for 50 pairs: 1.959964 * 347.4355 / sqrt(100) = 68.096
         let fifty = Pentanomial {
             counts: [10, 10, 10, 10, 10],
