@@ -8,6 +8,10 @@ use std::io::{IsTerminal, Write};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+/// The real games the repository carries, relative to its root (where the commands are run,
+/// as for `positions/`).
+const GAMES_CSV: &str = "data/copenhagen.csv";
+
 #[derive(Args)]
 pub struct PerftArgs {
     /// Plies to count.
@@ -150,9 +154,10 @@ pub fn eval(args: EvalArgs) -> Result<(), String> {
 
 #[derive(Args)]
 pub struct TacticsArgs {
-    /// Instead of solving, scan a game file (copenhagen.csv format) and print the EPD of every
-    /// forced win in 1 to 3 moves among the last 6 positions of each game.
-    #[arg(long, value_name = "GAMES_CSV")]
+    /// Instead of solving, scan a game file (copenhagen.csv format; without a value, the
+    /// real games in data/copenhagen.csv) and print the EPD of every forced win in 1 to 3
+    /// moves among the last 6 positions of each game.
+    #[arg(long, value_name = "GAMES_CSV", num_args = 0..=1, default_missing_value = GAMES_CSV)]
     pub generate: Option<std::path::PathBuf>,
     /// The EPD to solve.
     #[arg(long, default_value = "positions/tactics.epd")]
@@ -172,7 +177,8 @@ pub fn tactics(args: TacticsArgs) -> Result<(), String> {
         println!("# copenhagen.csv, copenhagen rules, repetition ignored; bm lists every winning");
         println!("# first move. Found and checked by the exhaustive solver (src/search/solve.rs):");
         println!(
-            "#   hnefi tactics --generate ../shared/data/copenhagen.csv > positions/tactics.epd"
+            "#   hnefi tactics --generate {} > positions/tactics.epd",
+            path.display()
         );
         for t in &found {
             println!("{}", t.to_epd());
@@ -200,6 +206,7 @@ pub fn tactics(args: TacticsArgs) -> Result<(), String> {
 #[derive(Args)]
 pub struct OpeningsArgs {
     /// Game file in the copenhagen.csv format.
+    #[arg(default_value = GAMES_CSV)]
     pub games: std::path::PathBuf,
     /// Plies per opening.
     #[arg(long, default_value_t = 4)]
@@ -215,7 +222,8 @@ pub fn openings(args: OpeningsArgs) -> Result<(), String> {
         args.plies
     );
     println!(
-        "#   hnefi openings ../shared/data/copenhagen.csv --plies {} > positions/openings.txt",
+        "#   hnefi openings {} --plies {} > positions/openings.txt",
+        args.games.display(),
         args.plies
     );
     for line in list {
