@@ -11,6 +11,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// The real games the repository carries, relative to its root (where the commands are run,
+/// as for `positions/`).
+const GAMES_CSV: &str = "data/copenhagen.csv";
+
 #[derive(Args)]
 pub struct PerftArgs {
     /// Plies to count.
@@ -156,13 +160,14 @@ pub fn eval(args: EvalArgs) -> Result<(), String> {
 
 #[derive(Args)]
 pub struct TacticsArgs {
-    /// Instead of solving, scan a game file (copenhagen.csv format) and print the EPD of every
-    /// forced win in 1 to 3 moves among the last 6 positions of each game.
-    #[arg(long, value_name = "GAMES_CSV")]
-    pub generate: Option<std::path::PathBuf>,
+    /// Instead of solving, scan a game file (copenhagen.csv format; without a value, the
+    /// real games in data/copenhagen.csv) and print the EPD of every forced win in 1 to 3
+    /// moves among the last 6 positions of each game.
+    #[arg(long, value_name = "GAMES_CSV", num_args = 0..=1, default_missing_value = GAMES_CSV)]
+    pub generate: Option<PathBuf>,
     /// The EPD to solve.
     #[arg(long, default_value = "positions/tactics.epd")]
-    pub file: std::path::PathBuf,
+    pub file: PathBuf,
     /// Search depth for solving.
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
@@ -178,7 +183,8 @@ pub fn tactics(args: TacticsArgs) -> Result<(), String> {
         println!("# copenhagen.csv, copenhagen rules, repetition ignored; bm lists every winning");
         println!("# first move. Found and checked by the exhaustive solver (src/search/solve.rs):");
         println!(
-            "#   hnefi tactics --generate ../shared/data/copenhagen.csv > positions/tactics.epd"
+            "#   hnefi tactics --generate {} > positions/tactics.epd",
+            path.display()
         );
         for t in &found {
             println!("{}", t.to_epd());
@@ -206,7 +212,7 @@ pub fn tactics(args: TacticsArgs) -> Result<(), String> {
 #[derive(Args)]
 pub struct OpeningsArgs {
     /// Game file in the copenhagen.csv format.
-    #[arg(default_value = "data/copenhagen.csv")]
+    #[arg(default_value = GAMES_CSV)]
     pub games: PathBuf,
     /// Plies per opening.
     #[arg(long, default_value_t = 4, conflicts_with = "balanced")]
@@ -251,7 +257,8 @@ pub fn openings(args: OpeningsArgs) -> Result<(), String> {
         args.plies
     );
     println!(
-        "#   hnefi openings ../shared/data/copenhagen.csv --plies {} > positions/openings.txt",
+        "#   hnefi openings {} --plies {} > positions/openings.txt",
+        args.games.display(),
         args.plies
     );
     for line in list {
@@ -349,7 +356,7 @@ pub struct DatagenArgs {
     #[arg(short, long)]
     pub output: PathBuf,
     /// Real games (copenhagen.csv format) whose openings start the games.
-    #[arg(long, default_value = "data/copenhagen.csv")]
+    #[arg(long, default_value = GAMES_CSV)]
     pub book: PathBuf,
     /// Games in the whole run (all shards), numbered 0 to N-1.
     #[arg(long, default_value_t = 1000)]
@@ -526,7 +533,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
 #[derive(Args)]
 pub struct GamesDataArgs {
     /// Game file in the copenhagen.csv format.
-    #[arg(default_value = "data/copenhagen.csv")]
+    #[arg(default_value = GAMES_CSV)]
     pub games: PathBuf,
     /// Where to write the samples (FEN;-;RESULT;LINE); `-` is standard output.
     #[arg(short, long, default_value = "-")]

@@ -113,8 +113,7 @@ fn every_real_game_replays() {
 #[test]
 fn games_written_by_hnefi_read_back_the_same() {
     // Every real game, written by Hnefi and read back: the same moves, captures and ending.
-    let text = std::fs::read_to_string(common::shared_dir().join("data/copenhagen.csv"))
-        .expect("the games");
+    let text = common::games_text();
     let games = hnefi::record::read_games(&text);
     assert_eq!(games.len(), 1752);
     for (line, game) in games {

@@ -1,5 +1,5 @@
-//! Each rule of `../shared/rules/RULES.md`, and each captioned picture of the seeds that lost
-//! its image, as a test on crafted positions.
+//! Each rule of `RULES.md`, and each captioned picture of the seeds that lost its image, as a
+//! test on crafted positions.
 
 mod common;
 

@@ -128,7 +128,7 @@ impl Rules {
             },
             Preset::HnefataflOrg => Rules {
                 repetition: Repetition::DefendersMayNotRepeat,
-                // HOSTS.md: the hnefatafl.org engine declares a draw after 132 plies.
+                // PROTOCOL.md: hnefatafl-copenhagen's engine declares a draw after 132 plies.
                 max_plies: Some(132),
                 ..copenhagen
             },

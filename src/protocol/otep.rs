@@ -1,5 +1,5 @@
-//! OpenTafl's engine protocol (OTEP), as the OpenTafl host behaves (see HOSTS.md): `hello` at
-//! once, `rules`, `position`, `side`, `clock`, `play`, `opponent-move`, `move`, `error`,
+//! OpenTafl's engine protocol (OTEP), as the OpenTafl host behaves (see PROTOCOL.md): `hello`
+//! at once, `rules`, `position`, `side`, `clock`, `play`, `opponent-move`, `move`, `error`,
 //! `analyze`, `finish`, `goodbye`. Positions are OpenTafl strings (rank 1 first, `t` `T` `K`).
 
 use super::{Input, Output};

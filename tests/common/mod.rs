@@ -1,4 +1,4 @@
-//! Shared helpers for the integration tests: the real games of `../shared/data`.
+//! Shared helpers for the integration tests: the real games of `data/copenhagen.csv`.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -13,14 +13,19 @@ pub struct Record {
     pub result: String,
 }
 
-pub fn shared_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")
+/// A file of the repository, found from the crate root so that tests run from any directory.
+pub fn repo_file(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// The text of `data/copenhagen.csv`.
+pub fn games_text() -> String {
+    let path = repo_file("data/copenhagen.csv");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 pub fn games() -> Vec<Record> {
-    let path = shared_dir().join("data/copenhagen.csv");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = games_text();
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
