@@ -327,30 +327,63 @@ fn bad_command_lines_are_refused_with_a_reason() {
 }
 
 #[test]
+fn opentafl_engines_are_refused_rules_they_cannot_be_told() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args([
+            "match",
+            "--engine",
+            "cmd=a",
+            "proto=otep",
+            "--engine",
+            "cmd=b",
+        ])
+        .args(["proto=otep", "--rules", "hnefatafl-org", "--records", "-"])
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("may not repeat"), "{err}");
+}
+
+#[test]
 fn every_protocol_plays_a_round_robin() {
-    // Hnefi four times: UCI with a node limit, OpenTafl with a clock, the hnefatafl text
-    // protocol on stdin, and the same as a light-server client over TCP.
-    let dir = scratch("protocols");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
+    // Hnefi over every protocol, in two round robins because the protocols cannot all be told
+    // the same rules: OpenTafl's rules strings cannot forbid the defenders' repeats, and the
+    // hnefatafl text protocol always plays hnefatafl-org's rules, which do. So UCI against
+    // OpenTafl under Copenhagen rules; UCI, the text protocol on stdin, and the same as a
+    // light-server client over TCP under hnefatafl-org rules.
     let exe = env!("CARGO_BIN_EXE_hnefi");
+    let dir = scratch("protocols-otep");
     let mut args = hnefi_engine("uci", 500);
     args.extend(words(&format!(
         "--engine cmd={exe} name=otep proto=otep tc=4+0.05"
     )));
+    // A wide time margin: a loaded machine must not turn this into a time loss.
+    args.extend(words(
+        "--games 2 --concurrency 2 --rules copenhagen --max-plies 60 --time-margin 3000",
+    ));
+    round_robin_without_forfeits(&dir, &args, 1);
+
+    let dir = scratch("protocols-htp");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut args = hnefi_engine("uci", 500);
     args.extend(words(&format!("--engine cmd={exe} name=htp proto=htp")));
     args.push("args=--protocol htp --movetime 10".into());
     args.extend(words(&format!(
         "--engine cmd={exe} name=tcp proto=htp listen={port}"
     )));
     args.push(format!("args=connect 127.0.0.1:{port} --movetime 10"));
-    // A wide time margin: a loaded machine must not turn this into a time loss.
     args.extend(words(
         "--games 2 --concurrency 2 --rules hnefatafl-org --max-plies 60 --time-margin 3000",
     ));
-    let (out, summary) = run(&dir, &args);
+    round_robin_without_forfeits(&dir, &args, 3);
+}
+
+fn round_robin_without_forfeits(dir: &Path, args: &[String], encounters: usize) {
+    let (out, summary) = run(dir, args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -358,7 +391,7 @@ fn every_protocol_plays_a_round_robin() {
         String::from_utf8_lossy(&out.stderr)
     );
     let summary = summary.expect("a summary");
-    assert_eq!(summary.encounters.len(), 6);
+    assert_eq!(summary.encounters.len(), encounters);
     for e in &summary.encounters {
         assert_eq!(e.games(), 2, "{e:?}");
         assert!(

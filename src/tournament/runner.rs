@@ -2,8 +2,9 @@
 //! that keeps each game with the rules core and decides it.
 
 use super::player::{Answer, Clocks, Fault, Forfeit, Player};
-use super::spec::EngineSpec;
+use super::spec::{EngineSpec, Proto};
 use super::summary::{Encounter, Sprt, Summary};
+use crate::board::rules::Repetition;
 use crate::board::{Board, Move, Outcome, Position, Reason, Rules, Side};
 use crate::record::{Verdict, write_game};
 use rand::SeedableRng;
@@ -126,6 +127,17 @@ pub struct Finished {
 /// than as a forfeit in every game.
 pub fn check_engines(settings: &Settings, stop: &Arc<AtomicBool>) -> Result<(), String> {
     for spec in &settings.engines {
+        // An engine that does not know a rule that forbids moves will play them and forfeit.
+        if spec.proto == Proto::Otep
+            && settings.rules.repetition == Repetition::DefendersMayNotRepeat
+        {
+            return Err(format!(
+                "engine {}: OpenTafl's rules strings cannot say that the defenders may not \
+                 repeat a board ({} rules), so it would forfeit by playing such a repeat; \
+                 play OpenTafl engines under another --rules preset",
+                spec.name, settings.rules.preset
+            ));
+        }
         match Player::start(spec.clone(), settings.rules, stop.clone()) {
             Ok(_) => {}
             Err(Fault::Stopped) => return Err("interrupted".into()),
