@@ -38,9 +38,14 @@ pub struct TuneArgs {
     /// Start from zero weights instead of the engine's current ones.
     #[arg(long)]
     pub from_zero: bool,
-    /// Use this logistic scale K instead of fitting it to the starting weights.
-    #[arg(long)]
+    /// The logistic scale K. Default: the current weights' K, so that the evaluation keeps its
+    /// unit from one fit to the next; fitted to the results with the starting weights when
+    /// the current weights have none, or with --fit-scale.
+    #[arg(long, conflicts_with = "fit_scale")]
     pub scale: Option<f64>,
+    /// Fit K to the results with the starting weights.
+    #[arg(long)]
+    pub fit_scale: bool,
     /// Print the losses every N epochs.
     #[arg(long, default_value_t = 50)]
     pub report_every: usize,
@@ -61,7 +66,13 @@ pub fn tune(args: TuneArgs) -> Result<(), String> {
         holdout: args.holdout,
         seed: args.seed,
         from_zero: args.from_zero,
-        scale: args.scale,
+        scale: match (args.scale, args.fit_scale) {
+            (Some(k), _) => Some(k),
+            (None, false) if hnefi::search::eval::weights::SCALE > 0.0 => {
+                Some(hnefi::search::eval::weights::SCALE)
+            }
+            _ => None,
+        },
     };
     let rules = Rules::default();
     let mut train = Dataset::new();

@@ -34,7 +34,7 @@ pub struct TuneSettings {
     pub seed: u64,
     /// Start from zero instead of the current weights.
     pub from_zero: bool,
-    /// Fit K too (else use `scale`).
+    /// The logistic scale K; fitted to the starting weights when `None`.
     pub scale: Option<f64>,
 }
 
@@ -262,9 +262,11 @@ pub fn fit(
     mut report: impl FnMut(&Progress),
 ) -> Fit {
     let lambda = settings.lambda;
+    // K is fitted to the results alone: the target's score part depends on K too, and a fit
+    // to both would shrink K toward nothing, where prediction and score part agree.
     let scale = settings
         .scale
-        .unwrap_or_else(|| fit_scale(train, &start, lambda));
+        .unwrap_or_else(|| fit_scale(train, &start, 1.0));
     let start_train = train.loss(&start, scale, lambda);
     let start_validation = validation.loss(&start, scale, lambda);
     let anchor = start.clone();
