@@ -126,7 +126,21 @@ pub const CORNER_PATTERN: Group = Group {
     len: PATTERNS,
 };
 
-pub const GROUPS: [Group; 16] = [
+/// Squares the defenders reach without crossing an attacker, their own included: the room
+/// the attackers' ring leaves them.
+pub const DEFENDER_ROOM: Group = Group {
+    name: "defender room",
+    start: after(CORNER_PATTERN),
+    len: 1,
+};
+/// One-hot: defenders beside the king, 0 to 4.
+pub const KING_GUARDS: Group = Group {
+    name: "king guards",
+    start: after(DEFENDER_ROOM),
+    len: 5,
+};
+
+pub const GROUPS: [Group; 18] = [
     ATTACKER_SQ,
     DEFENDER_SQ,
     KING_SQ,
@@ -143,10 +157,12 @@ pub const GROUPS: [Group; 16] = [
     TEMPO,
     BIAS,
     CORNER_PATTERN,
+    DEFENDER_ROOM,
+    KING_GUARDS,
 ];
 
 /// The number of features.
-pub const FEATURES: usize = after(CORNER_PATTERN);
+pub const FEATURES: usize = after(KING_GUARDS);
 
 /// Where the features go: summed with weights by the evaluation, kept by the tuner.
 pub trait Sink {
@@ -360,8 +376,16 @@ pub fn extract(board: &Board, rules: &Rules, sink: &mut impl Sink) {
     sink.add(OPEN_EDGE.start, open_edge);
     sink.add(RING_CLOSED.start, (open_edge == 0) as i32);
 
-    let pressure = (attackers & Bitboard::from_square(king).neighbours()).count();
-    sink.add(KING_PRESSURE.start + pressure as usize, 1);
+    sink.add(DEFENDER_ROOM.start, region.count() as i32);
+    let beside_king = Bitboard::from_square(king).neighbours();
+    sink.add(
+        KING_PRESSURE.start + (attackers & beside_king).count() as usize,
+        1,
+    );
+    sink.add(
+        KING_GUARDS.start + (defenders & beside_king).count() as usize,
+        1,
+    );
 
     let landable = empty & !Bitboard::RESTRICTED;
     let (att_moves, att_reach) = reach(attackers, empty, landable);
