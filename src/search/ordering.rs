@@ -1,5 +1,6 @@
 //! Move ordering: the table's move, wins and urgent king moves, captures, killers, history.
 
+use super::eval::features::corner_sight;
 use super::eval::open_corner_lines;
 use crate::board::captures::Custodial;
 use crate::board::{Bitboard, Board, Move, Rules};
@@ -27,11 +28,9 @@ impl Tactics {
         let any_capture = capture_squares
             .iter()
             .fold(Bitboard::EMPTY, |all, &s| all | s);
-        let occupied = board.occupied().without(king);
-        let mut corner_sight = Bitboard::EMPTY;
-        for corner in Bitboard::CORNERS {
-            corner_sight |= Bitboard::rook_targets(corner, occupied);
-        }
+        let corner_sight = corner_sight(board.occupied().without(king))
+            .into_iter()
+            .fold(Bitboard::EMPTY, |all, s| all | s);
         let open_lines = open_corner_lines(board);
         let mut block_squares = Bitboard::EMPTY;
         for corner in open_lines {

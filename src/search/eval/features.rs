@@ -273,16 +273,34 @@ pub struct KingRoutes {
     pub forks: u32,
 }
 
+/// The squares that see each corner (a1, k1, a11, k11) along an open line, the corners
+/// themselves left out: four slides for all corners at once, each kept to the edge its
+/// corner lies on.
+#[inline]
+pub fn corner_sight(occupied: Bitboard) -> [Bitboard; 4] {
+    let empty = !occupied;
+    let north = Bitboard::CORNERS.slide(Direction::North, empty);
+    let south = Bitboard::CORNERS.slide(Direction::South, empty);
+    let east = Bitboard::CORNERS.slide(Direction::East, empty);
+    let west = Bitboard::CORNERS.slide(Direction::West, empty);
+    [
+        (north & Bitboard::FILE_A) | (east & Bitboard::RANK_1),
+        (north & Bitboard::FILE_K) | (west & Bitboard::RANK_1),
+        (south & Bitboard::FILE_A) | (east & Bitboard::RANK_11),
+        (south & Bitboard::FILE_K) | (west & Bitboard::RANK_11),
+    ]
+}
+
 impl KingRoutes {
     #[inline]
     pub fn of(board: &Board) -> KingRoutes {
         let occupied = board.occupied();
         let reach = Bitboard::rook_targets(board.king(), occupied);
+        let sights = corner_sight(occupied);
         let mut sight = Bitboard::EMPTY;
         let mut twice = Bitboard::EMPTY;
         let mut routes = 0;
-        for corner in Bitboard::CORNERS {
-            let seen = Bitboard::rook_targets(corner, occupied);
+        for (corner, seen) in Bitboard::CORNERS.zip(sights) {
             twice |= sight & seen;
             sight |= seen;
             routes += (reach.contains(corner) || (reach & seen).any()) as u32;
@@ -452,6 +470,22 @@ mod tests {
         assert_eq!(corner_patterns(&c2), p);
         assert_ne!(p[0], 0);
         assert_eq!(corner_patterns(&Board::start()), [0; 4]);
+    }
+
+    #[test]
+    fn corner_sight_matches_rook_targets() {
+        for fen in [
+            crate::board::START_FEN,
+            "11/11/11/11/11/4a6/5k5/11/4d6/4a6/11 a",
+            "3a3a3/2aa4a2/1a5d1a1/a2d1ad1da1/2d1d4da/8da1/5k2a2/aa1d4aa1/1a2d2d1a1/2a3d1a2/3a3a3 a",
+        ] {
+            let b = parse_fen(fen).unwrap();
+            let sights = corner_sight(b.occupied());
+            for (corner, seen) in Bitboard::CORNERS.zip(sights) {
+                let targets = Bitboard::rook_targets(corner, b.occupied()) & !Bitboard::CORNERS;
+                assert_eq!(seen, targets, "{fen}");
+            }
+        }
     }
 
     #[test]

@@ -124,8 +124,9 @@ mod tests {
     #[test]
     fn an_open_line_is_bad_for_the_attackers() {
         let rules = Rules::default();
-        let open = parse_fen("11/11/11/11/11/11/11/11/11/5a5/1k3a5 a").unwrap();
-        let shut = parse_fen("11/11/11/11/11/11/11/11/11/5a5/1ka2a5 a").unwrap();
+        // The king on c1 sees a1 past an empty b1, or an attacker stands on b1.
+        let open = parse_fen("11/11/11/11/11/4a6/11/11/11/5a5/2k2a5 a").unwrap();
+        let shut = parse_fen("11/11/11/11/11/11/11/11/11/5a5/1ak2a5 a").unwrap();
         assert_eq!(corner_distance(&open), 1);
         assert_eq!(open_corner_lines(&open).count(), 1);
         assert!(attackers_view(&open, &rules) < attackers_view(&shut, &rules));
