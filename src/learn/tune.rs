@@ -418,6 +418,54 @@ mod tests {
     }
 
     #[test]
+    fn a_fit_is_the_same_on_any_number_of_threads() {
+        let rules = Rules::default();
+        let mut train = Dataset::new();
+        let fens = [
+            crate::board::START_FEN,
+            "11/11/11/11/11/4a6/5k5/11/4d6/4a6/11 a",
+            "3a3a3/2aa4a2/1a5d1a1/a2d1ad1da1/2d1d4da/8da1/5k2a2/aa1d4aa1/1a2d2d1a1/2a3d1a2/3a3a3 a",
+        ];
+        // Enough positions for several chunks, so that the parallel sums really split.
+        for i in 0..3 * CHUNK {
+            let result = [
+                GameResult::AttackersWon,
+                GameResult::DefendersWon,
+                GameResult::Draw,
+            ];
+            let mut s = sample(fens[i % 3], result[i % 3]);
+            s.score = (i % 2 == 0).then_some((i % 400) as i32 - 200);
+            train.push(&s, &rules);
+        }
+        let settings = TuneSettings {
+            epochs: 5,
+            scale: Some(0.003),
+            ..TuneSettings::default()
+        };
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                fit(
+                    &train,
+                    &Dataset::new(),
+                    current_weights(),
+                    &settings,
+                    5,
+                    |_| {},
+                )
+                .weights
+            })
+        };
+        let one = run(1);
+        assert_eq!(one, run(2));
+        assert_eq!(one, run(3));
+        assert_ne!(one, current_weights());
+    }
+
+    #[test]
     fn the_split_is_by_game_and_stable() {
         let out = (0..10_000).filter(|&g| held_out(g, 1, 0.1)).count();
         assert!((800..1200).contains(&out), "{out}");

@@ -1,0 +1,79 @@
+//! `hnefi tune` through the binary: samples of a few real games in, a weights file out.
+
+use hnefi::search::eval::features::FEATURES;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+// Lines 62 and 1036 of copenhagen.csv (CC0).
+const GAMES: &str = "\
+d1-d3 g5-i5 f2-i2 f8-b8 k8-c8xb8 f4-i4 k7-i7 f5-f2 e1-e2,1,0,Black
+h1-h3 f8-c8 b6-b9 d6-d3 a4-c4 e7-e10 d11-d10xe10 e6-e10 b9-e9xe10 f6-b6,2,0,White
+";
+
+fn workdir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tune-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a test directory");
+    std::fs::write(dir.join("games.csv"), GAMES).expect("the games file");
+    dir
+}
+
+fn hnefi(dir: &Path, args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("hnefi runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn tune_writes_a_weights_file_with_its_recipe() {
+    let dir = workdir("writes");
+    let (ok, err) = hnefi(&dir, &["games-data", "games.csv", "-o", "games.txt"]);
+    assert!(ok, "{err}");
+    let args = [
+        "tune",
+        "games.txt",
+        "--epochs",
+        "20",
+        "--holdout",
+        "0.5",
+        "-o",
+        "weights.rs",
+    ];
+    let (ok, err) = hnefi(&dir, &args);
+    assert!(ok, "{err}");
+    assert!(err.contains("held out"), "{err}");
+    let text = std::fs::read_to_string(dir.join("weights.rs")).expect("weights written");
+    assert!(
+        text.contains("hnefi tune games.txt --epochs 20"),
+        "the recipe"
+    );
+    assert!(text.contains(&format!("pub static WEIGHTS: [[i16; 2]; {FEATURES}] = [")));
+    let pairs = text.matches("], [").count() + text.matches("    [").count();
+    assert!(pairs >= FEATURES, "{pairs} weight pairs");
+    // The same data and settings give the same file.
+    std::fs::rename(dir.join("weights.rs"), dir.join("first.rs")).unwrap();
+    let (ok, err) = hnefi(&dir, &args);
+    assert!(ok, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("first.rs")).unwrap(),
+        std::fs::read_to_string(dir.join("weights.rs")).unwrap()
+    );
+}
+
+#[test]
+fn bad_samples_and_settings_are_refused_with_a_reason() {
+    let dir = workdir("bad");
+    std::fs::write(dir.join("bad.txt"), "11/11 a;1;a;1\n").unwrap();
+    let (ok, err) = hnefi(&dir, &["tune", "bad.txt"]);
+    assert!(!ok && err.contains("bad.txt:1"), "{err}");
+    let (ok, err) = hnefi(&dir, &["tune", "missing.txt"]);
+    assert!(!ok && err.contains("cannot read"), "{err}");
+    let (ok, err) = hnefi(&dir, &["tune", "games.csv", "--lambda", "2"]);
+    assert!(!ok && err.contains("--lambda"), "{err}");
+}
