@@ -2,7 +2,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hnefi::board::notation::parse_fen;
-use hnefi::board::{Board, MoveList, Rules};
+use hnefi::board::{Board, MoveList, Rulebook, Rules};
 use std::hint::black_box;
 
 fn positions() -> Vec<Board> {
@@ -19,6 +19,7 @@ fn positions() -> Vec<Board> {
 fn movegen(c: &mut Criterion) {
     let boards = positions();
     let rules = Rules::default();
+    let book = Rulebook::new(rules);
     let per = boards.len() as u64;
     let mut g = c.benchmark_group("board");
     g.throughput(criterion::Throughput::Elements(per));
@@ -57,7 +58,7 @@ fn movegen(c: &mut Criterion) {
             for &(board, mv) in &firsts {
                 let mut child = black_box(board);
                 child.play(mv, &rules);
-                over += child.mover_win(mv, &rules).is_some() as u32;
+                over += book.mover_win(&child, mv).is_some() as u32;
             }
             over
         })

@@ -1,7 +1,7 @@
 //! Perft: the leaves of the legal move tree, by position alone (history ignored), as chess
 //! engines count them. Parallel over root moves; bulk-counted at the last ply.
 
-use crate::board::{Board, Move, MoveList, Rules};
+use crate::board::{Board, History, Move, MoveList, Rulebook, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -13,13 +13,14 @@ pub fn perft(board: &Board, depth: u32, rules: &Rules) -> u64 {
         0 => 1,
         1 => board.count_moves() as u64,
         _ => {
+            let book = Rulebook::new(*rules);
             let mut list = MoveList::new();
             board.generate_moves(&mut list);
             let mut total = 0;
             for &mv in &list {
                 let mut child = *board;
                 child.play(mv, rules);
-                if child.mover_win(mv, rules).is_none() {
+                if book.mover_win(&child, mv).is_none() {
                     total += perft(&child, depth - 1, rules);
                 }
             }
@@ -28,10 +29,13 @@ pub fn perft(board: &Board, depth: u32, rules: &Rules) -> u64 {
     }
 }
 
-/// Whether a set-up position is already decided by the board (king on a corner, a fort after
-/// the defenders' move, an encirclement after the attackers'): it then has no moves.
+/// Whether the rulebook calls a set-up position over by the board alone (king on a corner, a
+/// fort after the defenders' move, an encirclement after the attackers', no legal move): it
+/// then has no moves.
 pub fn is_over(board: &Board, rules: &Rules) -> bool {
-    board.mover_win_landing(None, rules).is_some()
+    Rulebook::new(*rules)
+        .outcome(board, None, &History::none())
+        .is_some()
 }
 
 /// Progress of a running [`divide`], readable from another thread.
@@ -58,7 +62,7 @@ pub fn divide(board: &Board, depth: u32, rules: &Rules, progress: &Progress) -> 
             child.play(mv, rules);
             let n = if depth == 1 {
                 1
-            } else if child.mover_win(mv, rules).is_some() {
+            } else if Rulebook::new(*rules).mover_win(&child, mv).is_some() {
                 0
             } else {
                 perft(&child, depth - 1, rules)

@@ -4,7 +4,7 @@
 mod common;
 
 use hnefi::board::notation::parse_fen;
-use hnefi::board::{Board, Piece, Rules, START_FEN, Side, Square};
+use hnefi::board::{Board, Piece, Rulebook, Rules, START_FEN, Side, Square};
 use hnefi::perft::{perft, perft_parallel};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -458,7 +458,7 @@ fn random_games_match_move_by_move() {
             let slow_taken = slow.play(m);
             assert_eq!(captured.count() as usize, slow_taken.len());
             assert_eq!(board.key(), board.compute_key());
-            let over = board.mover_win(mv, &rules).is_some();
+            let over = Rulebook::new(rules).mover_win(&board, mv).is_some();
             assert_eq!(over, slow.over_after(m), "{board:?}");
             if over {
                 break;

@@ -151,7 +151,8 @@ fn closing_moves_capture(d: &Diagram, rules: &Rules) -> Vec<bool> {
         let mv = Move::new(back, n);
         b.check_move(mv).expect("legal");
         b.play(mv, rules);
-        results.push(b.mover_win(mv, rules).map(|o| o.reason) == Some(Reason::KingCaptured));
+        let win = hnefi::board::Rulebook::new(*rules).mover_win(&b, mv);
+        results.push(win.map(|o| o.reason) == Some(Reason::KingCaptured));
     }
     results
 }

@@ -1,7 +1,6 @@
 //! How a game ended: a winner (or a draw) and the reason.
 
 use super::piece::Side;
-use super::rules::{NoMoves, Rules};
 use std::fmt;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -73,14 +72,6 @@ impl Outcome {
         Outcome {
             winner: None,
             reason,
-        }
-    }
-
-    /// `stuck` has no legal move on its turn.
-    pub fn no_moves(stuck: Side, rules: &Rules) -> Outcome {
-        match rules.no_moves {
-            NoMoves::Loses => Outcome::win(stuck.opponent(), Reason::NoMoves),
-            NoMoves::Draw => Outcome::draw(Reason::NoMoves),
         }
     }
 }

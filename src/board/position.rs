@@ -4,9 +4,10 @@
 use super::bitboard::Bitboard;
 use super::captures;
 use super::moves::{Move, MoveList};
-use super::outcome::{Outcome, Reason};
+use super::outcome::Outcome;
 use super::piece::{Piece, Side};
-use super::rules::{Repetition, Rules};
+use super::rulebook::{History, Rulebook};
+use super::rules::Rules;
 use super::square::{Square, THRONE};
 use super::zobrist::{KEYS, Key};
 use std::fmt;
@@ -123,6 +124,16 @@ impl Board {
             Side::Attackers => self.key,
             Side::Defenders => self.key ^ KEYS.defenders_to_move,
         }
+    }
+
+    /// The key of the defenders' arrangement (every defender and the king), which the 2017
+    /// draw-fort rule compares while the attackers move about.
+    pub fn arrangement_key(&self) -> Key {
+        self.defenders
+            .into_iter()
+            .fold(KEYS.piece(Piece::King, self.king), |key, sq| {
+                key ^ KEYS.piece(Piece::Defender, sq)
+            })
     }
 
     /// All pieces of `side`, the king included for the defenders.
@@ -251,42 +262,6 @@ impl Board {
         captured
     }
 
-    /// The win that the move `last`, just played, gave its player, if any: escape, king
-    /// captured, exit fort, or encirclement, checked in that order.
-    #[inline]
-    pub fn mover_win(&self, last: Move, rules: &Rules) -> Option<Outcome> {
-        self.mover_win_landing(Some(last.to()), rules)
-    }
-
-    /// [`Board::mover_win`] where the last move may be unknown (a position set up from text):
-    /// then a king capture cannot be told apart from a king who walked into the ring, and is
-    /// not called.
-    pub fn mover_win_landing(&self, landing: Option<Square>, rules: &Rules) -> Option<Outcome> {
-        let mover = self.side.opponent();
-        let reason = match mover {
-            Side::Defenders => {
-                if self.king.is_corner() {
-                    Some(Reason::KingEscaped)
-                } else if rules.exit_fort && self.king.is_edge() && super::fort::is_exit_fort(self)
-                {
-                    Some(Reason::ExitFort)
-                } else {
-                    None
-                }
-            }
-            Side::Attackers => {
-                if landing.is_some_and(|to| self.king_captured(to, rules)) {
-                    Some(Reason::KingCaptured)
-                } else if rules.encirclement && self.encircled() {
-                    Some(Reason::Encirclement)
-                } else {
-                    None
-                }
-            }
-        };
-        reason.map(|reason| Outcome::win(mover, reason))
-    }
-
     /// The squares attackers must all hold to capture the king where he stands; `None` on
     /// the edge, where he cannot be captured. (Under Fetlar beside the throne this includes
     /// the throne, which no attacker can hold.)
@@ -303,7 +278,7 @@ impl Board {
     }
 
     /// Whether an attacker just landed on `to` closed the ring around the king.
-    fn king_captured(&self, to: Square, rules: &Rules) -> bool {
+    pub fn king_captured(&self, to: Square, rules: &Rules) -> bool {
         let around = Bitboard::from_square(self.king).neighbours();
         around.contains(to)
             && self
@@ -319,13 +294,6 @@ impl Board {
         }
         !defenders.flood_reaches(!self.attackers, Bitboard::EDGE)
     }
-
-    /// The end of the game right after `last` was played, by the board alone: the mover's wins,
-    /// then a side to move with no legal move.
-    pub fn outcome_after(&self, last: Move, rules: &Rules) -> Option<Outcome> {
-        self.mover_win(last, rules)
-            .or_else(|| (self.count_moves() == 0).then(|| Outcome::no_moves(self.side, rules)))
-    }
 }
 
 impl fmt::Debug for Board {
@@ -334,15 +302,18 @@ impl fmt::Debug for Board {
     }
 }
 
-/// A board in a game: the rules, and every earlier board since the start so that repetition
-/// can be judged and moves taken back.
+/// A board in a game: the rules, and every earlier board since the start so that the
+/// rulebook can judge the game and moves can be taken back.
 #[derive(Clone, Debug)]
 pub struct Position {
     board: Board,
-    rules: Rules,
+    book: Rulebook,
     /// Plies since the last capture (or since the start).
     quiet_plies: u16,
     history: Vec<Undo>,
+    /// The keys and arrangement keys of the boards in `history`, as the rulebook reads them.
+    keys: Vec<Key>,
+    arrangements: Vec<Key>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -356,9 +327,11 @@ impl Position {
     pub fn new(board: Board, rules: Rules) -> Position {
         Position {
             board,
-            rules,
+            book: Rulebook::new(rules),
             quiet_plies: 0,
             history: Vec::with_capacity(256),
+            keys: Vec::with_capacity(256),
+            arrangements: Vec::with_capacity(256),
         }
     }
 
@@ -371,7 +344,11 @@ impl Position {
     }
 
     pub fn rules(&self) -> &Rules {
-        &self.rules
+        self.book.rules()
+    }
+
+    pub fn rulebook(&self) -> &Rulebook {
+        &self.book
     }
 
     pub fn side_to_move(&self) -> Side {
@@ -401,20 +378,15 @@ impl Position {
         self.history.iter().map(|u| u.mv)
     }
 
-    /// Boards since the last capture, newest first, the current one excluded. Nothing before
-    /// a capture can recur, since captures only ever remove pieces.
-    fn recent(&self) -> impl Iterator<Item = &Board> {
-        self.history
-            .iter()
-            .rev()
-            .take(self.quiet_plies as usize)
-            .map(|u| &u.board)
+    /// What the rulebook reads of the game before the current board.
+    pub fn history(&self) -> History<'_> {
+        let from = self.keys.len() - self.quiet_plies as usize;
+        History::new(&self.keys[from..], &self.arrangements[from..], self.plies())
     }
 
     /// How many times the current position (board and side to move) has occurred.
     pub fn occurrences(&self) -> usize {
-        let key = self.board.key;
-        1 + self.recent().filter(|b| b.key == key).count()
+        self.book.occurrences(&self.board, &self.history()).count as usize
     }
 
     /// Plays `mv` without checking it; returns the captures.
@@ -424,7 +396,9 @@ impl Position {
             quiet_plies: self.quiet_plies,
             mv,
         });
-        let captured = self.board.play(mv, &self.rules);
+        self.keys.push(self.board.key);
+        self.arrangements.push(self.board.arrangement_key());
+        let captured = self.board.play(mv, self.book.rules());
         self.quiet_plies = if captured.any() {
             0
         } else {
@@ -448,6 +422,8 @@ impl Position {
     /// Takes the last move back.
     pub fn undo(&mut self) -> Option<Move> {
         let undo = self.history.pop()?;
+        self.keys.pop();
+        self.arrangements.pop();
         self.board = undo.board;
         self.quiet_plies = undo.quiet_plies;
         Some(undo.mv)
@@ -458,9 +434,8 @@ impl Position {
     /// taken off, was seen earlier (observed: `play: you already reached that position` for a
     /// capturing move). The rules here allow such a capture; a bot on that server avoids it.
     pub fn recreates_board_before_captures(&self, mv: Move) -> bool {
-        if self.rules.repetition != Repetition::DefendersMayNotRepeat
-            || self.board.side != Side::Defenders
-        {
+        let side = self.board.side;
+        if !self.book.repeats_forbidden_for(side) {
             return false;
         }
         let Some(piece) = self.board.piece_at(mv.from()) else {
@@ -468,23 +443,18 @@ impl Position {
         };
         let placement =
             self.board.placement_key() ^ KEYS.piece(piece, mv.from()) ^ KEYS.piece(piece, mv.to());
-        self.recent().any(|b| b.placement_key() == placement)
+        self.history().placements(side).any(|p| p == placement)
     }
 
     /// Under `DefendersMayNotRepeat`: whether the defenders' `mv` recreates an earlier board.
     pub fn repeats_forbidden_board(&self, mv: Move) -> bool {
-        if self.rules.repetition != Repetition::DefendersMayNotRepeat
-            || self.board.side != Side::Defenders
-        {
+        if !self.book.repeats_forbidden_for(self.board.side) {
             return false;
         }
         let mut after = self.board;
-        if after.play(mv, &self.rules).any() {
-            return false;
-        }
-        let placement = after.placement_key();
-        self.board.placement_key() == placement
-            || self.recent().any(|b| b.placement_key() == placement)
+        let captured = after.play(mv, self.book.rules());
+        self.book
+            .recreates_forbidden_board(&self.history(), &after, captured)
     }
 
     /// The legal moves, history included (empty when the game is over).
@@ -494,76 +464,15 @@ impl Position {
             return;
         }
         self.board.generate_moves(list);
-        if self.rules.repetition == Repetition::DefendersMayNotRepeat {
+        if self.book.repeats_forbidden_for(self.board.side) {
             list.retain(|m| !self.repeats_forbidden_board(*m));
         }
     }
 
-    /// Whether the game is over, and how: the board's own ends first (after the last move),
-    /// then repetition and the draw rules of the preset.
+    /// Whether the game is over, and how, as the rulebook judges it.
     pub fn outcome(&self) -> Option<Outcome> {
-        let rules = &self.rules;
         let landing = self.last_move().map(|m| m.to());
-        if let Some(win) = self.board.mover_win_landing(landing, rules) {
-            return Some(win);
-        }
-        if !self.has_legal_move() {
-            return Some(Outcome::no_moves(self.board.side, rules));
-        }
-        if self.occurrences() >= 3 {
-            let mover = self.board.side.opponent();
-            match rules.repetition {
-                Repetition::ThirdLosesForDefenders => {
-                    return Some(Outcome::win(Side::Attackers, Reason::Repetition));
-                }
-                Repetition::ThirdLosesForMover => {
-                    return Some(Outcome::win(mover.opponent(), Reason::Repetition));
-                }
-                Repetition::ThirdIsDraw => return Some(Outcome::draw(Reason::Repetition)),
-                Repetition::Off | Repetition::DefendersMayNotRepeat => {}
-            }
-        }
-        if rules.draw_fort_loses && self.draw_fort() {
-            return Some(Outcome::win(Side::Attackers, Reason::DrawFort));
-        }
-        if rules
-            .no_capture_draw_plies
-            .is_some_and(|n| self.quiet_plies >= n)
-        {
-            return Some(Outcome::draw(Reason::NoCaptures));
-        }
-        if rules.max_plies.is_some_and(|n| self.plies() >= n as usize) {
-            return Some(Outcome::draw(Reason::MoveLimit));
-        }
-        None
-    }
-
-    fn has_legal_move(&self) -> bool {
-        if self.rules.repetition == Repetition::DefendersMayNotRepeat
-            && self.board.side == Side::Defenders
-        {
-            let mut list = MoveList::new();
-            self.board.generate_moves(&mut list);
-            list.iter().any(|m| !self.repeats_forbidden_board(*m))
-        } else {
-            self.board.count_moves() > 0
-        }
-    }
-
-    /// 2017 rule 8b: after a defenders' move, the defenders' arrangement has now stood three
-    /// times with no capture in between, while they still have the king and four men.
-    fn draw_fort(&self) -> bool {
-        let b = &self.board;
-        if b.side != Side::Attackers || self.history.is_empty() || b.defenders.count() < 4 {
-            return false;
-        }
-        let same = self
-            .recent()
-            .skip(1)
-            .step_by(2)
-            .filter(|old| old.defenders == b.defenders && old.king == b.king)
-            .count();
-        same + 1 >= 3
+        self.book.outcome(&self.board, landing, &self.history())
     }
 }
 

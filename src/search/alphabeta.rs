@@ -9,9 +9,9 @@ use super::score::Score;
 use super::time::TimeManager;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Info, Limits};
-use crate::board::rules::{NoMoves, Repetition};
-use crate::board::zobrist::{KEYS, Key};
-use crate::board::{Bitboard, Board, Move, MoveList, Position, Rules, Side};
+use crate::board::rulebook::{Favours, HistoryVerdict};
+use crate::board::zobrist::Key;
+use crate::board::{Bitboard, Board, History, Move, MoveList, Position, Rulebook, Side};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// Moves picked one at a time before the rest of a node's moves are sorted at once.
@@ -92,14 +92,17 @@ pub struct RootMove {
 pub struct Searcher<'a> {
     params: SearchParams,
     shared: Shared<'a>,
-    rules: Rules,
+    book: Rulebook,
     pub id: usize,
     pub nodes: u64,
     unflushed: u64,
     seldepth: u32,
-    /// Keys of the game since its start, then of the search path; the last is the node's own.
+    /// Keys of the game since its last capture, then of the search path; the last is the
+    /// node's own.
     keys: Vec<Key>,
-    root_index: usize,
+    /// The defenders' arrangement keys of the same positions, kept only under the draw-fort
+    /// rule, the one rule that reads them.
+    arrangements: Vec<Key>,
     root_plies: usize,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
@@ -113,18 +116,16 @@ pub struct Searcher<'a> {
 
 impl<'a> Searcher<'a> {
     pub fn new(shared: Shared<'a>, pos: &Position, id: usize, threads: usize) -> Searcher<'a> {
-        let mut keys = Vec::with_capacity(pos.plies() + MAX_PLY + 8);
-        // Only positions since the last capture can recur; the rest would never match.
-        let mut p = pos.clone();
-        let mut back = Vec::new();
-        for _ in 0..pos.quiet_plies() {
-            if p.undo().is_none() {
-                break;
-            }
-            back.push(p.key());
-        }
-        keys.extend(back.iter().rev());
+        let history = pos.history();
+        let mut keys = Vec::with_capacity(history.quiet_plies() + MAX_PLY + 8);
+        keys.extend_from_slice(history.keys());
         keys.push(pos.key());
+        let mut arrangements = Vec::new();
+        if pos.rules().draw_fort_loses {
+            arrangements.reserve(keys.capacity());
+            arrangements.extend_from_slice(history.arrangements());
+            arrangements.push(pos.board().arrangement_key());
+        }
         let params = shared.params;
         let mut lmr = vec![[0i32; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
@@ -137,14 +138,14 @@ impl<'a> Searcher<'a> {
         Searcher {
             shared,
             params,
-            rules: *pos.rules(),
+            book: *pos.rulebook(),
             id,
             nodes: 0,
             unflushed: 0,
             seldepth: 0,
-            root_index: keys.len() - 1,
             root_plies: pos.plies(),
             keys,
+            arrangements,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 << 14],
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
@@ -157,6 +158,52 @@ impl<'a> Searcher<'a> {
 
     fn quiet_at_root(&self) -> u16 {
         (self.keys.len() - 1) as u16
+    }
+
+    /// Onto the path: the node `b`, which the caller searches next.
+    #[inline]
+    fn enter(&mut self, b: &Board) {
+        self.keys.push(b.key());
+        if self.book.rules().draw_fort_loses {
+            self.arrangements.push(b.arrangement_key());
+        }
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        self.keys.pop();
+        if self.book.rules().draw_fort_loses {
+            self.arrangements.pop();
+        }
+    }
+
+    /// What came before the node on the path, `ply` plies from the root and `quiet` plies
+    /// after the last capture, as the rulebook reads it.
+    #[inline]
+    fn past(&self, ply: u32, quiet: u16) -> History<'_> {
+        let now = self.keys.len() - 1;
+        let from = now - quiet as usize;
+        let arrangements = if self.book.rules().draw_fort_loses {
+            &self.arrangements[from..now]
+        } else {
+            &[]
+        };
+        History::new(
+            &self.keys[from..now],
+            arrangements,
+            self.root_plies + ply as usize,
+        )
+    }
+
+    /// The node's verdict under the rules that look back.
+    #[inline]
+    fn judge(&self, b: &Board, ply: u32, quiet: u16) -> HistoryVerdict {
+        self.book.judge_history(b, &self.past(ply, quiet))
+    }
+
+    /// The score of a side to move without a legal move.
+    fn no_moves_score(&self, side: Side, ply: u32) -> Score {
+        Score::of_outcome(self.book.no_moves(side), side, ply)
     }
 
     #[inline]
@@ -341,13 +388,13 @@ impl<'a> Searcher<'a> {
         for i in order {
             let mv = root_moves[i].mv;
             let mut child = *board;
-            let captured = child.play(mv, &self.rules);
-            let score = if child.mover_win(mv, &self.rules).is_some() {
+            let captured = child.play(mv, self.book.rules());
+            let score = if self.book.mover_win(&child, mv).is_some() {
                 self.pv_len[1] = 0;
                 Score::win_in(1)
             } else {
                 let q = if captured.any() { 0 } else { quiet + 1 };
-                self.keys.push(child.key());
+                self.enter(&child);
                 let mut s = if i == first {
                     -self.negamax(&child, depth - 1, -beta, -alpha, 1, q)
                 } else {
@@ -358,7 +405,7 @@ impl<'a> Searcher<'a> {
                         s
                     }
                 };
-                self.keys.pop();
+                self.leave();
                 if self.stopped() {
                     return best;
                 }
@@ -392,74 +439,25 @@ impl<'a> Searcher<'a> {
 
     /// Whether attackers might capture the king with their next move: a cheap over-estimate.
     fn king_capturable(&self, b: &Board) -> bool {
-        b.king_capture_squares(&self.rules)
+        b.king_capture_squares(self.book.rules())
             .is_some_and(|needed| (needed & !b.attackers()).count() <= 1)
     }
 
-    /// The score of a repeated position, if repetition decides or colours it.
-    fn repetition(&self, b: &Board, ply: u32, quiet: u16) -> Option<Score> {
-        let rule = self.rules.repetition;
-        if matches!(rule, Repetition::Off | Repetition::DefendersMayNotRepeat) {
+    /// The search's own reading of a position that repeats one on its path without ending the
+    /// game yet: the second occurrence is worth `repetition_score` to the side the repetition
+    /// rule favours, so that the search steers into or away from a cycle before the third
+    /// occurrence, which is past its horizon, decides it. A repetition of the game before the
+    /// root is left to the rules: the side to move there may still avoid a third.
+    fn repeated_in_path(&self, side: Side, verdict: &HistoryVerdict, ply: u32) -> Option<Score> {
+        let seen = verdict.occurrences;
+        if seen.count < 2 || seen.latest.is_none_or(|back| back > ply as usize) {
             return None;
         }
-        let n = self.keys.len();
-        let key = b.key();
-        let oldest = (n - 1).saturating_sub(quiet as usize);
-        let mut count = 1;
-        let mut in_path = false;
-        let mut i = n as isize - 3;
-        while i >= oldest as isize {
-            if self.keys[i as usize] == key {
-                count += 1;
-                in_path |= i as usize >= self.root_index;
-            }
-            i -= 2;
-        }
-        if count < 2 || (count == 2 && !in_path) {
-            return None;
-        }
-        let side = b.side_to_move();
-        // Who the rule favours, from the side to move's view: +1, -1 or 0.
-        let sign = match rule {
-            Repetition::ThirdLosesForDefenders => {
-                if side == Side::Attackers {
-                    1
-                } else {
-                    -1
-                }
-            }
-            Repetition::ThirdLosesForMover => 1,
-            _ => 0,
-        };
-        Some(match (count >= 3, sign) {
-            (_, 0) => Score::DRAW,
-            (true, 1) => Score::win_in(ply),
-            (true, _) => Score::loss_in(ply),
-            (false, s) => Score(s * self.params.repetition_score),
-        })
-    }
-
-    /// hnefatafl.org: whether the defenders' quiet move to `child` recreates an earlier board.
-    fn forbidden_repeat(&self, child: &Board, quiet: u16) -> bool {
-        let placement = child.placement_key();
-        let n = self.keys.len();
-        let oldest = (n - 1).saturating_sub(quiet as usize);
-        // keys[n-1] is the defenders-to-move parent; parity alternates going back.
-        (oldest..n).any(|j| {
-            let defenders_to_move = (n - 1 - j).is_multiple_of(2);
-            let k = if defenders_to_move {
-                self.keys[j] ^ KEYS.defenders_to_move
-            } else {
-                self.keys[j]
-            };
-            k == placement
-        })
-    }
-
-    fn no_moves_score(&self, ply: u32) -> Score {
-        match self.rules.no_moves {
-            NoMoves::Loses => Score::loss_in(ply),
-            NoMoves::Draw => Score::DRAW,
+        match self.book.favours(side) {
+            Favours::Winner(w) if w == side => Some(Score(self.params.repetition_score)),
+            Favours::Winner(_) => Some(Score(-self.params.repetition_score)),
+            Favours::Draw => Some(Score::DRAW),
+            Favours::Ignored => None,
         }
     }
 
@@ -482,12 +480,17 @@ impl<'a> Searcher<'a> {
     ) -> Score {
         let p = ply as usize;
         self.pv_len[p] = 0;
-        // Before the horizon: a move into a losing third repetition must lose at depth 1 too.
-        if let Some(s) = self.repetition(b, ply, quiet) {
+        // Before the horizon, so that a move that ends the game this way (a losing third
+        // repetition, a draw fort, a counted draw) ends it at depth 1 too, as the referee would.
+        let verdict = self.judge(b, ply, quiet);
+        if let Some(end) = verdict.end {
+            return Score::of_outcome(end, b.side_to_move(), ply);
+        }
+        if let Some(s) = self.repeated_in_path(b.side_to_move(), &verdict, ply) {
             return s;
         }
         if depth <= 0 || p >= MAX_PLY - 8 {
-            return self.qsearch(b, alpha, beta, ply, 0);
+            return self.qsearch(b, alpha, beta, ply, 0, quiet);
         }
         self.count_node();
         if self.stopped() {
@@ -497,9 +500,6 @@ impl<'a> Searcher<'a> {
         let pv_node = beta.0 - alpha.0 > 1;
         let side = b.side_to_move();
 
-        if self.draw_by_count(ply, quiet) {
-            return Score::DRAW;
-        }
         // Mate distance pruning.
         let lo = alpha.max(Score::loss_in(ply));
         let hi = beta.min(Score::win_in(ply + 1));
@@ -507,11 +507,17 @@ impl<'a> Searcher<'a> {
             return lo;
         }
 
-        let tactics = Tactics::new(b, &self.rules);
+        let tactics = Tactics::new(b, self.book.rules());
         if side == Side::Defenders && tactics.open_lines.any() {
             return Score::win_in(ply + 1);
         }
-        if side == Side::Attackers && tactics.open_lines.count() >= 2 && !self.king_capturable(b) {
+        // Two open lines are lost in two plies, unless the attackers are stuck: then the game is
+        // over now, which the check for moves below finds.
+        if side == Side::Attackers
+            && tactics.open_lines.count() >= 2
+            && !self.king_capturable(b)
+            && self.book.has_legal_move(b, &self.past(ply, quiet))
+        {
             return Score::loss_in(ply + 2);
         }
         let threat = side == Side::Attackers && tactics.open_lines.any();
@@ -541,16 +547,16 @@ impl<'a> Searcher<'a> {
         // cuts at once. A legal one also proves the side has a move.
         let tt_move = tt_move.filter(|&m| b.check_move(m).is_ok());
         if tt_move.is_none() && b.count_moves() == 0 {
-            return self.no_moves_score(ply);
+            return self.no_moves_score(side, ply);
         }
-        let eval = tt.map_or_else(|| evaluate(b, &self.rules), |e| e.eval);
+        let eval = tt.map_or_else(|| evaluate(b, self.book.rules()), |e| e.eval);
 
         // Threats the static eval cannot see: a king on or next to the edge may build a fort
         // with his next move, a king two moves from a corner may make a double threat. Worked
         // out only where pruning would otherwise happen.
         let danger = |b: &Board| {
             side == Side::Attackers
-                && ((self.rules.exit_fort
+                && ((self.book.rules().exit_fort
                     && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
                         & Bitboard::EDGE)
                         .any())
@@ -571,9 +577,9 @@ impl<'a> Searcher<'a> {
             if depth >= self.params.nmp_min_depth && eval >= beta && p > 0 {
                 let r = self.params.nmp_base_reduction + depth / self.params.nmp_depth_divisor;
                 let null = b.with_side_to_move(side.opponent());
-                self.keys.push(null.key());
+                self.enter(&null);
                 let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, quiet + 1);
-                self.keys.pop();
+                self.leave();
                 if self.stopped() {
                     return Score::ZERO;
                 }
@@ -590,8 +596,7 @@ impl<'a> Searcher<'a> {
             list.push(m);
         }
 
-        let forbid =
-            self.rules.repetition == Repetition::DefendersMayNotRepeat && side == Side::Defenders;
+        let forbid = self.book.repeats_forbidden_for(side);
         let (others_here, marked) = if self.threads > 1 && ply < BREADCRUMB_PLIES {
             self.shared.breadcrumbs.visit(key, self.id)
         } else {
@@ -639,22 +644,26 @@ impl<'a> Searcher<'a> {
             let mv = list[i];
             i += 1;
             let mut child = *b;
-            let captured = child.play(mv, &self.rules);
+            let captured = child.play(mv, self.book.rules());
             let child_quiet = if captured.any() {
                 0
             } else {
                 quiet.saturating_add(1)
             };
-            if forbid && captured.is_empty() && self.forbidden_repeat(&child, quiet) {
+            if forbid
+                && self
+                    .book
+                    .recreates_forbidden_board(&self.past(ply, quiet), &child, captured)
+            {
                 continue;
             }
             let noisy = captured.any() || tactics.is_noisy(b, mv);
-            let score = if child.mover_win(mv, &self.rules).is_some() {
+            let score = if self.book.mover_win(&child, mv).is_some() {
                 self.pv_len[p + 1] = 0;
                 Score::win_in(ply + 1)
             } else {
                 self.shared.tt.prefetch(child.key());
-                self.keys.push(child.key());
+                self.enter(&child);
                 let s = if searched == 0 {
                     -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, child_quiet)
                 } else {
@@ -697,7 +706,7 @@ impl<'a> Searcher<'a> {
                     }
                     s
                 };
-                self.keys.pop();
+                self.leave();
                 s
             };
             searched += 1;
@@ -729,7 +738,7 @@ impl<'a> Searcher<'a> {
             self.shared.breadcrumbs.release(key);
         }
         if searched == 0 {
-            return self.no_moves_score(ply);
+            return self.no_moves_score(side, ply);
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -749,14 +758,6 @@ impl<'a> Searcher<'a> {
             },
         );
         best
-    }
-
-    fn draw_by_count(&self, ply: u32, quiet: u16) -> bool {
-        self.rules.no_capture_draw_plies.is_some_and(|n| quiet >= n)
-            || self
-                .rules
-                .max_plies
-                .is_some_and(|n| self.root_plies + ply as usize >= n as usize)
     }
 
     /// Killers and history for a quiet move that failed high; the quiet moves tried before it
@@ -779,7 +780,22 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn qsearch(&mut self, b: &Board, mut alpha: Score, beta: Score, ply: u32, qply: u32) -> Score {
+    fn qsearch(
+        &mut self,
+        b: &Board,
+        mut alpha: Score,
+        beta: Score,
+        ply: u32,
+        qply: u32,
+        quiet: u16,
+    ) -> Score {
+        // Past the horizon the rules that look back still end games; the horizon node itself
+        // was judged by negamax.
+        if qply > 0
+            && let Some(end) = self.judge(b, ply, quiet).end
+        {
+            return Score::of_outcome(end, b.side_to_move(), ply);
+        }
         self.count_node();
         if self.stopped() {
             return Score::ZERO;
@@ -788,15 +804,19 @@ impl<'a> Searcher<'a> {
         let p = ply as usize;
         self.pv_len[p.min(MAX_PLY)] = 0;
         let side = b.side_to_move();
-        let tactics = Tactics::new(b, &self.rules);
+        let tactics = Tactics::new(b, self.book.rules());
         if side == Side::Defenders && tactics.open_lines.any() {
             return Score::win_in(ply + 1);
         }
         let threat = side == Side::Attackers && tactics.open_lines.any();
-        if threat && tactics.open_lines.count() >= 2 && !self.king_capturable(b) {
+        if threat
+            && tactics.open_lines.count() >= 2
+            && !self.king_capturable(b)
+            && self.book.has_legal_move(b, &self.past(ply, quiet))
+        {
             return Score::loss_in(ply + 2);
         }
-        let eval = evaluate(b, &self.rules);
+        let eval = evaluate(b, self.book.rules());
         if p >= MAX_PLY - 2 || qply >= self.params.qsearch_max_ply as u32 {
             return eval;
         }
@@ -831,8 +851,16 @@ impl<'a> Searcher<'a> {
                 list.push(Move::new(king, to));
             }
         }
-        if list.is_empty() && b.count_moves() == 0 {
-            return self.no_moves_score(ply);
+        if self.book.repeats_forbidden_for(side) {
+            let (book, history) = (&self.book, self.past(ply, quiet));
+            list.retain(|mv| {
+                let mut after = *b;
+                let captured = after.play(*mv, book.rules());
+                !book.recreates_forbidden_board(&history, &after, captured)
+            });
+        }
+        if list.is_empty() && !self.book.has_legal_move(b, &self.past(ply, quiet)) {
+            return self.no_moves_score(side, ply);
         }
         let mut scores = [0i32; crate::board::moves::MAX_MOVES];
         let hist = &self.history[side.index() << 14..(side.index() + 1) << 14];
@@ -841,13 +869,18 @@ impl<'a> Searcher<'a> {
             pick(&mut list, &mut scores, i);
             let mv = list[i];
             let mut child = *b;
-            child.play(mv, &self.rules);
-            let score = if child.mover_win(mv, &self.rules).is_some() {
+            let captured = child.play(mv, self.book.rules());
+            let score = if self.book.mover_win(&child, mv).is_some() {
                 Score::win_in(ply + 1)
             } else {
-                self.keys.push(child.key());
-                let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
-                self.keys.pop();
+                let child_quiet = if captured.any() {
+                    0
+                } else {
+                    quiet.saturating_add(1)
+                };
+                self.enter(&child);
+                let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, child_quiet);
+                self.leave();
                 s
             };
             if self.stopped() {

@@ -62,6 +62,8 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// The expected reply, for pondering.
     pub ponder: Option<Move>,
+    /// For a finished game, its result for the side to move: won or lost 0 plies away, or a
+    /// draw.
     pub score: Score,
     pub depth: u32,
     pub nodes: u64,
@@ -250,6 +252,10 @@ fn run(
         lines: Vec::new(),
     };
     if list.is_empty() {
+        // The game is over: the rulebook's verdict is the score.
+        if let Some(end) = pos.outcome() {
+            result.score = Score::of_outcome(end, pos.side_to_move(), 0);
+        }
         // Nothing to search; an infinite or ponder search still waits for its stop.
         while (limits.infinite || pondering.load(Ordering::Relaxed))
             && !stop.load(Ordering::Relaxed)

@@ -1,6 +1,7 @@
 //! Scores in centi-pawns from the side to move's point of view, with wins and losses that
 //! count plies to the end of the game.
 
+use crate::board::{Outcome, Side};
 use std::fmt;
 use std::ops::{Add, Neg, Sub};
 
@@ -22,6 +23,15 @@ impl Score {
 
     pub const fn loss_in(plies: u32) -> Score {
         Score(-Self::WIN.0 + plies as i32)
+    }
+
+    /// A finished game, for `side`, `ply` plies from the root.
+    pub fn of_outcome(outcome: Outcome, side: Side, ply: u32) -> Score {
+        match outcome.winner {
+            None => Score::DRAW,
+            Some(winner) if winner == side => Score::win_in(ply),
+            Some(_) => Score::loss_in(ply),
+        }
     }
 
     pub const fn is_decisive(self) -> bool {

@@ -3,9 +3,8 @@
 //! defence; repetition is not considered. Used to build and check `positions/tactics.epd`.
 
 use super::eval::open_corner_lines;
-use crate::board::rules::NoMoves;
 use crate::board::zobrist::Key;
-use crate::board::{Board, Move, MoveList, Rules, Side};
+use crate::board::{Board, Move, MoveList, Rulebook, Rules, Side};
 use fxhash::FxHashMap;
 
 /// The solver's work ran out before it could answer.
@@ -14,7 +13,7 @@ pub struct OutOfBudget;
 
 /// A proof search with a memory of proved answers and a budget of moves played.
 pub struct Solver {
-    rules: Rules,
+    book: Rulebook,
     memo: FxHashMap<(Key, u32), bool>,
     budget: u64,
 }
@@ -23,7 +22,7 @@ impl Solver {
     /// A solver that gives up after playing `budget` moves.
     pub fn new(rules: Rules, budget: u64) -> Solver {
         Solver {
-            rules,
+            book: Rulebook::new(rules),
             memo: FxHashMap::default(),
             budget,
         }
@@ -72,13 +71,14 @@ impl Solver {
     fn move_wins(&mut self, board: &Board, mv: Move, n: u32) -> Result<bool, OutOfBudget> {
         self.budget = self.budget.checked_sub(1).ok_or(OutOfBudget)?;
         let mut child = *board;
-        child.play(mv, &self.rules);
-        if child.mover_win(mv, &self.rules).is_some() {
+        child.play(mv, self.book.rules());
+        if self.book.mover_win(&child, mv).is_some() {
             return Ok(true);
         }
         let replies = ordered_moves(&child);
         if replies.is_empty() {
-            return Ok(self.rules.no_moves == NoMoves::Loses);
+            let stuck = child.side_to_move();
+            return Ok(self.book.no_moves(stuck).winner == Some(stuck.opponent()));
         }
         if n <= 1 {
             return Ok(false);
@@ -89,8 +89,8 @@ impl Solver {
         }
         for reply in replies {
             let mut after = child;
-            after.play(reply, &self.rules);
-            if after.mover_win(reply, &self.rules).is_some() || !self.wins(&after, n - 1)? {
+            after.play(reply, self.book.rules());
+            if self.book.mover_win(&after, reply).is_some() || !self.wins(&after, n - 1)? {
                 return Ok(false);
             }
         }
