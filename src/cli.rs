@@ -608,11 +608,12 @@ pub fn timetodepth(args: TtdArgs) -> Result<(), String> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split(';').next().unwrap_or_default().trim())
         .collect();
-    let mut engine = Engine::new(Options {
+    let mut engine = Engine::try_new(Options {
         threads: args.threads.max(1),
         hash_mb: args.hash.max(1),
         ..Options::default()
-    });
+    })
+    .map_err(|e| e.to_string())?;
     let mut total = Duration::ZERO;
     for &i in &TTD_POSITIONS {
         let board = parse_fen(fens[i]).map_err(|e| e.to_string())?;
@@ -790,7 +791,8 @@ pub fn latency(args: LatencyArgs) -> Result<(), String> {
     let (to_engine, input) = channel();
     let (stamp_tx, from_engine) = channel();
     let out = Output::new(Box::new(Stamped(stamp_tx, Vec::new())));
-    let engine = std::thread::spawn(move || run(Some(Protocol::Uci), input, out, None));
+    let engine =
+        std::thread::spawn(move || run(Some(Protocol::Uci), input, out, Default::default()));
     let send = |line: &str| {
         let t = Instant::now();
         let _ = to_engine.send(Input::Line(line.to_string()));

@@ -19,6 +19,9 @@ struct Cli {
     /// gives no clock (default: 3000 and 2000).
     #[arg(long)]
     movetime: Option<u64>,
+    /// The most nodes any one search of the engine loop may visit, whatever the host asks.
+    #[arg(long)]
+    nodes: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -85,7 +88,10 @@ fn main() -> ExitCode {
         None => {
             hnefi::protocol::run_stdio(
                 cli.protocol,
-                cli.movetime.map(std::time::Duration::from_millis),
+                hnefi::protocol::Settings {
+                    move_time: cli.movetime.map(std::time::Duration::from_millis),
+                    max_nodes: cli.nodes,
+                },
             );
             Ok(())
         }

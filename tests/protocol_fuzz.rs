@@ -1,7 +1,7 @@
 //! 100,000 random and mutated lines through each protocol loop, in process: no panic, no hang,
 //! and the loop still answers afterwards.
 
-use hnefi::protocol::{Input, Output, Protocol, run};
+use hnefi::protocol::{Input, Output, Protocol, Settings, run};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -104,7 +104,7 @@ fn fuzz(protocol: Protocol, corpus: &[&str], probe: &str, answer: &str) {
     let (tx, rx) = std::sync::mpsc::channel();
     let sink = Sink::default();
     let out = Output::new(Box::new(sink.clone()));
-    let engine = std::thread::spawn(move || run(Some(protocol), rx, out, None));
+    let engine = std::thread::spawn(move || run(Some(protocol), rx, out, Settings::default()));
     tx.send(Input::Line(corpus[0].to_string()))
         .expect("loop alive");
     for _ in 0..100_000 {

@@ -139,3 +139,59 @@ fn movetime_is_kept() {
     // Generous: a loaded machine may be slow to schedule, but the search must not run on.
     assert!(start.elapsed() < Duration::from_secs(5));
 }
+
+#[test]
+fn a_hash_size_beyond_memory_is_refused_and_the_old_table_kept() {
+    use hnefi::search::OptionsError;
+    use hnefi::search::tt::TableError;
+    let mut engine = Engine::new(Options {
+        hash_mb: 2,
+        ..Options::default()
+    });
+    // Half the address space: no machine has it.
+    let huge = (usize::MAX / 2) >> 20;
+    let err = engine
+        .set_options(Options {
+            hash_mb: huge,
+            ..engine.options().clone()
+        })
+        .unwrap_err();
+    assert_eq!(
+        err,
+        OptionsError::Hash(TableError::OutOfMemory { mb: huge })
+    );
+    assert_eq!(engine.options().hash_mb, 2);
+    let bad_threads = Options {
+        threads: 0,
+        ..engine.options().clone()
+    };
+    assert!(engine.set_options(bad_threads).is_err());
+    assert!(
+        Engine::try_new(Options {
+            hash_mb: huge,
+            ..Options::default()
+        })
+        .is_err()
+    );
+    // The engine still searches, and still takes a size that fits.
+    let pos = Position::start(Rules::default());
+    let depth = |engine: &mut Engine| {
+        engine
+            .search(
+                &pos,
+                Limits {
+                    depth: Some(3),
+                    ..Limits::default()
+                },
+            )
+            .best
+    };
+    assert!(depth(&mut engine).is_some());
+    engine
+        .set_options(Options {
+            hash_mb: 4,
+            ..engine.options().clone()
+        })
+        .unwrap();
+    assert!(depth(&mut engine).is_some());
+}

@@ -2,7 +2,7 @@
 //! Clocks: `wtime`/`winc` are the attackers' (they move first, like White), `btime`/`binc` the
 //! defenders'; `atime`/`ainc`/`dtime`/`dinc` say the same without the chess names.
 
-use super::{Input, Output};
+use super::{Input, Output, parse_amount, parse_clock, truncate};
 use crate::board::notation::{parse_fen, parse_move, to_fen};
 use crate::board::{Board, Position, Preset, Rules, Square};
 use crate::search::params::{SearchParams, TUNABLES};
@@ -19,6 +19,8 @@ pub struct Uci {
     position: Position,
     rules: Rules,
     ponder_enabled: bool,
+    /// The most nodes a search may visit (`--nodes`).
+    max_nodes: Option<u64>,
 }
 
 enum Flow {
@@ -34,7 +36,14 @@ impl Uci {
             position: Position::start(Rules::default()),
             rules: Rules::default(),
             ponder_enabled: false,
+            max_nodes: None,
         }
+    }
+
+    /// Caps every search at `nodes` nodes, if given.
+    pub fn with_max_nodes(mut self, nodes: Option<u64>) -> Uci {
+        self.max_nodes = nodes;
+        self
     }
 
     /// Handles lines (`first`, then the input) until `quit` or end of input; a search still
@@ -155,9 +164,7 @@ impl Uci {
             let v = v
                 .as_deref()
                 .ok_or(format!("option '{name}' needs a value"))?;
-            let n: u64 = v
-                .parse()
-                .map_err(|_| format!("option '{name}': '{}' is not a number", truncate(v)))?;
+            let n = parse_amount(v.trim()).map_err(|e| format!("option '{name}': {e}"))?;
             if (lo..=hi).contains(&n) {
                 Ok(n)
             } else {
@@ -209,7 +216,9 @@ impl Uci {
             Ok(()) => {
                 if &options != self.engine.options() {
                     self.finish_search();
-                    self.engine.set_options(options);
+                    if let Err(e) = self.engine.set_options(options) {
+                        self.error(&format!("setoption name {name}: {e}"));
+                    }
                 }
             }
             Err(e) => self.error(&e),
@@ -228,7 +237,7 @@ impl Uci {
 
     fn go(&mut self, args: &[&str]) {
         let limits = match parse_go(args) {
-            Ok(Go::Search(l)) => l,
+            Ok(Go::Search(l)) => l.with_node_cap(self.max_nodes),
             Ok(Go::Perft(depth)) => return self.perft(depth),
             Err(e) => return self.error(&e),
         };
@@ -295,14 +304,6 @@ fn rebuild(pos: &Position, rules: Rules) -> Position {
     fresh
 }
 
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("{}...", s.chars().take(40).collect::<String>())
-    } else {
-        s.to_string()
-    }
-}
-
 /// `startpos|fen <FEN> [moves m1 m2 ...]` into a position with its history.
 pub fn parse_position(args: &[&str], rules: Rules) -> Result<Position, String> {
     let moves_at = args.iter().position(|&w| w == "moves");
@@ -339,19 +340,17 @@ enum Go {
 fn parse_go(args: &[&str]) -> Result<Go, String> {
     let mut limits = Limits::default();
     let mut i = 0;
+    let arg = |i: usize, name: &str| -> Result<&str, String> {
+        args.get(i + 1)
+            .copied()
+            .ok_or(format!("go {name}: missing number"))
+    };
     let value = |i: usize, name: &str| -> Result<u64, String> {
-        let v = args
-            .get(i + 1)
-            .ok_or(format!("go {name}: missing number"))?;
-        // Clocks may run below zero on some hosts; treat that as no time left.
-        if let Some(neg) = v.strip_prefix('-') {
-            return neg
-                .parse::<u64>()
-                .map(|_| 0)
-                .map_err(|_| format!("go {name}: '{}' is not a number", truncate(v)));
-        }
-        v.parse()
-            .map_err(|_| format!("go {name}: '{}' is not a number", truncate(v)))
+        parse_amount(arg(i, name)?).map_err(|e| format!("go {name}: {e}"))
+    };
+    // The time left on a clock, where below zero means none left (see `parse_clock`).
+    let clock = |i: usize, name: &str| -> Result<u64, String> {
+        parse_clock(arg(i, name)?).map_err(|e| format!("go {name}: {e}"))
     };
     let ms = Duration::from_millis;
     while i < args.len() {
@@ -366,8 +365,8 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
             "depth" => limits.depth = Some(value(i, word)?.clamp(1, 100) as u32),
             "nodes" => limits.nodes = Some(value(i, word)?.max(1)),
             "movetime" => limits.movetime = Some(ms(value(i, word)?)),
-            "wtime" | "atime" => limits.attackers_time = Some(ms(value(i, word)?)),
-            "btime" | "dtime" => limits.defenders_time = Some(ms(value(i, word)?)),
+            "wtime" | "atime" => limits.attackers_time = Some(ms(clock(i, word)?)),
+            "btime" | "dtime" => limits.defenders_time = Some(ms(clock(i, word)?)),
             "winc" | "ainc" => limits.attackers_inc = Some(ms(value(i, word)?)),
             "binc" | "dinc" => limits.defenders_inc = Some(ms(value(i, word)?)),
             "movestogo" => limits.movestogo = Some(value(i, word)?.min(1000) as u32),

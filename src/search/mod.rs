@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use time::TimeManager;
-use tt::TranspositionTable;
+use tt::{TableError, TranspositionTable};
 
 /// When to stop. Everything unset means: search until stopped.
 #[derive(Clone, Debug, Default)]
@@ -37,6 +37,16 @@ pub struct Limits {
     pub ponder: bool,
     /// Search only these root moves (all legal moves when empty or when none is legal).
     pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// These limits with at most `cap` nodes, if a cap is given.
+    pub fn with_node_cap(mut self, cap: Option<u64>) -> Limits {
+        if let Some(cap) = cap {
+            self.nodes = Some(self.nodes.map_or(cap, |n| n.min(cap)).max(1));
+        }
+        self
+    }
 }
 
 /// Progress of a search: one finished iteration of one principal variation.
@@ -93,6 +103,15 @@ impl Default for Options {
     }
 }
 
+/// Why options could not be applied; the engine keeps its previous options.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    #[error(transparent)]
+    Hash(#[from] TableError),
+    #[error("{what} must be at least 1")]
+    Zero { what: &'static str },
+}
+
 /// A callback for progress reports.
 pub type Reporter = Box<dyn FnMut(&Info) + Send>;
 /// A callback for the end of a search, called on the search thread as soon as it ends.
@@ -115,9 +134,23 @@ impl Default for Engine {
 }
 
 impl Engine {
+    /// An engine with `options`. The table is allocated infallibly: for a size that comes
+    /// from a user, use [`Engine::try_new`].
     pub fn new(options: Options) -> Engine {
+        let tt = TranspositionTable::new(options.hash_mb);
+        Engine::with_table(options, tt)
+    }
+
+    /// An engine with `options`, or why they cannot be had (a table larger than the memory).
+    pub fn try_new(options: Options) -> Result<Engine, OptionsError> {
+        check(&options)?;
+        let tt = TranspositionTable::try_new(options.hash_mb)?;
+        Ok(Engine::with_table(options, tt))
+    }
+
+    fn with_table(options: Options, tt: TranspositionTable) -> Engine {
         Engine {
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            tt: Arc::new(tt),
             options,
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
@@ -130,13 +163,16 @@ impl Engine {
     }
 
     /// Changes options; a new hash size reallocates (and clears) the table. Waits for a running
-    /// search to finish first.
-    pub fn set_options(&mut self, options: Options) {
+    /// search to finish first. On an error nothing changes: the old table and options stay.
+    pub fn set_options(&mut self, options: Options) -> Result<(), OptionsError> {
+        check(&options)?;
         self.stop_and_wait();
         if options.hash_mb != self.options.hash_mb {
-            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+            // The old table goes only once the new one is there: on failure it stays in use.
+            self.tt = Arc::new(TranspositionTable::try_new(options.hash_mb)?);
         }
         self.options = options;
+        Ok(())
     }
 
     /// Forgets everything learnt (a new game).
@@ -218,6 +254,17 @@ impl Engine {
         self.start(pos, limits, report, None);
         self.wait().expect("a search was started")
     }
+}
+
+/// Options no search can run with.
+fn check(options: &Options) -> Result<(), OptionsError> {
+    if options.threads == 0 {
+        return Err(OptionsError::Zero { what: "threads" });
+    }
+    if options.multipv == 0 {
+        return Err(OptionsError::Zero { what: "MultiPV" });
+    }
+    Ok(())
 }
 
 /// One search on `options.threads` threads sharing `tt` (Lazy SMP): thread 0 reports and
