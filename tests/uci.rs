@@ -375,3 +375,39 @@ fn huge_and_negative_numbers_in_go() {
     e.send("quit");
     assert!(e.close());
 }
+
+/// A composed study with 15 defenders, three more than the start.
+const STUDY_15: &str = "3aaaaa3/5a5/5d5/a3ddd3a/a3ddd3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 d";
+
+#[test]
+fn a_study_with_fifteen_defenders_is_set_up_and_searched() {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {STUDY_15}"));
+    e.send("d");
+    let lines = e.until("Status");
+    assert!(lines.contains(&format!("Fen: {STUDY_15}")), "{lines:?}");
+    e.send("go depth 3");
+    let best = e.until("bestmove").pop().unwrap();
+    let mv = hnefi::board::notation::parse_move(&best["bestmove ".len()..]).expect("a move");
+    let board = hnefi::board::notation::parse_fen(STUDY_15).unwrap();
+    assert!(board.check_move(mv).is_ok(), "{best}");
+    // Positions the rules cannot play are still refused, each with its reason.
+    for (fen, why) in [
+        ("k10/11/11/11/11/11/11/11/11/11/10k a", "two or more kings"),
+        ("11/11/11/11/11/11/11/11/11/11/11 a", "no king"),
+        (
+            "11/11/11/11/11/5d5/11/11/11/11/k10 a",
+            "f6 is a restricted square",
+        ),
+        (
+            "10a/11/11/11/11/11/11/11/11/11/k10 a",
+            "k11 is a restricted square",
+        ),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let err = e.until("info string error").pop().unwrap();
+        assert!(err.contains(why), "{fen}: {err}");
+    }
+    e.send("quit");
+    assert!(e.close());
+}

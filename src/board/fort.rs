@@ -15,7 +15,7 @@
 //!   The king is never in such a row, because his room is sealed from `reach`.
 //!
 //! Start with `W` = all defenders and drop every piece that fails this test; repeat until
-//! nothing drops (a greatest fixed point; at most 12 rounds). If the king is then still out of
+//! nothing drops (a greatest fixed point; each round but the last drops a piece). If the king is then still out of
 //! `reach`, `W` is a fort: in any sequence of attacker moves, the first capture of a piece of
 //! `W` would happen while all of `W` stands, so it would have to be one of the captures the
 //! test ruled out. The king, whose neighbours are all in his room, in `W` or off the board,
