@@ -55,6 +55,9 @@ enum Command {
     Tactics(cli::TacticsArgs),
     /// Fit the evaluation's weights to game results (Texel's method) and write them as Rust.
     Tune(tune_cli::TuneArgs),
+    /// Fuzz the protocol loops in process: random, mutated and hostile lines (huge, short and
+    /// negative times among them); reports lines, time, panics and hangs per protocol.
+    Fuzz(cli::FuzzArgs),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Some(Command::GamesData(args)) => cli::games_data(args),
         Some(Command::Match(args)) => match_cli::run_match(*args),
         Some(Command::Tune(args)) => tune_cli::tune(args),
+        Some(Command::Fuzz(args)) => cli::fuzz(args),
         None => {
             hnefi::protocol::run_stdio(
                 cli.protocol,

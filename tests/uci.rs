@@ -411,3 +411,29 @@ fn a_study_with_fifteen_defenders_is_set_up_and_searched() {
     e.send("quit");
     assert!(e.close());
 }
+
+#[test]
+fn a_deep_perft_runs_in_the_background_and_stops() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    // Days of counting: the loop must still answer, and stop it.
+    e.send("go perft 8");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("Nodes")), "{lines:?}");
+    e.send("stop");
+    e.until("info string perft stopped");
+    e.send("go perft 2");
+    assert_eq!(
+        e.until("Nodes searched").pop().unwrap(),
+        "Nodes searched: 6788"
+    );
+    // A new command ends a perft too, and quit ends the engine during one.
+    e.send("go perft 8");
+    e.send("go depth 1");
+    e.until("info string perft stopped");
+    e.until("bestmove");
+    e.send("go perft 8");
+    e.send("quit");
+    assert!(e.close());
+}

@@ -7,7 +7,10 @@ use crate::board::notation::{parse_fen, parse_move, to_fen};
 use crate::board::{Board, Position, Preset, Rules, Square};
 use crate::search::params::{SearchParams, TUNABLES};
 use crate::search::{Engine, Info, Limits, Options, Score, SearchResult};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 const NAME: &str = concat!("Hnefi ", env!("CARGO_PKG_VERSION"));
@@ -21,6 +24,14 @@ pub struct Uci {
     ponder_enabled: bool,
     /// The most nodes a search may visit (`--nodes`).
     max_nodes: Option<u64>,
+    /// A `go perft` counting in the background, so that a deep one never blocks `isready`,
+    /// `stop` or `quit`.
+    perft: Option<PerftRun>,
+}
+
+struct PerftRun {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
 }
 
 enum Flow {
@@ -37,6 +48,7 @@ impl Uci {
             rules: Rules::default(),
             ponder_enabled: false,
             max_nodes: None,
+            perft: None,
         }
     }
 
@@ -63,6 +75,7 @@ impl Uci {
         }
         self.engine.stop();
         self.engine.wait();
+        self.finish_perft();
     }
 
     fn error(&self, message: &str) {
@@ -86,7 +99,12 @@ impl Uci {
             }
             "position" => self.position(&rest),
             "go" => self.go(&rest),
-            "stop" => self.engine.stop(),
+            "stop" => {
+                self.engine.stop();
+                if let Some(p) = &self.perft {
+                    p.stop.store(true, Ordering::Relaxed);
+                }
+            }
             "ponderhit" => self.engine.ponderhit(),
             "quit" => return Flow::Quit,
             "d" => self.display(),
@@ -149,6 +167,15 @@ impl Uci {
             self.engine.stop();
         }
         self.engine.wait();
+        self.finish_perft();
+    }
+
+    /// Stops a background perft and waits for it (it says `info string perft stopped`).
+    fn finish_perft(&mut self) {
+        if let Some(p) = self.perft.take() {
+            p.stop.store(true, Ordering::Relaxed);
+            let _ = p.handle.join();
+        }
     }
 
     fn setoption(&mut self, args: &[&str]) {
@@ -245,7 +272,8 @@ impl Uci {
         let out = self.out.clone();
         let done_out = self.out.clone();
         let ponder = self.ponder_enabled;
-        self.engine.start(
+        let searchmoves = limits.searchmoves.clone();
+        let started = self.engine.start(
             &self.position,
             limits,
             Box::new(move |info: &Info| out.line(&info_line(info))),
@@ -253,6 +281,12 @@ impl Uci {
                 done_out.line(&bestmove_line(r, ponder))
             })),
         );
+        if let Err(e) = started {
+            // A host waits for its bestmove whatever happens.
+            self.error(&e.to_string());
+            let r = crate::search::fallback_result(&self.position, &searchmoves);
+            self.out.line(&bestmove_line(&r, false));
+        }
     }
 
     fn perft(&mut self, depth: u32) {
@@ -261,15 +295,29 @@ impl Uci {
         }
         self.finish_search();
         let board = *self.position.board();
-        let progress = crate::perft::Progress::default();
         let rules = self.rules;
-        let lines = crate::perft::divide(&board, depth, &rules, &progress);
-        let total: u64 = lines.iter().map(|(_, n)| n).sum();
-        for (mv, n) in lines {
-            self.out.line(&format!("{mv}: {n}"));
+        let out = self.out.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let counting = std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(
+                move || match crate::perft::divide_until(&board, depth, &rules, &flag) {
+                    Some(lines) => {
+                        let total: u64 = lines.iter().map(|(_, n)| n).sum();
+                        for (mv, n) in lines {
+                            out.line(&format!("{mv}: {n}"));
+                        }
+                        out.line("");
+                        out.line(&format!("Nodes searched: {total}"));
+                    }
+                    None => out.line("info string perft stopped"),
+                },
+            );
+        match counting {
+            Ok(handle) => self.perft = Some(PerftRun { stop, handle }),
+            Err(e) => self.error(&format!("go perft: cannot start a thread: {e}")),
         }
-        self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
     }
 
     fn display(&self) {

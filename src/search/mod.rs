@@ -202,13 +202,15 @@ impl Engine {
 
     /// Starts searching `pos` on background threads. Progress goes to `report` and the result
     /// to `done` (both on the search thread); [`Engine::wait`] returns the result as well.
+    /// A search that fails (a bug: it panics) still ends with a result, a legal move, so that
+    /// a host waiting for a move gets one.
     pub fn start(
         &mut self,
         pos: &Position,
         limits: Limits,
         report: Reporter,
         done: Option<OnDone>,
-    ) {
+    ) -> Result<(), StartError> {
         self.stop_and_wait();
         self.stop.store(false, Ordering::Relaxed);
         self.pondering.store(limits.ponder, Ordering::Relaxed);
@@ -217,13 +219,23 @@ impl Engine {
         let stop = self.stop.clone();
         let pondering = self.pondering.clone();
         let options = self.options.clone();
-        self.running = Some(std::thread::spawn(move || {
-            let result = run(&pos, &limits, &options, &tt, &stop, &pondering, report);
-            if let Some(done) = done {
-                done(&result);
-            }
-            result
-        }));
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run(&pos, &limits, &options, &tt, &stop, &pondering, report)
+                }));
+                let result = searched.unwrap_or_else(|_| {
+                    log::error!("the search failed; answering with the first legal move");
+                    fallback_result(&pos, &limits.searchmoves)
+                });
+                if let Some(done) = done {
+                    done(&result);
+                }
+                result
+            })?;
+        self.running = Some(handle);
+        Ok(())
     }
 
     /// Waits for the running search and returns its result (`None` if none was started).
@@ -240,19 +252,53 @@ impl Engine {
 
     /// Searches and waits: the simple blocking call.
     pub fn search(&mut self, pos: &Position, limits: Limits) -> SearchResult {
-        self.start(pos, limits, Box::new(|_| {}), None);
-        self.wait().expect("a search was started")
+        self.search_with(pos, limits, Box::new(|_| {}))
     }
 
-    /// Like [`Engine::search`], reporting progress to `report`.
+    /// Like [`Engine::search`], reporting progress to `report`. Always has a result: without a
+    /// search thread, the first legal move.
     pub fn search_with(
         &mut self,
         pos: &Position,
         limits: Limits,
         report: Reporter,
     ) -> SearchResult {
-        self.start(pos, limits, report, None);
-        self.wait().expect("a search was started")
+        let searchmoves = limits.searchmoves.clone();
+        let started = self.start(pos, limits, report, None);
+        if let Err(e) = &started {
+            log::error!("{e}; answering with the first legal move");
+        }
+        started
+            .ok()
+            .and_then(|()| self.wait())
+            .unwrap_or_else(|| fallback_result(pos, &searchmoves))
+    }
+}
+
+/// Why a search could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot start the search thread: {0}")]
+    Thread(#[from] std::io::Error),
+}
+
+/// The answer when there is no search to give one: the first legal move (of `searchmoves`,
+/// if any of them is legal), unscored.
+pub fn fallback_result(pos: &Position, searchmoves: &[Move]) -> SearchResult {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let best = list
+        .iter()
+        .find(|m| searchmoves.contains(m))
+        .or(list.first())
+        .copied();
+    SearchResult {
+        best,
+        ponder: None,
+        score: Score::ZERO,
+        depth: 0,
+        nodes: 0,
+        lines: Vec::new(),
     }
 }
 
@@ -265,6 +311,15 @@ fn check(options: &Options) -> Result<(), OptionsError> {
         return Err(OptionsError::Zero { what: "MultiPV" });
     }
     Ok(())
+}
+
+/// Raises a stop flag when dropped, also during a panic.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// One search on `options.threads` threads sharing `tt` (Lazy SMP): thread 0 reports and
@@ -329,16 +384,23 @@ fn run(
             breadcrumbs: &breadcrumbs,
             params: options.params,
         };
+        // Helpers are a bonus: one the system will not start is done without.
         let helpers: Vec<_> = (1..threads)
-            .map(|id| {
+            .filter_map(|id| {
                 let root_moves = root_moves.clone();
                 let shared = shared();
-                s.spawn(move || {
-                    let mut searcher = Searcher::new(shared, pos, id, threads);
-                    searcher.iterate(pos.board(), root_moves, 1, &mut |_| {})
-                })
+                std::thread::Builder::new()
+                    .spawn_scoped(s, move || {
+                        let mut searcher = Searcher::new(shared, pos, id, threads);
+                        searcher.iterate(pos.board(), root_moves, 1, &mut |_| {})
+                    })
+                    .map_err(|e| log::warn!("search helper {id} not started: {e}"))
+                    .ok()
             })
             .collect();
+        // Should the main search panic, the helpers must still stop, or the scope would wait
+        // for them forever: the guard raises the flag while the panic unwinds.
+        let _stop_helpers = StopOnDrop(stop);
         let mut main = Searcher::new(shared(), pos, 0, threads);
         let mut on_info = |info: Info| {
             report(&info);
