@@ -608,11 +608,12 @@ pub fn timetodepth(args: TtdArgs) -> Result<(), String> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split(';').next().unwrap_or_default().trim())
         .collect();
-    let mut engine = Engine::new(Options {
+    let mut engine = Engine::try_new(Options {
         threads: args.threads.max(1),
         hash_mb: args.hash.max(1),
         ..Options::default()
-    });
+    })
+    .map_err(|e| e.to_string())?;
     let mut total = Duration::ZERO;
     for &i in &TTD_POSITIONS {
         let board = parse_fen(fens[i]).map_err(|e| e.to_string())?;
@@ -790,7 +791,8 @@ pub fn latency(args: LatencyArgs) -> Result<(), String> {
     let (to_engine, input) = channel();
     let (stamp_tx, from_engine) = channel();
     let out = Output::new(Box::new(Stamped(stamp_tx, Vec::new())));
-    let engine = std::thread::spawn(move || run(Some(Protocol::Uci), input, out, None));
+    let engine =
+        std::thread::spawn(move || run(Some(Protocol::Uci), input, out, Default::default()));
     let send = |line: &str| {
         let t = Instant::now();
         let _ = to_engine.send(Input::Line(line.to_string()));
@@ -832,4 +834,98 @@ pub fn latency(args: LatencyArgs) -> Result<(), String> {
     summary("isready -> readyok", &mut ready);
     summary("stop -> bestmove", &mut stop);
     Ok(())
+}
+
+/// Which protocols `hnefi fuzz` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FuzzProtocol {
+    Uci,
+    Otep,
+    Htp,
+    All,
+}
+
+#[derive(Args)]
+pub struct FuzzArgs {
+    /// The protocol whose loop is fuzzed, or all three one after another.
+    #[arg(long, value_enum, default_value_t = FuzzProtocol::All)]
+    pub protocol: FuzzProtocol,
+    /// Lines per protocol.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub lines: u64,
+    /// Line i of a run depends only on the seed and i: a failure replays with the same seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A line not handled within this many ms is a hang.
+    #[arg(long, default_value_t = 10_000)]
+    pub deadline_ms: u64,
+    /// Nodes per search at most, so that searches end at once.
+    #[arg(long, default_value_t = 500)]
+    pub nodes: u64,
+}
+
+pub fn fuzz(args: FuzzArgs) -> Result<(), String> {
+    use hnefi::fuzz::{Config, fuzz};
+    use hnefi::protocol::Protocol;
+    if args.nodes == 0 || args.deadline_ms == 0 {
+        return Err("--nodes and --deadline-ms must be at least 1".into());
+    }
+    // Hostile lines make the loops warn by the thousand; only errors are worth reading here.
+    if std::env::var_os("RUST_LOG").is_none() {
+        log::set_max_level(log::LevelFilter::Error);
+    }
+    let protocols = match args.protocol {
+        FuzzProtocol::Uci => vec![Protocol::Uci],
+        FuzzProtocol::Otep => vec![Protocol::Otep],
+        FuzzProtocol::Htp => vec![Protocol::Htp],
+        FuzzProtocol::All => vec![Protocol::Uci, Protocol::Otep, Protocol::Htp],
+    };
+    let mut clean = true;
+    for protocol in protocols {
+        let name = format!("{protocol:?}").to_lowercase();
+        let config = Config {
+            protocol,
+            lines: args.lines,
+            seed: args.seed,
+            deadline: Duration::from_millis(args.deadline_ms),
+            max_nodes: args.nodes,
+        };
+        let start = Instant::now();
+        let mut last = Instant::now();
+        let report = fuzz(&config, &mut |done| {
+            if last.elapsed() >= Duration::from_secs(10) {
+                last = Instant::now();
+                eprintln!(
+                    "fuzz {name}: {done} of {} lines, {:.0} s",
+                    args.lines,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        });
+        let secs = report.elapsed.as_secs_f64();
+        println!(
+            "{name}: {} lines in {secs:.1} s ({:.0} lines/s), seed {}: {} panics, {} hangs, \
+             {} restarts, {}",
+            report.lines,
+            report.lines as f64 / secs.max(1e-9),
+            args.seed,
+            report.panics,
+            report.hangs,
+            report.restarts,
+            if report.alive {
+                "answered the probe and ended"
+            } else {
+                "DID NOT answer the probe or end"
+            }
+        );
+        for f in &report.failures {
+            println!("  {f}");
+        }
+        clean &= report.clean();
+    }
+    if clean {
+        Ok(())
+    } else {
+        Err("the fuzz found panics or hangs (above)".into())
+    }
 }

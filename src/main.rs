@@ -19,6 +19,9 @@ struct Cli {
     /// gives no clock (default: 3000 and 2000).
     #[arg(long)]
     movetime: Option<u64>,
+    /// The most nodes any one search of the engine loop may visit, whatever the host asks.
+    #[arg(long)]
+    nodes: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -52,6 +55,9 @@ enum Command {
     Tactics(cli::TacticsArgs),
     /// Fit the evaluation's weights to game results (Texel's method) and write them as Rust.
     Tune(tune_cli::TuneArgs),
+    /// Fuzz the protocol loops in process: random, mutated and hostile lines (huge, short and
+    /// negative times among them); reports lines, time, panics and hangs per protocol.
+    Fuzz(cli::FuzzArgs),
 }
 
 fn main() -> ExitCode {
@@ -82,10 +88,14 @@ fn main() -> ExitCode {
         Some(Command::GamesData(args)) => cli::games_data(args),
         Some(Command::Match(args)) => match_cli::run_match(*args),
         Some(Command::Tune(args)) => tune_cli::tune(args),
+        Some(Command::Fuzz(args)) => cli::fuzz(args),
         None => {
             hnefi::protocol::run_stdio(
                 cli.protocol,
-                cli.movetime.map(std::time::Duration::from_millis),
+                hnefi::protocol::Settings {
+                    move_time: cli.movetime.map(std::time::Duration::from_millis),
+                    max_nodes: cli.nodes,
+                },
             );
             Ok(())
         }

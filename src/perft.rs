@@ -3,7 +3,7 @@
 
 use crate::board::{Board, History, Move, MoveList, Rulebook, Rules};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Leaves at `depth` plies below `board`, which must not be a finished game. A position whose
 /// game is over (by the board alone) has no moves: the move that ended it is a leaf and is not
@@ -27,6 +27,30 @@ pub fn perft(board: &Board, depth: u32, rules: &Rules) -> u64 {
             total
         }
     }
+}
+
+/// [`perft`] that gives up, returning `None`, soon after `stop` is set: a deep perft can take
+/// days, and a protocol must stay able to end it.
+pub fn perft_until(board: &Board, depth: u32, rules: &Rules, stop: &AtomicBool) -> Option<u64> {
+    // Below depth 3 a subtree takes microseconds: checking there would only slow the count.
+    if depth < 3 {
+        return Some(perft(board, depth, rules));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let book = Rulebook::new(*rules);
+    let mut list = MoveList::new();
+    board.generate_moves(&mut list);
+    let mut total = 0;
+    for &mv in &list {
+        let mut child = *board;
+        child.play(mv, rules);
+        if book.mover_win(&child, mv).is_none() {
+            total += perft_until(&child, depth - 1, rules, stop)?;
+        }
+    }
+    Some(total)
 }
 
 /// Whether the rulebook calls a set-up position over by the board alone (king on a corner, a
@@ -74,6 +98,36 @@ pub fn divide(board: &Board, depth: u32, rules: &Rules, progress: &Progress) -> 
         .collect()
 }
 
+/// [`divide`] that gives up, returning `None`, soon after `stop` is set.
+pub fn divide_until(
+    board: &Board,
+    depth: u32,
+    rules: &Rules,
+    stop: &AtomicBool,
+) -> Option<Vec<(Move, u64)>> {
+    let mut list = MoveList::new();
+    if depth == 0 || is_over(board, rules) {
+        return Some(Vec::new());
+    }
+    let book = Rulebook::new(*rules);
+    board.generate_moves(&mut list);
+    list.par_iter()
+        .with_max_len(1)
+        .map(|&mv| {
+            let mut child = *board;
+            child.play(mv, rules);
+            let n = if depth == 1 {
+                1
+            } else if book.mover_win(&child, mv).is_some() {
+                0
+            } else {
+                perft_until(&child, depth - 1, rules, stop)?
+            };
+            Some((mv, n))
+        })
+        .collect()
+}
+
 /// Total perft of a position on the current rayon pool.
 pub fn perft_parallel(board: &Board, depth: u32, rules: &Rules) -> u64 {
     if depth == 0 {
@@ -98,5 +152,12 @@ mod tests {
             assert_eq!(perft(&b, d as u32, &r), n);
             assert_eq!(perft_parallel(&b, d as u32, &r), n);
         }
+        let go_on = AtomicBool::new(false);
+        let divided = divide_until(&b, 3, &r, &go_on).unwrap();
+        assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), 806344);
+        assert_eq!(divided, divide(&b, 3, &r, &Progress::default()));
+        // Stopped: a depth that would take hours gives up at once.
+        let stop = AtomicBool::new(true);
+        assert_eq!(divide_until(&b, 9, &r, &stop), None);
     }
 }

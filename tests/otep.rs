@@ -132,3 +132,41 @@ fn malformed_lines_are_reported_and_the_game_goes_on() {
         .mv;
     assert!(Board::start().check_move(mv).is_ok(), "{reply}");
 }
+
+/// The 15-defender study of tests/uci.rs as an OpenTafl position (rank 1 first).
+const STUDY_15: &str = "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t3TTT3t/5T5/5t5/3ttttt3/";
+
+#[test]
+fn a_study_with_fifteen_defenders_as_start_and_as_position() {
+    let study = hnefi::board::notation::parse_opentafl(STUDY_15, hnefi::board::Side::Defenders)
+        .expect("a playable study");
+    assert_eq!(study.defenders().count(), 15);
+    let (_, start) = hnefi::protocol::otep::parse_rules(&format!(
+        "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:{STUDY_15}"
+    ))
+    .expect("rules with the study as start");
+    assert_eq!(start.defenders().count(), 15);
+    // Through the binary: as the rules' start, then as a position sent after normal rules.
+    for setup in [
+        format!("rules dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:{STUDY_15}"),
+        format!("{COPENHAGEN}\nposition {STUDY_15}"),
+    ] {
+        let mut child = common::spawn_hnefi(&["--protocol", "otep", "--nodes", "2000"]);
+        let mut stdin = child.stdin.take().expect("stdin");
+        let script = format!("{setup}\nplay defenders\ngoodbye\n");
+        stdin.write_all(script.as_bytes()).expect("write");
+        drop(stdin);
+        let out = child.wait_with_output().expect("run");
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains("error"), "{text}");
+        let reply = text
+            .lines()
+            .find(|l| l.starts_with("move "))
+            .unwrap_or_else(|| panic!("a move in {text}"));
+        let mv = parse_record_move(&reply["move ".len()..])
+            .expect("a move")
+            .mv;
+        assert!(study.check_move(mv).is_ok(), "{reply}");
+    }
+}

@@ -233,6 +233,8 @@ impl Slow {
         {
             return false;
         }
+        // Attackers never grow in number: a capture needing more squares filled cannot come.
+        let attackers = self.all(Cell::Attacker).len();
         let mut wall = self.all(Cell::Defender);
         loop {
             let reach = self.flood(&self.all(Cell::Attacker), |a| {
@@ -243,13 +245,16 @@ impl Slow {
                 return false;
             }
             let land = |a: At| r(a) && !is_throne(a);
-            let hostile = |a: At| land(a) || (on_board(a) && (is_corner(a) || is_throne(a)));
+            // The far side of a sandwich: a corner, the throne, or a second attacker.
+            let partner = |a: At| {
+                (attackers >= 2 && land(a)) || (on_board(a) && (is_corner(a) || is_throne(a)))
+            };
             let threatened = |w: At| {
                 let custodial = [((1, 0), (-1, 0)), ((0, 1), (0, -1))]
                     .iter()
                     .any(|&(p, q)| {
                         let (x, y) = (add(w, p), add(w, q));
-                        hostile(x) && hostile(y) && (land(x) || land(y))
+                        (land(x) && partner(y)) || (land(y) && partner(x))
                     });
                 if custodial {
                     return true;
@@ -276,11 +281,14 @@ impl Slow {
                             }
                             let sq = |k: i32| (w.0 + along.0 * k, w.1 + along.1 * k);
                             let ends = [sq(lo - 1), sq(hi + 1)];
+                            let filled = (hi - lo + 1) as usize
+                                + ends.iter().filter(|&&e| !is_corner(e)).count();
                             (lo..=hi).all(|k| member(sq(k)))
                                 && ends
                                     .iter()
                                     .all(|&e| land(e) || (on_board(e) && is_corner(e)))
                                 && ends.iter().any(|&e| land(e))
+                                && filled <= attackers
                         })
                     })
                 })
@@ -465,6 +473,48 @@ fn random_games_match_move_by_move() {
             }
         }
     }
+}
+
+#[test]
+fn forts_with_few_attackers_match_the_simple_reference() {
+    // Walls of defenders around a king on the edge against 0 to 3 attackers, where counting
+    // the attackers decides: both fort tests must agree on every board.
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rand = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let mut forts = [0u32; 4];
+    for _ in 0..20_000 {
+        let edge: Vec<Square> = Square::all()
+            .filter(|s| s.is_edge() && !s.is_corner())
+            .collect();
+        let king = edge[rand(edge.len() as u64) as usize];
+        let mut defenders = hnefi::board::Bitboard::EMPTY;
+        for sq in Square::all() {
+            let near = (sq.file() as i32 - king.file() as i32).abs() <= 2
+                && (sq.rank() as i32 - king.rank() as i32).abs() <= 2;
+            if near && sq != king && !sq.is_restricted() && rand(100) < 55 {
+                defenders = defenders.with(sq);
+            }
+        }
+        let n = rand(4) as usize;
+        let mut attackers = hnefi::board::Bitboard::EMPTY;
+        while (attackers.count() as usize) < n {
+            let sq = Square::all().nth(rand(121) as usize).unwrap();
+            if sq != king && !sq.is_restricted() && !defenders.contains(sq) {
+                attackers = attackers.with(sq);
+            }
+        }
+        let board = Board::new(attackers, defenders, king, Side::Attackers).unwrap();
+        let fast = hnefi::board::fort::is_exit_fort(&board);
+        assert_eq!(fast, Slow::from_board(&board).fort(), "{board:?}");
+        forts[n] += fast as u32;
+    }
+    // Enough forts of each kind that the agreement means something.
+    assert!(forts.iter().all(|&f| f > 100), "{forts:?}");
 }
 
 #[test]

@@ -24,8 +24,56 @@ fn random_walk(choices: &[usize], rules: Rules) -> Position {
     pos
 }
 
+/// A board with any number of pieces: `cells` says per square 0 empty, 1 attacker, 2 defender
+/// (restricted squares stay empty), and the king stands on `king`.
+fn crowded(cells: &[u8], king: usize, defenders_move: bool) -> Board {
+    let mut attackers = hnefi::board::Bitboard::EMPTY;
+    let mut defenders = hnefi::board::Bitboard::EMPTY;
+    let king = Square::new(king as u8).expect("on the board");
+    for (i, &c) in cells.iter().enumerate() {
+        let sq = Square::new(i as u8).expect("on the board");
+        if sq == king || sq.is_restricted() {
+            continue;
+        }
+        match c {
+            1 => attackers = attackers.with(sq),
+            2 => defenders = defenders.with(sq),
+            _ => {}
+        }
+    }
+    let side = if defenders_move {
+        Side::Defenders
+    } else {
+        Side::Attackers
+    };
+    Board::new(attackers, defenders, king, side).expect("a playable board")
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn boards_with_any_number_of_pieces_play_and_search(
+        cells in prop::collection::vec(prop_oneof![3 => Just(0u8), 2 => Just(1u8), 2 => Just(2u8)], 121),
+        king in 0usize..121,
+        defenders_move in any::<bool>(),
+    ) {
+        use hnefi::search::{Engine, Limits, Options, eval::evaluate};
+        let b = crowded(&cells, king, defenders_move);
+        prop_assert_eq!(parse_fen(&to_fen(&b)).unwrap(), b);
+        let mut list = MoveList::new();
+        b.generate_moves(&mut list);
+        prop_assert_eq!(list.len() as u64, b.count_moves() as u64);
+        for rules in [Rules::default(), Rules::preset(hnefi::board::Preset::Fetlar)] {
+            prop_assert!(!evaluate(&b, &rules).is_decisive(), "{:?}", b);
+            let pos = Position::new(b, rules);
+            let mut engine = Engine::new(Options { hash_mb: 1, ..Options::default() });
+            let r = engine.search(&pos, Limits { nodes: Some(300), ..Limits::default() });
+            if let Some(mv) = r.best {
+                prop_assert!(b.check_move(mv).is_ok());
+            }
+        }
+    }
 
     #[test]
     fn incremental_key_equals_key_from_scratch(choices in prop::collection::vec(any::<usize>(), 0..160)) {

@@ -1,7 +1,12 @@
 //! 100,000 random and mutated lines through each protocol loop, in process: no panic, no hang,
-//! and the loop still answers afterwards.
+//! and the loop still answers afterwards. Then `hnefi::fuzz` (what `hnefi fuzz` runs) with
+//! searches among the lines: `go` (UCI), `generate_move` (text protocol) and `analyze` and
+//! `play` (OpenTafl), under short, huge and negative times and limits, mixed with valid,
+//! mutated and random lines; every search is capped at a few hundred nodes so that it ends
+//! at once, and the deadline for a line is a minute, only to catch a real hang.
 
-use hnefi::protocol::{Input, Output, Protocol, run};
+use hnefi::fuzz::{Config, fuzz as fuzz_lines};
+use hnefi::protocol::{Input, Output, Protocol, Settings, run};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -91,6 +96,65 @@ fn hundred_thousand_lines_never_break_the_text_protocol_loop() {
     fuzz(Protocol::Htp, HTP_CORPUS, "name", "= hnefi");
 }
 
+/// Fuzzes `protocol` with the library's lines, searches and hostile times included.
+fn fuzz_with_searches(protocol: Protocol, lines: u64) {
+    let report = fuzz_lines(
+        &Config {
+            protocol,
+            lines,
+            seed: 0x5EED,
+            deadline: Duration::from_secs(60),
+            max_nodes: 200,
+        },
+        &mut |_| {},
+    );
+    assert!(report.clean(), "{report:#?}");
+    assert_eq!(report.lines, lines);
+    assert_eq!(report.restarts, 0, "{report:#?}");
+}
+
+#[test]
+fn uci_go_under_short_huge_and_negative_clocks() {
+    fuzz_with_searches(Protocol::Uci, 10_000);
+}
+
+#[test]
+fn opentafl_play_and_analyze_under_short_huge_and_negative_clocks() {
+    fuzz_with_searches(Protocol::Otep, 8_000);
+}
+
+#[test]
+fn text_protocol_generate_move_under_short_huge_and_negative_clocks() {
+    fuzz_with_searches(Protocol::Htp, 20_000);
+}
+
+#[test]
+fn the_lines_hold_the_hostile_times_they_promise() {
+    let text = |p: Protocol| -> String {
+        (0..5_000)
+            .map(|i| hnefi::fuzz::line(p, 0x5EED, i) + "\n")
+            .collect()
+    };
+    let uci = text(Protocol::Uci);
+    for needle in [
+        "go wtime",
+        "go movetime",
+        "go perft",
+        " 18446744073709551615 ",
+        "btime -",
+    ] {
+        assert!(uci.contains(needle), "{needle}");
+    }
+    let htp = text(Protocol::Htp);
+    for needle in ["time_settings fischer 1 ", "fischer -", "generate_move"] {
+        assert!(htp.contains(needle), "{needle}");
+    }
+    let otep = text(Protocol::Otep);
+    for needle in ["clock -", "analyze ", "play defenders"] {
+        assert!(otep.contains(needle), "{needle}");
+    }
+}
+
 /// Sends the corpus's first line, then 100,000 lines, then `probe`, and expects `answer`
 /// among the output after it, then the protocol's own way to end.
 fn fuzz(protocol: Protocol, corpus: &[&str], probe: &str, answer: &str) {
@@ -104,7 +168,7 @@ fn fuzz(protocol: Protocol, corpus: &[&str], probe: &str, answer: &str) {
     let (tx, rx) = std::sync::mpsc::channel();
     let sink = Sink::default();
     let out = Output::new(Box::new(sink.clone()));
-    let engine = std::thread::spawn(move || run(Some(protocol), rx, out, None));
+    let engine = std::thread::spawn(move || run(Some(protocol), rx, out, Settings::default()));
     tx.send(Input::Line(corpus[0].to_string()))
         .expect("loop alive");
     for _ in 0..100_000 {

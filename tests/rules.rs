@@ -491,6 +491,42 @@ fn fort_with_sealed_pocket() {
     assert!(is_exit_fort(&b));
 }
 
+#[test]
+fn a_lone_attacker_cannot_break_a_wall_that_two_could() {
+    // The king steps j6-k6 into the room j6 k6, walled by i6 j7 k7 j5 k5. A single attacker
+    // can reach i7 and i5 but cannot be on both at once, and no corner or throne touches the
+    // wall: the fort holds forever.
+    let lone = parse_fen("11/11/11/11/8add/8dk1/9dd/11/11/11/11 d").unwrap();
+    assert_eq!(
+        win(&lone, "j6k6", &cph()),
+        Some(Outcome::win(Side::Defenders, Reason::ExitFort))
+    );
+    assert!(is_exit_fort(&play(&lone, "j6k6", &cph()).0));
+    // The near miss: a second attacker, on a2, and i6 falls between i7 and i5.
+    let two = parse_fen("11/11/11/11/8add/8dk1/9dd/11/11/a10/11 d").unwrap();
+    assert_eq!(win(&two, "j6k6", &cph()), None);
+    let (b, _) = play(&two, "j6k6", &cph());
+    let (b, _) = play(&b, "a2a5", &cph());
+    let (b, _) = play(&b, "k6j6", &cph());
+    let (b, c) = play(&b, "a5i5", &cph());
+    assert_eq!(c, squares("i6"));
+    // The room is open: the attacker on i5 can now step to i6, beside the king.
+    assert!(
+        b.with_side_to_move(Side::Attackers)
+            .check_move(mv("i5i6"))
+            .is_ok()
+    );
+    // A lone attacker still captures against a corner: the room j2 j3 k3 opens when j1 is
+    // taken between i1 and the corner k1.
+    let corner = setup("a: a6; d: k2 k4 j4 i3 i2 j1; k: k3", Side::Attackers);
+    assert!(!is_exit_fort(&corner));
+    let attackers_again = |b: Board| b.with_side_to_move(Side::Attackers);
+    let (b, _) = play(&corner, "a6b6", &cph());
+    let (b, _) = play(&attackers_again(b), "b6b1", &cph());
+    let (_, c) = play(&attackers_again(b), "b1i1", &cph());
+    assert_eq!(c, squares("j1"));
+}
+
 // ---- Encirclement ----
 
 #[test]

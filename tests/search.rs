@@ -116,17 +116,19 @@ fn stop_during_infinite_search_returns_a_legal_move() {
     });
     let pos = Position::start(Rules::default());
     let (tx, rx) = std::sync::mpsc::channel();
-    engine.start(
-        &pos,
-        Limits {
-            infinite: true,
-            ..Limits::default()
-        },
-        Box::new(move |info| {
-            let _ = tx.send(info.depth);
-        }),
-        None,
-    );
+    engine
+        .start(
+            &pos,
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            Box::new(move |info| {
+                let _ = tx.send(info.depth);
+            }),
+            None,
+        )
+        .expect("a search thread");
     // The first report shows the search is under way; then it must keep going until stopped.
     rx.recv_timeout(Duration::from_secs(60))
         .expect("a progress report");
@@ -153,4 +155,79 @@ fn movetime_is_kept() {
     assert!(r.best.is_some());
     // Generous: a loaded machine may be slow to schedule, but the search must not run on.
     assert!(start.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_hash_size_beyond_memory_is_refused_and_the_old_table_kept() {
+    use hnefi::search::OptionsError;
+    use hnefi::search::tt::TableError;
+    let mut engine = Engine::new(Options {
+        hash_mb: 2,
+        ..Options::default()
+    });
+    // Half the address space: no machine has it.
+    let huge = (usize::MAX / 2) >> 20;
+    let err = engine
+        .set_options(Options {
+            hash_mb: huge,
+            ..engine.options().clone()
+        })
+        .unwrap_err();
+    assert_eq!(
+        err,
+        OptionsError::Hash(TableError::OutOfMemory { mb: huge })
+    );
+    assert_eq!(engine.options().hash_mb, 2);
+    let bad_threads = Options {
+        threads: 0,
+        ..engine.options().clone()
+    };
+    assert!(engine.set_options(bad_threads).is_err());
+    assert!(
+        Engine::try_new(Options {
+            hash_mb: huge,
+            ..Options::default()
+        })
+        .is_err()
+    );
+    // The engine still searches, and still takes a size that fits.
+    let pos = Position::start(Rules::default());
+    let depth = |engine: &mut Engine| {
+        engine
+            .search(
+                &pos,
+                Limits {
+                    depth: Some(3),
+                    ..Limits::default()
+                },
+            )
+            .best
+    };
+    assert!(depth(&mut engine).is_some());
+    engine
+        .set_options(Options {
+            hash_mb: 4,
+            ..engine.options().clone()
+        })
+        .unwrap();
+    assert!(depth(&mut engine).is_some());
+}
+
+#[test]
+fn the_fallback_answer_is_a_legal_move_and_keeps_to_searchmoves() {
+    use hnefi::board::notation::parse_move;
+    use hnefi::search::fallback_result;
+    let pos = Position::start(Rules::default());
+    let any = fallback_result(&pos, &[]).best.expect("a move");
+    assert!(pos.board().check_move(any).is_ok());
+    let h1h3 = parse_move("h1h3").unwrap();
+    let illegal = parse_move("f6f7").unwrap();
+    assert_eq!(fallback_result(&pos, &[illegal, h1h3]).best, Some(h1h3));
+    assert!(fallback_result(&pos, &[illegal]).best.is_some());
+    // The king on a corner: the game is over and there is no move to give.
+    let over = Position::new(
+        parse_fen("k10/11/11/11/11/11/11/11/11/5a5/11 a").unwrap(),
+        Rules::default(),
+    );
+    assert_eq!(fallback_result(&over, &[]).best, None);
 }

@@ -15,7 +15,27 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = common::spawn_hnefi(&[]);
+        Engine::from_child(common::spawn_hnefi(&[]))
+    }
+
+    /// The binary with its address space limited to `kib` KiB (a shell's `ulimit -v`), so
+    /// that a large table fails to allocate on any machine, however much memory it has.
+    #[cfg(unix)]
+    fn start_with_address_space(kib: u64) -> Engine {
+        use std::process::{Command, Stdio};
+        let child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {kib} && exec \"$0\""))
+            .arg(env!("CARGO_BIN_EXE_hnefi"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start hnefi under sh");
+        Engine::from_child(child)
+    }
+
+    fn from_child(mut child: Child) -> Engine {
         let stdout: ChildStdout = child.stdout.take().expect("stdout");
         let (tx, rx) = channel();
         std::thread::spawn(move || {
@@ -286,6 +306,134 @@ fn searchmoves_restricts_the_root() {
     assert_eq!(e.until("bestmove").pop().unwrap(), "bestmove h1h3");
     e.send("go depth 2 searchmoves a1a2");
     assert!(e.until("bestmove").pop().unwrap().starts_with("bestmove "));
+    e.send("quit");
+    assert!(e.close());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_hash_that_cannot_be_allocated_is_an_error_and_the_engine_goes_on() {
+    // 1.5 GiB of address space: room for the default table and the search (with the
+    // allocator's per-thread arenas), not for 64 GiB, nor for 2 GiB.
+    let mut e = Engine::start_with_address_space(1536 << 10);
+    e.send("uci");
+    e.until("uciok");
+    e.ready();
+    for size in ["65536", "2048"] {
+        e.send(&format!("setoption name Hash value {size}"));
+        let got = e.until("info string error");
+        let err = got.last().unwrap();
+        assert!(
+            err.contains(&format!("{size} MB")) && err.contains("smaller Hash"),
+            "{err}"
+        );
+        e.ready();
+    }
+    e.send("position startpos moves d1d3");
+    e.send("go depth 3");
+    assert!(!e.until("bestmove").last().unwrap().contains("(none)"));
+    // A size that fits is still taken: no error comes before the readyok.
+    e.send("setoption name Hash value 8");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    e.send("go depth 2");
+    e.until("bestmove");
+    e.send("quit");
+    assert!(e.close());
+}
+
+#[test]
+fn huge_and_negative_numbers_in_go() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    // A clock of 584 million years: it saturates, and the move is still quick under a node
+    // limit (without one it would take the capped five minutes).
+    e.send("go wtime 18446744073709551615 btime 18446744073709551615 winc 18446744073709551615 binc 99999999999999999999999 movestogo 18446744073709551615 nodes 2000");
+    assert!(!e.until("bestmove").last().unwrap().contains("(none)"));
+    // A clock that ran past zero on the host means no time left: a move at once.
+    e.send("go wtime -1500 btime 1000");
+    assert!(!e.until("bestmove").last().unwrap().contains("(none)"));
+    for bad in [
+        "go winc -5 wtime 1000",
+        "go movetime -1",
+        "go nodes -100",
+        "go depth -3",
+        "go movestogo -2 wtime 100",
+        "go wtime 1e9",
+        "setoption name Hash value -16",
+    ] {
+        e.send(bad);
+        let got = e.until("info string error");
+        let err = got.last().unwrap();
+        assert!(
+            err.contains("negative") || err.contains("not a whole number"),
+            "{bad}: {err}"
+        );
+    }
+    e.ready();
+    e.send("quit");
+    assert!(e.close());
+}
+
+/// A composed study with 15 defenders, three more than the start.
+const STUDY_15: &str = "3aaaaa3/5a5/5d5/a3ddd3a/a3ddd3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 d";
+
+#[test]
+fn a_study_with_fifteen_defenders_is_set_up_and_searched() {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {STUDY_15}"));
+    e.send("d");
+    let lines = e.until("Status");
+    assert!(lines.contains(&format!("Fen: {STUDY_15}")), "{lines:?}");
+    e.send("go depth 3");
+    let best = e.until("bestmove").pop().unwrap();
+    let mv = hnefi::board::notation::parse_move(&best["bestmove ".len()..]).expect("a move");
+    let board = hnefi::board::notation::parse_fen(STUDY_15).unwrap();
+    assert!(board.check_move(mv).is_ok(), "{best}");
+    // Positions the rules cannot play are still refused, each with its reason.
+    for (fen, why) in [
+        ("k10/11/11/11/11/11/11/11/11/11/10k a", "two or more kings"),
+        ("11/11/11/11/11/11/11/11/11/11/11 a", "no king"),
+        (
+            "11/11/11/11/11/5d5/11/11/11/11/k10 a",
+            "f6 is a restricted square",
+        ),
+        (
+            "10a/11/11/11/11/11/11/11/11/11/k10 a",
+            "k11 is a restricted square",
+        ),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let err = e.until("info string error").pop().unwrap();
+        assert!(err.contains(why), "{fen}: {err}");
+    }
+    e.send("quit");
+    assert!(e.close());
+}
+
+#[test]
+fn a_deep_perft_runs_in_the_background_and_stops() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    // Days of counting: the loop must still answer, and stop it.
+    e.send("go perft 8");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("Nodes")), "{lines:?}");
+    e.send("stop");
+    e.until("info string perft stopped");
+    e.send("go perft 2");
+    assert_eq!(
+        e.until("Nodes searched").pop().unwrap(),
+        "Nodes searched: 6788"
+    );
+    // A new command ends a perft too, and quit ends the engine during one.
+    e.send("go perft 8");
+    e.send("go depth 1");
+    e.until("info string perft stopped");
+    e.until("bestmove");
+    e.send("go perft 8");
     e.send("quit");
     assert!(e.close());
 }

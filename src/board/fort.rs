@@ -7,23 +7,33 @@
 //!   outside `W` and off the corners (`reach`; an over-estimate, since it ignores that
 //!   attackers block each other, lets them pass the king and the other defenders, which may be
 //!   captured, and lets them cross the throne);
-//! - a piece of `W` can only be captured if, on some axis, both neighbours can be hostile (a
-//!   square in `reach`, a corner, or the throne, counted hostile even when the king is on it)
-//!   and one of them is a square an attacker can land on; or if it can be in a shieldwall row:
-//!   a run of two or more defenders on the edge, each with a landable square in front, whose
-//!   two end squares can each hold an attacker or are corners, one of them landable.
-//!   The king is never in such a row, because his room is sealed from `reach`.
+//! - there are never more attackers than the `n` on the board now: nothing adds an attacker,
+//!   captures only take them away. A capture needs an attacker on each of its squares at once,
+//!   so one that needs more than `n` squares filled can never happen;
+//! - a piece of `W` can only be captured custodially if, on some axis, an attacker can land on
+//!   one neighbour (a square in `reach`, off the throne) while the other neighbour is hostile:
+//!   a corner, the throne (counted hostile even when the king is on it), or, with `n >= 2`,
+//!   a square in `reach` holding a second attacker. With `n = 1` only a corner or the throne
+//!   can be the partner;
+//! - or in a shieldwall row: a run of two or more defenders on the edge, each with a landable
+//!   square in front, whose two end squares can each hold an attacker or are corners, one of
+//!   them landable, and with no more squares to fill (one per front, one per end that is not a
+//!   corner) than `n`. The king is never in such a row, because his room is sealed from `reach`.
 //!
 //! Start with `W` = all defenders and drop every piece that fails this test; repeat until
-//! nothing drops (a greatest fixed point; at most 12 rounds). If the king is then still out of
-//! `reach`, `W` is a fort: in any sequence of attacker moves, the first capture of a piece of
-//! `W` would happen while all of `W` stands, so it would have to be one of the captures the
-//! test ruled out. The king, whose neighbours are all in his room, in `W` or off the board,
-//! never has an attacker beside him and cannot be captured either.
+//! nothing drops (a greatest fixed point; each round but the last drops a piece). If the king
+//! is then still out of `reach`, `W` is a fort: in any sequence of attacker moves, the first
+//! capture of a piece of `W` would happen while all of `W` stands and with at most `n`
+//! attackers on the board, so it would have to be one of the captures the test ruled out.
+//! The king, whose neighbours are all in his room, in `W` or off the board, never has an
+//! attacker beside him and cannot be captured either.
 //!
-//! Every over-estimate above only ever makes the test say "breakable", so it is sound: it never
-//! calls a breakable fort a fort. It recognises forts of any shape, with any number of sealed
-//! pockets: a square outside `reach` protects a wall piece whether it is the king's room or not.
+//! Every over-estimate above only ever makes the test say "breakable", and the count of
+//! attackers only rules out captures that need more attackers than can ever exist, so it is
+//! sound: it never calls a breakable fort a fort. It recognises forts of any shape, with any
+//! number of sealed pockets: a square outside `reach` protects a wall piece whether it is the
+//! king's room or not; and a wall that a lone attacker can walk all around, but which two
+//! attackers could sandwich, holds when only one attacker is left.
 
 use super::bitboard::Bitboard;
 use super::captures::edge_lines;
@@ -41,6 +51,7 @@ pub fn is_exit_fort(board: &Board) -> bool {
     if (Bitboard::from_square(king).neighbours() & !occupied).is_empty() {
         return false;
     }
+    let attackers = board.attackers().count();
     let mut wall = board.defenders();
     loop {
         let reach = board.attackers().flood(!wall & !Bitboard::CORNERS);
@@ -48,10 +59,16 @@ pub fn is_exit_fort(board: &Board) -> bool {
             return false;
         }
         let landable = reach & !Bitboard::RESTRICTED;
-        let hostile = landable | Bitboard::CORNERS | Bitboard::THRONE;
+        // A lone attacker has no second attacker to close a sandwich with.
+        let partner = if attackers >= 2 {
+            landable | Bitboard::CORNERS | Bitboard::THRONE
+        } else {
+            Bitboard::CORNERS | Bitboard::THRONE
+        };
         let breakable: Bitboard = wall
             .filter(|&sq| {
-                custodial_threat(sq, hostile, landable) || shieldwall_threat(board, sq, landable)
+                custodial_threat(sq, partner, landable)
+                    || shieldwall_threat(board, sq, landable, attackers)
             })
             .collect();
         if breakable.is_empty() {
@@ -61,7 +78,8 @@ pub fn is_exit_fort(board: &Board) -> bool {
     }
 }
 
-fn custodial_threat(sq: Square, hostile: Bitboard, landable: Bitboard) -> bool {
+/// Whether an attacker could land beside `sq` with a `partner` square on the far side.
+fn custodial_threat(sq: Square, partner: Bitboard, landable: Bitboard) -> bool {
     [
         (Direction::North, Direction::South),
         (Direction::East, Direction::West),
@@ -69,17 +87,17 @@ fn custodial_threat(sq: Square, hostile: Bitboard, landable: Bitboard) -> bool {
     .into_iter()
     .any(|(a, b)| match (sq.step(a), sq.step(b)) {
         (Some(x), Some(y)) => {
-            hostile.contains(x)
-                && hostile.contains(y)
-                && (landable.contains(x) || landable.contains(y))
+            (landable.contains(x) && partner.contains(y))
+                || (landable.contains(y) && partner.contains(x))
         }
         _ => false,
     })
 }
 
 /// Whether the edge defender on `sq` could ever be in a closed shieldwall row. The row is made
-/// of defenders standing now (no defender but the king moves), each with a landable front.
-fn shieldwall_threat(board: &Board, sq: Square, landable: Bitboard) -> bool {
+/// of defenders standing now (no defender but the king moves), each with a landable front,
+/// and needs no more attackers than the `attackers` there are.
+fn shieldwall_threat(board: &Board, sq: Square, landable: Bitboard, attackers: u32) -> bool {
     for (along, inward) in edge_lines(sq) {
         let member = |s: Square| {
             board.defenders().contains(s) && s.step(inward).is_some_and(|f| landable.contains(f))
@@ -108,11 +126,49 @@ fn shieldwall_threat(board: &Board, sq: Square, landable: Bitboard) -> bool {
         for i in 0..=at {
             for j in at.max(i + 1)..run.len() {
                 let (before, after) = (run[i].step(back), run[j].step(along));
-                if end_ok(before) && end_ok(after) && (lands(before) || lands(after)) {
+                let closers = [before, after]
+                    .iter()
+                    .filter(|s| !s.is_some_and(|s| s.is_corner()))
+                    .count();
+                let needed = (j - i + 1 + closers) as u32;
+                if end_ok(before)
+                    && end_ok(after)
+                    && (lands(before) || lands(after))
+                    && needed <= attackers
+                {
                     return true;
                 }
             }
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::piece::Side;
+
+    #[test]
+    fn a_shieldwall_needs_an_attacker_on_every_square_it_fills() {
+        let sq = |s: &str| Square::parse(s).unwrap();
+        let row = Bitboard::from_square(sq("b1")).with(sq("c1"));
+        let board = Board::new(Bitboard::EMPTY, row, sq("k6"), Side::Attackers).unwrap();
+        let landable = !row & !Bitboard::RESTRICTED;
+        // b1 c1 closed by the corner a1 and an attacker on d1, with b2 and c2 in front: three.
+        assert!(!shieldwall_threat(&board, sq("b1"), landable, 2));
+        assert!(shieldwall_threat(&board, sq("b1"), landable, 3));
+        assert!(shieldwall_threat(&board, sq("c1"), landable, 3));
+    }
+
+    #[test]
+    fn a_lone_attacker_sandwiches_only_against_a_corner_or_the_throne() {
+        let sq = |s: &str| Square::parse(s).unwrap();
+        let landable = Bitboard::ALL & !Bitboard::RESTRICTED;
+        let lone = Bitboard::CORNERS | Bitboard::THRONE;
+        assert!(!custodial_threat(sq("d4"), lone, landable));
+        assert!(custodial_threat(sq("d4"), lone | landable, landable));
+        assert!(custodial_threat(sq("j1"), lone, landable));
+        assert!(custodial_threat(sq("f5"), lone, landable));
+    }
 }

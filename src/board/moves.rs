@@ -65,7 +65,9 @@ impl fmt::Debug for Move {
     }
 }
 
-/// More than any side can have: 24 pieces with at most 20 targets each.
+/// More than any side can have, with any number of pieces: a move lands on an empty square,
+/// and each empty square is reached from each of the four directions by at most one piece,
+/// the nearest, so there are never more than 4 x 121 = 484 moves.
 pub const MAX_MOVES: usize = 512;
 
 /// The legal moves of a position, on the stack.

@@ -376,9 +376,31 @@ mod tests {
         assert!(e(&START_FEN.replace("5a5/11", "5a5/k10")).contains("two or more kings"));
         assert!(e("a10/11/11/11/11/11/11/11/11/11/10k a").contains("a11 is a restricted"));
         assert!(e("11/11/11/11/11/5a5/11/11/11/11/10k a").contains("f6"));
-        assert!(
-            e("1aaaaaaaaa1/11/11/11/11/11/11/11/aaaaaaaa3/11/1aaaaaaaak1 a")
-                .contains("too many attackers")
+        assert!(e("11/11/11/11/11/5d5/11/11/11/11/10k a").contains("f6"));
+        assert!(e("11/11/11/11/11/11/11/11/11/11/k9d a").contains("k1 is a restricted"));
+    }
+
+    /// A composed study with 15 defenders (three more than the start) and 24 attackers.
+    const STUDY_15: &str =
+        "3aaaaa3/5a5/5d5/a3ddd3a/a3ddd3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 d";
+
+    #[test]
+    fn positions_with_more_pieces_than_the_start_are_playable() {
+        let b = parse_fen(STUDY_15).unwrap();
+        assert_eq!((b.attackers().count(), b.defenders().count()), (24, 15));
+        assert_eq!(to_fen(&b), STUDY_15);
+        let ot = to_opentafl(&b);
+        assert_eq!(parse_opentafl(&ot, Side::Defenders).unwrap(), b);
+        // More attackers than the start, and a board packed full but for the corners.
+        let b = parse_fen("1aaaaaaaaa1/11/11/11/11/11/11/11/aaaaaaaa3/11/1aaaaaaaak1 a").unwrap();
+        assert_eq!(b.attackers().count(), 25);
+        let full = "1aaaaaaaaa1/aaaaaaaaaaa/aaaaaaaaaaa/aaaaaaaaaaa/aaaaaaaaaaa/aaaaakddddd/\
+                    ddddddddddd/ddddddddddd/ddddddddddd/ddddddddddd/1ddddddddd1 d";
+        let b = parse_fen(full).unwrap();
+        assert_eq!(b.attackers().count() + b.defenders().count(), 116);
+        assert_eq!(
+            parse_opentafl(&to_opentafl(&b), Side::Defenders).unwrap(),
+            b
         );
     }
 

@@ -32,10 +32,6 @@ pub enum SetupError {
     TwoKings(Square, Square),
     #[error("{0} is a restricted square and only the king may stand on it")]
     PieceOnRestricted(Square),
-    #[error("too many attackers: {0} (at most 24)")]
-    TooManyAttackers(u32),
-    #[error("too many defenders: {0} besides the king (at most 12)")]
-    TooManyDefenders(u32),
     #[error("two pieces on {0}")]
     TwoPieces(Square),
 }
@@ -63,7 +59,10 @@ impl Board {
         super::notation::parse_fen(super::notation::START_FEN).expect("the start FEN is valid")
     }
 
-    /// A board from explicit piece sets, checked.
+    /// A board from explicit piece sets, checked: one piece per square, and no piece but the
+    /// king on a restricted square. Any number of attackers and defenders is allowed, more than
+    /// the start's too (composed studies use them): the rules play any such board, and every
+    /// bound in the engine holds for a full board (see [`super::moves::MAX_MOVES`]).
     pub fn new(
         attackers: Bitboard,
         defenders: Bitboard,
@@ -79,12 +78,6 @@ impl Board {
         }
         if let Some(sq) = ((attackers | defenders) & Bitboard::RESTRICTED).first() {
             return Err(SetupError::PieceOnRestricted(sq));
-        }
-        if attackers.count() > 24 {
-            return Err(SetupError::TooManyAttackers(attackers.count()));
-        }
-        if defenders.count() > 12 {
-            return Err(SetupError::TooManyDefenders(defenders.count()));
         }
         let mut board = Board {
             attackers,

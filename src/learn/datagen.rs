@@ -138,6 +138,8 @@ pub enum DatagenError {
          widen --balance or shorten --random-plies"
     )]
     NoBalancedStart { game: u64, tries: u32, balance: i32 },
+    #[error("engine: {0} (--hash)")]
+    Engine(crate::search::OptionsError),
     #[error("game {game}: the engine chose {mv}, which is not legal here (a search bug)")]
     IllegalMove { game: u64, mv: Move },
     #[error("cannot use {}: {source}", path.display())]
@@ -455,7 +457,13 @@ pub fn run(
             // an interrupted run has played roughly the first games.
             pool.broadcast(|_| {
                 let tx = tx.clone();
-                let mut engine = Engine::new(options.clone());
+                let mut engine = match Engine::try_new(options.clone()) {
+                    Ok(engine) => engine,
+                    Err(e) => {
+                        let _ = tx.send(Err(DatagenError::Engine(e)));
+                        return;
+                    }
+                };
                 while !stop.load(Ordering::Relaxed) && !halt.load(Ordering::Relaxed) {
                     let Some(&g) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;

@@ -2,7 +2,7 @@
 //! `? <error>`, `#` starts a comment, squares are separate tokens (`play attacker d1 d3`).
 //! The host cannot set a position; it replays the moves. Rules default to `hnefatafl-org`.
 
-use super::{Input, Output};
+use super::{Input, Output, parse_amount};
 use crate::board::{Move, Position, Preset, Rules, Side, Square};
 use crate::search::{Engine, Limits, Options};
 use std::sync::mpsc::Receiver;
@@ -34,6 +34,8 @@ pub struct Htp {
     clock: Option<([Duration; 2], Duration)>,
     /// Thinking time per move when no clock is set.
     untimed_move: Duration,
+    /// The most nodes a search may visit (`--nodes`).
+    max_nodes: Option<u64>,
 }
 
 fn role(word: &str) -> Option<Side> {
@@ -59,7 +61,14 @@ impl Htp {
             position: Position::start(Rules::preset(Preset::HnefataflOrg)),
             clock: None,
             untimed_move: Duration::from_secs(2),
+            max_nodes: None,
         }
+    }
+
+    /// Caps every search at `nodes` nodes, if given.
+    pub fn with_max_nodes(mut self, nodes: Option<u64>) -> Htp {
+        self.max_nodes = nodes;
+        self
     }
 
     /// Sets the thinking time per move for games without a clock.
@@ -103,7 +112,11 @@ impl Htp {
     /// One command (comments stripped); the reply without its `= ` or `? `.
     pub fn handle(&mut self, line: &str) -> Result<String, String> {
         let words: Vec<&str> = line.split_whitespace().collect();
-        match words[0] {
+        // `run` skips blank lines, but `handle` is public (`hnefi connect` calls it).
+        let Some(&command) = words.first() else {
+            return Err("empty command".into());
+        };
+        match command {
             "protocol_version" => Ok("1-beta".into()),
             "name" => Ok("hnefi".into()),
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
@@ -153,8 +166,11 @@ impl Htp {
                 Ok(String::new())
             }
             ["fischer", main, inc] => {
-                let main: u64 = main.parse().map_err(|_| format!("bad time '{main}'"))?;
-                let inc: u64 = inc.parse().map_err(|_| format!("bad increment '{inc}'"))?;
+                let main = parse_amount(main)
+                    .map_err(|e| format!("time_settings: minutes of main time: {e}"))?;
+                let inc = parse_amount(inc)
+                    .map_err(|e| format!("time_settings: seconds of increment: {e}"))?;
+                // Saturates: a clock of more than 584 billion years is as good as endless.
                 let main = Duration::from_secs(main.saturating_mul(60));
                 self.clock = Some(([main; 2], Duration::from_secs(inc)));
                 Ok(String::new())
@@ -215,12 +231,13 @@ impl Htp {
                 .filter(|&m| !self.position.recreates_board_before_captures(m))
                 .collect(),
             ..limits
-        };
+        }
+        .with_node_cap(self.max_nodes);
         let started = std::time::Instant::now();
         let result = self.engine.search(&self.position, limits);
         if let Some((left, inc)) = &mut self.clock {
             let l = &mut left[side.index()];
-            *l = l.saturating_sub(started.elapsed()) + *inc;
+            *l = l.saturating_sub(started.elapsed()).saturating_add(*inc);
         }
         let mv = result.best.ok_or("no legal move: the game is over")?;
         self.position.play(mv);
@@ -257,5 +274,43 @@ mod tests {
         assert_eq!(left[1], Duration::ZERO);
         htp.handle("time_settings un-timed").unwrap();
         assert_eq!(htp.clock, None);
+    }
+
+    #[test]
+    fn huge_clocks_saturate_and_negative_ones_are_refused() {
+        let mut htp = Htp::new(Output::new(Box::new(std::io::sink()))).with_max_nodes(Some(300));
+        htp.handle("time_settings fischer 1 18446744073709551615")
+            .unwrap();
+        assert!(htp.handle("generate_move").unwrap().starts_with("play "));
+        assert!(htp.handle("generate_move").unwrap().starts_with("play "));
+        // The increment took the clock to its ceiling instead of overflowing.
+        let (left, _) = htp.clock.unwrap();
+        assert!(left[0] >= Duration::from_secs(u64::MAX), "{left:?}");
+        for main in ["18446744073709551615", &"9".repeat(100)] {
+            htp.handle(&format!("time_settings fischer {main} 0"))
+                .unwrap();
+            assert!(htp.handle("generate_move").unwrap().starts_with("play "));
+        }
+        let before = htp.clock;
+        for (line, word) in [
+            (
+                "time_settings fischer -1 5",
+                "minutes of main time: '-1' is negative",
+            ),
+            (
+                "time_settings fischer 5 -3",
+                "seconds of increment: '-3' is negative",
+            ),
+            (
+                "time_settings fischer five 3",
+                "'five' is not a whole number",
+            ),
+            ("time_settings fischer 1.5 3", "'1.5' is not a whole number"),
+        ] {
+            let e = htp.handle(line).unwrap_err();
+            assert!(e.contains(word), "{line}: {e}");
+        }
+        assert_eq!(htp.clock, before, "a refused setting changes nothing");
+        assert!(htp.handle("").is_err());
     }
 }

@@ -107,6 +107,55 @@ impl Output {
     }
 }
 
+/// Why a number from a host was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NumberError {
+    #[error("'{0}' is negative; it must be zero or more")]
+    Negative(String),
+    #[error("'{0}' is not a whole number")]
+    NotANumber(String),
+}
+
+/// At most this many characters of a host's word are echoed back in an error.
+const ECHO: usize = 40;
+
+/// `text` cut to [`ECHO`] characters, for error messages.
+pub fn truncate(text: &str) -> String {
+    if text.chars().count() > ECHO {
+        format!("{}...", text.chars().take(ECHO).collect::<String>())
+    } else {
+        text.to_string()
+    }
+}
+
+/// Reads a whole number of zero or more (a `+` in front is allowed). A number too large for
+/// 64 bits saturates at `u64::MAX` rather than failing: a host that sends a huge clock or
+/// limit means "practically unlimited", and every use of the number saturates in turn.
+pub fn parse_amount(text: &str) -> Result<u64, NumberError> {
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(NumberError::NotANumber(truncate(text)));
+    }
+    if negative && body.bytes().any(|b| b != b'0') {
+        return Err(NumberError::Negative(truncate(text)));
+    }
+    // Only digits are left, so the one possible failure is overflow.
+    Ok(body.parse().unwrap_or(u64::MAX))
+}
+
+/// Reads the time left on a clock, in the host's unit. A host whose clock ran past zero (it
+/// took longer than it allowed) may report a negative time; that means no time left, and the
+/// best answer is a move at once, so it reads as zero instead of being refused.
+pub fn parse_clock(text: &str) -> Result<u64, NumberError> {
+    match parse_amount(text) {
+        Err(NumberError::Negative(_)) => Ok(0),
+        other => other,
+    }
+}
+
 /// The protocols Hnefi speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Protocol {
@@ -138,22 +187,27 @@ fn protocol_of(line: &str) -> Protocol {
     }
 }
 
-/// Runs the engine loop on stdin and stdout until `quit` or end of input. `move_time` is the
-/// thinking time per move when an OpenTafl or hnefatafl text protocol host gives no clock.
-pub fn run_stdio(protocol: Option<Protocol>, move_time: Option<Duration>) {
+/// What the command line sets for the engine loop, whatever the host says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// Thinking time per move when an OpenTafl or hnefatafl text protocol host gives no clock
+    /// (`--movetime`).
+    pub move_time: Option<Duration>,
+    /// The most nodes any one search may visit (`--nodes`): fixed-effort play under
+    /// protocols whose hosts cannot ask for it, and quick searches in tests and fuzzing.
+    pub max_nodes: Option<u64>,
+}
+
+/// Runs the engine loop on stdin and stdout until `quit` or end of input.
+pub fn run_stdio(protocol: Option<Protocol>, settings: Settings) {
     let input = spawn_reader(std::io::BufReader::new(std::io::stdin()));
     let out = Output::stdout();
-    run(protocol, input, out, move_time);
+    run(protocol, input, out, settings);
 }
 
 /// Runs the engine loop over any input and output. Without a fixed protocol, the first line
 /// decides; silence means OpenTafl.
-pub fn run(
-    protocol: Option<Protocol>,
-    input: Receiver<Input>,
-    out: Output,
-    move_time: Option<Duration>,
-) {
+pub fn run(protocol: Option<Protocol>, input: Receiver<Input>, out: Output, settings: Settings) {
     let (protocol, first) = match protocol {
         Some(p) => (p, None),
         None => match input.recv_timeout(FIRST_LINE_WAIT) {
@@ -164,10 +218,12 @@ pub fn run(
         },
     };
     match protocol {
-        Protocol::Uci => uci::Uci::new(out).run(first, input),
+        Protocol::Uci => uci::Uci::new(out)
+            .with_max_nodes(settings.max_nodes)
+            .run(first, input),
         Protocol::Htp => {
-            let htp = htp::Htp::new(out);
-            match move_time {
+            let htp = htp::Htp::new(out).with_max_nodes(settings.max_nodes);
+            match settings.move_time {
                 Some(t) => htp.with_move_time(t),
                 None => htp,
             }
@@ -178,8 +234,8 @@ pub fn run(
                 Some(Input::Line(l)) => Some(l),
                 _ => None,
             };
-            let otep = otep::Otep::new(out);
-            match move_time {
+            let otep = otep::Otep::new(out).with_max_nodes(settings.max_nodes);
+            match settings.move_time {
                 Some(t) => otep.with_move_time(t),
                 None => otep,
             }
@@ -191,6 +247,38 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn amounts_saturate_and_refuse_negatives() {
+        assert_eq!(parse_amount("0"), Ok(0));
+        assert_eq!(parse_amount("+42"), Ok(42));
+        assert_eq!(parse_amount("-0"), Ok(0));
+        assert_eq!(parse_amount("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(parse_amount(&"9".repeat(500)), Ok(u64::MAX));
+        assert!(matches!(parse_amount("-1"), Err(NumberError::Negative(_))));
+        assert!(matches!(
+            parse_amount("-99999999999999999999999"),
+            Err(NumberError::Negative(_))
+        ));
+        for bad in [
+            "", "-", "+", "1.5", "1e3", "--1", "+-1", "12a", " 1", "\u{661}",
+        ] {
+            assert!(
+                matches!(parse_amount(bad), Err(NumberError::NotANumber(_))),
+                "{bad}"
+            );
+        }
+        assert!(
+            parse_amount("-7")
+                .unwrap_err()
+                .to_string()
+                .contains("'-7' is negative")
+        );
+        assert_eq!(parse_clock("-250"), Ok(0));
+        assert_eq!(parse_clock("250"), Ok(250));
+        assert!(parse_clock("x").is_err());
+        assert!(truncate(&"y".repeat(100)).len() < 50);
+    }
 
     #[test]
     fn bounded_lines() {

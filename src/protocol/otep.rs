@@ -2,7 +2,7 @@
 //! at once, `rules`, `position`, `side`, `clock`, `play`, `opponent-move`, `move`, `error`,
 //! `analyze`, `finish`, `goodbye`. Positions are OpenTafl strings (rank 1 first, `t` `T` `K`).
 
-use super::{Input, Output};
+use super::{Input, Output, parse_amount, parse_clock};
 use crate::board::notation::{parse_opentafl, parse_record_move, to_opentafl};
 use crate::board::rules::Repetition;
 use crate::board::{Board, Position, Rules, Side};
@@ -89,6 +89,8 @@ pub struct Otep {
     clock: [Option<u64>; 2],
     /// Thinking time per move when the host sends no clock.
     untimed_move: Duration,
+    /// The most nodes a search may visit (`--nodes`).
+    max_nodes: Option<u64>,
 }
 
 impl Otep {
@@ -100,7 +102,14 @@ impl Otep {
             rules: Rules::default(),
             clock: [None; 2],
             untimed_move: Duration::from_secs(3),
+            max_nodes: None,
         }
+    }
+
+    /// Caps every search at `nodes` nodes, if given.
+    pub fn with_max_nodes(mut self, nodes: Option<u64>) -> Otep {
+        self.max_nodes = nodes;
+        self
     }
 
     /// Sets the thinking time per move for games without a clock.
@@ -179,14 +188,21 @@ impl Otep {
                 }
             }
             "side" => {}
-            "clock" => {
-                // Main times in ms; a trailing '*' marks main time spent (overtime running).
-                let ms = |w: Option<&&str>| {
-                    w.and_then(|t| t.trim_end_matches('*').parse::<i64>().ok())
-                        .map(|v| v.max(0) as u64)
-                };
-                self.clock = [ms(words.get(1)), ms(words.get(2))];
-            }
+            "clock" => match (words.get(1), words.get(2)) {
+                (Some(att), Some(def)) => {
+                    // Main times in ms; a trailing '*' marks main time spent (overtime running).
+                    let ms = |w: &str| parse_clock(w.trim_end_matches('*'));
+                    match (ms(att), ms(def)) {
+                        (Ok(a), Ok(d)) => self.clock = [Some(a), Some(d)],
+                        (Err(e), _) | (_, Err(e)) => {
+                            self.out.line(&format!("status error: clock: {e}"))
+                        }
+                    }
+                }
+                _ => self
+                    .out
+                    .line("status error: clock needs the attackers' and defenders' ms"),
+            },
             "play" => match Self::side_word(words.get(1)) {
                 Some(side) => self.play(side),
                 None => self
@@ -241,7 +257,7 @@ impl Otep {
 
     fn limits(&self, side: Side) -> Limits {
         let left = self.clock[side.index()];
-        match left {
+        let limits = match left {
             Some(ms) => {
                 let t = Some(Duration::from_millis(ms));
                 Limits {
@@ -254,7 +270,8 @@ impl Otep {
                 movetime: Some(self.untimed_move),
                 ..Limits::default()
             },
-        }
+        };
+        limits.with_node_cap(self.max_nodes)
     }
 
     fn play(&mut self, side: Side) {
@@ -283,28 +300,35 @@ impl Otep {
     }
 
     fn analyze(&mut self, words: &[&str]) {
-        let n: usize = words
-            .get(1)
-            .and_then(|w| w.parse().ok())
-            .unwrap_or(1)
-            .clamp(1, 32);
-        let secs: u64 = words
-            .get(2)
-            .and_then(|w| w.parse().ok())
-            .unwrap_or(5)
-            .clamp(1, 3600);
-        let mut options = self.engine.options().clone();
-        options.multipv = n;
-        self.engine.set_options(options.clone());
+        let number = |at: usize, default: u64, what: &str| match words.get(at) {
+            None => Ok(default),
+            Some(w) => parse_amount(w).map_err(|e| format!("analyze: {what}: {e}")),
+        };
+        let (n, secs) = match (number(1, 1, "lines"), number(2, 5, "seconds")) {
+            (Ok(n), Ok(secs)) => (n.clamp(1, 32) as usize, secs.clamp(1, 3600)),
+            (Err(e), _) | (_, Err(e)) => {
+                return self.out.line(&format!("status error: {e}"));
+            }
+        };
+        let options = self.engine.options().clone();
+        // Only MultiPV changes, which needs no memory: this cannot fail, but say so if it did.
+        if let Err(e) = self.engine.set_options(Options {
+            multipv: n,
+            ..options.clone()
+        }) {
+            return self.out.line(&format!("status error: analyze: {e}"));
+        }
         let result = self.engine.search(
             &self.position,
             Limits {
                 movetime: Some(Duration::from_secs(secs)),
                 ..Limits::default()
-            },
+            }
+            .with_node_cap(self.max_nodes),
         );
-        options.multipv = 1;
-        self.engine.set_options(options);
+        if let Err(e) = self.engine.set_options(options) {
+            self.out.line(&format!("status error: analyze: {e}"));
+        }
         let mut parts = vec![format!("analysis {}", result.lines.len())];
         for line in &result.lines {
             let pv: Vec<String> = line
@@ -322,6 +346,69 @@ impl Otep {
 mod tests {
     use super::*;
     use crate::board::Preset;
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Sink {
+        fn take(&self) -> String {
+            String::from_utf8(std::mem::take(&mut *self.0.lock().unwrap())).unwrap()
+        }
+    }
+
+    #[test]
+    fn huge_negative_and_bad_clocks() {
+        let sink = Sink::default();
+        let mut otep = Otep::new(Output::new(Box::new(sink.clone()))).with_max_nodes(Some(300));
+        otep.handle("clock 18446744073709551615 99999999999999999999999* 0 0 0 ");
+        assert_eq!(otep.clock, [Some(u64::MAX); 2]);
+        otep.handle("play attackers");
+        assert!(sink.take().contains("\nmove "));
+        // A clock run past zero is no time left.
+        otep.handle("clock -20 5000 0 0 0");
+        assert_eq!(otep.clock, [Some(0), Some(5000)]);
+        for bad in ["clock 1000 lots 0 0 0", "clock 5", "clock 1e3 5"] {
+            otep.handle(bad);
+            assert!(sink.take().starts_with("status error: clock"), "{bad}");
+            assert_eq!(otep.clock, [Some(0), Some(5000)], "{bad}: unchanged");
+        }
+        otep.handle("play defenders");
+        assert!(sink.take().contains("\nmove "));
+    }
+
+    #[test]
+    fn analyze_refuses_negative_numbers_and_caps_huge_ones() {
+        let sink = Sink::default();
+        let mut otep = Otep::new(Output::new(Box::new(sink.clone()))).with_max_nodes(Some(300));
+        for (bad, word) in [
+            ("analyze -1 5", "lines: '-1' is negative"),
+            ("analyze 2 -5", "seconds: '-5' is negative"),
+            ("analyze two", "lines: 'two' is not a whole number"),
+        ] {
+            otep.handle(bad);
+            let out = sink.take();
+            assert!(
+                out.starts_with("status error: analyze") && out.contains(word),
+                "{out}"
+            );
+        }
+        // Huge numbers are capped at 32 lines and an hour; the node cap ends it at once.
+        otep.handle("analyze 18446744073709551615 18446744073709551615");
+        let out = sink.take();
+        assert!(out.starts_with("analysis "), "{out}");
+        assert_eq!(otep.engine.options().multipv, 1, "MultiPV restored");
+    }
 
     #[test]
     fn rules_strings_read_back() {

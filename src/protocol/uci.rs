@@ -2,12 +2,15 @@
 //! Clocks: `wtime`/`winc` are the attackers' (they move first, like White), `btime`/`binc` the
 //! defenders'; `atime`/`ainc`/`dtime`/`dinc` say the same without the chess names.
 
-use super::{Input, Output};
+use super::{Input, Output, parse_amount, parse_clock, truncate};
 use crate::board::notation::{parse_fen, parse_move, to_fen};
 use crate::board::{Board, Position, Preset, Rules, Square};
 use crate::search::params::{SearchParams, TUNABLES};
 use crate::search::{Engine, Info, Limits, Options, Score, SearchResult};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 const NAME: &str = concat!("Hnefi ", env!("CARGO_PKG_VERSION"));
@@ -19,6 +22,16 @@ pub struct Uci {
     position: Position,
     rules: Rules,
     ponder_enabled: bool,
+    /// The most nodes a search may visit (`--nodes`).
+    max_nodes: Option<u64>,
+    /// A `go perft` counting in the background, so that a deep one never blocks `isready`,
+    /// `stop` or `quit`.
+    perft: Option<PerftRun>,
+}
+
+struct PerftRun {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
 }
 
 enum Flow {
@@ -34,7 +47,15 @@ impl Uci {
             position: Position::start(Rules::default()),
             rules: Rules::default(),
             ponder_enabled: false,
+            max_nodes: None,
+            perft: None,
         }
+    }
+
+    /// Caps every search at `nodes` nodes, if given.
+    pub fn with_max_nodes(mut self, nodes: Option<u64>) -> Uci {
+        self.max_nodes = nodes;
+        self
     }
 
     /// Handles lines (`first`, then the input) until `quit` or end of input; a search still
@@ -54,6 +75,7 @@ impl Uci {
         }
         self.engine.stop();
         self.engine.wait();
+        self.finish_perft();
     }
 
     fn error(&self, message: &str) {
@@ -77,7 +99,12 @@ impl Uci {
             }
             "position" => self.position(&rest),
             "go" => self.go(&rest),
-            "stop" => self.engine.stop(),
+            "stop" => {
+                self.engine.stop();
+                if let Some(p) = &self.perft {
+                    p.stop.store(true, Ordering::Relaxed);
+                }
+            }
             "ponderhit" => self.engine.ponderhit(),
             "quit" => return Flow::Quit,
             "d" => self.display(),
@@ -140,6 +167,15 @@ impl Uci {
             self.engine.stop();
         }
         self.engine.wait();
+        self.finish_perft();
+    }
+
+    /// Stops a background perft and waits for it (it says `info string perft stopped`).
+    fn finish_perft(&mut self) {
+        if let Some(p) = self.perft.take() {
+            p.stop.store(true, Ordering::Relaxed);
+            let _ = p.handle.join();
+        }
     }
 
     fn setoption(&mut self, args: &[&str]) {
@@ -155,9 +191,7 @@ impl Uci {
             let v = v
                 .as_deref()
                 .ok_or(format!("option '{name}' needs a value"))?;
-            let n: u64 = v
-                .parse()
-                .map_err(|_| format!("option '{name}': '{}' is not a number", truncate(v)))?;
+            let n = parse_amount(v.trim()).map_err(|e| format!("option '{name}': {e}"))?;
             if (lo..=hi).contains(&n) {
                 Ok(n)
             } else {
@@ -209,7 +243,9 @@ impl Uci {
             Ok(()) => {
                 if &options != self.engine.options() {
                     self.finish_search();
-                    self.engine.set_options(options);
+                    if let Err(e) = self.engine.set_options(options) {
+                        self.error(&format!("setoption name {name}: {e}"));
+                    }
                 }
             }
             Err(e) => self.error(&e),
@@ -228,7 +264,7 @@ impl Uci {
 
     fn go(&mut self, args: &[&str]) {
         let limits = match parse_go(args) {
-            Ok(Go::Search(l)) => l,
+            Ok(Go::Search(l)) => l.with_node_cap(self.max_nodes),
             Ok(Go::Perft(depth)) => return self.perft(depth),
             Err(e) => return self.error(&e),
         };
@@ -236,7 +272,8 @@ impl Uci {
         let out = self.out.clone();
         let done_out = self.out.clone();
         let ponder = self.ponder_enabled;
-        self.engine.start(
+        let searchmoves = limits.searchmoves.clone();
+        let started = self.engine.start(
             &self.position,
             limits,
             Box::new(move |info: &Info| out.line(&info_line(info))),
@@ -244,6 +281,12 @@ impl Uci {
                 done_out.line(&bestmove_line(r, ponder))
             })),
         );
+        if let Err(e) = started {
+            // A host waits for its bestmove whatever happens.
+            self.error(&e.to_string());
+            let r = crate::search::fallback_result(&self.position, &searchmoves);
+            self.out.line(&bestmove_line(&r, false));
+        }
     }
 
     fn perft(&mut self, depth: u32) {
@@ -252,15 +295,29 @@ impl Uci {
         }
         self.finish_search();
         let board = *self.position.board();
-        let progress = crate::perft::Progress::default();
         let rules = self.rules;
-        let lines = crate::perft::divide(&board, depth, &rules, &progress);
-        let total: u64 = lines.iter().map(|(_, n)| n).sum();
-        for (mv, n) in lines {
-            self.out.line(&format!("{mv}: {n}"));
+        let out = self.out.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let counting = std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(
+                move || match crate::perft::divide_until(&board, depth, &rules, &flag) {
+                    Some(lines) => {
+                        let total: u64 = lines.iter().map(|(_, n)| n).sum();
+                        for (mv, n) in lines {
+                            out.line(&format!("{mv}: {n}"));
+                        }
+                        out.line("");
+                        out.line(&format!("Nodes searched: {total}"));
+                    }
+                    None => out.line("info string perft stopped"),
+                },
+            );
+        match counting {
+            Ok(handle) => self.perft = Some(PerftRun { stop, handle }),
+            Err(e) => self.error(&format!("go perft: cannot start a thread: {e}")),
         }
-        self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
     }
 
     fn display(&self) {
@@ -293,14 +350,6 @@ fn rebuild(pos: &Position, rules: Rules) -> Position {
         }
     }
     fresh
-}
-
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("{}...", s.chars().take(40).collect::<String>())
-    } else {
-        s.to_string()
-    }
 }
 
 /// `startpos|fen <FEN> [moves m1 m2 ...]` into a position with its history.
@@ -339,19 +388,17 @@ enum Go {
 fn parse_go(args: &[&str]) -> Result<Go, String> {
     let mut limits = Limits::default();
     let mut i = 0;
+    let arg = |i: usize, name: &str| -> Result<&str, String> {
+        args.get(i + 1)
+            .copied()
+            .ok_or(format!("go {name}: missing number"))
+    };
     let value = |i: usize, name: &str| -> Result<u64, String> {
-        let v = args
-            .get(i + 1)
-            .ok_or(format!("go {name}: missing number"))?;
-        // Clocks may run below zero on some hosts; treat that as no time left.
-        if let Some(neg) = v.strip_prefix('-') {
-            return neg
-                .parse::<u64>()
-                .map(|_| 0)
-                .map_err(|_| format!("go {name}: '{}' is not a number", truncate(v)));
-        }
-        v.parse()
-            .map_err(|_| format!("go {name}: '{}' is not a number", truncate(v)))
+        parse_amount(arg(i, name)?).map_err(|e| format!("go {name}: {e}"))
+    };
+    // The time left on a clock, where below zero means none left (see `parse_clock`).
+    let clock = |i: usize, name: &str| -> Result<u64, String> {
+        parse_clock(arg(i, name)?).map_err(|e| format!("go {name}: {e}"))
     };
     let ms = Duration::from_millis;
     while i < args.len() {
@@ -366,8 +413,8 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
             "depth" => limits.depth = Some(value(i, word)?.clamp(1, 100) as u32),
             "nodes" => limits.nodes = Some(value(i, word)?.max(1)),
             "movetime" => limits.movetime = Some(ms(value(i, word)?)),
-            "wtime" | "atime" => limits.attackers_time = Some(ms(value(i, word)?)),
-            "btime" | "dtime" => limits.defenders_time = Some(ms(value(i, word)?)),
+            "wtime" | "atime" => limits.attackers_time = Some(ms(clock(i, word)?)),
+            "btime" | "dtime" => limits.defenders_time = Some(ms(clock(i, word)?)),
             "winc" | "ainc" => limits.attackers_inc = Some(ms(value(i, word)?)),
             "binc" | "dinc" => limits.defenders_inc = Some(ms(value(i, word)?)),
             "movestogo" => limits.movestogo = Some(value(i, word)?.min(1000) as u32),

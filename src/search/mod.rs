@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use time::TimeManager;
-use tt::TranspositionTable;
+use tt::{TableError, TranspositionTable};
 
 /// When to stop. Everything unset means: search until stopped.
 #[derive(Clone, Debug, Default)]
@@ -37,6 +37,16 @@ pub struct Limits {
     pub ponder: bool,
     /// Search only these root moves (all legal moves when empty or when none is legal).
     pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// These limits with at most `cap` nodes, if a cap is given.
+    pub fn with_node_cap(mut self, cap: Option<u64>) -> Limits {
+        if let Some(cap) = cap {
+            self.nodes = Some(self.nodes.map_or(cap, |n| n.min(cap)).max(1));
+        }
+        self
+    }
 }
 
 /// Progress of a search: one finished iteration of one principal variation.
@@ -95,6 +105,15 @@ impl Default for Options {
     }
 }
 
+/// Why options could not be applied; the engine keeps its previous options.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    #[error(transparent)]
+    Hash(#[from] TableError),
+    #[error("{what} must be at least 1")]
+    Zero { what: &'static str },
+}
+
 /// A callback for progress reports.
 pub type Reporter = Box<dyn FnMut(&Info) + Send>;
 /// A callback for the end of a search, called on the search thread as soon as it ends.
@@ -117,9 +136,23 @@ impl Default for Engine {
 }
 
 impl Engine {
+    /// An engine with `options`. The table is allocated infallibly: for a size that comes
+    /// from a user, use [`Engine::try_new`].
     pub fn new(options: Options) -> Engine {
+        let tt = TranspositionTable::new(options.hash_mb);
+        Engine::with_table(options, tt)
+    }
+
+    /// An engine with `options`, or why they cannot be had (a table larger than the memory).
+    pub fn try_new(options: Options) -> Result<Engine, OptionsError> {
+        check(&options)?;
+        let tt = TranspositionTable::try_new(options.hash_mb)?;
+        Ok(Engine::with_table(options, tt))
+    }
+
+    fn with_table(options: Options, tt: TranspositionTable) -> Engine {
         Engine {
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            tt: Arc::new(tt),
             options,
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
@@ -132,13 +165,16 @@ impl Engine {
     }
 
     /// Changes options; a new hash size reallocates (and clears) the table. Waits for a running
-    /// search to finish first.
-    pub fn set_options(&mut self, options: Options) {
+    /// search to finish first. On an error nothing changes: the old table and options stay.
+    pub fn set_options(&mut self, options: Options) -> Result<(), OptionsError> {
+        check(&options)?;
         self.stop_and_wait();
         if options.hash_mb != self.options.hash_mb {
-            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+            // The old table goes only once the new one is there: on failure it stays in use.
+            self.tt = Arc::new(TranspositionTable::try_new(options.hash_mb)?);
         }
         self.options = options;
+        Ok(())
     }
 
     /// Forgets everything learnt (a new game).
@@ -168,13 +204,15 @@ impl Engine {
 
     /// Starts searching `pos` on background threads. Progress goes to `report` and the result
     /// to `done` (both on the search thread); [`Engine::wait`] returns the result as well.
+    /// A search that fails (a bug: it panics) still ends with a result, a legal move, so that
+    /// a host waiting for a move gets one.
     pub fn start(
         &mut self,
         pos: &Position,
         limits: Limits,
         report: Reporter,
         done: Option<OnDone>,
-    ) {
+    ) -> Result<(), StartError> {
         self.stop_and_wait();
         self.stop.store(false, Ordering::Relaxed);
         self.pondering.store(limits.ponder, Ordering::Relaxed);
@@ -183,13 +221,23 @@ impl Engine {
         let stop = self.stop.clone();
         let pondering = self.pondering.clone();
         let options = self.options.clone();
-        self.running = Some(std::thread::spawn(move || {
-            let result = run(&pos, &limits, &options, &tt, &stop, &pondering, report);
-            if let Some(done) = done {
-                done(&result);
-            }
-            result
-        }));
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run(&pos, &limits, &options, &tt, &stop, &pondering, report)
+                }));
+                let result = searched.unwrap_or_else(|_| {
+                    log::error!("the search failed; answering with the first legal move");
+                    fallback_result(&pos, &limits.searchmoves)
+                });
+                if let Some(done) = done {
+                    done(&result);
+                }
+                result
+            })?;
+        self.running = Some(handle);
+        Ok(())
     }
 
     /// Waits for the running search and returns its result (`None` if none was started).
@@ -206,19 +254,73 @@ impl Engine {
 
     /// Searches and waits: the simple blocking call.
     pub fn search(&mut self, pos: &Position, limits: Limits) -> SearchResult {
-        self.start(pos, limits, Box::new(|_| {}), None);
-        self.wait().expect("a search was started")
+        self.search_with(pos, limits, Box::new(|_| {}))
     }
 
-    /// Like [`Engine::search`], reporting progress to `report`.
+    /// Like [`Engine::search`], reporting progress to `report`. Always has a result: without a
+    /// search thread, the first legal move.
     pub fn search_with(
         &mut self,
         pos: &Position,
         limits: Limits,
         report: Reporter,
     ) -> SearchResult {
-        self.start(pos, limits, report, None);
-        self.wait().expect("a search was started")
+        let searchmoves = limits.searchmoves.clone();
+        let started = self.start(pos, limits, report, None);
+        if let Err(e) = &started {
+            log::error!("{e}; answering with the first legal move");
+        }
+        started
+            .ok()
+            .and_then(|()| self.wait())
+            .unwrap_or_else(|| fallback_result(pos, &searchmoves))
+    }
+}
+
+/// Why a search could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot start the search thread: {0}")]
+    Thread(#[from] std::io::Error),
+}
+
+/// The answer when there is no search to give one: the first legal move (of `searchmoves`,
+/// if any of them is legal), unscored.
+pub fn fallback_result(pos: &Position, searchmoves: &[Move]) -> SearchResult {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let best = list
+        .iter()
+        .find(|m| searchmoves.contains(m))
+        .or(list.first())
+        .copied();
+    SearchResult {
+        best,
+        ponder: None,
+        score: Score::ZERO,
+        depth: 0,
+        nodes: 0,
+        lines: Vec::new(),
+    }
+}
+
+/// Options no search can run with.
+fn check(options: &Options) -> Result<(), OptionsError> {
+    if options.threads == 0 {
+        return Err(OptionsError::Zero { what: "threads" });
+    }
+    if options.multipv == 0 {
+        return Err(OptionsError::Zero { what: "MultiPV" });
+    }
+    Ok(())
+}
+
+/// Raises a stop flag when dropped, also during a panic.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -288,16 +390,23 @@ fn run(
             breadcrumbs: &breadcrumbs,
             params: options.params,
         };
+        // Helpers are a bonus: one the system will not start is done without.
         let helpers: Vec<_> = (1..threads)
-            .map(|id| {
+            .filter_map(|id| {
                 let root_moves = root_moves.clone();
                 let shared = shared();
-                s.spawn(move || {
-                    let mut searcher = Searcher::new(shared, pos, id, threads);
-                    searcher.iterate(pos.board(), root_moves, 1, &mut |_| {})
-                })
+                std::thread::Builder::new()
+                    .spawn_scoped(s, move || {
+                        let mut searcher = Searcher::new(shared, pos, id, threads);
+                        searcher.iterate(pos.board(), root_moves, 1, &mut |_| {})
+                    })
+                    .map_err(|e| log::warn!("search helper {id} not started: {e}"))
+                    .ok()
             })
             .collect();
+        // Should the main search panic, the helpers must still stop, or the scope would wait
+        // for them forever: the guard raises the flag while the panic unwinds.
+        let _stop_helpers = StopOnDrop(stop);
         let mut main = Searcher::new(shared(), pos, 0, threads);
         let mut on_info = |info: Info| {
             report(&info);

@@ -1,6 +1,7 @@
 //! Time management: a soft limit after which no new iteration starts, and a hard limit at
 //! which the search stops wherever it is. Both keep the move overhead in reserve, so that the
-//! engine never loses on time.
+//! engine never loses on time. All clock arithmetic saturates: a host may send any clock, up
+//! to hundreds of millions of years, and no planned time can overflow.
 
 use super::Limits;
 use crate::board::Side;
@@ -16,6 +17,15 @@ pub struct TimeManager {
 /// Moves to plan for when the host gives no `movestogo`: tafl games last about 40-60 moves a
 /// side, and the middle of the game deserves the most.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
+
+/// The longest soft limit any clock gives: about what a two-and-a-half-hour clock plans for a
+/// move in the middle of the game. More time on the clock hardly changes the move found,
+/// and a user who gives the engine a huge clock still expects it to move within minutes.
+pub const MAX_SOFT: Duration = Duration::from_secs(300);
+
+/// The longest hard limit any clock gives, in the same proportion to [`MAX_SOFT`] as the
+/// hard limit to the soft one below.
+pub const MAX_HARD: Duration = Duration::from_secs(900);
 
 impl TimeManager {
     pub fn new(limits: &Limits, side: Side, overhead: Duration) -> TimeManager {
@@ -51,9 +61,11 @@ impl TimeManager {
         let mtg = limits
             .movestogo
             .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 100));
-        let share = left / mtg as u32 + inc * 3 / 4;
-        let soft = share.min(left / 2);
-        let hard = (share * 3).min(left * 4 / 5);
+        // The increment comes after the move, so it only enlarges the share, never the cap of
+        // a fraction of the time left now. `inc / 4 * 3` cannot overflow where `inc * 3` can.
+        let share = (left / mtg as u32).saturating_add(inc / 4 * 3);
+        let soft = share.min(left / 2).min(MAX_SOFT);
+        let hard = share.saturating_mul(3).min(left - left / 5).min(MAX_HARD);
         TimeManager {
             start,
             soft: Some(soft.max(Duration::from_millis(1))),
@@ -100,5 +112,57 @@ mod tests {
         // No clock for the side to move: no limit.
         let tm = TimeManager::new(&limits, Side::Attackers, Duration::ZERO);
         assert!(tm.hard.is_none());
+    }
+
+    #[test]
+    fn huge_clocks_saturate_and_are_capped() {
+        let huge = [
+            Duration::MAX,
+            Duration::from_secs(u64::MAX / 60 * 60),
+            Duration::from_millis(u64::MAX),
+            Duration::from_secs(1_000_000_000),
+        ];
+        for time in huge {
+            for inc in [None, Some(Duration::ZERO), Some(Duration::MAX)] {
+                for movestogo in [None, Some(1), Some(u32::MAX)] {
+                    let limits = Limits {
+                        attackers_time: Some(time),
+                        attackers_inc: inc,
+                        movestogo,
+                        ..Limits::default()
+                    };
+                    let tm = TimeManager::new(&limits, Side::Attackers, Duration::from_secs(5));
+                    let (soft, hard) = (tm.soft.unwrap(), tm.hard.unwrap());
+                    assert!(soft <= hard, "{time:?} {inc:?} {movestogo:?}");
+                    assert!(soft <= MAX_SOFT && hard <= MAX_HARD);
+                    // Still a real think, not an instant move.
+                    assert!(soft >= Duration::from_secs(60), "{soft:?}");
+                }
+            }
+        }
+        // A long realistic clock gives a move about as much as the cap.
+        let two_hours = Limits {
+            defenders_time: Some(Duration::from_secs(2 * 3600)),
+            defenders_inc: Some(Duration::from_secs(30)),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&two_hours, Side::Defenders, Duration::ZERO);
+        assert!(tm.soft.unwrap() > MAX_SOFT / 2 && tm.soft.unwrap() <= MAX_SOFT);
+        // A huge increment with little time left: never more than the time left.
+        let limits = Limits {
+            attackers_time: Some(Duration::from_secs(10)),
+            attackers_inc: Some(Duration::MAX),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Side::Attackers, Duration::ZERO);
+        assert!(tm.soft.unwrap() <= Duration::from_secs(5));
+        assert!(tm.hard.unwrap() <= Duration::from_secs(8));
+        // A huge movetime is the host's explicit wish and is kept.
+        let limits = Limits {
+            movetime: Some(Duration::MAX),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Side::Attackers, Duration::from_secs(5000));
+        assert!(tm.hard.unwrap() > Duration::from_secs(1 << 40));
     }
 }

@@ -41,6 +41,17 @@ struct Bucket {
     slots: [Slot; SLOTS],
 }
 
+/// Why a table could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    #[error("a hash table of {mb} MB is more than this machine can address; choose a smaller Hash")]
+    TooLarge { mb: usize },
+    #[error(
+        "cannot allocate a hash table of {mb} MB: not enough free memory; choose a smaller Hash"
+    )]
+    OutOfMemory { mb: usize },
+}
+
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
@@ -86,15 +97,33 @@ fn generation_of(d: u64) -> u8 {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one).
+    /// A table of about `mb` megabytes (at least one). For sizes that come from a user, use
+    /// [`TranspositionTable::try_new`]: this one aborts the process when the memory is not
+    /// there, as every infallible allocation does.
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(count);
+        match TranspositionTable::try_new(mb) {
+            Ok(tt) => tt,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table of about `mb` megabytes (at least one), or an error when the memory cannot be
+    /// had, without aborting.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, TableError> {
+        let bytes = mb
+            .max(1)
+            .checked_mul(1 << 20)
+            .ok_or(TableError::TooLarge { mb })?;
+        let count = bytes / std::mem::size_of::<Bucket>();
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| TableError::OutOfMemory { mb })?;
         buckets.resize_with(count, Bucket::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     pub fn size_mb(&self) -> usize {
@@ -216,5 +245,23 @@ mod tests {
         tt.clear();
         assert!(tt.probe(42).is_none());
         assert_eq!(tt.size_mb(), 1);
+    }
+
+    #[test]
+    fn a_table_too_big_for_memory_is_an_error_not_an_abort() {
+        // About half the address space: no machine can give it.
+        let mb = (usize::MAX / 2) >> 20;
+        assert_eq!(
+            TranspositionTable::try_new(mb).err(),
+            Some(TableError::OutOfMemory { mb })
+        );
+        // More megabytes than bytes can be counted.
+        assert_eq!(
+            TranspositionTable::try_new(usize::MAX).err(),
+            Some(TableError::TooLarge { mb: usize::MAX })
+        );
+        let e = TableError::OutOfMemory { mb: 65536 }.to_string();
+        assert!(e.contains("65536 MB") && e.contains("smaller Hash"), "{e}");
+        assert_eq!(TranspositionTable::try_new(2).unwrap().size_mb(), 2);
     }
 }

@@ -52,10 +52,16 @@ pub fn attackers_view(board: &Board, rules: &Rules) -> i32 {
     blend(sums.opening, sums.ending, phase(board))
 }
 
+/// The largest evaluation the search sees. The weights were fitted on boards with at most the
+/// start's pieces; a composed board packed with pieces can sum to more (a board of defenders
+/// alone comes to about -21,500), and must never reach the decisive scores nor, with the
+/// search's margins added, leave the 16 bits the table stores.
+pub const MAX_EVAL: i32 = 20_000;
+
 /// The evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(board: &Board, rules: &Rules) -> Score {
-    let v = attackers_view(board, rules);
+    let v = attackers_view(board, rules).clamp(-MAX_EVAL, MAX_EVAL);
     match board.side_to_move() {
         Side::Attackers => Score(v),
         Side::Defenders => Score(-v),
@@ -119,6 +125,23 @@ mod tests {
         let s = evaluate(&b, &rules).0;
         assert!(s.abs() < 400, "{s}");
         assert!(breakdown(&b, &rules).contains("corner patterns"));
+    }
+
+    #[test]
+    fn boards_packed_with_pieces_stay_far_from_decisive_scores() {
+        let rules = Rules::default();
+        for fen in [
+            "1dddddddddk/ddddddddddd/ddddddddddd/ddddddddddd/ddddddddddd/ddddd1ddddd/\
+             ddddddddddd/ddddddddddd/ddddddddddd/ddddddddddd/1dddddddd2 d",
+            "1aaaaaaaaa1/aaaaaaaaaaa/aaaaaaaaaaa/aaaaaaaaaaa/aaaaaaaaaaa/aaaaa1aaaaa/\
+             aaaaaaaaaaa/aaaaaaaaaaa/aaaaaaaaaaa/aaaaaaaaaaa/1aaaaaaaa1k a",
+            "1dddddddddk/d1d1d1d1d1d/11/d1d1d1d1d1d/11/d1d1d1d1d1d/11/d1d1d1d1d1d/11/\
+             d1d1d1d1d1d/1ddddddddd1 d",
+        ] {
+            let b = parse_fen(fen).unwrap();
+            let s = evaluate(&b, &rules);
+            assert!(s.0.abs() <= MAX_EVAL && !s.is_decisive(), "{fen}: {s}");
+        }
     }
 
     #[test]
