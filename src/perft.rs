@@ -9,10 +9,24 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 /// game is over (by the board alone) has no moves: the move that ended it is a leaf and is not
 /// expanded.
 pub fn perft(board: &Board, depth: u32, rules: &Rules) -> u64 {
+    count(board, depth, rules, None).expect("only a stop ends a count early")
+}
+
+/// [`perft`] that gives up, returning `None`, soon after `stop` is set: a deep perft can take
+/// days, and a protocol must stay able to end it.
+pub fn perft_until(board: &Board, depth: u32, rules: &Rules, stop: &AtomicBool) -> Option<u64> {
+    count(board, depth, rules, Some(stop))
+}
+
+fn count(board: &Board, depth: u32, rules: &Rules, stop: Option<&AtomicBool>) -> Option<u64> {
     match depth {
-        0 => 1,
-        1 => board.count_moves() as u64,
+        0 => Some(1),
+        1 => Some(board.count_moves() as u64),
         _ => {
+            // Below depth 3 a subtree takes microseconds: checking there would only slow it.
+            if depth >= 3 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return None;
+            }
             let book = Rulebook::new(*rules);
             let mut list = MoveList::new();
             board.generate_moves(&mut list);
@@ -21,36 +35,12 @@ pub fn perft(board: &Board, depth: u32, rules: &Rules) -> u64 {
                 let mut child = *board;
                 child.play(mv, rules);
                 if book.mover_win(&child, mv).is_none() {
-                    total += perft(&child, depth - 1, rules);
+                    total += count(&child, depth - 1, rules, stop)?;
                 }
             }
-            total
+            Some(total)
         }
     }
-}
-
-/// [`perft`] that gives up, returning `None`, soon after `stop` is set: a deep perft can take
-/// days, and a protocol must stay able to end it.
-pub fn perft_until(board: &Board, depth: u32, rules: &Rules, stop: &AtomicBool) -> Option<u64> {
-    // Below depth 3 a subtree takes microseconds: checking there would only slow the count.
-    if depth < 3 {
-        return Some(perft(board, depth, rules));
-    }
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    let book = Rulebook::new(*rules);
-    let mut list = MoveList::new();
-    board.generate_moves(&mut list);
-    let mut total = 0;
-    for &mv in &list {
-        let mut child = *board;
-        child.play(mv, rules);
-        if book.mover_win(&child, mv).is_none() {
-            total += perft_until(&child, depth - 1, rules, stop)?;
-        }
-    }
-    Some(total)
 }
 
 /// Whether the rulebook calls a set-up position over by the board alone (king on a corner, a
