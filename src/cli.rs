@@ -862,6 +862,35 @@ pub struct FuzzArgs {
     /// Nodes per search at most, so that searches end at once.
     #[arg(long, default_value_t = 500)]
     pub nodes: u64,
+    /// Address space of the fuzzing process in MB (0: no limit), so that a runaway allocation
+    /// fails inside the fuzz instead of taking a shared machine's memory.
+    #[arg(long, default_value_t = 8192)]
+    pub memory_mb: u64,
+}
+
+/// Limits the address space of this process to `mb` MB.
+#[cfg(target_os = "linux")]
+fn limit_memory(mb: u64) -> Result<(), String> {
+    let bytes = mb.saturating_mul(1 << 20) as libc::rlim_t;
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: setrlimit reads the struct it is given and changes only this process's limit.
+    if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } == 0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "--memory-mb {mb}: cannot limit the address space: {}",
+            std::io::Error::last_os_error()
+        ))
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn limit_memory(_mb: u64) -> Result<(), String> {
+    log::warn!("--memory-mb is only applied on Linux");
+    Ok(())
 }
 
 pub fn fuzz(args: FuzzArgs) -> Result<(), String> {
@@ -869,6 +898,9 @@ pub fn fuzz(args: FuzzArgs) -> Result<(), String> {
     use hnefi::protocol::Protocol;
     if args.nodes == 0 || args.deadline_ms == 0 {
         return Err("--nodes and --deadline-ms must be at least 1".into());
+    }
+    if args.memory_mb > 0 {
+        limit_memory(args.memory_mb)?;
     }
     // Hostile lines make the loops warn by the thousand; only errors are worth reading here.
     if std::env::var_os("RUST_LOG").is_none() {

@@ -210,6 +210,14 @@ const HTP: &[&str] = &[
     "play attacker resigns",
     "generate_move",
     "generate_move",
+    // As many takebacks as moves: the host cannot start a new game, and a game that has ended
+    // would leave generate_move nothing to do.
+    "play_undo",
+    "play_undo",
+    "play_undo",
+    "play_undo",
+    "play_undo",
+    "play_undo",
     "play_undo",
     "play_undo",
     "final_status",
@@ -262,6 +270,7 @@ fn number(rng: &mut Rng) -> String {
 /// A line that sets short, huge or negative times or limits, or asks for a search with them.
 fn hostile(protocol: Protocol, rng: &mut Rng) -> String {
     let kind = rng.below(9);
+    let hash = rng.below(6);
     let mut n = || number(rng);
     match protocol {
         Protocol::Uci => match kind {
@@ -276,7 +285,7 @@ fn hostile(protocol: Protocol, rng: &mut Rng) -> String {
             // Hash sizes that are refused or tiny: a valid large one would fill memory.
             _ => format!(
                 "setoption name Hash value {}",
-                ["0", "-1", "1", "3", "65537", "18446744073709551616"][kind % 6]
+                ["0", "-1", "1", "3", "65537", "18446744073709551616"][hash]
             ),
         },
         Protocol::Htp => match kind % 3 {
@@ -293,9 +302,27 @@ fn hostile(protocol: Protocol, rng: &mut Rng) -> String {
     }
 }
 
+/// The largest table a fuzz line may ask for. Mutations of valid and hostile lines ask for
+/// gigabytes now and then (`Hash value 6537`), which the table would take and fill: a fuzz
+/// must not eat the machine's memory. Failing allocations have tests of their own.
+const MAX_HASH_MB: u64 = 64;
+
 /// Line `i` of a run: a valid command, a hostile one, a mutation of either, or random bytes.
 /// A hostile line may hold a newline; it is then two lines for the loop, handed over at once.
 pub fn line(protocol: Protocol, seed: u64, i: u64) -> String {
+    let text = any_line(protocol, seed, i);
+    if protocol == Protocol::Uci
+        && text
+            .split('\n')
+            .any(|l| crate::protocol::uci::hash_request(l).is_some_and(|mb| mb > MAX_HASH_MB))
+    {
+        // Above the option's range: refused before any allocation.
+        return "setoption name Hash value 65537".to_string();
+    }
+    text
+}
+
+fn any_line(protocol: Protocol, seed: u64, i: u64) -> String {
     let corpus = match protocol {
         Protocol::Uci => UCI,
         Protocol::Otep => OTEP,
@@ -603,5 +630,22 @@ mod tests {
         // Hostile numbers do come: negative and past 64 bits.
         let many: String = (0..2000).map(|i| line(Protocol::Htp, 1, i)).collect();
         assert!(many.contains("fischer -") && many.contains("18446744073709551616"));
+        // But never a table that would fill the memory.
+        for i in 0..200_000 {
+            let l = line(Protocol::Uci, 1, i);
+            assert!(
+                crate::protocol::uci::hash_request(&l)
+                    .is_none_or(|mb| mb <= MAX_HASH_MB || mb > 65536),
+                "{l}"
+            );
+        }
+        assert_eq!(
+            crate::protocol::uci::hash_request("setoption name HASH value 6537"),
+            Some(6537)
+        );
+        assert_eq!(
+            crate::protocol::uci::hash_request("setoption name Hash"),
+            None
+        );
     }
 }

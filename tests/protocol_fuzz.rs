@@ -142,6 +142,7 @@ fn the_lines_hold_the_hostile_times_they_promise() {
         "go perft",
         " 18446744073709551615 ",
         "btime -",
+        "Hash value 65537",
     ] {
         assert!(uci.contains(needle), "{needle}");
     }

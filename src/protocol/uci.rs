@@ -179,13 +179,9 @@ impl Uci {
     }
 
     fn setoption(&mut self, args: &[&str]) {
-        // setoption name <words...> [value <words...>]
-        if args.first() != Some(&"name") {
+        let Some((name, value)) = setoption_words(args) else {
             return self.error("setoption needs 'name <option> [value <value>]'");
-        }
-        let value_at = args.iter().position(|w| w.eq_ignore_ascii_case("value"));
-        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
-        let value = value_at.map(|i| args[i + 1..].join(" "));
+        };
         let mut options = self.engine.options().clone();
         let number = |v: &Option<String>, lo: u64, hi: u64| -> Result<u64, String> {
             let v = v
@@ -350,6 +346,32 @@ fn rebuild(pos: &Position, rules: Rules) -> Position {
         }
     }
     fresh
+}
+
+/// The option name and the value of `setoption`'s words (`name <words...> [value <words...>]`),
+/// as the loop reads them; `None` without `name`.
+pub fn setoption_words(args: &[&str]) -> Option<(String, Option<String>)> {
+    if args.first() != Some(&"name") {
+        return None;
+    }
+    let value_at = args.iter().position(|w| w.eq_ignore_ascii_case("value"));
+    let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+    let value = value_at.map(|i| args[i + 1..].join(" "));
+    Some((name, value))
+}
+
+/// The table size a UCI line asks for, read as the loop reads it: `Some(mb)` for a
+/// `setoption name Hash value <mb>` it would take.
+pub fn hash_request(line: &str) -> Option<u64> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"setoption") {
+        return None;
+    }
+    let (name, value) = setoption_words(&words[1..])?;
+    if !name.eq_ignore_ascii_case("hash") {
+        return None;
+    }
+    parse_amount(value?.trim()).ok()
 }
 
 /// `startpos|fen <FEN> [moves m1 m2 ...]` into a position with its history.
