@@ -1,4 +1,4 @@
-//! The command line: the subcommands and their dispatch. Each subcommand's file parses its
+//! The command line: the subcommands and their dispatch (no subcommand: the engine loop). Each subcommand's file parses its
 //! arguments, calls the library and prints; a new command is a variant of [`Command`], an arm
 //! of [`run`] and a file.
 
@@ -7,6 +7,7 @@ mod bench;
 mod common;
 mod connect;
 mod datagen;
+mod engine;
 mod fuzz;
 mod latency;
 mod openings;
@@ -23,16 +24,9 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Protocol of the engine loop (default: chosen by the first line; only uci so far).
-    #[arg(long, value_enum)]
-    protocol: Option<hnefi::protocol::Protocol>,
-    /// Thinking time per move in milliseconds when an OpenTafl or hnefatafl text protocol host
-    /// gives no clock (default: 3000 and 2000).
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// The most nodes any one search of the engine loop may visit, whatever the host asks.
-    #[arg(long)]
-    nodes: Option<u64>,
+    /// Without a subcommand: the engine loop.
+    #[command(flatten)]
+    engine: engine::EngineArgs,
 }
 
 #[derive(Subcommand)]
@@ -98,16 +92,7 @@ pub fn run() -> ExitCode {
         Some(Command::Match(args)) => tournament::run_match(*args),
         Some(Command::Tune(args)) => tune::tune(args),
         Some(Command::Fuzz(args)) => fuzz::fuzz(args),
-        None => {
-            hnefi::protocol::run_stdio(
-                cli.protocol,
-                hnefi::protocol::Settings {
-                    move_time: cli.movetime.map(std::time::Duration::from_millis),
-                    max_nodes: cli.nodes,
-                },
-            );
-            Ok(())
-        }
+        None => engine::engine(cli.engine),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -157,7 +157,7 @@ pub fn parse_clock(text: &str) -> Result<u64, NumberError> {
 }
 
 /// The protocols Hnefi speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
     /// The UCI-style dialect of TaflZero.
     Uci,
