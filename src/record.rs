@@ -2,7 +2,9 @@
 //! `moves,attacker_captures,defender_captures,result`, moves like `g3-e3xe2`, attackers first.
 
 use crate::board::notation::{RecordMove, parse_record_move};
-use crate::board::{NotationError, Position, Rules};
+use crate::board::{NotationError, Position, Rules, Side};
+use std::fmt;
+use std::str::FromStr;
 
 /// One game of a record file.
 #[derive(Clone, Debug)]
@@ -10,8 +12,7 @@ pub struct GameRecord {
     pub moves: Vec<RecordMove>,
     /// The game ended on time (a trailing `timeout` token).
     pub timeout: bool,
-    /// `Black` (attackers won), `White` (defenders won), `Draw` or `Ongoing`.
-    pub result: String,
+    pub result: Verdict,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +21,8 @@ pub enum RecordError {
     Fields(usize),
     #[error("move {index}: {source}")]
     Move { index: usize, source: NotationError },
+    #[error(transparent)]
+    Result(#[from] UnknownVerdict),
 }
 
 impl GameRecord {
@@ -46,7 +49,7 @@ impl GameRecord {
         Ok(GameRecord {
             moves,
             timeout,
-            result: fields[3].trim().to_string(),
+            result: fields[3].parse()?,
         })
     }
 
@@ -86,14 +89,20 @@ pub fn read_games(text: &str) -> Vec<(usize, GameRecord)> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Ongoing,
-    Win(crate::board::Side),
+    Win(Side),
     Draw,
 }
 
 impl Verdict {
+    const ALL: [Verdict; 4] = [
+        Verdict::Win(Side::Attackers),
+        Verdict::Win(Side::Defenders),
+        Verdict::Draw,
+        Verdict::Ongoing,
+    ];
+
     /// The record's word: `Black` (attackers won), `White`, `Draw` or `Ongoing`.
     pub fn word(self) -> &'static str {
-        use crate::board::Side;
         match self {
             Verdict::Ongoing => "Ongoing",
             Verdict::Win(Side::Attackers) => "Black",
@@ -102,8 +111,31 @@ impl Verdict {
         }
     }
 
-    pub fn of(winner: Option<crate::board::Side>) -> Verdict {
+    pub fn of(winner: Option<Side>) -> Verdict {
         winner.map_or(Verdict::Draw, Verdict::Win)
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// A result column that is none of the record format's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown result '{0}' (known: Black, White, Draw, Ongoing)")]
+pub struct UnknownVerdict(pub String);
+
+impl FromStr for Verdict {
+    type Err = UnknownVerdict;
+
+    fn from_str(s: &str) -> Result<Verdict, UnknownVerdict> {
+        let word = s.trim();
+        Verdict::ALL
+            .into_iter()
+            .find(|v| v.word() == word)
+            .ok_or_else(|| UnknownVerdict(word.to_string()))
     }
 }
 
@@ -174,8 +206,17 @@ mod tests {
         );
         assert_eq!(won, "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2 timeout,1,0,Black");
         let back = GameRecord::parse(&won).unwrap();
-        assert!(back.timeout && back.result == "Black" && back.moves.len() == 5);
+        assert!(
+            back.timeout && back.result == Verdict::Win(Side::Attackers) && back.moves.len() == 5
+        );
         assert!(GameRecord::parse("d1-d3,0,0").is_err());
         assert!(GameRecord::parse("d1-z3,0,0,Ongoing").is_err());
+        assert!(matches!(
+            GameRecord::parse("d1-d3,0,0,Maybe"),
+            Err(RecordError::Result(_))
+        ));
+        for v in Verdict::ALL {
+            assert_eq!(v.word().parse(), Ok(v));
+        }
     }
 }

@@ -208,7 +208,7 @@ impl Uci {
                     self.position = rebuild(&self.position, self.rules);
                     Ok(())
                 }
-                Err(e) => Err(e),
+                Err(e) => Err(e.to_string()),
             },
             "ponder" => match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
                 Some("true") => {
@@ -231,7 +231,7 @@ impl Uci {
                     .as_deref()
                     .and_then(|v| v.trim().parse::<i32>().ok())
                     .ok_or(format!("option '{}' needs a whole number", t.name))
-                    .and_then(|v| options.params.set(t, v)),
+                    .and_then(|v| options.params.set(t, v).map_err(|e| e.to_string())),
                 None => Err(format!("unknown option '{}'", truncate(&name))),
             },
         };

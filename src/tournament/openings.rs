@@ -4,7 +4,7 @@
 
 use crate::board::notation::parse_move;
 use crate::board::{Move, Position, Rules};
-use crate::record::read_games;
+use crate::record::{Verdict, read_games};
 use crate::search::{Engine, Limits, Options, Score};
 use crate::splitmix::SplitMix64;
 use rayon::prelude::*;
@@ -39,7 +39,7 @@ pub fn later_openings_from_games(
     let span = max.saturating_sub(min) + 1;
     read_games(games_csv)
         .into_iter()
-        .filter(|(_, g)| g.result == "Black" || g.result == "White")
+        .filter(|(_, g)| matches!(g.result, Verdict::Win(_)))
         .filter_map(|(line, g)| {
             let plies = min + SplitMix64::new(line as u64).below(span);
             (g.moves.len() > plies).then(|| g.moves[..plies].iter().map(|m| m.mv).collect())
