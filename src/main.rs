@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod cli;
 mod match_cli;
+mod report_cli;
 mod tune_cli;
 
 #[derive(Parser)]
@@ -58,6 +59,11 @@ enum Command {
     /// Fuzz the protocol loops in process: random, mutated and hostile lines (huge, short and
     /// negative times among them); reports lines, time, panics and hangs per protocol.
     Fuzz(cli::FuzzArgs),
+    /// Annotate a game for people: one HTML page with an evaluation graph, the moves judged,
+    /// the engine's better moves and a board diagram for every position.
+    Annotate(report_cli::AnnotateArgs),
+    /// Draw one position as an SVG diagram, for articles and forum posts.
+    Board(report_cli::BoardArgs),
 }
 
 fn main() -> ExitCode {
@@ -89,6 +95,8 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => match_cli::run_match(*args),
         Some(Command::Tune(args)) => tune_cli::tune(args),
         Some(Command::Fuzz(args)) => cli::fuzz(args),
+        Some(Command::Annotate(args)) => report_cli::annotate(args),
+        Some(Command::Board(args)) => report_cli::board(args),
         None => {
             hnefi::protocol::run_stdio(
                 cli.protocol,
