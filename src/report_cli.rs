@@ -49,28 +49,15 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), String> {
         return Err("--depth and --movetime must be at least 1".into());
     }
     let game = game::load(&args.game, args.game_line).map_err(|e| e.to_string())?;
-    let (limits, about) = match args.depth {
-        Some(depth) => (
-            Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            format!("Hnefi to depth {depth}"),
-        ),
-        None => {
-            let ms = args.movetime.unwrap_or(DEFAULT_MOVETIME_MS);
-            (
-                Limits {
-                    movetime: Some(Duration::from_millis(ms)),
-                    ..Limits::default()
-                },
-                format!("Hnefi at {ms} ms a position"),
-            )
-        }
-    };
-    let about = match args.threads {
-        1 => about,
-        n => format!("{about} on {n} threads"),
+    let limits = Limits {
+        depth: args.depth,
+        movetime: match args.depth {
+            Some(_) => None,
+            None => Some(Duration::from_millis(
+                args.movetime.unwrap_or(DEFAULT_MOVETIME_MS),
+            )),
+        },
+        ..Limits::default()
     };
     let settings = Settings {
         limits,
@@ -89,7 +76,7 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     let elapsed = started.elapsed();
-    let html = page::render(&game, &analysis, &about);
+    let html = page::render(&game, &analysis);
     write_out(args.out.as_deref(), &html)?;
     eprintln!(
         "analysed {} positions in {:.1} s ({:.0} ms each){}",

@@ -42,7 +42,8 @@ pub struct Step {
 /// A whole game analysed.
 #[derive(Clone, Debug)]
 pub struct Analysis {
-    pub rules: Rules,
+    /// How it was analysed.
+    pub settings: Settings,
     /// One per position: the start, then after each move.
     pub points: Vec<Point>,
     /// One per move.
@@ -148,7 +149,7 @@ pub fn analyse(
         })
         .collect();
     Ok(Analysis {
-        rules: settings.rules,
+        settings: settings.clone(),
         outcome: positions.last().and_then(Position::outcome),
         points,
         steps,
@@ -190,5 +191,58 @@ fn assess(engine: &mut Engine, pos: &Position, limits: &Limits) -> Point {
         chance: attackers_win(score),
         line,
         depth: result.depth,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::{parse_fen, parse_move};
+    use crate::record::Verdict;
+
+    #[test]
+    fn a_planted_blunder_is_judged_with_the_better_move() {
+        // The king on c11, boxed in but for b11, threatens to escape to a11; only b5-b11 stops
+        // him. The
+        // attackers play e1-e2 instead, and the king walks out.
+        let start =
+            parse_fen("2ka7/2a8/11/11/a9a/a9a/1a9/5d5/11/5a5/3aaaaa3 a").expect("a valid FEN");
+        let game = Game {
+            start,
+            moves: [("e1-e2"), ("c11-a11")]
+                .iter()
+                .map(|m| RecordMove {
+                    mv: parse_move(m).unwrap(),
+                    captures: crate::board::Bitboard::EMPTY,
+                })
+                .collect(),
+            attackers: None,
+            defenders: None,
+            verdict: Verdict::Win(Side::Defenders),
+            termination: None,
+            details: Vec::new(),
+        };
+        let settings = Settings {
+            limits: Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            threads: 1,
+            hash_mb: 1,
+            rules: Rules::default(),
+        };
+        let analysis = analyse(&game, &settings, &mut |_, _| {}).unwrap();
+        let blunder = &analysis.steps[0];
+        assert_eq!(blunder.judgement, Some(Judgement::Blunder), "{analysis:?}");
+        assert_eq!(analysis.points[1].chance, 0.0);
+        let better = analysis.better(blunder).unwrap();
+        assert_eq!(better[0].mv, parse_move("b5-b11").unwrap());
+        assert_eq!(analysis.label(blunder), "1. e1-e2");
+        // The escape is the engine's own move: not judged, and the game is over.
+        assert_eq!(analysis.steps[1].judgement, None);
+        assert_eq!(
+            analysis.outcome.and_then(|o| o.winner),
+            Some(Side::Defenders)
+        );
     }
 }

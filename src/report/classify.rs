@@ -80,9 +80,10 @@ impl fmt::Display for Judgement {
 }
 
 /// The plies (indices into `chances`, the attackers' chance after each ply with the start at
-/// 0) after which a side took the lead, from an even game or from the other side. A side leads
-/// once its chance reaches 0.5 + [`LEAD`], and keeps the lead until the other side's does:
-/// wobbles around an even position are not turns.
+/// 0) after which the lead passed from one side to the other. A side leads once its chance
+/// reaches 0.5 + [`LEAD`], and keeps the lead until the other side's does: wobbles around an
+/// even position are not turns, and neither is the first lead of a game, which the engine's
+/// view of the opening often gives at once.
 pub fn turning_points(chances: &[f64]) -> Vec<usize> {
     let mut leader: Option<bool> = None;
     let mut turns = Vec::new();
@@ -94,7 +95,7 @@ pub fn turning_points(chances: &[f64]) -> Vec<usize> {
         } else {
             leader
         };
-        if ply > 0 && now != leader {
+        if leader.is_some() && now != leader {
             turns.push(ply);
         }
         leader = now;
@@ -107,20 +108,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn thresholds_classify_a_planted_blunder() {
-        // The attackers' chance along a made-up game: even, then the defenders (moving at
-        // ply 3) throw away a won position.
-        let attackers = [0.5, 0.52, 0.45, 0.92, 0.9];
-        let loss_of_ply_3 = (1.0 - attackers[2]) - (1.0 - attackers[3]);
-        assert_eq!(Judgement::of_loss(loss_of_ply_3), Some(Judgement::Blunder));
+    fn thresholds_and_turning_points() {
+        // The attackers' chance along a made-up game: even, then the defenders' second move
+        // (ply 2) hands the attackers a won position.
+        let attackers = [0.5, 0.52, 0.90, 0.88];
+        let defenders_loss = (1.0 - attackers[1]) - (1.0 - attackers[2]);
+        assert_eq!(Judgement::of_loss(defenders_loss), Some(Judgement::Blunder));
         assert_eq!(Judgement::of_loss(0.02), None);
+        assert_eq!(Judgement::of_loss(-0.5), None);
         assert_eq!(Judgement::of_loss(INACCURACY), Some(Judgement::Inaccuracy));
         assert_eq!(Judgement::of_loss(0.25), Some(Judgement::Mistake));
         assert_eq!(Judgement::of_loss(BLUNDER), Some(Judgement::Blunder));
-        assert_eq!(turning_points(&attackers), vec![3]);
+        // Taking the lead from an even game is no turn; passing it to the other side is.
+        assert_eq!(turning_points(&attackers), Vec::<usize>::new());
         assert_eq!(
             turning_points(&[0.5, 0.3, 0.55, 0.7, 0.65, 0.2]),
-            vec![1, 3, 5]
+            vec![3, 5]
         );
         assert_eq!(turning_points(&[0.8, 0.7, 0.55]), Vec::<usize>::new());
     }

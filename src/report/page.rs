@@ -17,8 +17,8 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
 
-/// The page for `game` as `analysis` sees it; `about` says how it was analysed.
-pub fn render(game: &Game, analysis: &Analysis, about: &str) -> String {
+/// The page for `game` as `analysis` sees it.
+pub fn render(game: &Game, analysis: &Analysis) -> String {
     let attackers = game.attackers.as_deref().unwrap_or("Attackers");
     let defenders = game.defenders.as_deref().unwrap_or("Defenders");
     let judged: Vec<&Step> = analysis
@@ -46,13 +46,12 @@ pub fn render(game: &Game, analysis: &Analysis, about: &str) -> String {
                     }
                     p.result { (result(game, analysis.outcome)) }
                     ul.meta {
-                        li { b { "Rules" } " " (analysis.rules.preset.name()) }
+                        li { b { "Rules" } " " (analysis.settings.rules.preset.name()) }
                         li { b { "Length" } " " (analysis.steps.len()) " plies" }
                         @for (key, value) in &game.details {
                             li { b { (capitalised(key)) } " " (value) }
                         }
-                        li { b { "Analysis" } " " (about) ", depth " (mean_depth(analysis))
-                            " on average" }
+                        li { b { "Analysis" } " " (about(analysis)) }
                     }
                     (tally(analysis, attackers, defenders))
                 }
@@ -69,8 +68,9 @@ pub fn render(game: &Game, analysis: &Analysis, about: &str) -> String {
                         section.card {
                             h2 { "Evaluation" }
                             p.sub { "The attackers' chance of winning after every ply, as the \
-                                engine sees it. Coloured points are judged moves; diamonds below \
-                                mark captures, violet rules the turning points." }
+                                engine sees it. Coloured points are judged moves, diamonds below \
+                                are captures in the colour of the pieces taken, and violet lines \
+                                the turning points." }
                             (graph::render(analysis))
                         }
                         section.card {
@@ -103,10 +103,10 @@ pub fn render(game: &Game, analysis: &Analysis, about: &str) -> String {
                                 (points(BLUNDER)) ". The chance is the engine's score on the logistic curve its \
                                 evaluation was fitted with on real games; a forced win is 100%. \
                                 Only moves other than the engine's own choice are judged. A \
-                                turning point is a move after which a side leads by "
-                                (points(LEAD)) " points or more that did not lead before."
+                                turning point is a move that passes the lead from one side to \
+                                the other, a side leading once its chance is "
+                                (points(LEAD)) " points above even."
                             }
-                            p { "Written by Hnefi " (env!("CARGO_PKG_VERSION")) "." }
                         }
                     }
                 }
@@ -295,6 +295,25 @@ fn result(game: &Game, outcome: Option<Outcome>) -> String {
         (None, Verdict::Draw) => "Drawn, by the record.".to_string(),
         (None, Verdict::Ongoing) => "Unfinished.".to_string(),
     }
+}
+
+/// `Hnefi 0.1.0 at 100 ms a position (depth 9.2 on average)`, or `to depth 6`.
+fn about(analysis: &Analysis) -> String {
+    let s = &analysis.settings;
+    let effort = match (s.limits.depth, s.limits.movetime) {
+        (Some(depth), _) => format!("to depth {depth}"),
+        (None, Some(t)) => format!(
+            "at {} ms a position (depth {} on average)",
+            t.as_millis(),
+            mean_depth(analysis)
+        ),
+        (None, None) => format!("depth {} on average", mean_depth(analysis)),
+    };
+    let threads = match s.threads {
+        1 => String::new(),
+        n => format!(" on {n} threads"),
+    };
+    format!("Hnefi {} {effort}{threads}", env!("CARGO_PKG_VERSION"))
 }
 
 fn mean_depth(analysis: &Analysis) -> String {
