@@ -60,6 +60,26 @@ fn annotate_writes_a_self_contained_page() {
 }
 
 #[test]
+fn annotate_reads_an_opentafl_game() {
+    let dir = TempDir::new("hnefi-otg");
+    let otg = dir.0.join("game.otg");
+    std::fs::write(
+        &otg,
+        "[attackers:Ragnar <the Bold>]\n[defenders:Astrid]\n[result:-1]\n\
+         [rules:dim:11 name:Copenhagen start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/\
+         t3TTT3t/t4T4t/11/5t5/3ttttt3/]\n\n1. d1-d3 e5-e2\n[A quiet start.|]\n\
+         2. g1-g3 f4-c4\n3. g3-e3xe2\n",
+    )
+    .unwrap();
+    let (ok, html, err) = hnefi(&["annotate", otg.to_str().unwrap(), "--depth", "2"]);
+    assert!(ok, "{err}");
+    // Names from the file are text, never markup.
+    assert!(html.contains("Ragnar &lt;the Bold&gt;") && !html.contains("<the Bold>"));
+    assert!(html.contains("Astrid") && html.contains("Defenders won"));
+    assert!(html.contains(">g3-e3xe2<"));
+}
+
+#[test]
 fn annotate_and_board_refuse_bad_input_clearly() {
     let (ok, _, err) = hnefi(&["annotate", "d1-d3 d3-d1"]);
     assert!(!ok && err.contains("move 2 (d3-d1)"), "{err}");
