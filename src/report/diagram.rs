@@ -77,7 +77,7 @@ fn squares() -> Markup {
             @let (x, y) = (cx - CELL / 2.0, cy - CELL / 2.0);
             g class="restricted" data-square=(sq) {
                 rect x=(x) y=(y) width=(CELL) height=(CELL) fill="#d5bf92" {}
-                path d=(format!("M{} {}l{CELL} {CELL}m0 -{CELL}l-{CELL} {CELL}", x + 0.0, y))
+                path d=(format!("M{x} {y}l{CELL} {CELL}m0 -{CELL}l-{CELL} {CELL}"))
                     stroke="#b59a66" stroke-width="1.5" {}
             }
         }

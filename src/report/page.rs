@@ -21,10 +21,10 @@ const SCRIPT: &str = include_str!("page.js");
 pub fn render(game: &Game, analysis: &Analysis) -> String {
     let attackers = game.attackers.as_deref().unwrap_or("Attackers");
     let defenders = game.defenders.as_deref().unwrap_or("Defenders");
-    let judged: Vec<&Step> = analysis
+    let judged: Vec<(&Step, Judgement)> = analysis
         .steps
         .iter()
-        .filter(|s| s.judgement.is_some())
+        .filter_map(|s| Some((s, s.judgement?)))
         .collect();
     let last = analysis.points.len() - 1;
     html! {
@@ -82,8 +82,8 @@ pub fn render(game: &Game, analysis: &Analysis) -> String {
                             @if judged.is_empty() {
                                 p.sub { "No move lost enough to be judged." }
                             }
-                            @for step in &judged {
-                                (note(analysis, step))
+                            @for (step, judgement) in &judged {
+                                (note(analysis, step, *judgement))
                             }
                             article.note.final id="final" {
                                 (diagram::render(&analysis.points[last].board, &marks(analysis, last)))
@@ -153,6 +153,9 @@ fn position(analysis: &Analysis, ply: usize) -> Markup {
                 @if let Some(line) = step.and_then(|s| analysis.better(s)) {
                     div.better { "Better: " (line_text(line)) }
                 }
+                @if !point.line.is_empty() {
+                    div.engine { "Engine: " (line_text(&point.line)) }
+                }
                 nav.steps {
                     a href="#ply-0" title="Start" { "«" }
                     a href=(format!("#ply-{}", ply.saturating_sub(1))) title="Previous ply" { "◀" }
@@ -209,8 +212,7 @@ fn move_link(step: &Step) -> Markup {
 }
 
 /// A judged move: its diagram, what it cost and what the engine would have played.
-fn note(analysis: &Analysis, step: &Step) -> Markup {
-    let j = step.judgement.unwrap_or(Judgement::Inaccuracy);
+fn note(analysis: &Analysis, step: &Step, j: Judgement) -> Markup {
     let before = analysis.points[step.ply - 1].chance;
     let after = analysis.points[step.ply].chance;
     let side = step.side;
