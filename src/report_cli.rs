@@ -49,6 +49,9 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), String> {
         return Err("--depth and --movetime must be at least 1".into());
     }
     let game = game::load(&args.game, args.game_line).map_err(|e| e.to_string())?;
+    // Opened before the analysis, so that a path that cannot be written fails at once rather
+    // than after minutes of searching.
+    let mut out = Output::open(args.out.as_deref())?;
     let limits = Limits {
         depth: args.depth,
         movetime: match args.depth {
@@ -77,7 +80,7 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), String> {
     bar.finish_and_clear();
     let elapsed = started.elapsed();
     let html = page::render(&game, &analysis);
-    write_out(args.out.as_deref(), &html)?;
+    out.write(&html)?;
     eprintln!(
         "analysed {} positions in {:.1} s ({:.0} ms each){}",
         analysis.points.len(),
@@ -117,20 +120,38 @@ pub fn board(args: BoardArgs) -> Result<(), String> {
         marks.last = Some(hnefi::board::notation::RecordMove { mv, captures });
     }
     let svg = diagram::render(pos.board(), &marks).into_string();
-    write_out(args.out.as_deref(), &svg)
+    Output::open(args.out.as_deref())?.write(&svg)
 }
 
-fn write_out(path: Option<&Path>, text: &str) -> Result<(), String> {
-    match path {
-        Some(path) => {
-            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+/// Where a command's document goes: a file, or standard output.
+enum Output {
+    File(std::fs::File, PathBuf),
+    Stdout,
+}
+
+impl Output {
+    fn open(path: Option<&Path>) -> Result<Output, String> {
+        match path {
+            Some(path) => std::fs::File::create(path)
+                .map(|f| Output::File(f, path.to_path_buf()))
+                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+            None => Ok(Output::Stdout),
         }
-        None => {
-            use std::io::Write;
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())
-                .and_then(|()| out.flush())
-                .map_err(|e| format!("cannot write the output: {e}"))
+    }
+
+    fn write(&mut self, text: &str) -> Result<(), String> {
+        use std::io::Write;
+        match self {
+            Output::File(file, path) => file
+                .write_all(text.as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+            Output::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(|e| format!("cannot write the output: {e}"))
+            }
         }
     }
 }

@@ -85,6 +85,15 @@ fn annotate_and_board_refuse_bad_input_clearly() {
     assert!(!ok && err.contains("move 2 (d3-d1)"), "{err}");
     let (ok, _, err) = hnefi(&["annotate", "data/copenhagen.csv"]);
     assert!(!ok && err.contains("--game"), "{err}");
+    let (ok, _, err) = hnefi(&["annotate", "d1-d3", "-o", "/nonexistent/report.html"]);
+    assert!(
+        !ok && err.contains("cannot write /nonexistent/report.html"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("analysed"),
+        "the analysis ran before the output was checked"
+    );
     let (ok, _, err) = hnefi(&["annotate", "no such thing"]);
     assert!(
         !ok && err.contains("neither a file nor a game record"),
