@@ -7,6 +7,7 @@ pub mod learn;
 pub mod perft;
 pub mod protocol;
 pub mod record;
+pub mod report;
 pub mod search;
 pub mod splitmix;
 pub mod tactics;

@@ -13,6 +13,7 @@ mod fuzz;
 mod latency;
 mod openings;
 mod perft;
+mod report;
 mod tactics;
 mod tournament;
 mod tune;
@@ -65,6 +66,11 @@ enum Command {
     /// Fuzz the protocol loops in process: random, mutated and hostile lines (huge, short and
     /// negative times among them); reports lines, time, panics and hangs per protocol.
     Fuzz(fuzz::FuzzArgs),
+    /// Annotate a game for people: one HTML page with an evaluation graph, the moves judged,
+    /// the engine's better moves and a board diagram for every position.
+    Annotate(report::AnnotateArgs),
+    /// Draw one position as an SVG diagram, for articles and forum posts.
+    Board(report::BoardArgs),
 }
 
 /// Parses the command line and runs its command; errors go to stderr.
@@ -94,6 +100,8 @@ pub fn run() -> ExitCode {
         Some(Command::Match(args)) => tournament::run_match(*args),
         Some(Command::Tune(args)) => tune::tune(args),
         Some(Command::Fuzz(args)) => fuzz::fuzz(args),
+        Some(Command::Annotate(args)) => report::annotate(args).map_err(CliError::Report),
+        Some(Command::Board(args)) => report::board(args).map_err(CliError::Report),
         None => engine::engine(cli.engine),
     };
     match result {

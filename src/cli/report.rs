@@ -1,0 +1,157 @@
+//! `hnefi annotate` and `hnefi board`: parse the command line, run the report library, show
+//! progress on stderr and write the page or the drawing.
+
+use clap::Args;
+use hnefi::board::notation::{parse_fen, parse_move};
+use hnefi::board::{Position, Preset, Rules, START_FEN};
+use hnefi::report::analysis::{Settings, analyse};
+use hnefi::report::diagram::{self, Marks};
+use hnefi::report::{game, page};
+use hnefi::search::Limits;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Thinking time a position when neither --movetime nor --depth is given.
+const DEFAULT_MOVETIME_MS: u64 = 200;
+
+#[derive(Args)]
+pub struct AnnotateArgs {
+    /// The game: a record line ("d1-d3 e5-e2 ..."), a file of records (with --game), or an
+    /// OpenTafl .otg file.
+    pub game: String,
+    /// The line of the game in a file of records (as data/copenhagen.csv numbers them).
+    #[arg(long = "game", value_name = "LINE")]
+    pub game_line: Option<usize>,
+    /// Search time a position in milliseconds (default 200 when no depth is given).
+    #[arg(long, conflicts_with = "depth")]
+    pub movetime: Option<u64>,
+    /// Search depth a position.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    #[arg(long, default_value = "copenhagen")]
+    pub rules: Preset,
+    /// Where to write the HTML report (default: standard output).
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+}
+
+pub fn annotate(args: AnnotateArgs) -> Result<(), String> {
+    if !(1..=256).contains(&args.threads) {
+        return Err("--threads must be 1-256".into());
+    }
+    if args.depth == Some(0) || args.movetime == Some(0) {
+        return Err("--depth and --movetime must be at least 1".into());
+    }
+    let game = game::load(&args.game, args.game_line).map_err(|e| e.to_string())?;
+    // Opened before the analysis, so that a path that cannot be written fails at once rather
+    // than after minutes of searching.
+    let mut out = Output::open(args.out.as_deref())?;
+    let limits = Limits {
+        depth: args.depth,
+        movetime: match args.depth {
+            Some(_) => None,
+            None => Some(Duration::from_millis(
+                args.movetime.unwrap_or(DEFAULT_MOVETIME_MS),
+            )),
+        },
+        ..Limits::default()
+    };
+    let settings = Settings {
+        limits,
+        threads: args.threads,
+        hash_mb: args.hash,
+        rules: Rules::preset(args.rules),
+    };
+    let bar = ProgressBar::new(game.moves.len() as u64 + 1).with_style(
+        ProgressStyle::with_template("analysing {bar:40} {pos}/{len} positions, {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let started = Instant::now();
+    let analysis = analyse(&game, &settings, &mut |done, _| {
+        bar.set_position(done as u64)
+    })
+    .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    let elapsed = started.elapsed();
+    let html = page::render(&game, &analysis);
+    out.write(&html)?;
+    eprintln!(
+        "analysed {} positions in {:.1} s ({:.0} ms each){}",
+        analysis.points.len(),
+        elapsed.as_secs_f64(),
+        elapsed.as_secs_f64() * 1000.0 / analysis.points.len() as f64,
+        args.out
+            .as_ref()
+            .map_or(String::new(), |p| format!("; wrote {}", p.display()))
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct BoardArgs {
+    /// Position (default: the start position).
+    #[arg(long, default_value = START_FEN)]
+    pub fen: String,
+    /// Moves played from it, as d1d3 or d1-d3; the last one is drawn as an arrow.
+    #[arg(long, num_args = 1.., value_delimiter = ' ')]
+    pub moves: Vec<String>,
+    #[arg(long, default_value = "copenhagen")]
+    pub rules: Preset,
+    /// Where to write the SVG (default: standard output).
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+}
+
+pub fn board(args: BoardArgs) -> Result<(), String> {
+    let start = parse_fen(&args.fen).map_err(|e| format!("bad --fen: {e}"))?;
+    let mut pos = Position::new(start, Rules::preset(args.rules));
+    let mut marks = Marks::default();
+    for (i, text) in args.moves.iter().filter(|m| !m.is_empty()).enumerate() {
+        let mv = parse_move(text).map_err(|e| format!("--moves {}: {e}", i + 1))?;
+        let captures = pos
+            .try_play(mv)
+            .map_err(|e| format!("--moves {} ({text}): {e}", i + 1))?;
+        marks.last = Some(hnefi::board::notation::RecordMove { mv, captures });
+    }
+    let svg = diagram::render(pos.board(), &marks).into_string();
+    Output::open(args.out.as_deref())?.write(&svg)
+}
+
+/// Where a command's document goes: a file, or standard output.
+enum Output {
+    File(std::fs::File, PathBuf),
+    Stdout,
+}
+
+impl Output {
+    fn open(path: Option<&Path>) -> Result<Output, String> {
+        match path {
+            Some(path) => std::fs::File::create(path)
+                .map(|f| Output::File(f, path.to_path_buf()))
+                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+            None => Ok(Output::Stdout),
+        }
+    }
+
+    fn write(&mut self, text: &str) -> Result<(), String> {
+        use std::io::Write;
+        match self {
+            Output::File(file, path) => file
+                .write_all(text.as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+            Output::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(|e| format!("cannot write the output: {e}"))
+            }
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! The engine's view of every position of a game, and what it makes of every move: one search
+//! per position through the engine API, the score turned into the attackers' chance of
+//! winning, each move judged by what it cost its side, and the turning points found.
+
+use super::classify::{Judgement, turning_points};
+use super::game::{Game, ReplayError};
+use super::scale::{attackers_win, for_side};
+use crate::board::notation::{RecordMove, record_move};
+use crate::board::{Board, Outcome, Position, Rules, Side};
+use crate::search::{Engine, Limits, Options, OptionsError, Score};
+
+/// A position of the game as the engine sees it.
+#[derive(Clone, Debug)]
+pub struct Point {
+    pub board: Board,
+    /// From the attackers' view.
+    pub score: Score,
+    /// The attackers' chance of winning.
+    pub chance: f64,
+    /// The engine's best line from here, with the captures of each move (empty at the end).
+    pub line: Vec<RecordMove>,
+    /// Depth the search completed (0 where the game is over).
+    pub depth: u32,
+}
+
+/// A move of the game and what the engine makes of it.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// 1 for the first move.
+    pub ply: usize,
+    pub side: Side,
+    /// The move and what it really captured.
+    pub played: RecordMove,
+    /// The mover's chance of winning lost by the move (negative: gained).
+    pub loss: f64,
+    /// Set only for a move other than the engine's choice.
+    pub judgement: Option<Judgement>,
+    /// The lead changed hands with this move.
+    pub turning: bool,
+}
+
+/// A whole game analysed.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// How it was analysed.
+    pub settings: Settings,
+    /// One per position: the start, then after each move.
+    pub points: Vec<Point>,
+    /// One per move.
+    pub steps: Vec<Step>,
+    /// How the rules ended the game, if they did.
+    pub outcome: Option<Outcome>,
+}
+
+impl Analysis {
+    /// The engine's better move and line for a judged step: its line from the position before.
+    pub fn better(&self, step: &Step) -> Option<&[RecordMove]> {
+        step.judgement?;
+        let line = &self.points[step.ply - 1].line;
+        (!line.is_empty()).then_some(line.as_slice())
+    }
+
+    /// The number of the full move `step` belongs to; a full move is an attackers' move and
+    /// the defenders' answer, so a game set up with the defenders to move starts with a half.
+    pub fn move_number(&self, step: &Step) -> usize {
+        let offset = usize::from(self.points[0].board.side_to_move() == Side::Defenders);
+        (step.ply - 1 + offset) / 2 + 1
+    }
+
+    /// `12. g3-e3xe2` for an attackers' move, `12... e5-e2` for the defenders'.
+    pub fn label(&self, step: &Step) -> String {
+        let dots = match step.side {
+            Side::Attackers => ".",
+            Side::Defenders => "...",
+        };
+        format!(
+            "{}{dots} {}",
+            self.move_number(step),
+            record_move(step.played.mv, step.played.captures)
+        )
+    }
+}
+
+/// How hard to look at each position.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub limits: Limits,
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub rules: Rules,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error(transparent)]
+    Options(#[from] OptionsError),
+}
+
+/// Analyses `game`, calling `progress(done, total)` after each position searched.
+pub fn analyse(
+    game: &Game,
+    settings: &Settings,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Analysis, AnalysisError> {
+    let positions = game.replay(settings.rules)?;
+    let mut engine = Engine::try_new(Options {
+        threads: settings.threads,
+        hash_mb: settings.hash_mb,
+        // Nothing stands between the search and its caller here to be allowed for.
+        move_overhead: std::time::Duration::ZERO,
+        ..Options::default()
+    })?;
+    let total = positions.len();
+    let mut points = Vec::with_capacity(total);
+    for (i, pos) in positions.iter().enumerate() {
+        points.push(assess(&mut engine, pos, &settings.limits));
+        progress(i + 1, total);
+    }
+    let chances: Vec<f64> = points.iter().map(|p| p.chance).collect();
+    let turns = turning_points(&chances);
+    let steps = positions
+        .windows(2)
+        .enumerate()
+        .map(|(i, pair)| {
+            let ply = i + 1;
+            let side = pair[0].side_to_move();
+            let mv = game.moves[i].mv;
+            let captured =
+                pair[0].board().pieces(side.opponent()) & !pair[1].board().pieces(side.opponent());
+            let loss = for_side(chances[i], side) - for_side(chances[ply], side);
+            let engine_agrees = points[i].line.first().is_some_and(|m| m.mv == mv);
+            Step {
+                ply,
+                side,
+                played: RecordMove {
+                    mv,
+                    captures: captured,
+                },
+                loss,
+                judgement: if engine_agrees {
+                    None
+                } else {
+                    Judgement::of_loss(loss)
+                },
+                turning: turns.contains(&ply),
+            }
+        })
+        .collect();
+    Ok(Analysis {
+        settings: settings.clone(),
+        outcome: positions.last().and_then(Position::outcome),
+        points,
+        steps,
+    })
+}
+
+/// One position: the rulebook's verdict where the game is over, else a search.
+fn assess(engine: &mut Engine, pos: &Position, limits: &Limits) -> Point {
+    let side = pos.side_to_move();
+    let attackers_view = |s: Score| if side == Side::Attackers { s } else { -s };
+    if let Some(end) = pos.outcome() {
+        let score = attackers_view(Score::of_outcome(end, side, 0));
+        return Point {
+            board: *pos.board(),
+            score,
+            chance: attackers_win(score),
+            line: Vec::new(),
+            depth: 0,
+        };
+    }
+    let result = engine.search(pos, limits.clone());
+    let pv = result
+        .lines
+        .first()
+        .map(|l| l.pv.clone())
+        .unwrap_or_else(|| result.best.into_iter().collect());
+    let mut after = pos.clone();
+    let mut line = Vec::with_capacity(pv.len());
+    for mv in pv {
+        match after.try_play(mv) {
+            Ok(captures) => line.push(RecordMove { mv, captures }),
+            Err(_) => break,
+        }
+    }
+    let score = attackers_view(result.score);
+    Point {
+        board: *pos.board(),
+        score,
+        chance: attackers_win(score),
+        line,
+        depth: result.depth,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::{parse_fen, parse_move};
+    use crate::record::Verdict;
+
+    #[test]
+    fn a_planted_blunder_is_judged_with_the_better_move() {
+        // The king on c11, boxed in but for b11, threatens to escape to a11; only b5-b11 stops
+        // him. The
+        // attackers play e1-e2 instead, and the king walks out.
+        let start =
+            parse_fen("2ka7/2a8/11/11/a9a/a9a/1a9/5d5/11/5a5/3aaaaa3 a").expect("a valid FEN");
+        let game = Game {
+            start,
+            moves: [("e1-e2"), ("c11-a11")]
+                .iter()
+                .map(|m| RecordMove {
+                    mv: parse_move(m).unwrap(),
+                    captures: crate::board::Bitboard::EMPTY,
+                })
+                .collect(),
+            attackers: None,
+            defenders: None,
+            verdict: Verdict::Win(Side::Defenders),
+            termination: None,
+            details: Vec::new(),
+        };
+        let settings = Settings {
+            limits: Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            threads: 1,
+            hash_mb: 1,
+            rules: Rules::default(),
+        };
+        let analysis = analyse(&game, &settings, &mut |_, _| {}).unwrap();
+        let blunder = &analysis.steps[0];
+        assert_eq!(blunder.judgement, Some(Judgement::Blunder), "{analysis:?}");
+        assert_eq!(analysis.points[1].chance, 0.0);
+        let better = analysis.better(blunder).unwrap();
+        assert_eq!(better[0].mv, parse_move("b5-b11").unwrap());
+        assert_eq!(analysis.label(blunder), "1. e1-e2");
+        // The escape is the engine's own move: not judged, and the game is over.
+        assert_eq!(analysis.steps[1].judgement, None);
+        assert_eq!(
+            analysis.outcome.and_then(|o| o.winner),
+            Some(Side::Defenders)
+        );
+    }
+}

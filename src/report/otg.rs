@@ -1,0 +1,238 @@
+//! OpenTafl's saved games (`.otg`): `[key:value]` tag lines, then numbered move lines
+//! (`7. a8-b8xb7 Kf6-f10`) with bracketed commentary between them. Moves may carry a piece
+//! letter (`K` the king), captures as `xb7/c7`, and a trailing status (`+`, `--`); lines of
+//! side variations (`2a.1.1a. ...`) are left out, the main line is the game.
+
+use crate::board::notation::{RecordMove, parse_opentafl};
+use crate::board::{Bitboard, Board, Move, NotationError, Side, Square};
+
+/// What an `.otg` file holds that a report uses.
+#[derive(Clone, Debug, Default)]
+pub struct OtgGame {
+    /// The tags in file order, such as `attackers`, `defenders`, `result`, `event`.
+    pub tags: Vec<(String, String)>,
+    /// The start from the `rules` tag's `start:` key, if it has one.
+    pub start: Option<Board>,
+    pub moves: Vec<RecordMove>,
+}
+
+impl OtgGame {
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.trim().is_empty())
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum OtgError {
+    #[error("line {line}: commentary opened with '[' is never closed")]
+    OpenComment { line: usize },
+    #[error("line {line}: '{text}' is not a move number like '12.'")]
+    MoveNumber { line: usize, text: String },
+    #[error("line {line}: move '{text}': {reason}")]
+    Move {
+        line: usize,
+        text: String,
+        reason: String,
+    },
+    #[error("rules: a {0} board (Hnefi plays 11x11)")]
+    Dimension(String),
+    #[error("rules: start position: {0}")]
+    Start(NotationError),
+    #[error("no moves found")]
+    NoMoves,
+}
+
+/// Reads an `.otg` file's text.
+pub fn parse(text: &str) -> Result<OtgGame, OtgError> {
+    let mut game = OtgGame::default();
+    let mut lines = text.lines().enumerate().peekable();
+    // The tags are the leading lines of the form [key:value].
+    while let Some(&(_, line)) = lines.peek() {
+        let t = line.trim();
+        let Some(inner) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) else {
+            if t.is_empty() && game.tags.is_empty() {
+                lines.next();
+                continue;
+            }
+            break;
+        };
+        let Some((key, value)) = inner.split_once(':') else {
+            break;
+        };
+        game.tags
+            .push((key.trim().to_string(), value.trim().to_string()));
+        lines.next();
+    }
+    if let Some(rules) = game.tag("rules") {
+        game.start = start_of(rules)?;
+    }
+    let mut in_comment: Option<usize> = None;
+    for (i, line) in lines {
+        let line_no = i + 1;
+        // Commentary may span lines; only what is outside brackets is read.
+        let mut outside = String::new();
+        for ch in line.chars() {
+            match (in_comment, ch) {
+                (None, '[') => in_comment = Some(line_no),
+                (Some(_), ']') => in_comment = None,
+                (None, c) => outside.push(c),
+                (Some(_), _) => {}
+            }
+        }
+        let mut words = outside.split_whitespace();
+        let Some(number) = words.next() else { continue };
+        if !is_move_number(number) {
+            if is_variation_number(number) {
+                continue;
+            }
+            return Err(OtgError::MoveNumber {
+                line: line_no,
+                text: number.to_string(),
+            });
+        }
+        for word in words {
+            let mv = parse_move(word).map_err(|reason| OtgError::Move {
+                line: line_no,
+                text: word.to_string(),
+                reason,
+            })?;
+            game.moves.push(mv);
+        }
+    }
+    if let Some(line) = in_comment {
+        return Err(OtgError::OpenComment { line });
+    }
+    if game.moves.is_empty() {
+        return Err(OtgError::NoMoves);
+    }
+    Ok(game)
+}
+
+/// The start board of an OpenTafl rules string (`dim:11 ... start:/.../`), if it gives one.
+fn start_of(rules: &str) -> Result<Option<Board>, OtgError> {
+    let mut start = None;
+    for field in rules.split_whitespace() {
+        match field.split_once(':') {
+            Some(("dim", n)) if n != "11" => return Err(OtgError::Dimension(format!("{n}x{n}"))),
+            Some(("start", s)) => {
+                start = Some(parse_opentafl(s, Side::Attackers).map_err(OtgError::Start)?)
+            }
+            _ => {}
+        }
+    }
+    Ok(start)
+}
+
+/// `12.`: a main-line move number.
+fn is_move_number(word: &str) -> bool {
+    word.strip_suffix('.')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `2a.1.1a.`: a move of a side variation.
+fn is_variation_number(word: &str) -> bool {
+    word.ends_with('.')
+        && word.starts_with(|c: char| c.is_ascii_digit())
+        && word.bytes().any(|b| b.is_ascii_alphabetic())
+        && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
+}
+
+/// Drops an OpenTafl piece letter before a square: a letter followed by another letter (`Kf6`),
+/// never the file of `k4`.
+fn without_piece(text: &str) -> &str {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(p), Some(f)) if p.is_ascii_alphabetic() && f.is_ascii_alphabetic() => &text[1..],
+        _ => text,
+    }
+}
+
+fn square(text: &str) -> Result<Square, String> {
+    Square::parse(without_piece(text)).map_err(|e| e.to_string())
+}
+
+/// One move: `Kf6-f10`, `g7-g10xf10`, `e7-k7xk6/j7`, with an optional status suffix.
+fn parse_move(word: &str) -> Result<RecordMove, String> {
+    let body = word.trim_end_matches(['+', '-']);
+    let (travel, captures) = match body.split_once(['x', 'X']) {
+        Some((t, c)) => (t, Some(c)),
+        None => (body, None),
+    };
+    let (from, to) = travel
+        .split_once('-')
+        .ok_or("expected from-to (jumps and berserk moves are not Copenhagen)")?;
+    let (from, to) = (square(from)?, square(to)?);
+    if from == to {
+        return Err(format!("{from} and {to} are the same square"));
+    }
+    let mut captured = Bitboard::EMPTY;
+    // A bare trailing `x` (some records only mark that something was taken) claims nothing.
+    for sq in captures.into_iter().flat_map(|c| c.split('/')) {
+        if !sq.is_empty() {
+            captured = captured.with(square(sq)?);
+        }
+    }
+    Ok(RecordMove {
+        mv: Move::new(from, to),
+        captures: captured,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "[date:2015.01.07]
+[result:-1]
+[attackers:Tim]
+[defenders:Schachus]
+[rules:dim:11 atkf:y sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/]
+
+1. d1-d3 h6-h9
+[A standard opening.|White answers
+on two lines.]
+
+2. k4-i4 Kf6-f10+
+2a.1.1a. d5-f5 Ke6-e7
+3. d11-d9 e7-e10xe9/tf9--
+";
+
+    #[test]
+    fn reads_tags_moves_and_skips_commentary_and_variations() {
+        let g = parse(GAME).unwrap();
+        assert_eq!(g.tag("attackers"), Some("Tim"));
+        assert_eq!(g.tag("result"), Some("-1"));
+        assert_eq!(g.start, Some(Board::start()));
+        let text: Vec<String> = g
+            .moves
+            .iter()
+            .map(|m| crate::board::notation::record_move(m.mv, m.captures))
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "d1-d3",
+                "h6-h9",
+                "k4-i4",
+                "f6-f10",
+                "d11-d9",
+                "e7-e10xe9xf9"
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = |t: &str| parse(t).unwrap_err().to_string();
+        assert!(e("[rules:dim:9 start:/9/]\n1. a1-a2").contains("9x9"));
+        assert!(e("1. d1-d3 [never closed\n").contains("line 1"));
+        assert!(e("1. d1-d3\nhello\n").contains("line 2: 'hello'"));
+        assert!(e("1. d1^d3\n").contains("jumps"));
+        assert!(e("1. d1-z3\n").contains("line 1: move 'd1-z3'"));
+        assert!(e("[result:1]\n").contains("no moves"));
+    }
+}

@@ -1,0 +1,215 @@
+//! `hnefi annotate` and `hnefi board` run for real, and the report of a real game rendered in
+//! headless Chromium: one graph point per ply, a diagram for every judged move, and a click on
+//! a move that changes the board shown, with scripts on and off.
+
+mod webdriver;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use webdriver::{Session, TempDir, find_program};
+
+/// A real game of `data/copenhagen.csv`: 42 plies, with captures, won by the defenders.
+const GAME_LINE: &str = "8";
+const GAME_PLIES: usize = 42;
+
+fn hnefi(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run hnefi");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The report of the test game, at a fixed depth so that it is the same on every machine.
+fn write_report(dir: &Path) -> PathBuf {
+    let out = dir.join("report.html");
+    let (ok, _, err) = hnefi(&[
+        "annotate",
+        "data/copenhagen.csv",
+        "--game",
+        GAME_LINE,
+        "--depth",
+        "3",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("analysed 43 positions"), "{err}");
+    out
+}
+
+#[test]
+fn annotate_writes_a_self_contained_page() {
+    let dir = TempDir::new("hnefi-report");
+    let html = std::fs::read_to_string(write_report(&dir.0)).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    // Nothing to fetch: no external script, style, image or font.
+    for fetch in ["src=", "<link", "url(", "@import", "http://", "https://"] {
+        let allowed = "xmlns=\"http://www.w3.org/2000/svg\"";
+        assert!(
+            !html.replace(allowed, "").contains(fetch),
+            "the page fetches something: {fetch}"
+        );
+    }
+    assert_eq!(html.matches("class=\"position").count(), GAME_PLIES + 1);
+}
+
+#[test]
+fn annotate_reads_an_opentafl_game() {
+    let dir = TempDir::new("hnefi-otg");
+    let otg = dir.0.join("game.otg");
+    std::fs::write(
+        &otg,
+        "[attackers:Ragnar <the Bold>]\n[defenders:Astrid]\n[result:-1]\n\
+         [rules:dim:11 name:Copenhagen start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/\
+         t3TTT3t/t4T4t/11/5t5/3ttttt3/]\n\n1. d1-d3 e5-e2\n[A quiet start.|]\n\
+         2. g1-g3 f4-c4\n3. g3-e3xe2\n",
+    )
+    .unwrap();
+    let (ok, html, err) = hnefi(&["annotate", otg.to_str().unwrap(), "--depth", "2"]);
+    assert!(ok, "{err}");
+    // Names from the file are text, never markup.
+    assert!(html.contains("Ragnar &lt;the Bold&gt;") && !html.contains("<the Bold>"));
+    assert!(html.contains("Astrid") && html.contains("Defenders won"));
+    assert!(html.contains(">g3-e3xe2<"));
+}
+
+#[test]
+fn annotate_and_board_refuse_bad_input_clearly() {
+    let (ok, _, err) = hnefi(&["annotate", "d1-d3 d3-d1"]);
+    assert!(!ok && err.contains("move 2 (d3-d1)"), "{err}");
+    let (ok, _, err) = hnefi(&["annotate", "data/copenhagen.csv"]);
+    assert!(!ok && err.contains("--game"), "{err}");
+    let (ok, _, err) = hnefi(&["annotate", "d1-d3", "-o", "/nonexistent/report.html"]);
+    assert!(
+        !ok && err.contains("cannot write /nonexistent/report.html"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("analysed"),
+        "the analysis ran before the output was checked"
+    );
+    let (ok, _, err) = hnefi(&["annotate", "no such thing"]);
+    assert!(
+        !ok && err.contains("neither a file nor a game record"),
+        "{err}"
+    );
+    let (ok, _, err) = hnefi(&["board", "--fen", "11/11 a"]);
+    assert!(!ok && err.contains("bad --fen"), "{err}");
+    let (ok, _, err) = hnefi(&["board", "--moves", "d1d3 d3d1"]);
+    assert!(!ok && err.contains("--moves 2"), "{err}");
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn board_draws_one_position() {
+    let (ok, svg, err) = hnefi(&["board", "--moves", "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3"]);
+    assert!(ok, "{err}");
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_eq!(svg.matches("class=\"piece attacker\"").count(), 24);
+    assert_eq!(svg.matches("class=\"piece defender\"").count(), 11);
+    assert!(svg.contains("<title>captured on e2</title>"));
+    assert!(svg.contains("data-from=\"g3\" data-to=\"e3\""));
+}
+
+/// Chromium and chromedriver, or why the browser test cannot run here.
+fn browser() -> Option<(PathBuf, PathBuf)> {
+    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
+    let driver = find_program(&["chromedriver"]);
+    match (chromium, driver) {
+        (Some(c), Some(d)) => Some((c, d)),
+        _ => {
+            let message = "the browser test needs chromium and chromedriver \
+                           (apt-get install chromium chromium-driver)";
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI must run it: {message}"
+            );
+            eprintln!("skipped: {message}");
+            None
+        }
+    }
+}
+
+#[test]
+fn the_report_works_in_a_real_browser() {
+    let Some((chromium, driver)) = browser() else {
+        return;
+    };
+    let dir = TempDir::new("hnefi-browser");
+    let report = write_report(&dir.0);
+    let url = format!("file://{}", report.display());
+    let browser = Session::start(&chromium, &driver, true);
+    browser.goto(&url);
+
+    // One point per ply, numbered 1 to the last.
+    let points = browser.find_all(".graph circle.ply");
+    assert_eq!(points.len(), GAME_PLIES);
+    let plies: Vec<String> = points
+        .iter()
+        .filter_map(|p| browser.attribute(p, "data-ply"))
+        .collect();
+    let expected: Vec<String> = (1..=GAME_PLIES).map(|p| p.to_string()).collect();
+    assert_eq!(plies, expected);
+
+    // Every judged move has its diagram among the key moments.
+    let judged = browser.find_all(".moves a.move.judged");
+    assert!(!judged.is_empty(), "the test game should have judged moves");
+    for m in &judged {
+        let ply = browser.attribute(m, "data-ply").unwrap();
+        let diagrams = browser.find_all(&format!("#note-{ply} svg.board"));
+        assert_eq!(
+            diagrams.len(),
+            1,
+            "no diagram for the judged move of ply {ply}"
+        );
+    }
+
+    // The final board shows first; a click on a move shows that move's board instead.
+    let shown = |b: &Session| -> Vec<String> {
+        b.find_all(".boards .position")
+            .into_iter()
+            .filter(|f| b.displayed(f))
+            .filter_map(|f| b.attribute(&f, "id"))
+            .collect()
+    };
+    let pieces = |b: &Session| {
+        b.execute(
+            "return [...document.querySelectorAll('.boards .position')]\
+             .filter(f => f.offsetParent !== null)\
+             .map(f => [...f.querySelectorAll('.piece')].map(p => p.textContent).join(','))",
+        )
+        .to_string()
+    };
+    assert_eq!(shown(&browser), [format!("ply-{GAME_PLIES}")]);
+    let before = pieces(&browser);
+    browser.click(&browser.find(".moves a.move[data-ply='5']"));
+    assert_eq!(shown(&browser), ["ply-5"]);
+    assert_ne!(pieces(&browser), before, "the board did not change");
+    // A point of the graph does the same.
+    browser.click(&browser.find(".graph circle.ply[data-ply='12']"));
+    assert_eq!(shown(&browser), ["ply-12"]);
+
+    let png = browser.screenshot();
+    assert!(png.starts_with(b"\x89PNG"), "the screenshot is not a PNG");
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report.png");
+    std::fs::write(&shot, png).unwrap();
+    eprintln!("screenshot: {}", shot.display());
+    drop(browser);
+
+    // With scripts off the moves are anchors and the stylesheet shows the targeted board.
+    let plain = Session::start(&chromium, &driver, false);
+    plain.goto(&url);
+    assert_eq!(
+        plain.execute("return document.documentElement.className"),
+        ""
+    );
+    assert_eq!(shown(&plain), [format!("ply-{GAME_PLIES}")]);
+    plain.click(&plain.find(".moves a.move[data-ply='7']"));
+    assert_eq!(shown(&plain), ["ply-7"]);
+}
