@@ -565,8 +565,7 @@ pub fn games_data(args: GamesDataArgs) -> Result<(), String> {
     written.map_err(|e| format!("cannot write {name}: {e}"))?;
     eprintln!(
         "games-data: {} lines: {} games used (attackers won {}, defenders won {}, drawn {}), \
-         {} unfinished and {} with an unknown result skipped, {} unreadable, {} cut short at \
-         an illegal move; {} positions (from games won by the attackers {}, by the defenders \
+         {} unfinished skipped, {} unreadable, {} cut short at an illegal move; {} positions (from games won by the attackers {}, by the defenders \
          {}, drawn {}) written to {}",
         r.lines,
         r.games.iter().sum::<usize>(),
@@ -574,7 +573,6 @@ pub fn games_data(args: GamesDataArgs) -> Result<(), String> {
         r.games[1],
         r.games[2],
         r.ongoing,
-        r.unknown_result,
         r.unreadable,
         r.cut_short,
         samples.len(),
@@ -682,7 +680,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), String> {
     if !(1..=64).contains(&args.multipv) || !(1..=256).contains(&args.threads) {
         return Err("--multipv must be 1-64 and --threads 1-256".into());
     }
-    print!("{}", hnefi::protocol::uci::diagram(pos.board()));
+    print!("{}", hnefi::protocol::diagram(pos.board()));
     println!(
         "{} to move; {}",
         pos.side_to_move(),
@@ -748,7 +746,8 @@ pub struct ConnectArgs {
 
 pub fn connect(args: ConnectArgs) -> Result<(), String> {
     let moves =
-        hnefi::protocol::connect::connect(&args.address, Duration::from_millis(args.movetime))?;
+        hnefi::protocol::connect::connect(&args.address, Duration::from_millis(args.movetime))
+            .map_err(|e| e.to_string())?;
     eprintln!("connection closed after {moves} moves by Hnefi");
     Ok(())
 }

@@ -12,8 +12,8 @@ mod tune_cli;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Protocol of the engine loop (default: chosen by the first line; only uci so far).
-    #[arg(long, value_enum)]
+    /// Protocol of the engine loop: uci, otep or htp (default: chosen by the first line).
+    #[arg(long)]
     protocol: Option<hnefi::protocol::Protocol>,
     /// Thinking time per move in milliseconds when an OpenTafl or hnefatafl text protocol host
     /// gives no clock (default: 3000 and 2000).

@@ -159,7 +159,8 @@ fn settings(args: &MatchArgs) -> Result<Settings, String> {
         .engines
         .iter()
         .map(|words| EngineSpec::parse(&args.each, words))
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
     // Names tell engines apart in the report, so they must differ.
     for i in 1..engines.len() {
         let base = engines[i].name.clone();
@@ -186,7 +187,7 @@ fn settings(args: &MatchArgs) -> Result<Settings, String> {
     if args.rules != Preset::HnefataflOrg
         && engines
             .iter()
-            .any(|e| e.proto == hnefi::tournament::spec::Proto::Htp)
+            .any(|e| e.proto == hnefi::protocol::Protocol::Htp)
     {
         eprintln!(
             "hnefi match: warning: hnefatafl text protocol engines play the hnefatafl-org rules; \
@@ -203,7 +204,10 @@ fn settings(args: &MatchArgs) -> Result<Settings, String> {
                 path.display().to_string(),
             )
         }
-        None => (load_openings(BUILT_IN, rules)?, "built-in".to_string()),
+        None => (
+            load_openings(BUILT_IN, rules).map_err(|e| e.to_string())?,
+            "built-in".to_string(),
+        ),
     };
     Ok(Settings {
         engines: engines.into_iter().map(Arc::new).collect(),
@@ -257,7 +261,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
                 Summary::from_json(&text).map_err(|e| format!("{}: {e}", f.display()))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let merged = Summary::merge(parts)?;
+        let merged = Summary::merge(parts).map_err(|e| e.to_string())?;
         print!("{}", merged.report());
         return write_json(&merged, &json);
     }
@@ -267,7 +271,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
         std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let stop = interrupt_flag();
-    check_engines(&settings, &stop)?;
+    check_engines(&settings, &stop).map_err(|e| e.to_string())?;
     let total = hnefi::tournament::runner::schedule(&settings).len() as u64;
     println!("{}", settings.describe());
     let bar = ProgressBar::new(total);
@@ -295,7 +299,8 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
                 }
             });
         }
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     print!("{}", summary.report());
     if let Some(path) = &settings.records {

@@ -2,7 +2,9 @@
 //! `moves,attacker_captures,defender_captures,result`, moves like `g3-e3xe2`, attackers first.
 
 use crate::board::notation::{RecordMove, parse_record_move};
-use crate::board::{NotationError, Position, Rules};
+use crate::board::{NotationError, Position, Rules, Side};
+use std::fmt;
+use std::str::FromStr;
 
 /// One game of a record file.
 #[derive(Clone, Debug)]
@@ -10,8 +12,7 @@ pub struct GameRecord {
     pub moves: Vec<RecordMove>,
     /// The game ended on time (a trailing `timeout` token).
     pub timeout: bool,
-    /// `Black` (attackers won), `White` (defenders won), `Draw` or `Ongoing`.
-    pub result: String,
+    pub result: Verdict,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +21,8 @@ pub enum RecordError {
     Fields(usize),
     #[error("move {index}: {source}")]
     Move { index: usize, source: NotationError },
+    #[error(transparent)]
+    Result(#[from] VerdictError),
 }
 
 impl GameRecord {
@@ -46,7 +49,7 @@ impl GameRecord {
         Ok(GameRecord {
             moves,
             timeout,
-            result: fields[3].trim().to_string(),
+            result: fields[3].trim().parse()?,
         })
     }
 
@@ -86,14 +89,20 @@ pub fn read_games(text: &str) -> Vec<(usize, GameRecord)> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Ongoing,
-    Win(crate::board::Side),
+    Win(Side),
     Draw,
 }
 
 impl Verdict {
+    const ALL: [Verdict; 4] = [
+        Verdict::Ongoing,
+        Verdict::Win(Side::Attackers),
+        Verdict::Win(Side::Defenders),
+        Verdict::Draw,
+    ];
+
     /// The record's word: `Black` (attackers won), `White`, `Draw` or `Ongoing`.
     pub fn word(self) -> &'static str {
-        use crate::board::Side;
         match self {
             Verdict::Ongoing => "Ongoing",
             Verdict::Win(Side::Attackers) => "Black",
@@ -102,8 +111,30 @@ impl Verdict {
         }
     }
 
-    pub fn of(winner: Option<crate::board::Side>) -> Verdict {
+    pub fn of(winner: Option<Side>) -> Verdict {
         winner.map_or(Verdict::Draw, Verdict::Win)
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// A result word that is none of the record's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("result '{0}' is not Black, White, Draw or Ongoing")]
+pub struct VerdictError(String);
+
+impl FromStr for Verdict {
+    type Err = VerdictError;
+
+    fn from_str(word: &str) -> Result<Verdict, VerdictError> {
+        Verdict::ALL
+            .into_iter()
+            .find(|v| v.word() == word)
+            .ok_or_else(|| VerdictError(word.chars().take(40).collect()))
     }
 }
 
@@ -138,19 +169,13 @@ pub fn write_game(
     if timeout {
         words.push("timeout".to_string());
     }
-    format!(
-        "{},{},{},{}",
-        words.join(" "),
-        marks[0],
-        marks[1],
-        verdict.word()
-    )
+    format!("{},{},{},{}", words.join(" "), marks[0], marks[1], verdict)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Outcome, Reason, Side};
+    use crate::board::{Board, Outcome, Reason};
 
     #[test]
     fn written_games_read_back() {
@@ -174,8 +199,23 @@ mod tests {
         );
         assert_eq!(won, "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2 timeout,1,0,Black");
         let back = GameRecord::parse(&won).unwrap();
-        assert!(back.timeout && back.result == "Black" && back.moves.len() == 5);
+        assert!(back.timeout && back.moves.len() == 5);
+        assert_eq!(back.result, Verdict::Win(Side::Attackers));
         assert!(GameRecord::parse("d1-d3,0,0").is_err());
         assert!(GameRecord::parse("d1-z3,0,0,Ongoing").is_err());
+        assert_eq!(
+            GameRecord::parse("d1-d3,0,0,Maybe")
+                .unwrap_err()
+                .to_string(),
+            "result 'Maybe' is not Black, White, Draw or Ongoing"
+        );
+    }
+
+    #[test]
+    fn verdicts_read_back_their_words() {
+        for verdict in Verdict::ALL {
+            assert_eq!(verdict.to_string().parse(), Ok(verdict));
+        }
+        assert!("black".parse::<Verdict>().is_err());
     }
 }

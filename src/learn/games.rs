@@ -1,37 +1,26 @@
 //! Training samples from the real games: every position of every finished game, with the
 //! game's recorded result and no search score.
 
-use crate::board::Rules;
+use crate::board::{Rules, Side};
 use crate::learn::sample::{GameResult, Sample};
-use crate::record::read_games;
+use crate::record::{Verdict, read_games};
 
 /// What became of the lines of a games file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GamesReport {
     /// Non-empty lines of the file.
     pub lines: usize,
-    /// Lines that are not a game record (logged, skipped).
+    /// Lines that are not a game record, such as a result word other than `Black`,
+    /// `White`, `Draw` or `Ongoing` (logged, skipped).
     pub unreadable: usize,
     /// Games without a result (`Ongoing`), skipped.
     pub ongoing: usize,
-    /// Games with a result word other than `Black`, `White`, `Draw` or `Ongoing`, skipped.
-    pub unknown_result: usize,
     /// Games whose replay stopped at a move that is not legal; their positions up to it are used.
     pub cut_short: usize,
     /// Games used, by result: attackers won, defenders won, drawn.
     pub games: [usize; 3],
     /// Samples written, by the result of their game.
     pub positions: [usize; 3],
-}
-
-fn result_of(word: &str) -> Option<Option<GameResult>> {
-    match word {
-        "Black" => Some(Some(GameResult::AttackersWon)),
-        "White" => Some(Some(GameResult::DefendersWon)),
-        "Draw" => Some(Some(GameResult::Draw)),
-        "Ongoing" => Some(None),
-        _ => None,
-    }
 }
 
 fn slot(result: GameResult) -> usize {
@@ -60,15 +49,12 @@ pub fn samples_from_games(games_csv: &str) -> (Vec<Sample>, GamesReport) {
     report.unreadable = report.lines - games.len();
     let mut samples = Vec::new();
     for (line, game) in games {
-        let result = match result_of(&game.result) {
-            Some(Some(result)) => result,
-            Some(None) => {
+        let result = match game.result {
+            Verdict::Win(Side::Attackers) => GameResult::AttackersWon,
+            Verdict::Win(Side::Defenders) => GameResult::DefendersWon,
+            Verdict::Draw => GameResult::Draw,
+            Verdict::Ongoing => {
                 report.ongoing += 1;
-                continue;
-            }
-            None => {
-                log::warn!("line {line}: unknown result {:?}, skipped", game.result);
-                report.unknown_result += 1;
                 continue;
             }
         };
@@ -106,8 +92,9 @@ mod tests {
                    d1-d3,0,0,Maybe\n";
         let (samples, report) = samples_from_games(csv);
         assert_eq!(report.lines, 6);
-        assert_eq!(report.unreadable, 1);
-        assert_eq!((report.ongoing, report.unknown_result), (1, 1));
+        // `not a game` and the result `Maybe`.
+        assert_eq!(report.unreadable, 2);
+        assert_eq!(report.ongoing, 1);
         assert_eq!(report.games, [1, 1, 1]);
         assert_eq!(report.positions, [2, 3, 4]);
         assert_eq!(samples.len(), 9);
