@@ -464,4 +464,76 @@ mod tests {
         );
         assert!(Summary::from_json("{").is_err());
     }
+
+    /// The JSON of `--json`, which `hnefi match merge` reads back, keeps its exact form.
+    #[test]
+    fn json_keeps_its_form_byte_for_byte() {
+        let mut s = summary(1);
+        s.sprt = Some(Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        });
+        s.encounters[0].add_game(
+            Side::Defenders,
+            Some(Side::Attackers),
+            "b lost by resignation".into(),
+        );
+        let json = s.to_json();
+        assert_eq!(Summary::from_json(&json).unwrap().to_json(), json);
+        assert_eq!(json, GOLDEN);
+    }
+
+    const GOLDEN: &str = r#"{
+  "settings": "a vs b",
+  "engines": [
+    "a",
+    "b"
+  ],
+  "shards": [
+    [
+      1,
+      2
+    ]
+  ],
+  "games_scheduled": 2,
+  "sprt": {
+    "elo0": 0.0,
+    "elo1": 5.0,
+    "alpha": 0.05,
+    "beta": 0.05
+  },
+  "stopped_early": false,
+  "encounters": [
+    {
+      "first": "a",
+      "second": "b",
+      "pentanomial": [
+        0,
+        0,
+        0,
+        1,
+        0
+      ],
+      "by_side": [
+        [
+          1,
+          0,
+          0
+        ],
+        [
+          0,
+          1,
+          1
+        ]
+      ],
+      "endings": {
+        "attackers won: king captured": 1,
+        "b lost by resignation": 1,
+        "draw: repetition": 1
+      }
+    }
+  ]
+}"#;
 }
