@@ -8,7 +8,7 @@
 //! Lines are read only when the loop wants one, or while it searches: a host (or a test) that
 //! hands over lines one by one sees each taken when the one before is done with.
 
-use super::Input;
+use super::{Flow, Input};
 use crate::board::Position;
 use crate::search::{Engine, Limits, Reporter, SearchResult, fallback_result};
 use std::collections::VecDeque;
@@ -34,12 +34,6 @@ pub trait Dialogue {
 
     /// The search started by the last command ended with `result`.
     fn searched(&mut self, result: SearchResult, search: &mut Search);
-}
-
-/// Whether the loop goes on after a command.
-pub enum Flow {
-    Continue,
-    Quit,
 }
 
 enum Event {

@@ -78,6 +78,12 @@ impl FromStr for Protocol {
     }
 }
 
+/// Whether an engine loop goes on after a command.
+enum Flow {
+    Continue,
+    Quit,
+}
+
 /// How long to wait for a host's first line before taking it for OpenTafl, which waits for
 /// the engine's `hello` before it says anything.
 const FIRST_LINE_WAIT: Duration = Duration::from_millis(1500);

@@ -3,8 +3,8 @@
 
 pub mod message;
 
-use super::driver::{Dialogue, Flow, Search};
-use super::{Input, Output, Session, Settings};
+use super::driver::{Dialogue, Search};
+use super::{Flow, Input, Output, Session, Settings};
 use crate::board::{MoveError, MoveList, Preset, Rules, Side};
 use crate::search::{Clock, Engine, Limits, Options, SearchResult};
 use message::{Action, Answer, COMMANDS, Command, MessageError, Play, Reply, Status};
@@ -49,7 +49,8 @@ impl Game {
         &self.session
     }
 
-    /// The answer to any command but `generate_move` and `quit`.
+    /// The answer to a command. `generate_move` needs a search and `quit` ends the loop, so
+    /// their callers answer them; here they say nothing.
     pub fn answer(&mut self, command: Command) -> Result<Answer, Refusal> {
         Ok(match command {
             Command::ProtocolVersion => Answer::Text("1-beta".into()),

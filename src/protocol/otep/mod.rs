@@ -4,8 +4,8 @@
 pub mod message;
 pub mod rules;
 
-use super::driver::{Dialogue, Flow, Search};
-use super::{Input, Output, Session, Settings};
+use super::driver::{Dialogue, Search};
+use super::{Flow, Input, Output, Session, Settings};
 use crate::board::Rules;
 use crate::search::{Engine, Limits, Options, SearchResult};
 use message::{AnalysisLine, Command, MessageError, Reply};

@@ -5,7 +5,7 @@
 pub mod message;
 pub mod options;
 
-use super::{Input, Output, Session, Settings};
+use super::{Flow, Input, Output, Session, Settings};
 use crate::board::Rules;
 use crate::search::{Engine, Info, Options, SearchResult, fallback_result};
 use message::{Command, CommandError, Reply};
@@ -58,8 +58,11 @@ impl Uci {
                 Input::TooLong(n) => Err(CommandError::TooLong(n)),
             };
             match command {
-                Ok(Command::Quit) => break,
-                Ok(command) => self.handle(command),
+                Ok(command) => {
+                    if let Flow::Quit = self.handle(command) {
+                        break;
+                    }
+                }
                 Err(CommandError::Empty) => {}
                 Err(e) => self.error(&e),
             }
@@ -77,7 +80,7 @@ impl Uci {
         self.reply(Reply::Error(error.to_string()));
     }
 
-    fn handle(&mut self, command: Command) {
+    fn handle(&mut self, command: Command) -> Flow {
         match command {
             Command::Uci => {
                 self.reply(Reply::IdName(NAME.into()));
@@ -113,7 +116,7 @@ impl Uci {
                 }
             }
             Command::PonderHit => self.engine.ponderhit(),
-            Command::Quit => {}
+            Command::Quit => return Flow::Quit,
             Command::Display => self.display(),
             Command::Eval => {
                 let pos = self.session.position();
@@ -122,6 +125,7 @@ impl Uci {
                 }
             }
         }
+        Flow::Continue
     }
 
     /// Waits for a running search to end (its bestmove is printed), so that what follows

@@ -8,8 +8,6 @@ mod otep;
 mod process;
 mod uci;
 
-pub use process::STARTUP_TIME;
-
 use super::spec::{EngineSpec, TimeControl};
 use crate::board::{Bitboard, Move, Outcome, Position, Rules};
 use crate::protocol::Protocol;
