@@ -149,7 +149,11 @@ pub fn drive<D: Dialogue>(
         }
         if !asked && !ended {
             asked = want.send(()).is_ok();
-            ended = !asked;
+            if !asked {
+                ended = true;
+                search.stop();
+                continue;
+            }
         }
         match events.recv() {
             Ok(Event::Input(input)) => {
