@@ -10,6 +10,14 @@ use std::time::{Duration, Instant};
 pub const POSITIONS: &str = include_str!("../positions/bench.fen");
 pub const DEFAULT_DEPTH: u32 = 7;
 
+/// The FENs of [`POSITIONS`], in order.
+pub fn fens() -> impl Iterator<Item = &'static str> {
+    POSITIONS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split(';').next().unwrap_or_default().trim())
+}
+
 pub struct BenchResult {
     pub nodes: u64,
     pub time: Duration,
@@ -27,11 +35,7 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, &str, u64)) -> BenchResult {
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     let mut count = 0;
-    for line in POSITIONS
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let fen = line.split(';').next().unwrap_or_default().trim();
+    for fen in fens() {
         let board = parse_fen(fen).expect("bench positions are valid");
         let pos = Position::new(board, Rules::default());
         engine.clear();

@@ -8,6 +8,7 @@
 //! the seed and `i`, so any failure can be replayed.
 
 use crate::protocol::{Input, Output, Protocol, Settings, run};
+use crate::splitmix::{SplitMix64, spread};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::sync_channel;
@@ -109,21 +110,17 @@ impl Tail {
     }
 }
 
-/// splitmix64: line `i`'s random numbers come from `(seed, i)` alone.
-struct Rng(u64);
+/// Line `i`'s random numbers come from `(seed, i)` alone.
+struct Rng(SplitMix64);
 
 impl Rng {
     fn for_line(seed: u64, i: u64) -> Rng {
-        let mut r = Rng(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        r.next();
-        r
+        let mut r = SplitMix64::new(seed ^ spread(i));
+        r.next_u64();
+        Rng(r)
     }
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize

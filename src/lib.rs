@@ -8,5 +8,6 @@ pub mod perft;
 pub mod protocol;
 pub mod record;
 pub mod search;
+pub mod splitmix;
 pub mod tactics;
 pub mod tournament;

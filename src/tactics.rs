@@ -55,6 +55,14 @@ impl Tactic {
     }
 }
 
+/// The tactics of an EPD file; comments (`#`), blank and unreadable lines are skipped.
+pub fn parse_epd(text: &str) -> Vec<Tactic> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(Tactic::parse)
+        .collect()
+}
+
 /// Moves the solver may play per position before it gives the position up.
 pub const SOLVER_BUDGET: u64 = 2_000_000;
 

@@ -1,16 +1,20 @@
-//! Zobrist keys: one random 64-bit key per piece kind and square, and one for the side to move.
+//! Zobrist keys: one pseudo-random 64-bit key per piece kind and square, and one for the side
+//! to move.
+//!
+//! The keys are the outputs of splitmix64 seeded with [`SEED`], in order: the attacker's 121
+//! squares, the defender's, the king's (square a1 first, as [`Square::index`] counts), then
+//! the side-to-move key. They decide which positions share a table slot and so the search's
+//! node counts: a different generator or seed changes `bench`.
 
 use super::piece::Piece;
 use super::square::{NUM_SQUARES, Square};
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
-use std::sync::LazyLock;
+use crate::splitmix::SplitMix64;
 
 /// A position's hash.
 pub type Key = u64;
 
 /// Fixed so that keys, and with them search results and `bench`, are the same on every run.
-const SEED: u64 = 0x4E45_4649_2D5A_4F42;
+pub const SEED: u64 = 0x4E45_4649_2D5A_4F42;
 
 pub struct Keys {
     piece: [[Key; NUM_SQUARES]; 3],
@@ -23,21 +27,28 @@ impl Keys {
     pub fn piece(&self, piece: Piece, sq: Square) -> Key {
         self.piece[piece.index()][sq.index()]
     }
-}
 
-pub static KEYS: LazyLock<Keys> = LazyLock::new(|| {
-    let mut rng = StdRng::seed_from_u64(SEED);
-    let mut piece = [[0; NUM_SQUARES]; 3];
-    for row in piece.iter_mut() {
-        for key in row.iter_mut() {
-            *key = rng.random();
+    const fn generate() -> Keys {
+        let mut rng = SplitMix64::new(SEED);
+        let mut piece = [[0; NUM_SQUARES]; 3];
+        let mut p = 0;
+        while p < 3 {
+            let mut sq = 0;
+            while sq < NUM_SQUARES {
+                piece[p][sq] = rng.next_u64();
+                sq += 1;
+            }
+            p += 1;
+        }
+        Keys {
+            piece,
+            defenders_to_move: rng.next_u64(),
         }
     }
-    Keys {
-        piece,
-        defenders_to_move: rng.random(),
-    }
-});
+}
+
+/// Built by the compiler.
+pub static KEYS: Keys = Keys::generate();
 
 #[cfg(test)]
 mod tests {
@@ -53,5 +64,17 @@ mod tests {
             }
         }
         assert!(seen.insert(KEYS.defenders_to_move));
+    }
+
+    /// The keys are part of what `bench` measures: a change here must be deliberate. The
+    /// values were worked out apart from this code, from splitmix64's definition.
+    #[test]
+    fn keys_are_pinned() {
+        let a1 = Square::from_index(0);
+        let f6 = Square::from_coords(5, 5).expect("on the board");
+        assert_eq!(KEYS.piece(Piece::Attacker, a1), 0xD2F7_A706_454A_04F3);
+        assert_eq!(KEYS.piece(Piece::Defender, f6), 0x02EB_F48C_9A34_DC8A);
+        assert_eq!(KEYS.piece(Piece::King, f6), 0xD1D8_9FC7_F908_7FD3);
+        assert_eq!(KEYS.defenders_to_move, 0x5FAE_8C0F_B8D0_BC02);
     }
 }

@@ -13,6 +13,7 @@ use crate::board::Rules;
 use crate::search::eval::features::{FEATURES, GROUPS, Sink, extract, phase};
 use crate::search::eval::weights::WEIGHTS;
 use crate::search::params::PHASE_PIECES;
+use crate::splitmix::{mix, spread};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 
@@ -203,10 +204,7 @@ pub fn sigmoid(x: f64) -> f64 {
 /// Whether a game goes to the held-out set: a hash of the game number and the seed, so that
 /// the split is the same on every run and never cuts a game in two.
 pub fn held_out(game: u64, seed: u64, holdout: f64) -> bool {
-    let mut x = game ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^= x >> 31;
+    let x = mix(game ^ spread(seed));
     (x as f64 / u64::MAX as f64) < holdout
 }
 

@@ -1,25 +1,25 @@
 //! The engine API: set a position, search it under limits, hear about progress, stop it from
 //! any thread, get the best move. Knows nothing of text protocols.
 
-pub mod alphabeta;
+mod alphabeta;
 pub mod clock;
 pub mod eval;
 pub mod ordering;
 pub mod params;
 pub mod score;
 pub mod solve;
+mod threads;
 pub mod time;
 pub mod tt;
 
 use crate::board::{Move, MoveList, Position};
-use alphabeta::{RootMove, Searcher, Shared};
 pub use clock::{Clock, SideClock};
 pub use score::Score;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
-use time::TimeManager;
+use threads::run;
 use tt::{TableError, TranspositionTable};
 
 /// When to stop. Everything unset means: search until stopped.
@@ -313,158 +313,4 @@ fn check(options: &Options) -> Result<(), OptionsError> {
         return Err(OptionsError::Zero { what: "MultiPV" });
     }
     Ok(())
-}
-
-/// Raises a stop flag when dropped, also during a panic.
-struct StopOnDrop<'a>(&'a AtomicBool);
-
-impl Drop for StopOnDrop<'_> {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
-/// One search on `options.threads` threads sharing `tt` (Lazy SMP): thread 0 reports and
-/// decides; the others deepen the shared table.
-fn run(
-    pos: &Position,
-    limits: &Limits,
-    options: &Options,
-    tt: &TranspositionTable,
-    stop: &AtomicBool,
-    pondering: &AtomicBool,
-    mut report: Reporter,
-) -> SearchResult {
-    tt.new_search();
-    let time = TimeManager::new(limits, pos.side_to_move(), options.move_overhead);
-    let nodes = AtomicU64::new(0);
-    let main_depth = AtomicU32::new(0);
-    let breadcrumbs = alphabeta::Breadcrumbs::new();
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    if list.iter().any(|m| limits.searchmoves.contains(m)) {
-        list.retain(|m| limits.searchmoves.contains(m));
-    }
-    let mut result = SearchResult {
-        best: list.first().copied(),
-        ponder: None,
-        score: Score::ZERO,
-        depth: 0,
-        nodes: 0,
-        lines: Vec::new(),
-    };
-    if list.is_empty() {
-        // The game is over: the rulebook's verdict is the score.
-        if let Some(end) = pos.outcome() {
-            result.score = Score::of_outcome(end, pos.side_to_move(), 0);
-        }
-        // Nothing to search; an infinite or ponder search still waits for its stop.
-        while (limits.infinite || pondering.load(Ordering::Relaxed))
-            && !stop.load(Ordering::Relaxed)
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        return result;
-    }
-    let root_moves: Vec<RootMove> = list
-        .iter()
-        .map(|&mv| RootMove {
-            mv,
-            score: -Score::INFINITE,
-            pv: vec![mv],
-            seldepth: 0,
-        })
-        .collect();
-    let lines: Mutex<Vec<Info>> = Mutex::new(Vec::new());
-    let threads = options.threads.max(1);
-    let multipv = options.multipv.max(1);
-    let (depth, best_moves, from_helper) = std::thread::scope(|s| {
-        let shared = || Shared {
-            tt,
-            stop,
-            nodes: &nodes,
-            time: &time,
-            limits,
-            pondering,
-            main_depth: &main_depth,
-            breadcrumbs: &breadcrumbs,
-            params: options.params,
-        };
-        // Helpers are a bonus: one the system will not start is done without.
-        let helpers: Vec<_> = (1..threads)
-            .filter_map(|id| {
-                let root_moves = root_moves.clone();
-                let shared = shared();
-                std::thread::Builder::new()
-                    .spawn_scoped(s, move || {
-                        let mut searcher = Searcher::new(shared, pos, id, threads);
-                        searcher.iterate(pos.board(), root_moves, 1, &mut |_| {})
-                    })
-                    .map_err(|e| log::warn!("search helper {id} not started: {e}"))
-                    .ok()
-            })
-            .collect();
-        // Should the main search panic, the helpers must still stop, or the scope would wait
-        // for them forever: the guard raises the flag while the panic unwinds.
-        let _stop_helpers = StopOnDrop(stop);
-        let mut main = Searcher::new(shared(), pos, 0, threads);
-        let mut on_info = |info: Info| {
-            report(&info);
-            let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
-            if info.multipv == 1 {
-                l.clear();
-            }
-            l.push(info);
-        };
-        let (mut depth, mut best) = main.iterate(pos.board(), root_moves, multipv, &mut on_info);
-        // An infinite or ponder search never ends by itself: wait for the word.
-        while (limits.infinite || pondering.load(Ordering::Relaxed))
-            && !stop.load(Ordering::Relaxed)
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        stop.store(true, Ordering::Relaxed);
-        // A helper that completed a deeper iteration than the main thread has the better move.
-        let mut from_helper = false;
-        for h in helpers {
-            if let Ok((d, moves)) = h.join()
-                && d > depth
-                && multipv == 1
-                && !moves.is_empty()
-            {
-                depth = d;
-                best = moves;
-                from_helper = true;
-            }
-        }
-        (depth, best, from_helper)
-    });
-    if from_helper && let Some(rm) = best_moves.first() {
-        let n = nodes.load(Ordering::Relaxed);
-        let t = time.elapsed();
-        let info = Info {
-            depth,
-            seldepth: rm.seldepth.max(depth),
-            multipv: 1,
-            score: rm.score,
-            nodes: n,
-            nps: (n as f64 / t.as_secs_f64().max(1e-3)) as u64,
-            hashfull: tt.hashfull(),
-            time: t,
-            pv: rm.pv.clone(),
-        };
-        report(&info);
-        let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
-        l.clear();
-        l.push(info);
-    }
-    if let Some(rm) = best_moves.first() {
-        result.best = Some(rm.mv);
-        result.ponder = rm.pv.get(1).copied();
-        result.score = rm.score;
-    }
-    result.lines = lines.into_inner().unwrap_or_else(|e| e.into_inner());
-    result.depth = result.lines.first().map_or(0, |i| i.depth);
-    result.nodes = nodes.load(Ordering::Relaxed);
-    result
 }

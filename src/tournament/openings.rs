@@ -4,9 +4,9 @@
 
 use crate::board::notation::{NotationError, parse_move};
 use crate::board::{Move, MoveError, Outcome, Position, Rules};
-use crate::learn::datagen::SplitMix64;
 use crate::record::{Verdict, read_games};
 use crate::search::{Engine, Limits, Options, Score};
+use crate::splitmix::SplitMix64;
 use rayon::prelude::*;
 
 /// The openings shipped with Hnefi: four plies of each real game, deduplicated.

@@ -1,5 +1,6 @@
-//! `hnefi match`: the command line of the match runner, its progress display and Ctrl-C.
+//! `hnefi match`: the command line of the match runner and its progress display.
 
+use super::common::{interrupt_flag, parse_shard};
 use clap::{ArgAction, Args, Subcommand};
 use hnefi::board::{Preset, Rules};
 use hnefi::tournament::openings::{BUILT_IN, load_openings};
@@ -9,7 +10,7 @@ use hnefi::tournament::summary::{Sprt, Summary};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 #[derive(Args)]
@@ -138,19 +139,6 @@ fn parse_sprt(words: &[String]) -> Result<Option<Sprt>, String> {
     Ok(Some(sprt))
 }
 
-fn parse_shard(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("--shard: '{text}' is not I/N with 1 <= I <= N");
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let (i, n): (u32, u32) = (
-        i.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if i == 0 || i > n {
-        return Err(bad());
-    }
-    Ok((i, n))
-}
-
 fn settings(args: &MatchArgs) -> Result<Settings, String> {
     if args.engines.len() < 2 {
         return Err("a match needs two or more --engine".into());
@@ -234,23 +222,6 @@ fn write_json(summary: &Summary, path: &Option<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
-/// Set by Ctrl-C (and SIGTERM, SIGHUP): the match stops, engines are shut down, and the
-/// report so far is printed. A second signal exits at once.
-fn interrupt_flag() -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let handler = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        eprintln!("\nhnefi match: stopping; engines are being shut down");
-    });
-    if let Err(e) = handler {
-        log::warn!("cannot catch Ctrl-C: {e}");
-    }
-    stop
-}
-
 pub fn run_match(args: MatchArgs) -> Result<(), String> {
     if let Some(MatchCommand::Merge { files, json }) = args.command {
         let parts = files
@@ -270,7 +241,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
         // Find out now, not after hours of games, that the summary cannot be written.
         std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    let stop = interrupt_flag();
+    let stop = interrupt_flag("hnefi match: stopping; engines are being shut down");
     check_engines(&settings, &stop).map_err(|e| e.to_string())?;
     let total = hnefi::tournament::runner::schedule(&settings).len() as u64;
     println!("{}", settings.describe());
@@ -334,15 +305,12 @@ mod tests {
     }
 
     #[test]
-    fn sprt_and_shard_words() {
+    fn sprt_words() {
         let s = parse_sprt(&words("elo0=0 elo1=5")).unwrap().unwrap();
         assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
         assert!(parse_sprt(&words("elo0=5 elo1=0")).is_err());
         assert!(parse_sprt(&words("elo1=5")).is_err());
         assert!(parse_sprt(&words("elo0=0 elo1=5 alpha=0.7")).is_err());
         assert!(parse_sprt(&words("elo0=0 elo1=5 gamma=1")).is_err());
-        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
-        assert!(parse_shard("0/4").is_err() && parse_shard("5/4").is_err());
-        assert!(parse_shard("x").is_err());
     }
 }

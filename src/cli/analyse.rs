@@ -1,0 +1,115 @@
+//! `hnefi analyse` and `hnefi eval`: a position shown to people, its best lines or its
+//! evaluation term by term.
+
+use clap::Args;
+use hnefi::board::notation::parse_fen;
+use hnefi::board::{Preset, Rules, START_FEN};
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct AnalyseArgs {
+    /// Position (default: the start position).
+    #[arg(long, default_value = START_FEN)]
+    pub fen: String,
+    /// Moves played from it, as d1d3 or d1-d3.
+    #[arg(long, num_args = 1.., value_delimiter = ' ')]
+    pub moves: Vec<String>,
+    /// Search depth.
+    #[arg(long, conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Search time in milliseconds (default 5000 when no depth is given).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Lines to show.
+    #[arg(long, default_value_t = 1)]
+    pub multipv: usize,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    #[arg(long, default_value = "copenhagen")]
+    pub rules: Preset,
+}
+
+pub fn analyse(args: AnalyseArgs) -> Result<(), String> {
+    use hnefi::board::Position;
+    use hnefi::board::notation::{parse_move, record_move};
+    use hnefi::search::{Engine, Info, Limits, Options};
+    let board = parse_fen(&args.fen).map_err(|e| format!("bad --fen: {e}"))?;
+    let mut pos = Position::new(board, Rules::preset(args.rules));
+    for (i, text) in args.moves.iter().filter(|m| !m.is_empty()).enumerate() {
+        let mv = parse_move(text).map_err(|e| format!("--moves {}: {e}", i + 1))?;
+        pos.try_play(mv)
+            .map_err(|e| format!("--moves {} ({text}): {e}", i + 1))?;
+    }
+    if !(1..=64).contains(&args.multipv) || !(1..=256).contains(&args.threads) {
+        return Err("--multipv must be 1-64 and --threads 1-256".into());
+    }
+    print!("{}", hnefi::protocol::diagram(pos.board()));
+    println!(
+        "{} to move; {}",
+        pos.side_to_move(),
+        hnefi::board::notation::to_fen(pos.board())
+    );
+    if let Some(o) = pos.outcome() {
+        println!("game over: {o}");
+        return Ok(());
+    }
+    let limits = Limits {
+        depth: args.depth,
+        movetime: match (args.depth, args.movetime) {
+            (None, None) => Some(Duration::from_millis(5000)),
+            (_, t) => t.map(Duration::from_millis),
+        },
+        ..Limits::default()
+    };
+    let mut engine = Engine::new(Options {
+        multipv: args.multipv,
+        threads: args.threads,
+        hash_mb: 64,
+        ..Options::default()
+    });
+    let root = pos.clone();
+    let report = move |info: &Info| {
+        // Replay the line to write each move with its captures.
+        let mut p = root.clone();
+        let mut text = Vec::new();
+        for &mv in &info.pv {
+            if p.board().check_move(mv).is_err() {
+                break;
+            }
+            let captured = p.play(mv);
+            text.push(record_move(mv, captured));
+        }
+        println!(
+            "depth {:>2}/{:<2} line {} {:>12}  {:>9} nodes {:>6.2} s  {}",
+            info.depth,
+            info.seldepth,
+            info.multipv,
+            info.score.to_string(),
+            info.nodes,
+            info.time.as_secs_f64(),
+            text.join(" ")
+        );
+    };
+    let result = engine.search_with(&pos, limits, Box::new(report));
+    match result.best {
+        Some(mv) => println!("best move {}-{}", mv.from(), mv.to()),
+        None => println!("no move"),
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// Position (default: the start position).
+    #[arg(long, default_value = START_FEN)]
+    pub fen: String,
+}
+
+pub fn eval(args: EvalArgs) -> Result<(), String> {
+    let board = parse_fen(&args.fen).map_err(|e| format!("bad --fen: {e}"))?;
+    print!(
+        "{}",
+        hnefi::search::eval::breakdown(&board, &hnefi::board::Rules::default())
+    );
+    Ok(())
+}

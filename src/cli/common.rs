@@ -1,0 +1,82 @@
+//! What several commands share: the default games file, reading files, thread pools,
+//! progress bars, shards and Ctrl-C.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The real games the repository carries, relative to its root (where the commands are run,
+/// as for `positions/`).
+pub(super) const GAMES_CSV: &str = "data/copenhagen.csv";
+
+pub(super) fn read_text(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+pub(super) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        if n == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        pool = pool.num_threads(n);
+    }
+    pool.build()
+        .map_err(|e| format!("cannot start threads: {e}"))
+}
+
+/// A bar on a terminal; nothing otherwise (callers that run long log lines instead).
+pub(super) fn progress_bar(len: u64, unit: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{bar:30}} {{pos}}/{{len}} {unit} [{{elapsed_precise}} < {{eta_precise}}] {{msg}}"
+        ))
+        .expect("a valid template"),
+    );
+    bar
+}
+
+/// A `--shard I/N`: part I (from 1) of N.
+pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--shard: '{text}' is not I/N with 1 <= I <= N");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u32, u32) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// Set by the first Ctrl-C (or SIGTERM, SIGHUP), which prints `notice`; the second one ends
+/// the process at once.
+pub(super) fn interrupt_flag(notice: &'static str) -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let handler = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\n{notice}");
+    });
+    if let Err(e) = handler {
+        log::warn!("cannot catch Ctrl-C: {e}");
+    }
+    stop
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_words() {
+        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
+        assert!(parse_shard("0/4").is_err() && parse_shard("5/4").is_err());
+        assert!(parse_shard("x").is_err());
+    }
+}

@@ -1,0 +1,220 @@
+//! `hnefi datagen` and `hnefi games-data`: training samples from self-play and from the
+//! real games.
+
+use super::common::{GAMES_CSV, interrupt_flag, parse_shard, progress_bar, read_text};
+use clap::Args;
+use hnefi::board::{Preset, Rules};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub struct DatagenArgs {
+    /// File the samples are appended to, a game at a time (FEN;SCORE;RESULT;GAME lines).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Real games (copenhagen.csv format) whose openings start the games.
+    #[arg(long, default_value = GAMES_CSV)]
+    pub book: PathBuf,
+    /// Games in the whole run (all shards), numbered 0 to N-1.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Nodes searched to judge whether a start is even (default: 4 x --nodes).
+    #[arg(long)]
+    pub balance_nodes: Option<u64>,
+    /// Seed: game g is the same whatever the shard; its GAME field is seed * 10^9 + g.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play only games g with g % N == I - 1.
+    #[arg(long, default_value = "1/1", value_name = "I/N")]
+    pub shard: String,
+    /// Plies of a real game's opening at the start of each game.
+    #[arg(long, default_value_t = 8)]
+    pub book_plies: usize,
+    /// Random legal moves after the opening.
+    #[arg(long, default_value_t = 2)]
+    pub random_plies: usize,
+    /// Keep a start only if its score is within this many cp of even.
+    #[arg(long, default_value_t = 300)]
+    pub balance: i32,
+    /// A game going on past this many plies (from the initial position) is a draw.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: usize,
+    #[arg(long, default_value = "copenhagen")]
+    pub rules: Preset,
+    /// Games played at once, one engine thread each (default: all cores).
+    #[arg(long, alias = "concurrency")]
+    pub threads: Option<usize>,
+    /// Transposition table per game, in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Resume: keep the games already in the output file and play the rest (the last game in
+    /// the file is cut and played again, as an interruption may have cut it short).
+    #[arg(long)]
+    pub skip_existing: bool,
+}
+
+fn clock(t: Duration) -> String {
+    let s = t.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+pub fn datagen(args: DatagenArgs) -> Result<(), String> {
+    use hnefi::learn::datagen::{Settings, book_from_games, open_output, run};
+    if args.threads.is_some_and(|n| !(1..=256).contains(&n)) {
+        return Err("--threads must be 1-256".into());
+    }
+    let settings = Settings {
+        rules: Rules::preset(args.rules),
+        nodes: args.nodes,
+        balance_nodes: args.balance_nodes.unwrap_or(args.nodes.saturating_mul(4)),
+        book_plies: args.book_plies,
+        random_plies: args.random_plies,
+        balance: args.balance,
+        max_plies: args.max_plies,
+        seed: args.seed,
+        games: args.games,
+        shard: {
+            let (i, n) = parse_shard(&args.shard)?;
+            (i.into(), n.into())
+        },
+        hash_mb: args.hash,
+    };
+    settings.check().map_err(|e| e.to_string())?;
+    let text = read_text(&args.book)?;
+    let book = book_from_games(&text, settings.book_plies, settings.rules);
+    let (mut file, skip) =
+        open_output(&args.output, &settings, args.skip_existing).map_err(|e| e.to_string())?;
+    let todo = settings.shard_games().filter(|g| !skip.contains(g)).count() as u64;
+    eprintln!(
+        "datagen: {todo} games to play (shard {}, {} already in {}), {} nodes a move, \
+         {} openings of {} plies",
+        args.shard,
+        skip.len(),
+        args.output.display(),
+        settings.nodes,
+        book.len(),
+        settings.book_plies
+    );
+    let tty = std::io::stderr().is_terminal();
+    let bar = progress_bar(todo, "games");
+    let mut last_log = Instant::now();
+    let stop = interrupt_flag(
+        "hnefi: stopping once the games in play are over (Ctrl-C again to quit at once)",
+    );
+    let output = &args.output;
+    let totals = run(
+        &settings,
+        &book,
+        &skip,
+        args.threads,
+        &stop,
+        |game, totals| {
+            file.write_all(game.text().as_bytes()).map_err(|source| {
+                hnefi::learn::datagen::DatagenError::Io {
+                    path: output.clone(),
+                    source,
+                }
+            })?;
+            let rate = totals.positions_per_second();
+            if tty {
+                bar.inc(1);
+                bar.set_message(format!("{} positions, {rate:.0}/s", totals.positions));
+            } else if last_log.elapsed() >= Duration::from_secs(30) || totals.games == todo {
+                last_log = Instant::now();
+                let left = todo.saturating_sub(totals.games) as f64;
+                let eta = totals.elapsed.mul_f64(left / totals.games.max(1) as f64);
+                eprintln!(
+                    "datagen: {}/{todo} games, {} positions, {rate:.0} positions/s, {} < {}",
+                    totals.games,
+                    totals.positions,
+                    clock(totals.elapsed),
+                    clock(eta)
+                );
+            }
+            Ok(())
+        },
+    )
+    .map_err(|e| e.to_string());
+    bar.finish_and_clear();
+    let totals = totals?;
+    eprintln!(
+        "datagen: {} games, {} positions (attackers won {}, defenders won {}, drawn {}), \
+         {:.0} positions/s over {:.1} s, {:.2} starts drawn per game; written to {}",
+        totals.games,
+        totals.positions,
+        totals.attackers,
+        totals.defenders,
+        totals.draws,
+        totals.positions_per_second(),
+        totals.elapsed.as_secs_f64(),
+        totals.start_tries as f64 / totals.games.max(1) as f64,
+        args.output.display()
+    );
+    if stop.load(Ordering::Relaxed) && totals.games < todo {
+        return Err(format!(
+            "interrupted after {} of {todo} games; run the same command with --skip-existing \
+             to play the rest",
+            totals.games
+        ));
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct GamesDataArgs {
+    /// Game file in the copenhagen.csv format.
+    #[arg(default_value = GAMES_CSV)]
+    pub games: PathBuf,
+    /// Where to write the samples (FEN;-;RESULT;LINE); `-` is standard output.
+    #[arg(short, long, default_value = "-")]
+    pub output: PathBuf,
+}
+
+pub fn games_data(args: GamesDataArgs) -> Result<(), String> {
+    let text = read_text(&args.games)?;
+    let (samples, r) = hnefi::learn::games::samples_from_games(&text);
+    let to_stdout = args.output.as_os_str() == "-";
+    let sink: Box<dyn Write> = if to_stdout {
+        Box::new(std::io::stdout().lock())
+    } else {
+        Box::new(
+            std::fs::File::create(&args.output)
+                .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?,
+        )
+    };
+    let mut out = std::io::BufWriter::new(sink);
+    let written = samples
+        .iter()
+        .try_for_each(|s| writeln!(out, "{s}"))
+        .and_then(|()| out.flush());
+    let name = if to_stdout {
+        "standard output".to_string()
+    } else {
+        args.output.display().to_string()
+    };
+    written.map_err(|e| format!("cannot write {name}: {e}"))?;
+    eprintln!(
+        "games-data: {} lines: {} games used (attackers won {}, defenders won {}, drawn {}), \
+         {} unfinished skipped, {} unreadable, {} cut short at an illegal move; {} positions (from games won by the attackers {}, by the defenders \
+         {}, drawn {}) written to {}",
+        r.lines,
+        r.games.iter().sum::<usize>(),
+        r.games[0],
+        r.games[1],
+        r.games[2],
+        r.ongoing,
+        r.unreadable,
+        r.cut_short,
+        samples.len(),
+        r.positions[0],
+        r.positions[1],
+        r.positions[2],
+        name
+    );
+    Ok(())
+}

@@ -1,0 +1,51 @@
+//! `hnefi` without a subcommand: the engine loop on stdin and stdout.
+
+use clap::{Args, ValueEnum};
+use hnefi::protocol::{Protocol, Settings, run_stdio};
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct EngineArgs {
+    /// Protocol of the engine loop (default: chosen by the first line).
+    #[arg(long, value_enum)]
+    protocol: Option<ProtocolArg>,
+    /// Thinking time per move in milliseconds when an OpenTafl or hnefatafl text protocol host
+    /// gives no clock (default: 3000 and 2000).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// The most nodes any one search of the engine loop may visit, whatever the host asks.
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+/// The protocols as the command line names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ProtocolArg {
+    /// The UCI-style dialect of TaflZero.
+    Uci,
+    /// OpenTafl's engine protocol.
+    Otep,
+    /// The hnefatafl text protocol of hnefatafl-copenhagen.
+    Htp,
+}
+
+impl From<ProtocolArg> for Protocol {
+    fn from(arg: ProtocolArg) -> Protocol {
+        match arg {
+            ProtocolArg::Uci => Protocol::Uci,
+            ProtocolArg::Otep => Protocol::Otep,
+            ProtocolArg::Htp => Protocol::Htp,
+        }
+    }
+}
+
+pub fn engine(args: EngineArgs) -> Result<(), String> {
+    run_stdio(
+        args.protocol.map(Protocol::from),
+        Settings {
+            move_time: args.movetime.map(Duration::from_millis),
+            max_nodes: args.nodes,
+        },
+    );
+    Ok(())
+}

@@ -1,0 +1,104 @@
+//! The command line: the subcommands and their dispatch (no subcommand: the engine loop). Each subcommand's file parses its
+//! arguments, calls the library and prints; a new command is a variant of [`Command`], an arm
+//! of [`run`] and a file.
+
+mod analyse;
+mod bench;
+mod common;
+mod connect;
+mod datagen;
+mod engine;
+mod fuzz;
+mod latency;
+mod openings;
+mod perft;
+mod tactics;
+mod tournament;
+mod tune;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "hnefi", version, about = "Hnefi, a Copenhagen Hnefatafl engine", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Without a subcommand: the engine loop.
+    #[command(flatten)]
+    engine: engine::EngineArgs,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (history ignored), in parallel.
+    Perft(perft::PerftArgs),
+    /// Search the bench positions to a fixed depth on one thread; ends with `N nodes M nps`.
+    Bench(bench::BenchArgs),
+    /// Analyse a position for people: a diagram, then the best lines as the search deepens.
+    Analyse(analyse::AnalyseArgs),
+    /// Show the evaluation of a position term by term.
+    Eval(analyse::EvalArgs),
+    /// Time to reach a depth from the start and five middlegames, for thread scaling.
+    Timetodepth(bench::TtdArgs),
+    /// Measure the UCI loop's answers during a search: isready->readyok and stop->bestmove.
+    Latency(latency::LatencyArgs),
+    /// Join hnefatafl-copenhagen's light TCP server as a player.
+    Connect(connect::ConnectArgs),
+    /// Print openings: the first plies of the real games, deduplicated, or with --balanced the
+    /// later positions of those games that the engine scores about even.
+    Openings(openings::OpeningsArgs),
+    /// Self-play training data: games at a fixed node count from even starts, every position
+    /// written with its score and the game's result (FEN;SCORE;RESULT;GAME).
+    Datagen(datagen::DatagenArgs),
+    /// Training data from the real games: every position of every finished game with its result.
+    GamesData(datagen::GamesDataArgs),
+    /// Engine-vs-engine matches over UCI, OpenTafl and the hnefatafl text protocol, with Elo,
+    /// pentanomial counts and SPRT; `hnefi match merge` adds up shard summaries.
+    Match(Box<tournament::MatchArgs>),
+    /// Forced wins from the real games: generate positions/tactics.epd, or report the solve rate.
+    Tactics(tactics::TacticsArgs),
+    /// Fit the evaluation's weights to game results (Texel's method) and write them as Rust.
+    Tune(tune::TuneArgs),
+    /// Fuzz the protocol loops in process: random, mutated and hostile lines (huge, short and
+    /// negative times among them); reports lines, time, panics and hangs per protocol.
+    Fuzz(fuzz::FuzzArgs),
+}
+
+/// Parses the command line and runs its command; errors go to stderr.
+pub fn run() -> ExitCode {
+    let matches = Cli::command().get_matches();
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    if let (Some(Command::Match(args)), Some(m)) =
+        (&mut cli.command, matches.subcommand_matches("match"))
+    {
+        args.group_engines(m);
+    }
+    let result = match cli.command {
+        Some(Command::Perft(args)) => perft::perft(args),
+        Some(Command::Bench(args)) => bench::bench(args),
+        Some(Command::Eval(args)) => analyse::eval(args),
+        Some(Command::Analyse(args)) => analyse::analyse(args),
+        Some(Command::Tactics(args)) => tactics::tactics(args),
+        Some(Command::Connect(args)) => connect::connect(args),
+        Some(Command::Latency(args)) => latency::latency(args),
+        Some(Command::Timetodepth(args)) => bench::timetodepth(args),
+        Some(Command::Openings(args)) => openings::openings(args),
+        Some(Command::Datagen(args)) => datagen::datagen(args),
+        Some(Command::GamesData(args)) => datagen::games_data(args),
+        Some(Command::Match(args)) => tournament::run_match(*args),
+        Some(Command::Tune(args)) => tune::tune(args),
+        Some(Command::Fuzz(args)) => fuzz::fuzz(args),
+        None => engine::engine(cli.engine),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hnefi: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

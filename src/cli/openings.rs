@@ -1,0 +1,119 @@
+//! `hnefi openings`: the openings of the real games, or balanced positions later in them.
+
+use super::common::{GAMES_CSV, progress_bar, read_text, thread_pool};
+use clap::Args;
+use hnefi::board::{Preset, Rules};
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct OpeningsArgs {
+    /// Game file in the copenhagen.csv format.
+    #[arg(default_value = GAMES_CSV)]
+    pub games: PathBuf,
+    /// Plies per opening.
+    #[arg(long, default_value_t = 4, conflicts_with = "balanced")]
+    pub plies: usize,
+    /// Instead: one position per won game, --min-plies to --max-plies in, kept where a search
+    /// at --nodes scores it within --band cp of even.
+    #[arg(long)]
+    pub balanced: bool,
+    #[arg(long, default_value_t = 8, requires = "balanced")]
+    pub min_plies: usize,
+    #[arg(long, default_value_t = 16, requires = "balanced")]
+    pub max_plies: usize,
+    /// Nodes searched per position.
+    #[arg(long, default_value_t = 20_000, requires = "balanced")]
+    pub nodes: u64,
+    /// Largest score kept, in cp either way.
+    #[arg(long, default_value_t = 100, requires = "balanced")]
+    pub band: i32,
+    /// Worker threads (default: all cores).
+    #[arg(long, requires = "balanced")]
+    pub threads: Option<usize>,
+    #[arg(long, default_value = "copenhagen")]
+    pub rules: Preset,
+}
+
+fn format_opening(line: &[hnefi::board::Move]) -> String {
+    let moves: Vec<String> = line
+        .iter()
+        .map(|m| format!("{}-{}", m.from(), m.to()))
+        .collect();
+    moves.join(" ")
+}
+
+pub fn openings(args: OpeningsArgs) -> Result<(), String> {
+    let text = read_text(&args.games)?;
+    if args.balanced {
+        return balanced_openings(&args, &text);
+    }
+    let list = hnefi::tournament::openings::openings_from_games(&text, args.plies);
+    println!(
+        "# The first {} plies of the real games, deduplicated, in order of first appearance:",
+        args.plies
+    );
+    println!(
+        "#   hnefi openings {} --plies {} > positions/openings.txt",
+        args.games.display(),
+        args.plies
+    );
+    for line in list {
+        println!("{}", format_opening(&line));
+    }
+    Ok(())
+}
+
+fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), String> {
+    use hnefi::tournament::openings::{balanced_openings, later_openings_from_games};
+    if args.min_plies > args.max_plies || args.nodes == 0 || args.band < 0 {
+        return Err("need --min-plies <= --max-plies, --nodes >= 1 and --band >= 0".into());
+    }
+    let rules = Rules::preset(args.rules);
+    let candidates = later_openings_from_games(text, args.min_plies, args.max_plies, rules);
+    let bar = progress_bar(candidates.len() as u64, "positions");
+    let pool = thread_pool(args.threads)?;
+    let kept = pool
+        .install(|| balanced_openings(&candidates, rules, args.nodes, args.band, || bar.inc(1)));
+    bar.finish_and_clear();
+    println!(
+        "# Balanced openings: from each real game won by either side, the position {}-{} plies \
+         in (the ply",
+        args.min_plies, args.max_plies
+    );
+    println!(
+        "# chosen from the game's line number), deduplicated, kept where Hnefi's search at {} \
+         nodes",
+        args.nodes
+    );
+    println!(
+        "# (one thread, empty table) scores it within {} cp of even: {} of {} positions.",
+        args.band,
+        kept.len(),
+        candidates.len()
+    );
+    let rules = if args.rules == Preset::Copenhagen {
+        String::new()
+    } else {
+        format!(" --rules {}", args.rules)
+    };
+    println!(
+        "#   hnefi openings --balanced {} --min-plies {} --max-plies {} --nodes {} --band {}{rules} \\",
+        args.games.display(),
+        args.min_plies,
+        args.max_plies,
+        args.nodes,
+        args.band,
+    );
+    println!("#     > positions/openings-balanced.txt");
+    for (line, _) in &kept {
+        println!("{}", format_opening(line));
+    }
+    eprintln!(
+        "openings: kept {} of {} positions within {} cp at {} nodes",
+        kept.len(),
+        candidates.len(),
+        args.band,
+        args.nodes
+    );
+    Ok(())
+}

@@ -1,0 +1,105 @@
+//! `hnefi perft`: counts the leaves of the move tree in parallel, with a progress line.
+
+use super::common::thread_pool;
+use clap::Args;
+use hnefi::board::notation::parse_fen;
+use hnefi::board::{Preset, Rules, START_FEN};
+use hnefi::perft::{Progress, divide};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub struct PerftArgs {
+    /// Plies to count.
+    pub depth: u32,
+    /// Position to count from (default: the start position).
+    #[arg(long, default_value = START_FEN)]
+    pub fen: String,
+    /// Print the count below each root move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Rules preset: copenhagen, copenhagen-2017, hnefatafl-org or fetlar.
+    #[arg(long, default_value = "copenhagen")]
+    pub rules: Preset,
+}
+
+pub fn perft(args: PerftArgs) -> Result<(), String> {
+    let board = parse_fen(&args.fen).map_err(|e| format!("bad --fen: {e}"))?;
+    let rules = Rules::preset(args.rules);
+    if args.depth > 12 {
+        return Err(format!(
+            "depth {} is beyond reason (at most 12)",
+            args.depth
+        ));
+    }
+    let pool = thread_pool(args.threads)?;
+    let progress = Progress::default();
+    let start = Instant::now();
+    let done = AtomicBool::new(false);
+    let results = std::thread::scope(|s| {
+        let reporter = s.spawn(|| report_progress(&progress, &done, start));
+        let results = pool.install(|| divide(&board, args.depth, &rules, &progress));
+        done.store(true, Ordering::Relaxed);
+        let _ = reporter.join();
+        results
+    });
+    let elapsed = start.elapsed();
+    let total: u64 = results.iter().map(|(_, n)| n).sum();
+    let mut out = std::io::stdout().lock();
+    if args.divide {
+        for (mv, n) in &results {
+            let _ = writeln!(out, "{mv}: {n}");
+        }
+        let _ = writeln!(out);
+    }
+    let _ = writeln!(out, "Nodes searched: {total}");
+    let secs = elapsed.as_secs_f64();
+    let _ = writeln!(
+        out,
+        "Time: {:.3} s ({:.1} M leaves/s)",
+        secs,
+        total as f64 / secs.max(1e-9) / 1e6
+    );
+    Ok(())
+}
+
+/// A progress line on stderr once a count has run for a second: redrawn in place on a
+/// terminal, a line every five seconds otherwise.
+fn report_progress(progress: &Progress, done: &AtomicBool, start: Instant) {
+    let tty = std::io::stderr().is_terminal();
+    let every = if tty {
+        Duration::from_millis(250)
+    } else {
+        Duration::from_secs(5)
+    };
+    let mut next = Duration::from_secs(1);
+    let mut printed = false;
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
+        let t = start.elapsed();
+        if t < next {
+            continue;
+        }
+        next = t + every;
+        let line = format!(
+            "perft: {}/{} root moves, {} leaves, {:.1} s",
+            progress.roots_done.load(Ordering::Relaxed),
+            progress.roots_total.load(Ordering::Relaxed),
+            progress.leaves.load(Ordering::Relaxed),
+            t.as_secs_f64()
+        );
+        if tty {
+            eprint!("\r{line}\x1b[K");
+        } else {
+            eprintln!("{line}");
+        }
+        printed = true;
+    }
+    if printed && tty {
+        eprintln!();
+    }
+}

@@ -1,0 +1,52 @@
+//! `hnefi tactics`: the solve rate on positions/tactics.epd, or that file rebuilt from games.
+
+use super::common::GAMES_CSV;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct TacticsArgs {
+    /// Instead of solving, scan a game file (copenhagen.csv format; without a value, the
+    /// real games in data/copenhagen.csv) and print the EPD of every forced win in 1 to 3
+    /// moves among the last 6 positions of each game.
+    #[arg(long, value_name = "GAMES_CSV", num_args = 0..=1, default_missing_value = GAMES_CSV)]
+    pub generate: Option<PathBuf>,
+    /// The EPD to solve.
+    #[arg(long, default_value = "positions/tactics.epd")]
+    pub file: PathBuf,
+    /// Search depth for solving.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+}
+
+pub fn tactics(args: TacticsArgs) -> Result<(), String> {
+    use hnefi::tactics::{generate, parse_epd, solve_rate};
+    if let Some(path) = args.generate {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let found = generate(&text, 6, 3);
+        println!("# Forced wins in 1-3 moves (dm) from the last 6 positions of every game of");
+        println!("# copenhagen.csv, copenhagen rules, repetition ignored; bm lists every winning");
+        println!("# first move. Found and checked by the exhaustive solver (src/search/solve.rs):");
+        println!(
+            "#   hnefi tactics --generate {} > positions/tactics.epd",
+            path.display()
+        );
+        for t in &found {
+            println!("{}", t.to_epd());
+        }
+        eprintln!("{} positions", found.len());
+        return Ok(());
+    }
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let tactics = parse_epd(&text);
+    for (n, solved, total) in solve_rate(&tactics, args.depth) {
+        println!(
+            "win in {n}: {solved}/{total} solved at depth {} ({:.1}%)",
+            args.depth,
+            100.0 * solved as f64 / total.max(1) as f64
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,66 @@
+//! What a search thread learns about moves as it goes, for ordering and reductions: killer
+//! moves per ply, a history score per side and move, and the late move reduction table.
+
+use crate::board::{Move, MoveList, Side};
+use crate::search::params::{MAX_PLY, SearchParams};
+
+pub(super) struct Heuristics {
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    lmr: Vec<[i32; 64]>,
+    history_max: i32,
+}
+
+impl Heuristics {
+    pub(super) fn new(params: &SearchParams) -> Heuristics {
+        let mut lmr = vec![[0i32; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (params.lmr_base as f64 / 100.0
+                    + (d as f64).ln() * (m as f64).ln() / (params.lmr_divisor as f64 / 100.0))
+                    as i32;
+            }
+        }
+        Heuristics {
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 << 14],
+            lmr,
+            history_max: params.history_max,
+        }
+    }
+
+    pub(super) fn killers(&self, p: usize) -> [Option<Move>; 2] {
+        self.killers[p]
+    }
+
+    /// The history scores of `side`'s moves, by [`Move::index`].
+    pub(super) fn history(&self, side: Side) -> &[i32] {
+        &self.history[side.index() << 14..(side.index() + 1) << 14]
+    }
+
+    /// The reduction of a late move: `searched` moves tried before it at `depth`.
+    pub(super) fn reduction(&self, depth: i32, searched: usize) -> i32 {
+        self.lmr[(depth as usize).min(63)][searched.min(63)]
+    }
+
+    /// Killers and history for a quiet move that failed high; the quiet moves tried before it
+    /// are marked down.
+    pub(super) fn reward(&mut self, side: Side, p: usize, mv: Move, depth: i32, tried: &MoveList) {
+        let k = &mut self.killers[p];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(400);
+        let base = side.index() << 14;
+        let history_max = self.history_max;
+        let mut apply = |m: Move, delta: i32| {
+            let h = &mut self.history[base + m.index()];
+            *h += delta - *h * delta.abs() / history_max;
+        };
+        apply(mv, bonus);
+        for &q in tried {
+            apply(q, -bonus);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! One search thread: iterative deepening over principal variation search with aspiration
+//! windows, null move and late move reductions, and a quiescence search over captures and
+//! king threats. This file holds the thread's state and what every node asks of it; each
+//! stage of the search has a file below.
+
+mod deepen;
+mod heuristics;
+mod negamax;
+mod path;
+mod qsearch;
+mod root;
+
+pub use root::RootMove;
+
+use super::params::{MAX_PLY, SearchParams};
+use super::score::Score;
+use super::threads::Shared;
+use crate::board::rulebook::{Favours, HistoryVerdict};
+use crate::board::{Board, History, Move, Position, Rulebook, Side};
+use heuristics::Heuristics;
+use path::Path;
+use std::sync::atomic::Ordering;
+
+pub struct Searcher<'a> {
+    params: SearchParams,
+    shared: Shared<'a>,
+    book: Rulebook,
+    id: usize,
+    nodes: u64,
+    unflushed: u64,
+    seldepth: u32,
+    path: Path,
+    heuristics: Heuristics,
+    pv: Vec<[Option<Move>; MAX_PLY]>,
+    pv_len: Vec<usize>,
+    aborted: bool,
+    /// Threads in this search (breadcrumbs only matter with more than one).
+    threads: usize,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(shared: Shared<'a>, pos: &Position, id: usize, threads: usize) -> Searcher<'a> {
+        let params = shared.params;
+        Searcher {
+            shared,
+            params,
+            book: *pos.rulebook(),
+            id,
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            path: Path::new(pos),
+            heuristics: Heuristics::new(&params),
+            pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+            aborted: false,
+            threads,
+        }
+    }
+
+    /// What came before the node on the path, `ply` plies from the root and `quiet` plies
+    /// after the last capture, as the rulebook reads it.
+    #[inline]
+    fn past(&self, ply: u32, quiet: u16) -> History<'_> {
+        self.path.past(ply, quiet)
+    }
+
+    /// The node's verdict under the rules that look back.
+    #[inline]
+    fn judge(&self, b: &Board, ply: u32, quiet: u16) -> HistoryVerdict {
+        self.book.judge_history(b, &self.past(ply, quiet))
+    }
+
+    /// The score of a side to move without a legal move.
+    fn no_moves_score(&self, side: Side, ply: u32) -> Score {
+        Score::of_outcome(self.book.no_moves(side), side, ply)
+    }
+
+    /// Whether attackers might capture the king with their next move: a cheap over-estimate.
+    fn king_capturable(&self, b: &Board) -> bool {
+        b.king_capture_squares(self.book.rules())
+            .is_some_and(|needed| (needed & !b.attackers()).count() <= 1)
+    }
+
+    /// The search's own reading of a position that repeats one on its path without ending the
+    /// game yet: the second occurrence is worth `repetition_score` to the side the repetition
+    /// rule favours, so that the search steers into or away from a cycle before the third
+    /// occurrence, which is past its horizon, decides it. A repetition of the game before the
+    /// root is left to the rules: the side to move there may still avoid a third.
+    fn repeated_in_path(&self, side: Side, verdict: &HistoryVerdict, ply: u32) -> Option<Score> {
+        let seen = verdict.occurrences;
+        if seen.count < 2 || seen.latest.is_none_or(|back| back > ply as usize) {
+            return None;
+        }
+        match self.book.favours(side) {
+            Favours::Winner(w) if w == side => Some(Score(self.params.repetition_score)),
+            Favours::Winner(_) => Some(Score(-self.params.repetition_score)),
+            Favours::Draw => Some(Score::DRAW),
+            Favours::Ignored => None,
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        head[ply][0] = Some(mv);
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= 1024 {
+            self.flush();
+        }
+        if self.id == 0
+            && let Some(limit) = self.shared.limits.nodes
+            && self.nodes >= limit
+        {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn flush(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+        if self.id == 0
+            && !self.shared.pondering.load(Ordering::Relaxed)
+            && self.shared.time.hard_exceeded()
+        {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    fn stopped(&mut self) -> bool {
+        if !self.aborted && self.shared.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+}

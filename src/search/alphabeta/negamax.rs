@@ -1,0 +1,308 @@
+//! The principal variation search below the root: the rules' verdict, mate distance pruning,
+//! the table, reverse futility and null move pruning, then the moves in order with late move
+//! reductions.
+
+use super::Searcher;
+use crate::board::{Bitboard, Board, MoveList, Side};
+use crate::search::eval::{self, evaluate};
+use crate::search::ordering::{Tactics, pick, score_moves, sort_rest};
+use crate::search::params::MAX_PLY;
+use crate::search::score::Score;
+use crate::search::threads::BREADCRUMB_PLIES;
+use crate::search::tt::{Bound, Entry};
+
+/// Moves picked one at a time before the rest of a node's moves are sorted at once.
+const SORT_AFTER: usize = 4;
+
+impl Searcher<'_> {
+    pub(super) fn negamax(
+        &mut self,
+        b: &Board,
+        mut depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        ply: u32,
+        quiet: u16,
+    ) -> Score {
+        let p = ply as usize;
+        self.pv_len[p] = 0;
+        // Before the horizon, so that a move that ends the game this way (a losing third
+        // repetition, a draw fort, a counted draw) ends it at depth 1 too, as the referee would.
+        let verdict = self.judge(b, ply, quiet);
+        if let Some(end) = verdict.end {
+            return Score::of_outcome(end, b.side_to_move(), ply);
+        }
+        if let Some(s) = self.repeated_in_path(b.side_to_move(), &verdict, ply) {
+            return s;
+        }
+        if depth <= 0 || p >= MAX_PLY - 8 {
+            return self.qsearch(b, alpha, beta, ply, 0, quiet);
+        }
+        self.count_node();
+        if self.stopped() {
+            return Score::ZERO;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let pv_node = beta.0 - alpha.0 > 1;
+        let side = b.side_to_move();
+
+        // Mate distance pruning.
+        let lo = alpha.max(Score::loss_in(ply));
+        let hi = beta.min(Score::win_in(ply + 1));
+        if lo >= hi {
+            return lo;
+        }
+
+        let tactics = Tactics::new(b, self.book.rules());
+        if side == Side::Defenders && tactics.open_lines.any() {
+            return Score::win_in(ply + 1);
+        }
+        // Two open lines are lost in two plies, unless the attackers are stuck: then the game is
+        // over now, which the check for moves below finds.
+        if side == Side::Attackers
+            && tactics.open_lines.count() >= 2
+            && !self.king_capturable(b)
+            && self.book.has_legal_move(b, &self.past(ply, quiet))
+        {
+            return Score::loss_in(ply + 2);
+        }
+        let threat = side == Side::Attackers && tactics.open_lines.any();
+        if threat {
+            depth += 1;
+        }
+
+        let key = b.key();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.and_then(|e| e.mv);
+        if let Some(e) = tt
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = e.score.from_tt(ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+
+        // The table's move, if legal here, is tried before the others are generated: it often
+        // cuts at once. A legal one also proves the side has a move.
+        let tt_move = tt_move.filter(|&m| b.check_move(m).is_ok());
+        if tt_move.is_none() && b.count_moves() == 0 {
+            return self.no_moves_score(side, ply);
+        }
+        let eval = tt.map_or_else(|| evaluate(b, self.book.rules()), |e| e.eval);
+
+        // Threats the static eval cannot see: a king on or next to the edge may build a fort
+        // with his next move, a king two moves from a corner may make a double threat. Worked
+        // out only where pruning would otherwise happen.
+        let danger = |b: &Board| {
+            side == Side::Attackers
+                && ((self.book.rules().exit_fort
+                    && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
+                        & Bitboard::EDGE)
+                        .any())
+                    || eval::corner_distance(b) <= 2)
+        };
+        let may_prune = !pv_node
+            && !threat
+            && !beta.is_decisive()
+            && ((depth <= self.params.rfp_max_depth
+                && eval.0 - self.params.rfp_margin * depth >= beta.0)
+                || (depth >= self.params.nmp_min_depth && eval >= beta && p > 0));
+        if may_prune && !danger(b) {
+            if depth <= self.params.rfp_max_depth
+                && eval.0 - self.params.rfp_margin * depth >= beta.0
+            {
+                return eval;
+            }
+            if depth >= self.params.nmp_min_depth && eval >= beta && p > 0 {
+                let r = self.params.nmp_base_reduction + depth / self.params.nmp_depth_divisor;
+                let null = b.with_side_to_move(side.opponent());
+                self.path.enter(&null);
+                let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, quiet + 1);
+                self.path.leave();
+                if self.stopped() {
+                    return Score::ZERO;
+                }
+                if s >= beta {
+                    return if s.is_decisive() { beta } else { s };
+                }
+            }
+        }
+
+        let mut list = MoveList::new();
+        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
+        let mut generated = false;
+        if let Some(m) = tt_move {
+            list.push(m);
+        }
+
+        let forbid = self.book.repeats_forbidden_for(side);
+        let (others_here, marked) = if self.threads > 1 && ply < BREADCRUMB_PLIES {
+            self.shared.breadcrumbs.visit(key, self.id)
+        } else {
+            (false, false)
+        };
+        let original_alpha = alpha;
+        let mut best = -Score::INFINITE;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets_tried = MoveList::new();
+        let mut i = 0;
+        loop {
+            if i == list.len() {
+                if generated {
+                    break;
+                }
+                generated = true;
+                b.generate_moves(&mut list);
+                if let Some(m) = tt_move
+                    && let Some(dup) = list[i..].iter().position(|&x| x == m)
+                {
+                    list.swap_remove(i + dup);
+                }
+                let killers = self.heuristics.killers(p);
+                let hist = self.heuristics.history(side);
+                score_moves(
+                    b,
+                    &list[i..],
+                    &tactics,
+                    None,
+                    killers,
+                    hist,
+                    &mut scores[i..],
+                );
+                if i == list.len() {
+                    break;
+                }
+            }
+            // Generation happens at move 0 or 1, so from SORT_AFTER on the rest is sorted.
+            if i < SORT_AFTER {
+                pick(&mut list, &mut scores, i);
+            } else if i == SORT_AFTER {
+                sort_rest(&mut list, &mut scores, i);
+            }
+            let mv = list[i];
+            i += 1;
+            let mut child = *b;
+            let captured = child.play(mv, self.book.rules());
+            let child_quiet = if captured.any() {
+                0
+            } else {
+                quiet.saturating_add(1)
+            };
+            if forbid
+                && self
+                    .book
+                    .recreates_forbidden_board(&self.past(ply, quiet), &child, captured)
+            {
+                continue;
+            }
+            let noisy = captured.any() || tactics.is_noisy(b, mv);
+            let score = if self.book.mover_win(&child, mv).is_some() {
+                self.pv_len[p + 1] = 0;
+                Score::win_in(ply + 1)
+            } else {
+                self.shared.tt.prefetch(child.key());
+                self.path.enter(&child);
+                let s = if searched == 0 {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, child_quiet)
+                } else {
+                    let mut r = 0;
+                    if depth >= self.params.lmr_min_depth
+                        && searched >= self.params.lmr_full_moves as usize
+                        && !noisy
+                        && !threat
+                        && Some(mv) != tt_move
+                    {
+                        r = self.heuristics.reduction(depth, searched);
+                        if pv_node {
+                            r -= 1;
+                        }
+                        if others_here {
+                            r += 1;
+                        }
+                        r = r.clamp(0, depth - 2);
+                    }
+                    let mut s = -self.negamax(
+                        &child,
+                        depth - 1 - r,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        child_quiet,
+                    );
+                    if s > alpha && r > 0 {
+                        s = -self.negamax(
+                            &child,
+                            depth - 1,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            child_quiet,
+                        );
+                    }
+                    if s > alpha && s < beta {
+                        s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, child_quiet);
+                    }
+                    s
+                };
+                self.path.leave();
+                s
+            };
+            searched += 1;
+            if self.stopped() {
+                if marked {
+                    self.shared.breadcrumbs.release(key);
+                }
+                return Score::ZERO;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    self.update_pv(p, mv);
+                    if score >= beta {
+                        if !noisy {
+                            self.heuristics.reward(side, p, mv, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !noisy {
+                quiets_tried.push(mv);
+            }
+        }
+        if marked {
+            self.shared.breadcrumbs.release(key);
+        }
+        if searched == 0 {
+            return self.no_moves_score(side, ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: best.to_tt(ply),
+                eval,
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+}

@@ -1,0 +1,130 @@
+//! The quiescence search past the horizon: captures, blocks of the king's open lines, moves
+//! near a capturable king, and the king's runs towards the corners and the edge.
+
+use super::Searcher;
+use crate::board::{Bitboard, Board, Move, MoveList, Side};
+use crate::search::eval::evaluate;
+use crate::search::ordering::{Tactics, pick, score_moves};
+use crate::search::params::MAX_PLY;
+use crate::search::score::Score;
+
+impl Searcher<'_> {
+    pub(super) fn qsearch(
+        &mut self,
+        b: &Board,
+        mut alpha: Score,
+        beta: Score,
+        ply: u32,
+        qply: u32,
+        quiet: u16,
+    ) -> Score {
+        // Past the horizon the rules that look back still end games; the horizon node itself
+        // was judged by negamax.
+        if qply > 0
+            && let Some(end) = self.judge(b, ply, quiet).end
+        {
+            return Score::of_outcome(end, b.side_to_move(), ply);
+        }
+        self.count_node();
+        if self.stopped() {
+            return Score::ZERO;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let p = ply as usize;
+        self.pv_len[p.min(MAX_PLY)] = 0;
+        let side = b.side_to_move();
+        let tactics = Tactics::new(b, self.book.rules());
+        if side == Side::Defenders && tactics.open_lines.any() {
+            return Score::win_in(ply + 1);
+        }
+        let threat = side == Side::Attackers && tactics.open_lines.any();
+        if threat
+            && tactics.open_lines.count() >= 2
+            && !self.king_capturable(b)
+            && self.book.has_legal_move(b, &self.past(ply, quiet))
+        {
+            return Score::loss_in(ply + 2);
+        }
+        let eval = evaluate(b, self.book.rules());
+        if p >= MAX_PLY - 2 || qply >= self.params.qsearch_max_ply as u32 {
+            return eval;
+        }
+        let mut best = if threat {
+            Score::loss_in(ply + 2)
+        } else {
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+            eval
+        };
+        let king = b.king();
+        let king_zone = Bitboard::from_square(king).neighbours();
+        let capturable = side == Side::Attackers && self.king_capturable(b);
+        let mut targets = tactics.any_capture | tactics.block_squares;
+        if capturable {
+            targets |= king_zone;
+        }
+        let mut list = MoveList::new();
+        b.generate_moves_to(targets, &mut list);
+        if side == Side::Defenders {
+            // King moves to a corner or, near the horizon, to a square that sees one.
+            let reach = Bitboard::rook_targets(king, b.occupied());
+            // Near the horizon also moves that see a corner, and moves to the edge (forts).
+            let wanted = if qply < 2 {
+                Bitboard::CORNERS | tactics.corner_sight | Bitboard::EDGE
+            } else {
+                Bitboard::CORNERS
+            };
+            for to in reach & wanted & !targets {
+                list.push(Move::new(king, to));
+            }
+        }
+        if self.book.repeats_forbidden_for(side) {
+            let (book, history) = (&self.book, self.past(ply, quiet));
+            list.retain(|mv| {
+                let mut after = *b;
+                let captured = after.play(*mv, book.rules());
+                !book.recreates_forbidden_board(&history, &after, captured)
+            });
+        }
+        if list.is_empty() && !self.book.has_legal_move(b, &self.past(ply, quiet)) {
+            return self.no_moves_score(side, ply);
+        }
+        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
+        let hist = self.heuristics.history(side);
+        score_moves(b, &list, &tactics, None, [None; 2], hist, &mut scores);
+        for i in 0..list.len() {
+            pick(&mut list, &mut scores, i);
+            let mv = list[i];
+            let mut child = *b;
+            let captured = child.play(mv, self.book.rules());
+            let score = if self.book.mover_win(&child, mv).is_some() {
+                Score::win_in(ply + 1)
+            } else {
+                let child_quiet = if captured.any() {
+                    0
+                } else {
+                    quiet.saturating_add(1)
+                };
+                self.path.enter(&child);
+                let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, child_quiet);
+                self.path.leave();
+                s
+            };
+            if self.stopped() {
+                return Score::ZERO;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

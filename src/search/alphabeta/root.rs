@@ -1,0 +1,89 @@
+//! The root of the tree: every root move searched with the window of its line, and its score
+//! and principal variation kept for the next iteration.
+
+use super::Searcher;
+use crate::board::{Board, Move};
+use crate::search::score::Score;
+
+/// A root move with the score and line of its last full search.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: Score,
+    pub pv: Vec<Move>,
+    pub seldepth: u32,
+}
+
+impl Searcher<'_> {
+    pub(super) fn root_search(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        root_moves: &mut [RootMove],
+        first: usize,
+    ) -> Score {
+        self.count_node();
+        let quiet = self.path.quiet_at_root();
+        let mut best = -Score::INFINITE;
+        // Odd helper threads take the root moves after the first in reverse order: the two
+        // threads then meet in the middle, each finding the other's results in the table.
+        let n = root_moves.len();
+        let order: Vec<usize> = if self.id % 2 == 1 {
+            std::iter::once(first).chain((first + 1..n).rev()).collect()
+        } else {
+            (first..n).collect()
+        };
+        for i in order {
+            let mv = root_moves[i].mv;
+            let mut child = *board;
+            let captured = child.play(mv, self.book.rules());
+            let score = if self.book.mover_win(&child, mv).is_some() {
+                self.pv_len[1] = 0;
+                Score::win_in(1)
+            } else {
+                let q = if captured.any() { 0 } else { quiet + 1 };
+                self.path.enter(&child);
+                let mut s = if i == first {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, 1, q)
+                } else {
+                    let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, q);
+                    if s > alpha && s < beta {
+                        -self.negamax(&child, depth - 1, -beta, -alpha, 1, q)
+                    } else {
+                        s
+                    }
+                };
+                self.path.leave();
+                if self.stopped() {
+                    return best;
+                }
+                if s.is_decisive() && s.0 > 0 {
+                    s = s.min(Score::win_in(1));
+                }
+                s
+            };
+            let rm = &mut root_moves[i];
+            if score > alpha || i == first {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend(self.pv[1][..self.pv_len[1]].iter().flatten());
+            } else {
+                rm.score = -Score::INFINITE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,230 @@
+//! Lazy SMP: the threads of one search share a transposition table, a stop flag and a node
+//! count; thread 0 reports and decides, the others deepen the table ahead of it.
+
+use super::alphabeta::{RootMove, Searcher};
+use super::params::SearchParams;
+use super::time::TimeManager;
+use super::tt::TranspositionTable;
+use super::{Info, Limits, Options, Reporter, Score, SearchResult};
+use crate::board::zobrist::Key;
+use crate::board::{MoveList, Position};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// What every search thread shares.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub stop: &'a AtomicBool,
+    /// Nodes of all threads, added in batches.
+    pub nodes: &'a AtomicU64,
+    pub time: &'a TimeManager,
+    pub limits: &'a Limits,
+    /// While set (a ponder search), time limits do not apply.
+    pub pondering: &'a AtomicBool,
+    /// The depth the main thread is searching; helpers keep one ply ahead of it.
+    pub main_depth: &'a AtomicU32,
+    /// Near the root, which thread is searching which position (see [`Breadcrumbs`]).
+    pub breadcrumbs: &'a Breadcrumbs,
+    pub params: SearchParams,
+}
+
+/// Marks left by threads on the positions they are searching near the root. A thread that
+/// finds another's mark on its node reduces its late moves more and leaves the work to the
+/// other, so that two threads spread out instead of searching the same lines in step.
+pub struct Breadcrumbs {
+    keys: Vec<AtomicU64>,
+    owners: Vec<AtomicU32>,
+}
+
+/// Plies from the root where threads leave marks.
+pub(super) const BREADCRUMB_PLIES: u32 = 8;
+
+impl Breadcrumbs {
+    pub fn new() -> Breadcrumbs {
+        Breadcrumbs {
+            keys: (0..1024).map(|_| AtomicU64::new(0)).collect(),
+            owners: (0..1024).map(|_| AtomicU32::new(0)).collect(),
+        }
+    }
+
+    /// Claims `key` for thread `id`. Returns whether another thread holds it, and whether this
+    /// thread now holds it (and must [`Breadcrumbs::release`] it).
+    pub(super) fn visit(&self, key: Key, id: usize) -> (bool, bool) {
+        let i = (key as usize) & 1023;
+        let held = self.keys[i].load(Ordering::Relaxed);
+        if held == key {
+            return (self.owners[i].load(Ordering::Relaxed) != id as u32, false);
+        }
+        if held == 0 {
+            self.owners[i].store(id as u32, Ordering::Relaxed);
+            self.keys[i].store(key, Ordering::Relaxed);
+            return (false, true);
+        }
+        (false, false)
+    }
+
+    pub(super) fn release(&self, key: Key) {
+        self.keys[(key as usize) & 1023].store(0, Ordering::Relaxed);
+    }
+}
+
+impl Default for Breadcrumbs {
+    fn default() -> Breadcrumbs {
+        Breadcrumbs::new()
+    }
+}
+
+/// Raises a stop flag when dropped, also during a panic.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// One search on `options.threads` threads sharing `tt` (Lazy SMP): thread 0 reports and
+/// decides; the others deepen the shared table.
+pub(super) fn run(
+    pos: &Position,
+    limits: &Limits,
+    options: &Options,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    pondering: &AtomicBool,
+    mut report: Reporter,
+) -> SearchResult {
+    tt.new_search();
+    let time = TimeManager::new(limits, pos.side_to_move(), options.move_overhead);
+    let nodes = AtomicU64::new(0);
+    let main_depth = AtomicU32::new(0);
+    let breadcrumbs = Breadcrumbs::new();
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    if list.iter().any(|m| limits.searchmoves.contains(m)) {
+        list.retain(|m| limits.searchmoves.contains(m));
+    }
+    let mut result = SearchResult {
+        best: list.first().copied(),
+        ponder: None,
+        score: Score::ZERO,
+        depth: 0,
+        nodes: 0,
+        lines: Vec::new(),
+    };
+    if list.is_empty() {
+        // The game is over: the rulebook's verdict is the score.
+        if let Some(end) = pos.outcome() {
+            result.score = Score::of_outcome(end, pos.side_to_move(), 0);
+        }
+        // Nothing to search; an infinite or ponder search still waits for its stop.
+        while (limits.infinite || pondering.load(Ordering::Relaxed))
+            && !stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        return result;
+    }
+    let root_moves: Vec<RootMove> = list
+        .iter()
+        .map(|&mv| RootMove {
+            mv,
+            score: -Score::INFINITE,
+            pv: vec![mv],
+            seldepth: 0,
+        })
+        .collect();
+    let lines: Mutex<Vec<Info>> = Mutex::new(Vec::new());
+    let threads = options.threads.max(1);
+    let multipv = options.multipv.max(1);
+    let (depth, best_moves, from_helper) = std::thread::scope(|s| {
+        let shared = || Shared {
+            tt,
+            stop,
+            nodes: &nodes,
+            time: &time,
+            limits,
+            pondering,
+            main_depth: &main_depth,
+            breadcrumbs: &breadcrumbs,
+            params: options.params,
+        };
+        // Helpers are a bonus: one the system will not start is done without.
+        let helpers: Vec<_> = (1..threads)
+            .filter_map(|id| {
+                let root_moves = root_moves.clone();
+                let shared = shared();
+                std::thread::Builder::new()
+                    .spawn_scoped(s, move || {
+                        let mut searcher = Searcher::new(shared, pos, id, threads);
+                        searcher.iterate(pos.board(), root_moves, 1, &mut |_| {})
+                    })
+                    .map_err(|e| log::warn!("search helper {id} not started: {e}"))
+                    .ok()
+            })
+            .collect();
+        // Should the main search panic, the helpers must still stop, or the scope would wait
+        // for them forever: the guard raises the flag while the panic unwinds.
+        let _stop_helpers = StopOnDrop(stop);
+        let mut main = Searcher::new(shared(), pos, 0, threads);
+        let mut on_info = |info: Info| {
+            report(&info);
+            let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
+            if info.multipv == 1 {
+                l.clear();
+            }
+            l.push(info);
+        };
+        let (mut depth, mut best) = main.iterate(pos.board(), root_moves, multipv, &mut on_info);
+        // An infinite or ponder search never ends by itself: wait for the word.
+        while (limits.infinite || pondering.load(Ordering::Relaxed))
+            && !stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        stop.store(true, Ordering::Relaxed);
+        // A helper that completed a deeper iteration than the main thread has the better move.
+        let mut from_helper = false;
+        for h in helpers {
+            if let Ok((d, moves)) = h.join()
+                && d > depth
+                && multipv == 1
+                && !moves.is_empty()
+            {
+                depth = d;
+                best = moves;
+                from_helper = true;
+            }
+        }
+        (depth, best, from_helper)
+    });
+    if from_helper && let Some(rm) = best_moves.first() {
+        let n = nodes.load(Ordering::Relaxed);
+        let t = time.elapsed();
+        let info = Info {
+            depth,
+            seldepth: rm.seldepth.max(depth),
+            multipv: 1,
+            score: rm.score,
+            nodes: n,
+            nps: (n as f64 / t.as_secs_f64().max(1e-3)) as u64,
+            hashfull: tt.hashfull(),
+            time: t,
+            pv: rm.pv.clone(),
+        };
+        report(&info);
+        let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
+        l.clear();
+        l.push(info);
+    }
+    if let Some(rm) = best_moves.first() {
+        result.best = Some(rm.mv);
+        result.ponder = rm.pv.get(1).copied();
+        result.score = rm.score;
+    }
+    result.lines = lines.into_inner().unwrap_or_else(|e| e.into_inner());
+    result.depth = result.lines.first().map_or(0, |i| i.depth);
+    result.nodes = nodes.load(Ordering::Relaxed);
+    result
+}
