@@ -2,7 +2,7 @@
 //! changes only when the search does, and a speed figure.
 
 use crate::board::notation::parse_fen;
-use crate::board::{Position, Rules};
+use crate::board::{Board, Position, Rules};
 use crate::search::{Engine, Limits, Options};
 use std::time::{Duration, Instant};
 
@@ -10,12 +10,15 @@ use std::time::{Duration, Instant};
 pub const POSITIONS: &str = include_str!("../positions/bench.fen");
 pub const DEFAULT_DEPTH: u32 = 7;
 
-/// The FENs of [`POSITIONS`], in order.
-pub fn fens() -> impl Iterator<Item = &'static str> {
+/// The positions of [`POSITIONS`] in order, each with its FEN.
+pub fn positions() -> impl Iterator<Item = (&'static str, Board)> {
     POSITIONS
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split(';').next().unwrap_or_default().trim())
+        .map(|l| {
+            let fen = l.split(';').next().unwrap_or_default().trim();
+            (fen, parse_fen(fen).expect("bench positions are valid"))
+        })
 }
 
 pub struct BenchResult {
@@ -35,8 +38,7 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, &str, u64)) -> BenchResult {
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     let mut count = 0;
-    for fen in fens() {
-        let board = parse_fen(fen).expect("bench positions are valid");
+    for (fen, board) in positions() {
         let pos = Position::new(board, Rules::default());
         engine.clear();
         let start = Instant::now();

@@ -22,5 +22,5 @@ pub use outcome::{Outcome, Reason};
 pub use piece::{Piece, Side};
 pub use position::{Board, MoveError, Position, SetupError};
 pub use rulebook::{History, Rulebook};
-pub use rules::{Preset, Rules};
+pub use rules::{Preset, Rules, UnknownPreset};
 pub use square::Square;

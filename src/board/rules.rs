@@ -41,17 +41,19 @@ impl fmt::Display for Preset {
     }
 }
 
-impl FromStr for Preset {
-    type Err = String;
+/// A rules preset name Hnefi does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rules preset '{0}' (known: {known})", known = Preset::ALL.map(Preset::name).join(", "))]
+pub struct UnknownPreset(pub String);
 
-    fn from_str(s: &str) -> Result<Preset, String> {
+impl FromStr for Preset {
+    type Err = UnknownPreset;
+
+    fn from_str(s: &str) -> Result<Preset, UnknownPreset> {
         Preset::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
-                format!("unknown rules preset '{s}' (known: {})", names.join(", "))
-            })
+            .ok_or_else(|| UnknownPreset(s.to_string()))
     }
 }
 
@@ -174,6 +176,7 @@ mod tests {
             "chess"
                 .parse::<Preset>()
                 .unwrap_err()
+                .to_string()
                 .contains("copenhagen-2017")
         );
         assert_eq!("COPENHAGEN".parse::<Preset>(), Ok(Preset::Copenhagen));

@@ -1,6 +1,7 @@
 //! `hnefi analyse` and `hnefi eval`: a position shown to people, its best lines or its
 //! evaluation term by term.
 
+use super::CliError;
 use clap::Args;
 use hnefi::board::notation::parse_fen;
 use hnefi::board::{Preset, Rules, START_FEN};
@@ -29,19 +30,29 @@ pub struct AnalyseArgs {
     pub rules: Preset,
 }
 
-pub fn analyse(args: AnalyseArgs) -> Result<(), String> {
+pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
     use hnefi::board::Position;
     use hnefi::board::notation::{parse_move, record_move};
     use hnefi::search::{Engine, Info, Limits, Options};
-    let board = parse_fen(&args.fen).map_err(|e| format!("bad --fen: {e}"))?;
+    let board = parse_fen(&args.fen).map_err(CliError::Fen)?;
     let mut pos = Position::new(board, Rules::preset(args.rules));
     for (i, text) in args.moves.iter().filter(|m| !m.is_empty()).enumerate() {
-        let mv = parse_move(text).map_err(|e| format!("--moves {}: {e}", i + 1))?;
-        pos.try_play(mv)
-            .map_err(|e| format!("--moves {} ({text}): {e}", i + 1))?;
+        let mv = parse_move(text).map_err(|source| CliError::MoveText {
+            index: i + 1,
+            text: text.clone(),
+            source,
+        })?;
+        pos.try_play(mv).map_err(|source| CliError::IllegalMove {
+            index: i + 1,
+            text: text.clone(),
+            source,
+        })?;
     }
-    if !(1..=64).contains(&args.multipv) || !(1..=256).contains(&args.threads) {
-        return Err("--multipv must be 1-64 and --threads 1-256".into());
+    if !(1..=64).contains(&args.multipv) {
+        return Err(CliError::out_of_range("--multipv", args.multipv, "1-64"));
+    }
+    if !(1..=256).contains(&args.threads) {
+        return Err(CliError::out_of_range("--threads", args.threads, "1-256"));
     }
     print!("{}", hnefi::protocol::diagram(pos.board()));
     println!(
@@ -105,8 +116,8 @@ pub struct EvalArgs {
     pub fen: String,
 }
 
-pub fn eval(args: EvalArgs) -> Result<(), String> {
-    let board = parse_fen(&args.fen).map_err(|e| format!("bad --fen: {e}"))?;
+pub fn eval(args: EvalArgs) -> Result<(), CliError> {
+    let board = parse_fen(&args.fen).map_err(CliError::Fen)?;
     print!(
         "{}",
         hnefi::search::eval::breakdown(&board, &hnefi::board::Rules::default())

@@ -1,9 +1,9 @@
 //! `hnefi bench` and `hnefi timetodepth`: the search over the bench positions, for its node
 //! count and its speed on one or more threads.
 
+use super::CliError;
 use clap::Args;
-use hnefi::board::Rules;
-use hnefi::board::notation::parse_fen;
+use hnefi::board::{Board, Rules};
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
@@ -13,9 +13,9 @@ pub struct BenchArgs {
     pub depth: u32,
 }
 
-pub fn bench(args: BenchArgs) -> Result<(), String> {
+pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     if !(1..=30).contains(&args.depth) {
-        return Err(format!("bench depth {} is out of range 1-30", args.depth));
+        return Err(CliError::out_of_range("DEPTH", args.depth, "1-30"));
     }
     let result = hnefi::bench::run(args.depth, |i, fen, nodes| {
         eprintln!("position {i:>2}: {nodes:>10} nodes  {fen}");
@@ -43,19 +43,18 @@ pub struct TtdArgs {
 /// The start and five middlegames of positions/bench.fen.
 const TTD_POSITIONS: [usize; 6] = [0, 3, 8, 13, 18, 23];
 
-pub fn timetodepth(args: TtdArgs) -> Result<(), String> {
+pub fn timetodepth(args: TtdArgs) -> Result<(), CliError> {
     use hnefi::board::Position;
     use hnefi::search::{Engine, Limits, Options};
-    let fens: Vec<&str> = hnefi::bench::fens().collect();
+    let boards: Vec<Board> = hnefi::bench::positions().map(|(_, b)| b).collect();
     let mut engine = Engine::try_new(Options {
         threads: args.threads.max(1),
         hash_mb: args.hash.max(1),
         ..Options::default()
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     let mut total = Duration::ZERO;
     for &i in &TTD_POSITIONS {
-        let board = parse_fen(fens[i]).map_err(|e| e.to_string())?;
+        let board = boards[i];
         engine.clear();
         let start = Instant::now();
         let r = engine.search(

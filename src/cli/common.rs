@@ -1,6 +1,7 @@
 //! What several commands share: the default games file, reading files, thread pools,
 //! progress bars, shards and Ctrl-C.
 
+use super::CliError;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::sync::Arc;
@@ -10,20 +11,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// as for `positions/`).
 pub(super) const GAMES_CSV: &str = "data/copenhagen.csv";
 
-pub(super) fn read_text(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+pub(super) fn read_text(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path).map_err(CliError::read(path))
 }
 
-pub(super) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+/// A pool of `--threads` workers (default: one per core).
+pub(super) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = threads {
         if n == 0 {
-            return Err("--threads must be at least 1".into());
+            return Err(CliError::out_of_range("--threads", n, "at least 1"));
         }
         pool = pool.num_threads(n);
     }
-    pool.build()
-        .map_err(|e| format!("cannot start threads: {e}"))
+    Ok(pool.build()?)
 }
 
 /// A bar on a terminal; nothing otherwise (callers that run long log lines instead).
@@ -39,8 +40,8 @@ pub(super) fn progress_bar(len: u64, unit: &str) -> ProgressBar {
 }
 
 /// A `--shard I/N`: part I (from 1) of N.
-pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("--shard: '{text}' is not I/N with 1 <= I <= N");
+pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), CliError> {
+    let bad = || CliError::Shard(text.to_string());
     let (i, n) = text.split_once('/').ok_or_else(bad)?;
     let (i, n): (u32, u32) = (
         i.trim().parse().map_err(|_| bad())?,
@@ -75,7 +76,7 @@ mod tests {
 
     #[test]
     fn shard_words() {
-        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
+        assert_eq!(parse_shard("2/4").ok(), Some((2, 4)));
         assert!(parse_shard("0/4").is_err() && parse_shard("5/4").is_err());
         assert!(parse_shard("x").is_err());
     }

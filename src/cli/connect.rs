@@ -1,5 +1,6 @@
 //! `hnefi connect`: a player on hnefatafl-copenhagen's light TCP server.
 
+use super::CliError;
 use clap::Args;
 use std::time::Duration;
 
@@ -12,10 +13,9 @@ pub struct ConnectArgs {
     pub movetime: u64,
 }
 
-pub fn connect(args: ConnectArgs) -> Result<(), String> {
+pub fn connect(args: ConnectArgs) -> Result<(), CliError> {
     let moves =
-        hnefi::protocol::connect::connect(&args.address, Duration::from_millis(args.movetime))
-            .map_err(|e| e.to_string())?;
+        hnefi::protocol::connect::connect(&args.address, Duration::from_millis(args.movetime))?;
     eprintln!("connection closed after {moves} moves by Hnefi");
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `hnefi datagen` and `hnefi games-data`: training samples from self-play and from the
 //! real games.
 
+use super::CliError;
 use super::common::{GAMES_CSV, interrupt_flag, parse_shard, progress_bar, read_text};
 use clap::Args;
 use hnefi::board::{Preset, Rules};
@@ -63,10 +64,10 @@ fn clock(t: Duration) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
-pub fn datagen(args: DatagenArgs) -> Result<(), String> {
+pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
     use hnefi::learn::datagen::{Settings, book_from_games, open_output, run};
-    if args.threads.is_some_and(|n| !(1..=256).contains(&n)) {
-        return Err("--threads must be 1-256".into());
+    if let Some(n) = args.threads.filter(|n| !(1..=256).contains(n)) {
+        return Err(CliError::out_of_range("--threads", n, "1-256"));
     }
     let settings = Settings {
         rules: Rules::preset(args.rules),
@@ -84,11 +85,10 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         },
         hash_mb: args.hash,
     };
-    settings.check().map_err(|e| e.to_string())?;
+    settings.check()?;
     let text = read_text(&args.book)?;
     let book = book_from_games(&text, settings.book_plies, settings.rules);
-    let (mut file, skip) =
-        open_output(&args.output, &settings, args.skip_existing).map_err(|e| e.to_string())?;
+    let (mut file, skip) = open_output(&args.output, &settings, args.skip_existing)?;
     let todo = settings.shard_games().filter(|g| !skip.contains(g)).count() as u64;
     eprintln!(
         "datagen: {todo} games to play (shard {}, {} already in {}), {} nodes a move, \
@@ -138,8 +138,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
             }
             Ok(())
         },
-    )
-    .map_err(|e| e.to_string());
+    );
     bar.finish_and_clear();
     let totals = totals?;
     eprintln!(
@@ -156,11 +155,10 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         args.output.display()
     );
     if stop.load(Ordering::Relaxed) && totals.games < todo {
-        return Err(format!(
-            "interrupted after {} of {todo} games; run the same command with --skip-existing \
-             to play the rest",
-            totals.games
-        ));
+        return Err(CliError::Interrupted {
+            played: totals.games,
+            todo,
+        });
     }
     Ok(())
 }
@@ -175,17 +173,14 @@ pub struct GamesDataArgs {
     pub output: PathBuf,
 }
 
-pub fn games_data(args: GamesDataArgs) -> Result<(), String> {
+pub fn games_data(args: GamesDataArgs) -> Result<(), CliError> {
     let text = read_text(&args.games)?;
     let (samples, r) = hnefi::learn::games::samples_from_games(&text);
     let to_stdout = args.output.as_os_str() == "-";
     let sink: Box<dyn Write> = if to_stdout {
         Box::new(std::io::stdout().lock())
     } else {
-        Box::new(
-            std::fs::File::create(&args.output)
-                .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?,
-        )
+        Box::new(std::fs::File::create(&args.output).map_err(CliError::write(&args.output))?)
     };
     let mut out = std::io::BufWriter::new(sink);
     let written = samples
@@ -193,11 +188,11 @@ pub fn games_data(args: GamesDataArgs) -> Result<(), String> {
         .try_for_each(|s| writeln!(out, "{s}"))
         .and_then(|()| out.flush());
     let name = if to_stdout {
-        "standard output".to_string()
+        PathBuf::from("standard output")
     } else {
-        args.output.display().to_string()
+        args.output.clone()
     };
-    written.map_err(|e| format!("cannot write {name}: {e}"))?;
+    written.map_err(CliError::write(&name))?;
     eprintln!(
         "games-data: {} lines: {} games used (attackers won {}, defenders won {}, drawn {}), \
          {} unfinished skipped, {} unreadable, {} cut short at an illegal move; {} positions (from games won by the attackers {}, by the defenders \
@@ -214,7 +209,7 @@ pub fn games_data(args: GamesDataArgs) -> Result<(), String> {
         r.positions[0],
         r.positions[1],
         r.positions[2],
-        name
+        name.display()
     );
     Ok(())
 }

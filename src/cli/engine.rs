@@ -1,5 +1,6 @@
 //! `hnefi` without a subcommand: the engine loop on stdin and stdout.
 
+use super::CliError;
 use clap::{Args, ValueEnum};
 use hnefi::protocol::{Protocol, Settings, run_stdio};
 use std::time::Duration;
@@ -39,7 +40,7 @@ impl From<ProtocolArg> for Protocol {
     }
 }
 
-pub fn engine(args: EngineArgs) -> Result<(), String> {
+pub fn engine(args: EngineArgs) -> Result<(), CliError> {
     run_stdio(
         args.protocol.map(Protocol::from),
         Settings {

@@ -1,5 +1,6 @@
 //! `hnefi fuzz`: hostile lines through the protocol loops, in process.
 
+use super::CliError;
 use clap::Args;
 use std::time::{Duration, Instant};
 
@@ -36,7 +37,7 @@ pub struct FuzzArgs {
 
 /// Limits the address space of this process to `mb` MB.
 #[cfg(target_os = "linux")]
-fn limit_memory(mb: u64) -> Result<(), String> {
+fn limit_memory(mb: u64) -> Result<(), CliError> {
     let bytes = mb.saturating_mul(1 << 20) as libc::rlim_t;
     let limit = libc::rlimit {
         rlim_cur: bytes,
@@ -46,24 +47,27 @@ fn limit_memory(mb: u64) -> Result<(), String> {
     if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } == 0 {
         Ok(())
     } else {
-        Err(format!(
-            "--memory-mb {mb}: cannot limit the address space: {}",
-            std::io::Error::last_os_error()
-        ))
+        Err(CliError::MemoryLimit {
+            mb,
+            source: std::io::Error::last_os_error(),
+        })
     }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn limit_memory(_mb: u64) -> Result<(), String> {
+fn limit_memory(_mb: u64) -> Result<(), CliError> {
     log::warn!("--memory-mb is only applied on Linux");
     Ok(())
 }
 
-pub fn fuzz(args: FuzzArgs) -> Result<(), String> {
+pub fn fuzz(args: FuzzArgs) -> Result<(), CliError> {
     use hnefi::fuzz::{Config, fuzz};
     use hnefi::protocol::Protocol;
-    if args.nodes == 0 || args.deadline_ms == 0 {
-        return Err("--nodes and --deadline-ms must be at least 1".into());
+    if args.nodes == 0 {
+        return Err(CliError::out_of_range("--nodes", 0, "at least 1"));
+    }
+    if args.deadline_ms == 0 {
+        return Err(CliError::out_of_range("--deadline-ms", 0, "at least 1"));
     }
     if args.memory_mb > 0 {
         limit_memory(args.memory_mb)?;
@@ -124,6 +128,6 @@ pub fn fuzz(args: FuzzArgs) -> Result<(), String> {
     if clean {
         Ok(())
     } else {
-        Err("the fuzz found panics or hangs (above)".into())
+        Err(CliError::FuzzFailed)
     }
 }

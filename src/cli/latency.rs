@@ -1,5 +1,6 @@
 //! `hnefi latency`: how fast the UCI loop answers while it searches.
 
+use super::CliError;
 use clap::Args;
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -33,11 +34,14 @@ impl Write for Stamped {
     }
 }
 
-pub fn latency(args: LatencyArgs) -> Result<(), String> {
+pub fn latency(args: LatencyArgs) -> Result<(), CliError> {
     use hnefi::protocol::{Input, Output, Protocol, run};
     use std::sync::mpsc::channel;
-    if args.rounds == 0 || args.threads == 0 {
-        return Err("--rounds and --threads must be at least 1".into());
+    if args.rounds == 0 {
+        return Err(CliError::out_of_range("--rounds", 0, "at least 1"));
+    }
+    if args.threads == 0 {
+        return Err(CliError::out_of_range("--threads", 0, "at least 1"));
     }
     let (to_engine, input) = channel();
     let (stamp_tx, from_engine) = channel();
@@ -49,11 +53,11 @@ pub fn latency(args: LatencyArgs) -> Result<(), String> {
         let _ = to_engine.send(Input::Line(line.to_string()));
         t
     };
-    let wait = |prefix: &str| -> Result<Instant, String> {
+    let wait = |prefix: &'static str| -> Result<Instant, CliError> {
         loop {
             let (t, line) = from_engine
                 .recv_timeout(Duration::from_secs(30))
-                .map_err(|_| format!("no '{prefix}' from the engine"))?;
+                .map_err(|_| CliError::NoAnswer(prefix))?;
             if line.starts_with(prefix) {
                 return Ok(t);
             }

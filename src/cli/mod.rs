@@ -8,6 +8,7 @@ mod common;
 mod connect;
 mod datagen;
 mod engine;
+mod error;
 mod fuzz;
 mod latency;
 mod openings;
@@ -17,6 +18,7 @@ mod tournament;
 mod tune;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use error::CliError;
 use std::process::ExitCode;
 
 #[derive(Parser)]

@@ -1,5 +1,6 @@
 //! `hnefi openings`: the openings of the real games, or balanced positions later in them.
 
+use super::CliError;
 use super::common::{GAMES_CSV, progress_bar, read_text, thread_pool};
 use clap::Args;
 use hnefi::board::{Preset, Rules};
@@ -42,7 +43,7 @@ fn format_opening(line: &[hnefi::board::Move]) -> String {
     moves.join(" ")
 }
 
-pub fn openings(args: OpeningsArgs) -> Result<(), String> {
+pub fn openings(args: OpeningsArgs) -> Result<(), CliError> {
     let text = read_text(&args.games)?;
     if args.balanced {
         return balanced_openings(&args, &text);
@@ -63,10 +64,18 @@ pub fn openings(args: OpeningsArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), String> {
+fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), CliError> {
     use hnefi::tournament::openings::{balanced_openings, later_openings_from_games};
-    if args.min_plies > args.max_plies || args.nodes == 0 || args.band < 0 {
-        return Err("need --min-plies <= --max-plies, --nodes >= 1 and --band >= 0".into());
+    if args.min_plies > args.max_plies {
+        return Err(CliError::Conflict(
+            "--min-plies must not exceed --max-plies",
+        ));
+    }
+    if args.nodes == 0 {
+        return Err(CliError::out_of_range("--nodes", args.nodes, "at least 1"));
+    }
+    if args.band < 0 {
+        return Err(CliError::out_of_range("--band", args.band, "at least 0"));
     }
     let rules = Rules::preset(args.rules);
     let candidates = later_openings_from_games(text, args.min_plies, args.max_plies, rules);

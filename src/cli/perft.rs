@@ -1,5 +1,6 @@
 //! `hnefi perft`: counts the leaves of the move tree in parallel, with a progress line.
 
+use super::CliError;
 use super::common::thread_pool;
 use clap::Args;
 use hnefi::board::notation::parse_fen;
@@ -27,14 +28,11 @@ pub struct PerftArgs {
     pub rules: Preset,
 }
 
-pub fn perft(args: PerftArgs) -> Result<(), String> {
-    let board = parse_fen(&args.fen).map_err(|e| format!("bad --fen: {e}"))?;
+pub fn perft(args: PerftArgs) -> Result<(), CliError> {
+    let board = parse_fen(&args.fen).map_err(CliError::Fen)?;
     let rules = Rules::preset(args.rules);
     if args.depth > 12 {
-        return Err(format!(
-            "depth {} is beyond reason (at most 12)",
-            args.depth
-        ));
+        return Err(CliError::out_of_range("DEPTH", args.depth, "at most 12"));
     }
     let pool = thread_pool(args.threads)?;
     let progress = Progress::default();

@@ -1,6 +1,7 @@
 //! `hnefi tactics`: the solve rate on positions/tactics.epd, or that file rebuilt from games.
 
-use super::common::GAMES_CSV;
+use super::CliError;
+use super::common::{GAMES_CSV, read_text};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -19,11 +20,10 @@ pub struct TacticsArgs {
     pub depth: u32,
 }
 
-pub fn tactics(args: TacticsArgs) -> Result<(), String> {
+pub fn tactics(args: TacticsArgs) -> Result<(), CliError> {
     use hnefi::tactics::{generate, parse_epd, solve_rate};
     if let Some(path) = args.generate {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = read_text(&path)?;
         let found = generate(&text, 6, 3);
         println!("# Forced wins in 1-3 moves (dm) from the last 6 positions of every game of");
         println!("# copenhagen.csv, copenhagen rules, repetition ignored; bm lists every winning");
@@ -38,8 +38,7 @@ pub fn tactics(args: TacticsArgs) -> Result<(), String> {
         eprintln!("{} positions", found.len());
         return Ok(());
     }
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let text = read_text(&args.file)?;
     let tactics = parse_epd(&text);
     for (n, solved, total) in solve_rate(&tactics, args.depth) {
         println!(

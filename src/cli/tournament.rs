@@ -1,6 +1,7 @@
 //! `hnefi match`: the command line of the match runner and its progress display.
 
-use super::common::{interrupt_flag, parse_shard};
+use super::CliError;
+use super::common::{interrupt_flag, parse_shard, read_text};
 use clap::{ArgAction, Args, Subcommand};
 use hnefi::board::{Preset, Rules};
 use hnefi::tournament::openings::{BUILT_IN, load_openings};
@@ -96,7 +97,26 @@ pub enum MatchCommand {
     },
 }
 
-fn parse_sprt(words: &[String]) -> Result<Option<Sprt>, String> {
+/// What is wrong with the words of `--sprt`.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SprtError {
+    #[error("--sprt: '{0}' is not key=value")]
+    NotKeyValue(String),
+    #[error("--sprt: {key}: '{value}' is not a number")]
+    NotANumber { key: String, value: String },
+    #[error("--sprt: unknown key '{0}' (elo0, elo1, alpha, beta)")]
+    UnknownKey(String),
+    #[error("--sprt needs elo0= and elo1=")]
+    MissingBounds,
+    #[error("--sprt: elo0 must be below elo1")]
+    BoundsOrder,
+    #[error("--sprt: {0} must be between 0 and 0.5")]
+    Probability(&'static str),
+    #[error("--sprt needs exactly two engines")]
+    Engines,
+}
+
+fn parse_sprt(words: &[String]) -> Result<Option<Sprt>, SprtError> {
     if words.is_empty() {
         return Ok(None);
     }
@@ -109,46 +129,42 @@ fn parse_sprt(words: &[String]) -> Result<Option<Sprt>, String> {
     for word in words {
         let (key, value) = word
             .split_once('=')
-            .ok_or_else(|| format!("--sprt: '{word}' is not key=value"))?;
-        let v: f64 = value
-            .parse()
-            .map_err(|_| format!("--sprt: {key}: '{value}' is not a number"))?;
+            .ok_or_else(|| SprtError::NotKeyValue(word.clone()))?;
+        let v: f64 = value.parse().map_err(|_| SprtError::NotANumber {
+            key: key.to_string(),
+            value: value.to_string(),
+        })?;
         match key {
             "elo0" => sprt.elo0 = v,
             "elo1" => sprt.elo1 = v,
             "alpha" => sprt.alpha = v,
             "beta" => sprt.beta = v,
-            _ => {
-                return Err(format!(
-                    "--sprt: unknown key '{key}' (elo0, elo1, alpha, beta)"
-                ));
-            }
+            _ => return Err(SprtError::UnknownKey(key.to_string())),
         }
     }
     if sprt.elo0.is_nan() || sprt.elo1.is_nan() {
-        return Err("--sprt needs elo0= and elo1=".into());
+        return Err(SprtError::MissingBounds);
     }
     if sprt.elo0 >= sprt.elo1 {
-        return Err("--sprt: elo0 must be below elo1".into());
+        return Err(SprtError::BoundsOrder);
     }
     for (name, p) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
         if !(p > 0.0 && p < 0.5) {
-            return Err(format!("--sprt: {name} must be between 0 and 0.5"));
+            return Err(SprtError::Probability(name));
         }
     }
     Ok(Some(sprt))
 }
 
-fn settings(args: &MatchArgs) -> Result<Settings, String> {
+fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
     if args.engines.len() < 2 {
-        return Err("a match needs two or more --engine".into());
+        return Err(CliError::Conflict("a match needs two or more --engine"));
     }
     let mut engines: Vec<EngineSpec> = args
         .engines
         .iter()
         .map(|words| EngineSpec::parse(&args.each, words))
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())?;
+        .collect::<Result<_, _>>()?;
     // Names tell engines apart in the report, so they must differ.
     for i in 1..engines.len() {
         let base = engines[i].name.clone();
@@ -160,16 +176,24 @@ fn settings(args: &MatchArgs) -> Result<Settings, String> {
     }
     let sprt = parse_sprt(&args.sprt)?;
     if sprt.is_some() && engines.len() != 2 {
-        return Err("--sprt needs exactly two engines".into());
+        return Err(SprtError::Engines.into());
     }
     if args.games == 0 {
-        return Err("--games must be at least 1".into());
+        return Err(CliError::out_of_range("--games", 0, "at least 1"));
     }
-    if args.concurrency == 0 || args.concurrency > 1024 {
-        return Err("--concurrency must be between 1 and 1024".into());
+    if !(1..=1024).contains(&args.concurrency) {
+        return Err(CliError::out_of_range(
+            "--concurrency",
+            args.concurrency,
+            "1-1024",
+        ));
     }
     if !(args.move_timeout > 0.0 && args.move_timeout < 1e6) {
-        return Err("--move-timeout must be a positive number of seconds".into());
+        return Err(CliError::out_of_range(
+            "--move-timeout",
+            args.move_timeout,
+            "a positive number of seconds below 10^6",
+        ));
     }
     let rules = Rules::preset(args.rules);
     if args.rules != Preset::HnefataflOrg
@@ -185,17 +209,20 @@ fn settings(args: &MatchArgs) -> Result<Settings, String> {
     }
     let (openings, openings_name) = match &args.openings {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            (
-                load_openings(&text, rules).map_err(|e| format!("{}: {e}", path.display()))?,
-                path.display().to_string(),
-            )
+            let text = read_text(path)?;
+            let openings = load_openings(&text, rules).map_err(|e| CliError::Invalid {
+                path: path.clone(),
+                reason: e.to_string(),
+            })?;
+            (openings, path.display().to_string())
         }
-        None => (
-            load_openings(BUILT_IN, rules).map_err(|e| e.to_string())?,
-            "built-in".to_string(),
-        ),
+        None => {
+            let openings = load_openings(BUILT_IN, rules).map_err(|e| CliError::Invalid {
+                path: "built-in openings".into(),
+                reason: e.to_string(),
+            })?;
+            (openings, "built-in".to_string())
+        }
     };
     Ok(Settings {
         engines: engines.into_iter().map(Arc::new).collect(),
@@ -214,35 +241,36 @@ fn settings(args: &MatchArgs) -> Result<Settings, String> {
     })
 }
 
-fn write_json(summary: &Summary, path: &Option<PathBuf>) -> Result<(), String> {
+fn write_json(summary: &Summary, path: &Option<PathBuf>) -> Result<(), CliError> {
     if let Some(path) = path {
-        std::fs::write(path, summary.to_json() + "\n")
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, summary.to_json() + "\n").map_err(CliError::write(path))?;
     }
     Ok(())
 }
 
-pub fn run_match(args: MatchArgs) -> Result<(), String> {
+pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
     if let Some(MatchCommand::Merge { files, json }) = args.command {
         let parts = files
             .iter()
             .map(|f| {
-                let text = std::fs::read_to_string(f)
-                    .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-                Summary::from_json(&text).map_err(|e| format!("{}: {e}", f.display()))
+                let text = read_text(f)?;
+                Summary::from_json(&text).map_err(|e| CliError::Invalid {
+                    path: f.clone(),
+                    reason: e.to_string(),
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let merged = Summary::merge(parts).map_err(|e| e.to_string())?;
+        let merged = Summary::merge(parts)?;
         print!("{}", merged.report());
         return write_json(&merged, &json);
     }
     let settings = settings(&args)?;
     if let Some(path) = &args.json {
         // Find out now, not after hours of games, that the summary cannot be written.
-        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::File::create(path).map_err(CliError::write(path))?;
     }
     let stop = interrupt_flag("hnefi match: stopping; engines are being shut down");
-    check_engines(&settings, &stop).map_err(|e| e.to_string())?;
+    check_engines(&settings, &stop)?;
     let total = hnefi::tournament::runner::schedule(&settings).len() as u64;
     println!("{}", settings.describe());
     let bar = ProgressBar::new(total);
@@ -270,8 +298,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
                 }
             });
         }
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     bar.finish_and_clear();
     print!("{}", summary.report());
     if let Some(path) = &settings.records {

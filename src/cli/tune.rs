@@ -1,5 +1,6 @@
 //! `hnefi tune`: parses the command line, loads the samples, runs the fit, prints the report.
 
+use super::CliError;
 use clap::Args;
 use hnefi::board::Rules;
 use hnefi::learn::sample::Sample;
@@ -51,12 +52,25 @@ pub struct TuneArgs {
     pub report_every: usize,
 }
 
-pub fn tune(args: TuneArgs) -> Result<(), String> {
-    if !(0.0..=1.0).contains(&args.lambda) || !(0.0..1.0).contains(&args.holdout) {
-        return Err("--lambda must be within 0..=1 and --holdout within 0..1".into());
+pub fn tune(args: TuneArgs) -> Result<(), CliError> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(CliError::out_of_range(
+            "--lambda",
+            args.lambda,
+            "within 0..=1",
+        ));
+    }
+    if !(0.0..1.0).contains(&args.holdout) {
+        return Err(CliError::out_of_range(
+            "--holdout",
+            args.holdout,
+            "within 0..1",
+        ));
     }
     if args.epochs == 0 && args.out.is_some() && args.from_zero {
-        return Err("--from-zero with --epochs 0 would write all-zero weights".into());
+        return Err(CliError::Conflict(
+            "--from-zero with --epochs 0 would write all-zero weights",
+        ));
     }
     let settings = TuneSettings {
         lambda: args.lambda,
@@ -82,16 +96,18 @@ pub fn tune(args: TuneArgs) -> Result<(), String> {
         std::env::args().skip(1).collect::<Vec<_>>().join(" ")
     );
     for path in &args.data {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(CliError::read(path))?;
         let lines: Vec<&str> = text.lines().collect();
         let samples: Vec<Sample> = lines
             .par_iter()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
             .map(|(n, l)| {
-                l.parse::<Sample>()
-                    .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))
+                l.parse::<Sample>().map_err(|source| CliError::Sample {
+                    path: path.clone(),
+                    line: n + 1,
+                    source,
+                })
             })
             .collect::<Result<_, _>>()?;
         for s in &samples {
@@ -109,7 +125,7 @@ pub fn tune(args: TuneArgs) -> Result<(), String> {
         ));
     }
     if train.is_empty() {
-        return Err("no training positions".into());
+        return Err(CliError::NoTrainingData);
     }
     eprintln!(
         "{} training positions, {} held out, {} features",
@@ -153,8 +169,7 @@ pub fn tune(args: TuneArgs) -> Result<(), String> {
         fit.scale, fit.start_train, fit.train, fit.start_validation, fit.validation
     );
     if let Some(out) = &args.out {
-        std::fs::write(out, tune::weights_file(&fit, &recipe))
-            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        std::fs::write(out, tune::weights_file(&fit, &recipe)).map_err(CliError::write(out))?;
         eprintln!("wrote {}", out.display());
     }
     Ok(())

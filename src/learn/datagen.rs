@@ -151,7 +151,7 @@ pub enum DatagenError {
         games: u64,
     },
     #[error("cannot start worker threads: {0}")]
-    Threads(String),
+    Threads(#[source] rayon::ThreadPoolBuildError),
 }
 
 impl Settings {
@@ -407,9 +407,7 @@ pub fn run(
     if let Some(n) = threads {
         pool = pool.num_threads(n.max(1));
     }
-    let pool = pool
-        .build()
-        .map_err(|e| DatagenError::Threads(e.to_string()))?;
+    let pool = pool.build().map_err(DatagenError::Threads)?;
     let todo: Vec<u64> = settings
         .shard_games()
         .filter(|g| !skip.contains(g))

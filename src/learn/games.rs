@@ -1,7 +1,7 @@
 //! Training samples from the real games: every position of every finished game, with the
 //! game's recorded result and no search score.
 
-use crate::board::{Rules, Side};
+use crate::board::Rules;
 use crate::learn::sample::{GameResult, Sample};
 use crate::record::{Verdict, read_games};
 
@@ -10,8 +10,7 @@ use crate::record::{Verdict, read_games};
 pub struct GamesReport {
     /// Non-empty lines of the file.
     pub lines: usize,
-    /// Lines that are not a game record, such as a result word other than `Black`,
-    /// `White`, `Draw` or `Ongoing` (logged, skipped).
+    /// Lines that are not a game record, an unknown result word among them (logged, skipped).
     pub unreadable: usize,
     /// Games without a result (`Ongoing`), skipped.
     pub ongoing: usize,
@@ -50,8 +49,7 @@ pub fn samples_from_games(games_csv: &str) -> (Vec<Sample>, GamesReport) {
     let mut samples = Vec::new();
     for (line, game) in games {
         let result = match game.result {
-            Verdict::Win(Side::Attackers) => GameResult::AttackersWon,
-            Verdict::Win(Side::Defenders) => GameResult::DefendersWon,
+            Verdict::Win(side) => GameResult::of(Some(side)),
             Verdict::Draw => GameResult::Draw,
             Verdict::Ongoing => {
                 report.ongoing += 1;
@@ -92,7 +90,6 @@ mod tests {
                    d1-d3,0,0,Maybe\n";
         let (samples, report) = samples_from_games(csv);
         assert_eq!(report.lines, 6);
-        // `not a game` and the result `Maybe`.
         assert_eq!(report.unreadable, 2);
         assert_eq!(report.ongoing, 1);
         assert_eq!(report.games, [1, 1, 1]);

@@ -170,17 +170,29 @@ impl SearchParams {
     }
 
     /// Sets a tunable, or says why not.
-    pub fn set(&mut self, t: &Tunable, value: i32) -> Result<(), String> {
+    pub fn set(&mut self, t: &Tunable, value: i32) -> Result<(), OutOfRange> {
         if (t.min..=t.max).contains(&value) {
             *(t.field)(self) = value;
             Ok(())
         } else {
-            Err(format!(
-                "{}: {value} is outside {}..{}",
-                t.name, t.min, t.max
-            ))
+            Err(OutOfRange {
+                name: t.name,
+                value,
+                min: t.min,
+                max: t.max,
+            })
         }
     }
+}
+
+/// A value a tunable cannot take.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: {value} is outside {min}..{max}")]
+pub struct OutOfRange {
+    pub name: &'static str,
+    pub value: i32,
+    pub min: i32,
+    pub max: i32,
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The match runner: engines as child processes over their own protocols, a referee on the
 //! rules core, and fastchess-style statistics (`match` is a Rust keyword, hence the name).
 
+pub mod ending;
 pub mod openings;
 pub mod player;
 pub mod runner;

@@ -1,6 +1,7 @@
 //! The match: a deterministic schedule of game pairs, workers that play them, and the referee
 //! that keeps each game with the rules core and decides it.
 
+use super::ending::Ending;
 use super::player::{Answer, Decision, Fault, Forfeit, Player};
 use super::spec::EngineSpec;
 use super::summary::{Encounter, Sprt, Summary};
@@ -140,9 +141,7 @@ pub fn schedule(settings: &Settings) -> Vec<Scheduled> {
 #[derive(Clone, Debug)]
 pub struct Finished {
     pub game: Scheduled,
-    pub winner: Option<Side>,
-    /// `attackers won: king escaped`, `draw: move limit`, `NAME lost by time loss`, ...
-    pub ending: String,
+    pub ending: Ending,
     /// The game as a line of the community record format.
     pub record: String,
 }
@@ -236,8 +235,8 @@ pub fn run(
                 Side::Defenders
             };
             let encounter = &mut summary.encounters[done.game.encounter];
-            encounter.add_game(first_side, done.winner, done.ending.clone());
-            let half = match done.winner {
+            encounter.add_game(first_side, &done.ending);
+            let half = match done.ending.winner() {
                 Some(w) if w == first_side => 2,
                 None => 1,
                 Some(_) => 0,
@@ -350,40 +349,40 @@ fn play(
             players[game.engines[side]] = Some(p);
         }
     }
-    let (winner, ending, timeout) = match end {
-        End::Rules(o) => {
-            let ending = match o.winner {
-                Some(w) => format!("{w} won: {}", o.reason.label()),
-                None => format!("draw: {}", o.reason.label()),
-            };
-            (o.winner, ending, false)
-        }
+    let ending = match end {
+        End::Rules(o) => Ending::Rules(o),
         End::Forfeit(loser, kind, why) => {
-            let name = &specs[loser.index()].name;
+            let name = specs[loser.index()].name.clone();
             let level = if kind == Forfeit::Resigned {
                 log::Level::Info
             } else {
                 log::Level::Warn
             };
             log::log!(level, "{name} ({loser}) lost by {}: {why}", kind.label());
-            (
-                Some(loser.opponent()),
-                format!("{name} lost by {}", kind.label()),
-                kind == Forfeit::TimeLoss,
-            )
+            Ending::Forfeit {
+                side: loser,
+                name,
+                kind,
+            }
         }
     };
+    let timeout = matches!(
+        ending,
+        Ending::Forfeit {
+            kind: Forfeit::TimeLoss,
+            ..
+        }
+    );
     let moves: Vec<Move> = pos.moves().collect();
     let record = write_game(
         &Board::start(),
         &moves,
         settings.rules,
-        Verdict::of(winner),
+        Verdict::of(ending.winner()),
         timeout,
     );
     Some(Finished {
         game,
-        winner,
         ending,
         record,
     })

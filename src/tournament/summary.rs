@@ -1,6 +1,7 @@
 //! Counts of a match and the report made from them. Only counts are kept, so the summaries of
 //! shards add up to exactly the summary of the whole match.
 
+use super::ending::Ending;
 use super::stats::{
     Pentanomial, Trinomial, elo_interval, los, normalized_elo, normalized_elo_margin, sprt_bounds,
     sprt_llr,
@@ -69,16 +70,15 @@ impl Encounter {
         }
     }
 
-    /// Counts a game in which the first engine played `first_side`; `winner` is the side that
-    /// won, if any.
-    pub fn add_game(&mut self, first_side: Side, winner: Option<Side>, ending: String) {
-        let col = match winner {
+    /// Counts a game in which the first engine played `first_side`.
+    pub fn add_game(&mut self, first_side: Side, ending: &Ending) {
+        let col = match ending.winner() {
             Some(w) if w == first_side => 0,
             None => 1,
             Some(_) => 2,
         };
         self.by_side[first_side.index()][col] += 1;
-        *self.endings.entry(ending).or_default() += 1;
+        *self.endings.entry(ending.to_string()).or_default() += 1;
     }
 
     /// Counts a completed pair in which the first engine scored `half_points` (0 to 4).
@@ -364,15 +364,18 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Outcome, Reason};
 
     fn encounter() -> Encounter {
         let mut e = Encounter::new("a", "b");
         e.add_game(
             Side::Attackers,
-            Some(Side::Attackers),
-            "attackers won: king captured".into(),
+            &Ending::Rules(Outcome::win(Side::Attackers, Reason::KingCaptured)),
         );
-        e.add_game(Side::Defenders, None, "draw: repetition".into());
+        e.add_game(
+            Side::Defenders,
+            &Ending::Rules(Outcome::draw(Reason::Repetition)),
+        );
         e.add_pair(3);
         e
     }
@@ -415,8 +418,7 @@ mod tests {
         let mut bc = Encounter::new("b", "c");
         bc.add_game(
             Side::Attackers,
-            Some(Side::Defenders),
-            "defenders won: king escaped".into(),
+            &Ending::Rules(Outcome::win(Side::Defenders, Reason::KingEscaped)),
         );
         s.encounters.push(bc);
         let report = s.report();
@@ -477,8 +479,11 @@ mod tests {
         });
         s.encounters[0].add_game(
             Side::Defenders,
-            Some(Side::Attackers),
-            "b lost by resignation".into(),
+            &Ending::Forfeit {
+                side: Side::Defenders,
+                name: "a".into(),
+                kind: crate::tournament::player::Forfeit::Resigned,
+            },
         );
         let json = s.to_json();
         assert_eq!(Summary::from_json(&json).unwrap().to_json(), json);
@@ -529,8 +534,8 @@ mod tests {
         ]
       ],
       "endings": {
+        "a lost by resignation": 1,
         "attackers won: king captured": 1,
-        "b lost by resignation": 1,
         "draw: repetition": 1
       }
     }

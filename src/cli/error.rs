@@ -1,0 +1,105 @@
+//! Why a command failed, worded so that the user knows what to change.
+
+use hnefi::board::{MoveError, NotationError};
+use hnefi::learn::datagen::DatagenError;
+use hnefi::learn::sample::SampleError;
+use hnefi::protocol::connect::ConnectError;
+use hnefi::search::OptionsError;
+use hnefi::tournament::runner::MatchError;
+use hnefi::tournament::spec::SpecError;
+use hnefi::tournament::summary::SummaryError;
+use std::io;
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: io::Error },
+    #[error("cannot write {}: {source}", path.display())]
+    Write { path: PathBuf, source: io::Error },
+    /// An argument outside the values that make sense.
+    #[error("{flag} {value}: must be {expected}")]
+    OutOfRange {
+        flag: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+    /// Arguments that do not go together, and how to set them.
+    #[error("{0}")]
+    Conflict(&'static str),
+    #[error("bad --fen: {0}")]
+    Fen(#[source] NotationError),
+    #[error("--moves {index} ({text}): {source}")]
+    MoveText {
+        index: usize,
+        text: String,
+        source: NotationError,
+    },
+    #[error("--moves {index} ({text}): {source}")]
+    IllegalMove {
+        index: usize,
+        text: String,
+        source: MoveError,
+    },
+    /// A file that was read but whose content is wrong.
+    #[error("{}: {reason}", path.display())]
+    Invalid { path: PathBuf, reason: String },
+    #[error("--shard: '{0}' is not I/N with 1 <= I <= N")]
+    Shard(String),
+    #[error(transparent)]
+    Options(#[from] OptionsError),
+    #[error("cannot start threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+    #[error(transparent)]
+    Datagen(#[from] DatagenError),
+    #[error(
+        "interrupted after {played} of {todo} games; run the same command with --skip-existing \
+         to play the rest"
+    )]
+    Interrupted { played: u64, todo: u64 },
+    #[error("{}:{line}: {source}", path.display())]
+    Sample {
+        path: PathBuf,
+        line: usize,
+        source: SampleError,
+    },
+    #[error("no training positions in the data files (all empty, or all held out)")]
+    NoTrainingData,
+    #[error("no '{0}' from the engine within 30 s")]
+    NoAnswer(&'static str),
+    #[error("--memory-mb {mb}: cannot limit the address space: {source}")]
+    MemoryLimit { mb: u64, source: io::Error },
+    #[error("the fuzz found panics or hangs (above)")]
+    FuzzFailed,
+    #[error(transparent)]
+    Sprt(#[from] super::tournament::SprtError),
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    #[error(transparent)]
+    Summary(#[from] SummaryError),
+    #[error(transparent)]
+    Connect(#[from] ConnectError),
+}
+
+impl CliError {
+    /// `flag` set to `value`, where it must be `expected`.
+    pub fn out_of_range(flag: &'static str, value: impl ToString, expected: &'static str) -> Self {
+        CliError::OutOfRange {
+            flag,
+            value: value.to_string(),
+            expected,
+        }
+    }
+
+    pub fn read(path: impl Into<PathBuf>) -> impl FnOnce(io::Error) -> CliError {
+        let path = path.into();
+        move |source| CliError::Read { path, source }
+    }
+
+    pub fn write(path: impl Into<PathBuf>) -> impl FnOnce(io::Error) -> CliError {
+        let path = path.into();
+        move |source| CliError::Write { path, source }
+    }
+}
