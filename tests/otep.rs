@@ -85,8 +85,8 @@ fn a_game_turn_by_turn() {
 
 #[test]
 fn rules_strings() {
-    let (rules, board) =
-        hnefi::protocol::otep::parse_rules(&COPENHAGEN["rules ".len()..]).expect("copenhagen");
+    let (rules, board) = hnefi::protocol::otep::rules::parse_rules(&COPENHAGEN["rules ".len()..])
+        .expect("copenhagen");
     assert_eq!(board, Board::start());
     assert!(rules.shieldwall && rules.exit_fort && rules.encirclement);
     for bad in [
@@ -97,7 +97,10 @@ fn rules_strings() {
         "dim:11 start:/junk/",
         "nonsense",
     ] {
-        assert!(hnefi::protocol::otep::parse_rules(bad).is_err(), "{bad}");
+        assert!(
+            hnefi::protocol::otep::rules::parse_rules(bad).is_err(),
+            "{bad}"
+        );
     }
 }
 
@@ -141,7 +144,7 @@ fn a_study_with_fifteen_defenders_as_start_and_as_position() {
     let study = hnefi::board::notation::parse_opentafl(STUDY_15, hnefi::board::Side::Defenders)
         .expect("a playable study");
     assert_eq!(study.defenders().count(), 15);
-    let (_, start) = hnefi::protocol::otep::parse_rules(&format!(
+    let (_, start) = hnefi::protocol::otep::rules::parse_rules(&format!(
         "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:{STUDY_15}"
     ))
     .expect("rules with the study as start");

@@ -54,7 +54,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
     if !(1..=256).contains(&args.threads) {
         return Err(CliError::out_of_range("--threads", args.threads, "1-256"));
     }
-    print!("{}", hnefi::protocol::uci::diagram(pos.board()));
+    print!("{}", hnefi::protocol::diagram(pos.board()));
     println!(
         "{} to move; {}",
         pos.side_to_move(),

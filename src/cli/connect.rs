@@ -15,8 +15,7 @@ pub struct ConnectArgs {
 
 pub fn connect(args: ConnectArgs) -> Result<(), CliError> {
     let moves =
-        hnefi::protocol::connect::connect(&args.address, Duration::from_millis(args.movetime))
-            .map_err(CliError::Connect)?;
+        hnefi::protocol::connect::connect(&args.address, Duration::from_millis(args.movetime))?;
     eprintln!("connection closed after {moves} moves by Hnefi");
     Ok(())
 }

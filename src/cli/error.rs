@@ -3,7 +3,11 @@
 use hnefi::board::{MoveError, NotationError};
 use hnefi::learn::datagen::DatagenError;
 use hnefi::learn::sample::SampleError;
+use hnefi::protocol::connect::ConnectError;
 use hnefi::search::OptionsError;
+use hnefi::tournament::runner::MatchError;
+use hnefi::tournament::spec::SpecError;
+use hnefi::tournament::summary::SummaryError;
 use std::io;
 use std::path::PathBuf;
 
@@ -72,12 +76,14 @@ pub enum CliError {
     FuzzFailed,
     #[error(transparent)]
     Sprt(#[from] super::tournament::SprtError),
-    /// The match runner's own account of what went wrong.
-    #[error("{0}")]
-    Match(String),
-    /// The connection to a game server failed.
-    #[error("{0}")]
-    Connect(String),
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    #[error(transparent)]
+    Summary(#[from] SummaryError),
+    #[error(transparent)]
+    Connect(#[from] ConnectError),
 }
 
 impl CliError {

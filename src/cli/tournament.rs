@@ -164,8 +164,7 @@ fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
         .engines
         .iter()
         .map(|words| EngineSpec::parse(&args.each, words))
-        .collect::<Result<_, _>>()
-        .map_err(CliError::Match)?;
+        .collect::<Result<_, _>>()?;
     // Names tell engines apart in the report, so they must differ.
     for i in 1..engines.len() {
         let base = engines[i].name.clone();
@@ -200,7 +199,7 @@ fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
     if args.rules != Preset::HnefataflOrg
         && engines
             .iter()
-            .any(|e| e.proto == hnefi::tournament::spec::Proto::Htp)
+            .any(|e| e.proto == hnefi::protocol::Protocol::Htp)
     {
         eprintln!(
             "hnefi match: warning: hnefatafl text protocol engines play the hnefatafl-org rules; \
@@ -211,16 +210,16 @@ fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
     let (openings, openings_name) = match &args.openings {
         Some(path) => {
             let text = read_text(path)?;
-            let openings = load_openings(&text, rules).map_err(|reason| CliError::Invalid {
+            let openings = load_openings(&text, rules).map_err(|e| CliError::Invalid {
                 path: path.clone(),
-                reason,
+                reason: e.to_string(),
             })?;
             (openings, path.display().to_string())
         }
         None => {
-            let openings = load_openings(BUILT_IN, rules).map_err(|reason| CliError::Invalid {
+            let openings = load_openings(BUILT_IN, rules).map_err(|e| CliError::Invalid {
                 path: "built-in openings".into(),
-                reason,
+                reason: e.to_string(),
             })?;
             (openings, "built-in".to_string())
         }
@@ -255,13 +254,13 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
             .iter()
             .map(|f| {
                 let text = read_text(f)?;
-                Summary::from_json(&text).map_err(|reason| CliError::Invalid {
+                Summary::from_json(&text).map_err(|e| CliError::Invalid {
                     path: f.clone(),
-                    reason,
+                    reason: e.to_string(),
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let merged = Summary::merge(parts).map_err(CliError::Match)?;
+        let merged = Summary::merge(parts)?;
         print!("{}", merged.report());
         return write_json(&merged, &json);
     }
@@ -271,7 +270,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         std::fs::File::create(path).map_err(CliError::write(path))?;
     }
     let stop = interrupt_flag("hnefi match: stopping; engines are being shut down");
-    check_engines(&settings, &stop).map_err(CliError::Match)?;
+    check_engines(&settings, &stop)?;
     let total = hnefi::tournament::runner::schedule(&settings).len() as u64;
     println!("{}", settings.describe());
     let bar = ProgressBar::new(total);
@@ -299,8 +298,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
                 }
             });
         }
-    })
-    .map_err(CliError::Match)?;
+    })?;
     bar.finish_and_clear();
     print!("{}", summary.report());
     if let Some(path) = &settings.records {

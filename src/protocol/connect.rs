@@ -2,44 +2,61 @@
 //! sends `generate_move <role>` to the side to move and expects a bare `play <role> <from>
 //! <to>`, which it relays to the other player as a `play ...` line.
 
-use super::Output;
-use super::htp::Htp;
+use super::Settings;
+use super::htp::Game;
+use super::htp::message::Command;
+use crate::search::Engine;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// Why a game on the server could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    #[error("cannot connect to {0}: {1}")]
+    Connect(String, std::io::Error),
+    #[error("connection: {0}")]
+    Connection(#[from] std::io::Error),
+}
 
 /// Plays until the server closes the connection. Returns how many moves Hnefi made.
-pub fn connect(address: &str, move_time: Duration) -> Result<usize, String> {
+pub fn connect(address: &str, move_time: Duration) -> Result<usize, ConnectError> {
     let stream =
-        TcpStream::connect(address).map_err(|e| format!("cannot connect to {address}: {e}"))?;
-    let mut writer = stream.try_clone().map_err(|e| format!("connection: {e}"))?;
+        TcpStream::connect(address).map_err(|e| ConnectError::Connect(address.to_string(), e))?;
+    let mut writer = stream.try_clone()?;
     let reader = BufReader::new(stream);
-    // Nothing is printed through the text protocol's own output: replies go over the socket.
-    let mut htp = Htp::new(Output::new(Box::new(std::io::sink()))).with_move_time(move_time);
+    let mut game = Game::new(Settings {
+        move_time: Some(move_time),
+        max_nodes: None,
+    });
+    let mut engine = Engine::default();
     let mut moves = 0;
     for line in reader.lines() {
-        let line = line.map_err(|e| format!("connection: {e}"))?;
+        let line = line?;
         let text = line.trim();
         log::debug!("server: {text}");
-        let mut words = text.split_whitespace();
-        match words.next() {
-            Some("generate_move") => match htp.handle("generate_move") {
-                Ok(reply) => {
-                    writeln!(writer, "{reply}").map_err(|e| format!("connection: {e}"))?;
-                    writer.flush().map_err(|e| format!("connection: {e}"))?;
-                    moves += 1;
+        match text.parse() {
+            Ok(Command::GenerateMove(_)) => {
+                let started = Instant::now();
+                let result = engine.search(game.session().position(), game.move_limits());
+                match game.moved(&result, started.elapsed()) {
+                    Ok(play) => {
+                        writeln!(writer, "{play}")?;
+                        writer.flush()?;
+                        moves += 1;
+                    }
+                    Err(e) => log::warn!("no move to send: {e}"),
                 }
-                Err(e) => log::warn!("no move to send: {e}"),
-            },
-            Some("play") => {
-                if let Err(e) = htp.handle(text) {
+            }
+            Ok(Command::Play(play)) => {
+                if let Err(e) = game.answer(Command::Play(play)) {
                     log::warn!("relayed move '{text}' not playable here: {e}");
                 }
             }
             _ => log::info!("server says: {text}"),
         }
     }
-    if let Some(o) = htp.position().outcome() {
+    if let Some(o) = game.session().position().outcome() {
         log::info!("game over: {o}");
     }
     Ok(moves)

@@ -2,6 +2,7 @@
 //! any thread, get the best move. Knows nothing of text protocols.
 
 mod alphabeta;
+pub mod clock;
 pub mod eval;
 pub mod ordering;
 pub mod params;
@@ -12,6 +13,7 @@ pub mod time;
 pub mod tt;
 
 use crate::board::{Move, MoveList, Position};
+pub use clock::{Clock, SideClock};
 pub use score::Score;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,15 +23,13 @@ use threads::run;
 use tt::{TableError, TranspositionTable};
 
 /// When to stop. Everything unset means: search until stopped.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub movetime: Option<Duration>,
-    pub attackers_time: Option<Duration>,
-    pub defenders_time: Option<Duration>,
-    pub attackers_inc: Option<Duration>,
-    pub defenders_inc: Option<Duration>,
+    /// The clocks; only the side to move's counts.
+    pub clock: Clock,
     pub movestogo: Option<u32>,
     /// Search until `stop`, whatever else is set.
     pub infinite: bool,

@@ -3,7 +3,7 @@
 //! engine never loses on time. All clock arithmetic saturates: a host may send any clock, up
 //! to hundreds of millions of years, and no planned time can overflow.
 
-use super::Limits;
+use super::{Limits, SideClock};
 use crate::board::Side;
 use std::time::{Duration, Instant};
 
@@ -45,18 +45,13 @@ impl TimeManager {
                 hard: Some(t),
             };
         }
-        let (time, inc) = match side {
-            Side::Attackers => (limits.attackers_time, limits.attackers_inc),
-            Side::Defenders => (limits.defenders_time, limits.defenders_inc),
-        };
-        let Some(time) = time else {
+        let Some(SideClock { left: time, inc }) = limits.clock.side(side) else {
             return TimeManager {
                 start,
                 soft: None,
                 hard: None,
             };
         };
-        let inc = inc.unwrap_or_default();
         let left = time.saturating_sub(overhead);
         let mtg = limits
             .movestogo
@@ -90,12 +85,20 @@ impl TimeManager {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Clock;
+
+    fn attackers(left: Duration, inc: Duration) -> Clock {
+        Clock::new(Some(SideClock::new(left, inc)), None)
+    }
+
+    fn defenders(left: Duration, inc: Duration) -> Clock {
+        Clock::new(None, Some(SideClock::new(left, inc)))
+    }
 
     #[test]
     fn budgets_stay_inside_the_clock() {
         let limits = Limits {
-            attackers_time: Some(Duration::from_millis(10_000)),
-            attackers_inc: Some(Duration::from_millis(100)),
+            clock: attackers(Duration::from_millis(10_000), Duration::from_millis(100)),
             ..Limits::default()
         };
         let tm = TimeManager::new(&limits, Side::Attackers, Duration::from_millis(50));
@@ -104,7 +107,7 @@ mod tests {
         assert!(soft > Duration::from_millis(100));
         // Almost no time left: still a positive budget below the remaining time.
         let limits = Limits {
-            defenders_time: Some(Duration::from_millis(30)),
+            clock: defenders(Duration::from_millis(30), Duration::ZERO),
             ..Limits::default()
         };
         let tm = TimeManager::new(&limits, Side::Defenders, Duration::from_millis(50));
@@ -123,11 +126,10 @@ mod tests {
             Duration::from_secs(1_000_000_000),
         ];
         for time in huge {
-            for inc in [None, Some(Duration::ZERO), Some(Duration::MAX)] {
+            for inc in [Duration::ZERO, Duration::from_secs(7), Duration::MAX] {
                 for movestogo in [None, Some(1), Some(u32::MAX)] {
                     let limits = Limits {
-                        attackers_time: Some(time),
-                        attackers_inc: inc,
+                        clock: attackers(time, inc),
                         movestogo,
                         ..Limits::default()
                     };
@@ -142,16 +144,14 @@ mod tests {
         }
         // A long realistic clock gives a move about as much as the cap.
         let two_hours = Limits {
-            defenders_time: Some(Duration::from_secs(2 * 3600)),
-            defenders_inc: Some(Duration::from_secs(30)),
+            clock: defenders(Duration::from_secs(2 * 3600), Duration::from_secs(30)),
             ..Limits::default()
         };
         let tm = TimeManager::new(&two_hours, Side::Defenders, Duration::ZERO);
         assert!(tm.soft.unwrap() > MAX_SOFT / 2 && tm.soft.unwrap() <= MAX_SOFT);
         // A huge increment with little time left: never more than the time left.
         let limits = Limits {
-            attackers_time: Some(Duration::from_secs(10)),
-            attackers_inc: Some(Duration::MAX),
+            clock: attackers(Duration::from_secs(10), Duration::MAX),
             ..Limits::default()
         };
         let tm = TimeManager::new(&limits, Side::Attackers, Duration::ZERO);

@@ -2,8 +2,8 @@
 //! `positions/openings.txt`), the even ones among later positions of those games
 //! (`positions/openings-balanced.txt`), and the reading of openings files.
 
-use crate::board::notation::parse_move;
-use crate::board::{Move, Position, Rules};
+use crate::board::notation::{NotationError, parse_move};
+use crate::board::{Move, MoveError, Outcome, Position, Rules};
 use crate::record::{Verdict, read_games};
 use crate::search::{Engine, Limits, Options, Score};
 use crate::splitmix::SplitMix64;
@@ -93,14 +93,31 @@ pub fn balanced_openings(
         .collect()
 }
 
+/// Why an openings file cannot be played from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningsError {
+    #[error("line {line}: {error}")]
+    Unreadable { line: usize, error: NotationError },
+    #[error("opening {opening}: {mv:?}: {error}")]
+    Illegal {
+        opening: usize,
+        mv: Move,
+        error: MoveError,
+    },
+    #[error("opening {opening}: the game is already over ({outcome})")]
+    Over { opening: usize, outcome: Outcome },
+}
+
 /// Reads an openings file: one opening per line, moves separated by spaces, `#` comments.
-pub fn parse_openings(text: &str) -> Result<Vec<Vec<Move>>, String> {
+pub fn parse_openings(text: &str) -> Result<Vec<Vec<Move>>, OpeningsError> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|(i, l)| {
             l.split_whitespace()
-                .map(|m| parse_move(m).map_err(|e| format!("line {}: {e}", i + 1)))
+                .map(|m| {
+                    parse_move(m).map_err(|error| OpeningsError::Unreadable { line: i + 1, error })
+                })
                 .collect()
         })
         .collect()
@@ -108,16 +125,22 @@ pub fn parse_openings(text: &str) -> Result<Vec<Vec<Move>>, String> {
 
 /// Reads an openings file and checks each opening under `rules`: every move legal and the
 /// game still going at its end.
-pub fn load_openings(text: &str, rules: Rules) -> Result<Vec<Vec<Move>>, String> {
+pub fn load_openings(text: &str, rules: Rules) -> Result<Vec<Vec<Move>>, OpeningsError> {
     let openings = parse_openings(text)?;
     for (i, line) in openings.iter().enumerate() {
         let mut pos = Position::start(rules);
         for &mv in line {
-            pos.try_play(mv)
-                .map_err(|e| format!("opening {}: {mv:?}: {e}", i + 1))?;
+            pos.try_play(mv).map_err(|error| OpeningsError::Illegal {
+                opening: i + 1,
+                mv,
+                error,
+            })?;
         }
-        if let Some(o) = pos.outcome() {
-            return Err(format!("opening {}: the game is already over ({o})", i + 1));
+        if let Some(outcome) = pos.outcome() {
+            return Err(OpeningsError::Over {
+                opening: i + 1,
+                outcome,
+            });
         }
     }
     Ok(openings)
@@ -135,11 +158,13 @@ mod tests {
         assert!(
             load_openings("d1d3 d1d3", Rules::default())
                 .unwrap_err()
+                .to_string()
                 .contains("opening 1")
         );
         assert!(
             load_openings("d1-zz", Rules::default())
                 .unwrap_err()
+                .to_string()
                 .contains("line 1")
         );
     }

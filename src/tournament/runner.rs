@@ -2,12 +2,14 @@
 //! that keeps each game with the rules core and decides it.
 
 use super::ending::Ending;
-use super::player::{Answer, Clocks, Fault, Forfeit, Player};
-use super::spec::{EngineSpec, Proto};
+use super::player::{Answer, Decision, Fault, Forfeit, Player};
+use super::spec::EngineSpec;
 use super::summary::{Encounter, Sprt, Summary};
 use crate::board::rules::Repetition;
-use crate::board::{Board, Move, Outcome, Position, Reason, Rules, Side};
+use crate::board::{Board, Move, Outcome, Position, Preset, Reason, Rules, Side};
+use crate::protocol::Protocol;
 use crate::record::{Verdict, write_game};
+use crate::search::Clock;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -21,6 +23,28 @@ use std::time::{Duration, Instant};
 
 /// How long past its deadline an engine may still answer to count as late rather than hung.
 const GRACE: Duration = Duration::from_secs(1);
+
+/// Why a match cannot be played.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    #[error(
+        "engine {engine}: OpenTafl's rules strings cannot say that the defenders may not \
+         repeat a board ({rules} rules), so it would forfeit by playing such a repeat; play \
+         OpenTafl engines under another --rules preset"
+    )]
+    OpenTaflRepeats { engine: String, rules: Preset },
+    #[error("engine {engine} does not start: {why}")]
+    DoesNotStart { engine: String, why: String },
+    #[error("interrupted")]
+    Interrupted,
+    #[error("cannot write {}: {error}", .path.display())]
+    Records {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("cannot start workers: {0}")]
+    Workers(String),
+}
 
 /// Everything that defines a match.
 pub struct Settings {
@@ -124,24 +148,25 @@ pub struct Finished {
 
 /// Starts each engine once and shuts it down, so that a wrong command fails at once rather
 /// than as a forfeit in every game.
-pub fn check_engines(settings: &Settings, stop: &Arc<AtomicBool>) -> Result<(), String> {
+pub fn check_engines(settings: &Settings, stop: &Arc<AtomicBool>) -> Result<(), MatchError> {
     for spec in &settings.engines {
         // An engine that does not know a rule that forbids moves will play them and forfeit.
-        if spec.proto == Proto::Otep
+        if spec.proto == Protocol::Otep
             && settings.rules.repetition == Repetition::DefendersMayNotRepeat
         {
-            return Err(format!(
-                "engine {}: OpenTafl's rules strings cannot say that the defenders may not \
-                 repeat a board ({} rules), so it would forfeit by playing such a repeat; \
-                 play OpenTafl engines under another --rules preset",
-                spec.name, settings.rules.preset
-            ));
+            return Err(MatchError::OpenTaflRepeats {
+                engine: spec.name.clone(),
+                rules: settings.rules.preset,
+            });
         }
         match Player::start(spec.clone(), settings.rules, stop.clone()) {
             Ok(_) => {}
-            Err(Fault::Stopped) => return Err("interrupted".into()),
+            Err(Fault::Stopped) => return Err(MatchError::Interrupted),
             Err(Fault::Forfeit(_, why)) => {
-                return Err(format!("engine {} does not start: {why}", spec.name));
+                return Err(MatchError::DoesNotStart {
+                    engine: spec.name.clone(),
+                    why,
+                });
             }
         }
     }
@@ -154,7 +179,7 @@ pub fn run(
     settings: &Settings,
     stop: Arc<AtomicBool>,
     mut each: impl FnMut(&Summary, &Finished),
-) -> Result<Summary, String> {
+) -> Result<Summary, MatchError> {
     let games = schedule(settings);
     let mut summary = Summary {
         settings: settings.describe(),
@@ -175,7 +200,10 @@ pub fn run(
                 .create(true)
                 .append(true)
                 .open(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+                .map_err(|error| MatchError::Records {
+                    path: path.clone(),
+                    error,
+                })?,
         )),
         None => None,
     };
@@ -184,7 +212,7 @@ pub fn run(
         .num_threads(workers)
         .thread_name(|i| format!("match-worker-{i}"))
         .build()
-        .map_err(|e| format!("cannot start workers: {e}"))?;
+        .map_err(|e| MatchError::Workers(e.to_string()))?;
     let next = AtomicUsize::new(0);
     let (tx, rx) = channel::<Finished>();
     // SPRT stopping needs the whole match in one place: shards only report the LLR.
@@ -376,10 +404,7 @@ fn referee(
     pos: &mut Position,
     stop: &AtomicBool,
 ) -> Option<End> {
-    let mut left = specs.each_ref().map(|s| s.tc.clock.map(|(base, _)| base));
-    let inc = specs
-        .each_ref()
-        .map(|s| s.tc.clock.map_or(Duration::ZERO, |(_, inc)| inc));
+    let mut clock = Clock::new(specs[0].tc.clock, specs[1].tc.clock);
     loop {
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -393,15 +418,14 @@ fn referee(
         let side = pos.side_to_move();
         let me = side.index();
         let tc = specs[me].tc;
-        let budget = left[me].or(tc.movetime);
+        let budget = clock.side(side).map(|c| c.left).or(tc.movetime);
         let asked = Instant::now();
         let deadline = match budget {
             Some(b) => asked + b + settings.time_margin + GRACE,
             None => asked + settings.move_timeout,
         };
-        let clocks = Clocks { left, inc };
         let forfeit = |kind, why: String| Some(End::Forfeit(side, kind, why));
-        let Answer { text, at } = match seats[me].ask(pos, &tc, clocks, deadline) {
+        let Answer { decision, at } = match seats[me].ask(pos, &tc, clock, deadline) {
             Ok(Some(answer)) => answer,
             Ok(None) => {
                 let waited = deadline - asked;
@@ -425,16 +449,14 @@ fn referee(
                     ),
                 );
             }
-            if let Some(l) = &mut left[me] {
-                *l = l.saturating_sub(used) + inc[me];
+            clock.spend(side, used);
+        }
+        let mv = match decision {
+            Decision::Move(mv) => mv,
+            Decision::Resign => return forfeit(Forfeit::Resigned, "resigned".into()),
+            Decision::Unreadable { text, why } => {
+                return forfeit(Forfeit::IllegalMove, format!("sent '{text}': {why}"));
             }
-        }
-        if text == "resigns" {
-            return forfeit(Forfeit::Resigned, "resigned".into());
-        }
-        let mv = match Player::read_move(&text) {
-            Ok(mv) => mv,
-            Err(e) => return forfeit(Forfeit::IllegalMove, format!("sent '{text}': {e}")),
         };
         let captured = match pos.try_play(mv) {
             Ok(c) => c,

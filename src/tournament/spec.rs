@@ -1,44 +1,60 @@
 //! What the user says about each engine of a match, as `key=value` words the way fastchess
 //! takes them: `cmd=./hnefi name=new proto=uci tc=10+0.1 option.Hash=32`.
 
+use crate::protocol::{Protocol, UnknownProtocol};
+use crate::search::SideClock;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// The text protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proto {
-    Uci,
-    Otep,
-    Htp,
-}
-
-impl Proto {
-    fn parse(text: &str) -> Result<Proto, String> {
-        match text.to_ascii_lowercase().as_str() {
-            "uci" => Ok(Proto::Uci),
-            "otep" | "opentafl" => Ok(Proto::Otep),
-            "htp" | "hnefatafl" => Ok(Proto::Htp),
-            other => Err(format!(
-                "unknown protocol '{other}' (known: uci, otep, htp)"
-            )),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Proto::Uci => "uci",
-            Proto::Otep => "otep",
-            Proto::Htp => "htp",
-        }
-    }
+/// Why an engine's words do not make an engine.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SpecError {
+    #[error("'{0}' is not key=value")]
+    NotKeyValue(String),
+    #[error(transparent)]
+    Protocol(#[from] UnknownProtocol),
+    #[error("{what}: '{text}' is not a number of seconds")]
+    Seconds { what: &'static str, text: String },
+    #[error("{what}: {secs} seconds is out of range")]
+    SecondsRange { what: &'static str, secs: f64 },
+    #[error("tc: '{0}' is not a number of minutes")]
+    Minutes(String),
+    #[error("tc: main time must be above zero")]
+    NoMainTime,
+    #[error("nodes: '{0}' is not a count")]
+    Nodes(String),
+    #[error("depth: '{0}' is not a depth")]
+    Depth(String),
+    #[error("listen: '{0}' is not PORT or HOST:PORT")]
+    Listen(String),
+    #[error(
+        "unknown engine key '{0}' (known: cmd, name, args, dir, proto, tc, st, nodes, depth, \
+         listen, stderr, option.NAME)"
+    )]
+    UnknownKey(String),
+    #[error("an engine needs cmd=COMMAND")]
+    NoCommand,
+    #[error("{0}: give tc= or st=, not both")]
+    TwoTimes(String),
+    #[error("{0}: listen= is for proto=htp only")]
+    ListenWithoutHtp(String),
+    #[error(
+        "{0}: {1} cannot limit an engine by st=, nodes= or depth=; give tc= or nothing (the \
+         engine's own pace)"
+    )]
+    ClockOnly(String, Protocol),
+    #[error("{0}: a UCI engine needs a limit: tc=, st=, nodes= or depth=")]
+    NoLimit(String),
+    #[error("{0}: option.NAME= is sent as UCI setoption; {1} has no options")]
+    Options(String, Protocol),
 }
 
 /// How long an engine may think. The runner keeps the clocks whatever the protocol can say.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeControl {
-    /// Main time and increment per move.
-    pub clock: Option<(Duration, Duration)>,
+    /// The clock a game starts with: main time and increment per move.
+    pub clock: Option<SideClock>,
     /// A fixed time per move.
     pub movetime: Option<Duration>,
     pub nodes: Option<u64>,
@@ -53,8 +69,12 @@ impl TimeControl {
 
     fn describe(&self) -> String {
         let mut parts = Vec::new();
-        if let Some((base, inc)) = self.clock {
-            parts.push(format!("tc={}+{}", base.as_secs_f64(), inc.as_secs_f64()));
+        if let Some(c) = self.clock {
+            parts.push(format!(
+                "tc={}+{}",
+                c.left.as_secs_f64(),
+                c.inc.as_secs_f64()
+            ));
         }
         if let Some(t) = self.movetime {
             parts.push(format!("st={}", t.as_secs_f64()));
@@ -79,7 +99,7 @@ pub struct EngineSpec {
     pub cmd: String,
     pub args: Vec<String>,
     pub dir: Option<PathBuf>,
-    pub proto: Proto,
+    pub proto: Protocol,
     pub tc: TimeControl,
     /// Engine options, sent as `setoption` (UCI only).
     pub options: Vec<(String, String)>,
@@ -90,18 +110,19 @@ pub struct EngineSpec {
     pub stderr: Option<PathBuf>,
 }
 
-fn seconds(text: &str, what: &str) -> Result<Duration, String> {
-    let secs: f64 = text
-        .parse()
-        .map_err(|_| format!("{what}: '{text}' is not a number of seconds"))?;
+fn seconds(text: &str, what: &'static str) -> Result<Duration, SpecError> {
+    let secs: f64 = text.parse().map_err(|_| SpecError::Seconds {
+        what,
+        text: text.to_string(),
+    })?;
     if !(0.0..=1e7).contains(&secs) {
-        return Err(format!("{what}: {secs} seconds is out of range"));
+        return Err(SpecError::SecondsRange { what, secs });
     }
     Ok(Duration::from_secs_f64(secs))
 }
 
 /// `SECONDS+INCREMENT`, `MINUTES:SECONDS+INCREMENT`, `SECONDS` or `inf`.
-fn parse_clock(text: &str) -> Result<Option<(Duration, Duration)>, String> {
+fn parse_clock(text: &str) -> Result<Option<SideClock>, SpecError> {
     if text == "inf" || text == "none" {
         return Ok(None);
     }
@@ -109,29 +130,27 @@ fn parse_clock(text: &str) -> Result<Option<(Duration, Duration)>, String> {
     // `M:SS` is minutes and seconds.
     let base = match base.split_once(':') {
         Some((m, s)) => {
-            let m: u32 = m
-                .parse()
-                .map_err(|_| format!("tc: '{m}' is not a number of minutes"))?;
+            let m: u32 = m.parse().map_err(|_| SpecError::Minutes(m.to_string()))?;
             seconds(s, "tc")? + Duration::from_secs(60 * u64::from(m))
         }
         None => seconds(base, "tc")?,
     };
     if base.is_zero() {
-        return Err("tc: main time must be above zero".into());
+        return Err(SpecError::NoMainTime);
     }
-    Ok(Some((base, seconds(inc, "tc increment")?)))
+    Ok(Some(SideClock::new(base, seconds(inc, "tc increment")?)))
 }
 
 impl EngineSpec {
     /// Builds a spec from the words given for `--each` and then those of the engine itself
     /// (later words win).
-    pub fn parse(each: &[String], words: &[String]) -> Result<EngineSpec, String> {
+    pub fn parse(each: &[String], words: &[String]) -> Result<EngineSpec, SpecError> {
         let mut spec = EngineSpec {
             name: String::new(),
             cmd: String::new(),
             args: Vec::new(),
             dir: None,
-            proto: Proto::Uci,
+            proto: Protocol::Uci,
             tc: TimeControl::default(),
             options: Vec::new(),
             listen: None,
@@ -139,7 +158,7 @@ impl EngineSpec {
         };
         for word in each.iter().chain(words) {
             let Some((key, value)) = word.split_once('=') else {
-                return Err(format!("'{word}' is not key=value"));
+                return Err(SpecError::NotKeyValue(word.to_string()));
             };
             match key {
                 "cmd" => spec.cmd = value.to_string(),
@@ -147,21 +166,21 @@ impl EngineSpec {
                 "args" => spec.args = value.split_whitespace().map(String::from).collect(),
                 "dir" => spec.dir = Some(PathBuf::from(value)),
                 "stderr" => spec.stderr = Some(PathBuf::from(value)),
-                "proto" | "protocol" => spec.proto = Proto::parse(value)?,
+                "proto" | "protocol" => spec.proto = value.parse()?,
                 "tc" => spec.tc.clock = parse_clock(value)?,
                 "st" => spec.tc.movetime = Some(seconds(value, "st")?),
                 "nodes" => {
                     spec.tc.nodes = Some(
                         value
                             .parse()
-                            .map_err(|_| format!("nodes: '{value}' is not a count"))?,
+                            .map_err(|_| SpecError::Nodes(value.to_string()))?,
                     )
                 }
                 "depth" => {
                     spec.tc.depth = Some(
                         value
                             .parse()
-                            .map_err(|_| format!("depth: '{value}' is not a depth"))?,
+                            .map_err(|_| SpecError::Depth(value.to_string()))?,
                     )
                 }
                 "listen" => {
@@ -172,7 +191,7 @@ impl EngineSpec {
                     };
                     spec.listen = Some(
                         addr.parse()
-                            .map_err(|_| format!("listen: '{value}' is not PORT or HOST:PORT"))?,
+                            .map_err(|_| SpecError::Listen(value.to_string()))?,
                     );
                 }
                 _ => match key.strip_prefix("option.") {
@@ -181,16 +200,13 @@ impl EngineSpec {
                         spec.options.push((name.to_string(), value.to_string()));
                     }
                     _ => {
-                        return Err(format!(
-                            "unknown engine key '{key}' (known: cmd, name, args, dir, proto, \
-                             tc, st, nodes, depth, listen, stderr, option.NAME)"
-                        ));
+                        return Err(SpecError::UnknownKey(key.to_string()));
                     }
                 },
             }
         }
         if spec.cmd.is_empty() {
-            return Err("an engine needs cmd=COMMAND".into());
+            return Err(SpecError::NoCommand);
         }
         if spec.name.is_empty() {
             spec.name = std::path::Path::new(&spec.cmd)
@@ -202,55 +218,38 @@ impl EngineSpec {
         Ok(spec)
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), SpecError> {
         let tc = &self.tc;
         if tc.clock.is_some() && tc.movetime.is_some() {
-            return Err(format!("{}: give tc= or st=, not both", self.name));
+            return Err(SpecError::TwoTimes(self.name.clone()));
         }
-        if self.listen.is_some() && self.proto != Proto::Htp {
-            return Err(format!("{}: listen= is for proto=htp only", self.name));
+        if self.listen.is_some() && self.proto != Protocol::Htp {
+            return Err(SpecError::ListenWithoutHtp(self.name.clone()));
         }
         // OpenTafl and the hnefatafl text protocol can only tell an engine about a clock.
-        if self.proto != Proto::Uci
+        if self.proto != Protocol::Uci
             && (tc.movetime.is_some() || tc.nodes.is_some() || tc.depth.is_some())
         {
-            return Err(format!(
-                "{}: {} cannot limit an engine by st=, nodes= or depth=; give tc= or \
-                 nothing (the engine's own pace)",
-                self.name,
-                self.proto.name()
-            ));
+            return Err(SpecError::ClockOnly(self.name.clone(), self.proto));
         }
         // `go` with no limit is an infinite search to a UCI engine.
-        if self.proto == Proto::Uci
+        if self.proto == Protocol::Uci
             && tc.clock.is_none()
             && tc.movetime.is_none()
             && tc.nodes.is_none()
             && tc.depth.is_none()
         {
-            return Err(format!(
-                "{}: a UCI engine needs a limit: tc=, st=, nodes= or depth=",
-                self.name
-            ));
+            return Err(SpecError::NoLimit(self.name.clone()));
         }
-        if !self.options.is_empty() && self.proto != Proto::Uci {
-            return Err(format!(
-                "{}: option.NAME= is sent as UCI setoption; {} has no options",
-                self.name,
-                self.proto.name()
-            ));
+        if !self.options.is_empty() && self.proto != Protocol::Uci {
+            return Err(SpecError::Options(self.name.clone(), self.proto));
         }
         Ok(())
     }
 
     /// One line for reports: the name, protocol and limits.
     pub fn describe(&self) -> String {
-        format!(
-            "{} ({}, {})",
-            self.name,
-            self.proto.name(),
-            self.tc.describe()
-        )
+        format!("{} ({}, {})", self.name, self.proto, self.tc.describe())
     }
 }
 
@@ -270,10 +269,13 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.name, "hnefi");
-        assert_eq!(s.proto, Proto::Uci);
+        assert_eq!(s.proto, Protocol::Uci);
         assert_eq!(
             s.tc.clock,
-            Some((Duration::from_secs(10), Duration::from_millis(100)))
+            Some(SideClock::new(
+                Duration::from_secs(10),
+                Duration::from_millis(100)
+            ))
         );
         assert_eq!(
             s.options,
@@ -282,7 +284,10 @@ mod tests {
         let m = EngineSpec::parse(&[], &words("cmd=x tc=1:30+2")).unwrap();
         assert_eq!(
             m.tc.clock,
-            Some((Duration::from_secs(90), Duration::from_secs(2)))
+            Some(SideClock::new(
+                Duration::from_secs(90),
+                Duration::from_secs(2)
+            ))
         );
         let h = EngineSpec::parse(
             &[],
@@ -295,7 +300,7 @@ mod tests {
 
     #[test]
     fn bad_specs_say_why() {
-        let err = |w: &str| EngineSpec::parse(&[], &words(w)).unwrap_err();
+        let err = |w: &str| EngineSpec::parse(&[], &words(w)).unwrap_err().to_string();
         assert!(err("name=x").contains("cmd="));
         assert!(err("cmd=x nodes=1 proto=xboard").contains("unknown protocol"));
         assert!(err("cmd=x tc=abc").contains("not a number"));

@@ -11,6 +11,19 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+/// Why summaries do not add up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SummaryError {
+    #[error("nothing to merge")]
+    Nothing,
+    #[error("the summaries are of different matches:\n  {0}\n  {1}")]
+    OtherMatch(String, String),
+    #[error("shard {0}/{1} is given twice")]
+    TwoShards(u32, u32),
+    #[error("not a match summary: {0}")]
+    Json(String),
+}
+
 /// SPRT hypotheses and error rates.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
@@ -236,19 +249,16 @@ impl Summary {
     }
 
     /// Adds up shard summaries of one match.
-    pub fn merge(parts: Vec<Summary>) -> Result<Summary, String> {
+    pub fn merge(parts: Vec<Summary>) -> Result<Summary, SummaryError> {
         let mut parts = parts.into_iter();
-        let mut total = parts.next().ok_or("nothing to merge")?;
+        let mut total = parts.next().ok_or(SummaryError::Nothing)?;
         for part in parts {
             if part.settings != total.settings || part.engines != total.engines {
-                return Err(format!(
-                    "the summaries are of different matches:\n  {}\n  {}",
-                    total.settings, part.settings
-                ));
+                return Err(SummaryError::OtherMatch(total.settings, part.settings));
             }
-            for shard in &part.shards {
-                if total.shards.contains(shard) {
-                    return Err(format!("shard {}/{} is given twice", shard.0, shard.1));
+            for &(shard, shards) in &part.shards {
+                if total.shards.contains(&(shard, shards)) {
+                    return Err(SummaryError::TwoShards(shard, shards));
                 }
             }
             total.shards.extend(&part.shards);
@@ -346,8 +356,8 @@ impl Summary {
         serde_json::to_string_pretty(self).expect("a summary serialises")
     }
 
-    pub fn from_json(text: &str) -> Result<Summary, String> {
-        serde_json::from_str(text).map_err(|e| format!("not a match summary: {e}"))
+    pub fn from_json(text: &str) -> Result<Summary, SummaryError> {
+        serde_json::from_str(text).map_err(|e| SummaryError::Json(e.to_string()))
     }
 }
 
@@ -443,6 +453,7 @@ mod tests {
         assert!(
             Summary::merge(vec![summary(1), summary(1)])
                 .unwrap_err()
+                .to_string()
                 .contains("twice")
         );
         let mut other = summary(2);
@@ -450,8 +461,84 @@ mod tests {
         assert!(
             Summary::merge(vec![summary(1), other])
                 .unwrap_err()
+                .to_string()
                 .contains("different")
         );
         assert!(Summary::from_json("{").is_err());
     }
+
+    /// The JSON of `--json`, which `hnefi match merge` reads back, keeps its exact form.
+    #[test]
+    fn json_keeps_its_form_byte_for_byte() {
+        let mut s = summary(1);
+        s.sprt = Some(Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        });
+        s.encounters[0].add_game(
+            Side::Defenders,
+            &Ending::Forfeit {
+                side: Side::Defenders,
+                name: "a".into(),
+                kind: crate::tournament::player::Forfeit::Resigned,
+            },
+        );
+        let json = s.to_json();
+        assert_eq!(Summary::from_json(&json).unwrap().to_json(), json);
+        assert_eq!(json, GOLDEN);
+    }
+
+    const GOLDEN: &str = r#"{
+  "settings": "a vs b",
+  "engines": [
+    "a",
+    "b"
+  ],
+  "shards": [
+    [
+      1,
+      2
+    ]
+  ],
+  "games_scheduled": 2,
+  "sprt": {
+    "elo0": 0.0,
+    "elo1": 5.0,
+    "alpha": 0.05,
+    "beta": 0.05
+  },
+  "stopped_early": false,
+  "encounters": [
+    {
+      "first": "a",
+      "second": "b",
+      "pentanomial": [
+        0,
+        0,
+        0,
+        1,
+        0
+      ],
+      "by_side": [
+        [
+          1,
+          0,
+          0
+        ],
+        [
+          0,
+          1,
+          1
+        ]
+      ],
+      "endings": {
+        "a lost by resignation": 1,
+        "attackers won: king captured": 1,
+        "draw: repetition": 1
+      }
+    }
+  ]
+}"#;
 }

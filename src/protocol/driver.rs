@@ -1,0 +1,291 @@
+//! The loop under the protocols whose hosts wait for a search's answer before they say more
+//! (OpenTafl's and the hnefatafl text protocol). A search runs on threads of its own while the
+//! input is still read: commands that come during a search wait their turn, since they may
+//! depend on its move, but a command that ends the game or the engine, and the end of input,
+//! stop it at once. The rule is that a search ends as soon as such a word follows it in the
+//! input already read, so that every command is still answered, in order, and promptly.
+//!
+//! Lines are read only when the loop wants one, or while it searches: a host (or a test) that
+//! hands over lines one by one sees each taken when the one before is done with.
+
+use super::{Flow, Input};
+use crate::board::Position;
+use crate::search::{Engine, Limits, Reporter, SearchResult, fallback_result};
+use std::collections::VecDeque;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+/// A protocol as the driver runs it.
+pub trait Dialogue {
+    type Command;
+    type Error;
+
+    /// A line (or a line too long) as a command; `None` for one that asks nothing.
+    fn read(input: Input) -> Option<Result<Self::Command, Self::Error>>;
+
+    /// Whether `command` ends the game or the engine, so that no search should go on.
+    fn ends_search(command: &Self::Command) -> bool;
+
+    /// Carries out a command. A search it starts answers through [`Dialogue::searched`]
+    /// before any other command is handled.
+    fn handle(&mut self, command: Self::Command, search: &mut Search) -> Flow;
+
+    /// Answers a line that is not a command.
+    fn refuse(&mut self, error: Self::Error);
+
+    /// The search started by the last command ended with `result`.
+    fn searched(&mut self, result: SearchResult, search: &mut Search);
+}
+
+enum Event {
+    Input(Input),
+    /// The input ended.
+    End,
+    /// The search ended.
+    Done,
+}
+
+/// The engine, as the commands of a [`Dialogue`] use it.
+pub struct Search {
+    engine: Engine,
+    done: Sender<Event>,
+    running: bool,
+    /// A word that ends searches waits in the input already read, or the input ended.
+    hurry: bool,
+    /// The answer should the search thread not give one.
+    fallback: Option<SearchResult>,
+}
+
+impl Search {
+    /// For settings that outlive a search; never called while one runs.
+    pub fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// Starts searching `pos`; progress goes to `report`, the result to
+    /// [`Dialogue::searched`].
+    pub fn start(&mut self, pos: &Position, limits: Limits, report: Reporter) {
+        self.fallback = Some(fallback_result(pos, &limits.searchmoves));
+        let done = self.done.clone();
+        let started = self.engine.start(
+            pos,
+            limits,
+            report,
+            Some(Box::new(move |_| {
+                let _ = done.send(Event::Done);
+            })),
+        );
+        if let Err(e) = started {
+            log::error!("{e}; answering with the first legal move");
+            let _ = self.done.send(Event::Done);
+        }
+        self.running = true;
+        if self.hurry {
+            self.engine.stop();
+        }
+    }
+
+    fn stop(&mut self) {
+        self.hurry = true;
+        if self.running {
+            self.engine.stop();
+        }
+    }
+
+    /// The result of the search that ended (`None` if none was started).
+    fn result(&mut self) -> Option<SearchResult> {
+        self.running = false;
+        let fallback = self.fallback.take();
+        self.engine.wait().or(fallback)
+    }
+}
+
+/// Runs `dialogue` on `first` and then the input until it quits or the input ends.
+pub fn drive<D: Dialogue>(
+    dialogue: &mut D,
+    engine: Engine,
+    first: Option<Input>,
+    input: Receiver<Input>,
+) {
+    let (events_tx, events) = channel();
+    let want = spawn_puller(input, events_tx.clone());
+    let mut search = Search {
+        engine,
+        done: events_tx,
+        running: false,
+        hurry: false,
+        fallback: None,
+    };
+    let mut queue: VecDeque<Result<D::Command, D::Error>> =
+        first.and_then(D::read).into_iter().collect();
+    // Commands in the queue that end searches.
+    let mut enders = queue
+        .iter()
+        .filter(|c| matches!(c, Ok(c) if D::ends_search(c)))
+        .count();
+    let mut ended = false;
+    let mut asked = false;
+    loop {
+        if !search.running {
+            if let Some(next) = queue.pop_front() {
+                if matches!(&next, Ok(c) if D::ends_search(c)) {
+                    enders -= 1;
+                }
+                search.hurry = enders > 0 || ended;
+                let flow = match next {
+                    Ok(command) => dialogue.handle(command, &mut search),
+                    Err(error) => {
+                        dialogue.refuse(error);
+                        Flow::Continue
+                    }
+                };
+                match flow {
+                    Flow::Continue => continue,
+                    Flow::Quit => break,
+                }
+            }
+            if ended {
+                break;
+            }
+        }
+        if !asked && !ended {
+            asked = want.send(()).is_ok();
+            if !asked {
+                ended = true;
+                search.stop();
+                continue;
+            }
+        }
+        match events.recv() {
+            Ok(Event::Input(input)) => {
+                asked = false;
+                if let Some(command) = D::read(input) {
+                    if matches!(&command, Ok(c) if D::ends_search(c)) {
+                        enders += 1;
+                        search.stop();
+                    }
+                    queue.push_back(command);
+                }
+            }
+            Ok(Event::End) | Err(_) => {
+                asked = false;
+                ended = true;
+                search.stop();
+            }
+            Ok(Event::Done) => {
+                if let Some(result) = search.result() {
+                    dialogue.searched(result, &mut search);
+                }
+            }
+        }
+    }
+    search.stop();
+    search.engine.wait();
+}
+
+/// A thread that reads one line of `input` each time it is asked to, as an event.
+fn spawn_puller(input: Receiver<Input>, events: Sender<Event>) -> Sender<()> {
+    let (want, wanted) = channel::<()>();
+    std::thread::spawn(move || {
+        for () in wanted {
+            let event = match input.recv() {
+                Ok(line) => Event::Input(line),
+                Err(_) => Event::End,
+            };
+            let end = matches!(event, Event::End);
+            if events.send(event).is_err() || end {
+                break;
+            }
+        }
+    });
+    want
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Options;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    /// A protocol of three words: `think` searches without limit, `say X` says X, and
+    /// `bye` ends the search and the loop.
+    struct Toy {
+        said: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl Dialogue for Toy {
+        type Command = String;
+        type Error = String;
+
+        fn read(input: Input) -> Option<Result<String, String>> {
+            match input {
+                Input::Line(l) if l.is_empty() => None,
+                Input::Line(l) => Some(Ok(l)),
+                Input::TooLong(n) => Some(Err(format!("{n} bytes"))),
+            }
+        }
+
+        fn ends_search(command: &String) -> bool {
+            command == "bye"
+        }
+
+        fn handle(&mut self, command: String, search: &mut Search) -> Flow {
+            match command.as_str() {
+                "think" => search.start(
+                    &Position::start(Default::default()),
+                    Limits {
+                        infinite: true,
+                        ..Limits::default()
+                    },
+                    Box::new(|_| {}),
+                ),
+                "bye" => return Flow::Quit,
+                other => self.said.lock().unwrap().push(other.to_string()),
+            }
+            Flow::Continue
+        }
+
+        fn refuse(&mut self, error: String) {
+            self.said.lock().unwrap().push(format!("refused {error}"));
+        }
+
+        fn searched(&mut self, result: SearchResult, _: &mut Search) {
+            let best = result.best.map(|m| m.to_string()).unwrap_or_default();
+            self.said.lock().unwrap().push(format!("moved {best}"));
+        }
+    }
+
+    fn run(lines: &[&str], close: bool) -> (Vec<String>, Duration) {
+        let said = Arc::new(Mutex::new(Vec::new()));
+        let mut toy = Toy { said: said.clone() };
+        let (tx, rx) = channel();
+        for l in lines {
+            tx.send(Input::Line(l.to_string())).unwrap();
+        }
+        tx.send(Input::TooLong(5)).unwrap();
+        let start = Instant::now();
+        let keep = (!close).then_some(tx);
+        drive(&mut toy, Engine::new(Options::default()), None, rx);
+        drop(keep);
+        let said = said.lock().unwrap().clone();
+        (said, start.elapsed())
+    }
+
+    #[test]
+    fn an_ending_word_stops_every_search_before_it_and_all_is_answered_in_order() {
+        let (said, took) = run(&["think", "say a", "think", "bye", "say never"], false);
+        assert_eq!(said.len(), 3, "{said:?}");
+        assert!(said[0].starts_with("moved ") && said[2].starts_with("moved "));
+        assert_eq!(said[1], "say a");
+        assert!(took < Duration::from_secs(10), "{took:?}");
+    }
+
+    #[test]
+    fn the_end_of_input_stops_searches_and_ends_the_loop() {
+        let (said, took) = run(&["say a", "think", "think"], true);
+        assert_eq!(said[0], "say a");
+        assert!(said[1].starts_with("moved ") && said[2].starts_with("moved "));
+        assert_eq!(said[3], "refused 5 bytes");
+        assert!(took < Duration::from_secs(10), "{took:?}");
+    }
+}

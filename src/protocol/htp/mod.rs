@@ -1,0 +1,328 @@
+//! The hnefatafl text protocol of hnefatafl-copenhagen (GTP-like), as an engine speaks it.
+//! The host cannot set a position; it replays the moves. Rules default to `hnefatafl-org`.
+
+pub mod message;
+
+use super::driver::{Dialogue, Search};
+use super::{Flow, Input, Output, Session, Settings};
+use crate::board::{MoveError, MoveList, Preset, Rules, Side};
+use crate::search::{Clock, Engine, Limits, Options, SearchResult};
+use message::{Action, Answer, COMMANDS, Command, MessageError, Play, Reply, Status};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+/// Thinking time per move without a clock, unless `--movetime` says otherwise.
+const MOVE_TIME: Duration = Duration::from_secs(2);
+
+/// Why the engine refuses a command.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error(transparent)]
+    Message(#[from] MessageError),
+    #[error("board size {0} not supported (only 11)")]
+    BoardSize(u64),
+    #[error("it is the {0}' turn")]
+    NotYourTurn(Side),
+    #[error(transparent)]
+    Illegal(#[from] MoveError),
+    #[error("no move to undo")]
+    NothingToUndo,
+    #[error("no legal move: the game is over")]
+    GameOver,
+}
+
+/// The game as the protocol keeps it, for the engine loop and for `hnefi connect`: every
+/// command but `generate_move` is answered at once; a generated move is a search, started
+/// with [`Game::move_limits`] and finished by [`Game::moved`].
+pub struct Game {
+    session: Session,
+}
+
+impl Game {
+    pub fn new(settings: Settings) -> Game {
+        Game {
+            session: Session::new(Rules::preset(Preset::HnefataflOrg), MOVE_TIME, settings),
+        }
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The answer to a command. `generate_move` needs a search and `quit` ends the loop, so
+    /// their callers answer them; here they say nothing.
+    pub fn answer(&mut self, command: Command) -> Result<Answer, Refusal> {
+        Ok(match command {
+            Command::ProtocolVersion => Answer::Text("1-beta".into()),
+            Command::Name => Answer::Text("hnefi".into()),
+            Command::Version => Answer::Text(env!("CARGO_PKG_VERSION").into()),
+            Command::ListCommands => Answer::Text(format!("\n{}", COMMANDS.join("\n"))),
+            Command::KnownCommand(c) => {
+                Answer::Known(c.is_some_and(|c| COMMANDS.contains(&c.as_str())))
+            }
+            Command::BoardSize(11) => Answer::Empty,
+            Command::BoardSize(n) => return Err(Refusal::BoardSize(n)),
+            Command::FirstMove => Answer::Role(Side::Attackers),
+            Command::TimeSettings(t) => {
+                // The host never reports the time left: Hnefi keeps both clocks itself.
+                self.session
+                    .set_clock(t.clock().map_or(Clock::NONE, Clock::both));
+                Answer::Empty
+            }
+            Command::Play(play) => self.play(play)?,
+            Command::PlayUndo => {
+                self.session.undo().ok_or(Refusal::NothingToUndo)?;
+                Answer::Empty
+            }
+            Command::FinalStatus => Answer::Status(Status::from(self.session.position().outcome())),
+            Command::ShowBoard => Answer::Text(format!(
+                "\n{}",
+                super::diagram(self.session.position().board()).trim_end()
+            )),
+            Command::GenerateMove(_) | Command::Quit => Answer::Empty,
+        })
+    }
+
+    fn play(&mut self, play: Play) -> Result<Answer, Refusal> {
+        let mv = match play.action {
+            Action::Resigns => return Ok(Answer::Empty),
+            Action::Move(mv) => mv,
+        };
+        let to_move = self.session.side_to_move();
+        if play.side != to_move {
+            return Err(Refusal::NotYourTurn(to_move));
+        }
+        Ok(Answer::Captures(self.session.play(mv)?))
+    }
+
+    /// The limits of the search for a generated move.
+    pub fn move_limits(&self) -> Limits {
+        let pos = self.session.position();
+        // hnefatafl-copenhagen refuses some captures its repetition rule does not forbid
+        // (see `recreates_board_before_captures`): leave those to the last resort.
+        let mut legal = MoveList::new();
+        pos.legal_moves(&mut legal);
+        Limits {
+            searchmoves: legal
+                .into_iter()
+                .filter(|&m| !pos.recreates_board_before_captures(m))
+                .collect(),
+            ..self.session.move_limits()
+        }
+    }
+
+    /// Plays the move a search found in `used` time and says it.
+    pub fn moved(&mut self, result: &SearchResult, used: Duration) -> Result<Play, Refusal> {
+        let side = self.session.side_to_move();
+        self.session.spend(side, used);
+        let mv = result.best.ok_or(Refusal::GameOver)?;
+        self.session.play(mv)?;
+        Ok(Play {
+            side,
+            action: Action::Move(mv),
+        })
+    }
+}
+
+/// The engine loop.
+pub struct Htp {
+    out: Output,
+    game: Game,
+    /// When the search for a generated move started.
+    thinking_since: Option<Instant>,
+}
+
+impl Htp {
+    pub fn new(out: Output, settings: Settings) -> Htp {
+        Htp {
+            out,
+            game: Game::new(settings),
+            thinking_since: None,
+        }
+    }
+
+    /// Handles lines (`first`, then the input) until `quit` or end of input.
+    pub fn run(mut self, first: Option<Input>, input: Receiver<Input>) {
+        let engine = Engine::new(Options::default());
+        super::driver::drive(&mut self, engine, first, input);
+    }
+
+    fn reply(&self, reply: Reply) {
+        self.out.line(&reply.to_string());
+    }
+}
+
+impl Dialogue for Htp {
+    type Command = Command;
+    type Error = MessageError;
+
+    fn read(input: Input) -> Option<Result<Command, MessageError>> {
+        match input {
+            Input::Line(line) => match line.parse() {
+                Err(MessageError::Empty) => None,
+                parsed => Some(parsed),
+            },
+            Input::TooLong(n) => Some(Err(MessageError::TooLong(n))),
+        }
+    }
+
+    fn ends_search(command: &Command) -> bool {
+        *command == Command::Quit
+    }
+
+    fn handle(&mut self, command: Command, search: &mut Search) -> Flow {
+        match command {
+            Command::Quit => {
+                self.reply(Reply::Success(Answer::Empty));
+                return Flow::Quit;
+            }
+            Command::GenerateMove(_) => {
+                self.thinking_since = Some(Instant::now());
+                let limits = self.game.move_limits();
+                search.start(self.game.session().position(), limits, Box::new(|_| {}));
+            }
+            command => {
+                let reply = match self.game.answer(command) {
+                    Ok(answer) => Reply::Success(answer),
+                    Err(e) => Reply::Failure(e.to_string()),
+                };
+                self.reply(reply);
+            }
+        }
+        Flow::Continue
+    }
+
+    fn refuse(&mut self, error: MessageError) {
+        self.reply(Reply::Failure(error.to_string()));
+    }
+
+    fn searched(&mut self, result: SearchResult, _: &mut Search) {
+        let used = self
+            .thinking_since
+            .take()
+            .map_or(Duration::ZERO, |t| t.elapsed());
+        let reply = match self.game.moved(&result, used) {
+            Ok(play) => Reply::Success(Answer::Play(play)),
+            Err(e) => Reply::Failure(e.to_string()),
+        };
+        self.reply(reply);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::SideClock;
+
+    fn generate(game: &mut Game, engine: &mut Engine) -> Result<Play, Refusal> {
+        let started = Instant::now();
+        let result = engine.search(game.session().position(), game.move_limits());
+        game.moved(&result, started.elapsed())
+    }
+
+    fn command(game: &mut Game, text: &str) -> Result<Answer, Refusal> {
+        game.answer(text.parse()?)
+    }
+
+    #[test]
+    fn a_fischer_clock_runs_down_with_hnefi_thinking() {
+        let mut game = Game::new(Settings::default());
+        let mut engine = Engine::default();
+        command(&mut game, "time_settings fischer 1 2").unwrap();
+        let minute = SideClock::new(Duration::from_secs(60), Duration::from_secs(2));
+        assert_eq!(game.session().clock(), Clock::both(minute));
+        // No main time left: Hnefi must live on the increment.
+        game.session.set_clock(Clock::both(SideClock::new(
+            Duration::ZERO,
+            Duration::from_secs(1),
+        )));
+        assert_eq!(
+            generate(&mut game, &mut engine).unwrap().side,
+            Side::Attackers
+        );
+        let clock = game.session().clock();
+        // The attackers' clock lost the thinking time and gained the increment.
+        let left = clock.side(Side::Attackers).unwrap().left;
+        assert!(
+            left <= Duration::from_secs(1) && left > Duration::ZERO,
+            "{left:?}"
+        );
+        assert_eq!(clock.side(Side::Defenders).unwrap().left, Duration::ZERO);
+        command(&mut game, "time_settings un-timed").unwrap();
+        assert_eq!(game.session().clock(), Clock::NONE);
+    }
+
+    #[test]
+    fn huge_clocks_saturate_and_negative_ones_are_refused() {
+        let settings = Settings {
+            move_time: None,
+            max_nodes: Some(300),
+        };
+        let mut game = Game::new(settings);
+        let mut engine = Engine::default();
+        command(&mut game, "time_settings fischer 1 18446744073709551615").unwrap();
+        assert!(generate(&mut game, &mut engine).is_ok());
+        assert!(generate(&mut game, &mut engine).is_ok());
+        // The increment took the clock to its ceiling instead of overflowing.
+        let left = game.session().clock().side(Side::Attackers).unwrap().left;
+        assert!(left >= Duration::from_secs(u64::MAX), "{left:?}");
+        for main in ["18446744073709551615", &"9".repeat(100)] {
+            command(&mut game, &format!("time_settings fischer {main} 0")).unwrap();
+            assert!(generate(&mut game, &mut engine).is_ok());
+        }
+        let before = game.session().clock();
+        for (line, word) in [
+            (
+                "time_settings fischer -1 5",
+                "minutes of main time: '-1' is negative",
+            ),
+            (
+                "time_settings fischer 5 -3",
+                "seconds of increment: '-3' is negative",
+            ),
+            (
+                "time_settings fischer five 3",
+                "'five' is not a whole number",
+            ),
+            ("time_settings fischer 1.5 3", "'1.5' is not a whole number"),
+        ] {
+            let e = command(&mut game, line).unwrap_err().to_string();
+            assert!(e.contains(word), "{line}: {e}");
+        }
+        assert_eq!(
+            game.session().clock(),
+            before,
+            "a refused setting changes nothing"
+        );
+    }
+
+    #[test]
+    fn turns_and_undo_are_checked() {
+        let mut game = Game::new(Settings::default());
+        assert_eq!(
+            command(&mut game, "play defender f4 f3"),
+            Err(Refusal::NotYourTurn(Side::Attackers))
+        );
+        assert_eq!(command(&mut game, "play_undo"), Err(Refusal::NothingToUndo));
+        assert_eq!(
+            command(&mut game, "play attacker d1 d3"),
+            Ok(Answer::Captures(crate::board::Bitboard::EMPTY))
+        );
+        assert_eq!(
+            command(&mut game, "play defender resigns"),
+            Ok(Answer::Empty)
+        );
+        assert_eq!(
+            command(&mut game, "final_status"),
+            Ok(Answer::Status(Status::Ongoing))
+        );
+        assert!(matches!(
+            command(&mut game, "play defender d3 d5"),
+            Err(Refusal::Illegal(_))
+        ));
+        assert_eq!(
+            command(&mut game, "board_size 13"),
+            Err(Refusal::BoardSize(13))
+        );
+    }
+}

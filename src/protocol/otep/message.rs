@@ -1,0 +1,525 @@
+//! OpenTafl's engine protocol's messages, read and written the same way by Hnefi's engine loop
+//! and by the match runner that drives other engines. Positions are OpenTafl strings (rank 1
+//! first, `t` `T` `K`), which carry no side to move: a board read from one has the attackers
+//! to move until the reader knows better. Moves are `d1-d3`, captures `xe2`.
+
+use super::rules::{RulesError, parse_rules, rules_string};
+use crate::board::notation::{NotationError, parse_move, parse_opentafl, record_move, to_opentafl};
+use crate::board::{Bitboard, Board, Move, Outcome, Rules, Side, Square};
+use crate::protocol::number::{NumberError, parse_amount, parse_clock, truncate};
+use crate::search::{Clock, SideClock};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The clocks as the host reports them before asking for a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockReport {
+    /// Main time left in ms, attackers first.
+    pub main_ms: [u64; 2],
+    /// Length of an overtime period in seconds.
+    pub overtime_s: u64,
+    /// Overtime periods left, attackers first.
+    pub overtimes: [u64; 2],
+}
+
+impl ClockReport {
+    /// The report of `clock`, which must run for both sides (see [`Clock::shown_to`]);
+    /// OpenTafl's increment is the host's to add, so none is reported.
+    pub fn of(clock: Clock) -> ClockReport {
+        let ms = |side| {
+            let left = clock.side(side).map_or(Duration::ZERO, |c| c.left);
+            u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
+        };
+        ClockReport {
+            main_ms: [ms(Side::Attackers), ms(Side::Defenders)],
+            overtime_s: 0,
+            overtimes: [0, 0],
+        }
+    }
+
+    /// What the engine plays on: the main times, without increment (overtime is ignored).
+    pub fn clock(self) -> Clock {
+        let side = |ms| Some(SideClock::new(Duration::from_millis(ms), Duration::ZERO));
+        Clock::new(side(self.main_ms[0]), side(self.main_ms[1]))
+    }
+}
+
+/// How a game ended, as `finish` says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    NoResult,
+    Draw,
+    Won(Side),
+}
+
+impl Finish {
+    fn code(self) -> u8 {
+        match self {
+            Finish::NoResult => 0,
+            Finish::Draw => 1,
+            Finish::Won(Side::Attackers) => 2,
+            Finish::Won(Side::Defenders) => 3,
+        }
+    }
+}
+
+impl From<Option<Outcome>> for Finish {
+    fn from(outcome: Option<Outcome>) -> Finish {
+        match outcome.map(|o| o.winner) {
+            None => Finish::NoResult,
+            Some(None) => Finish::Draw,
+            Some(Some(side)) => Finish::Won(side),
+        }
+    }
+}
+
+/// The opponent's move, with the captures it made and the position after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpponentMove {
+    pub mv: Move,
+    /// As far as they could be read: Hnefi works them out itself.
+    pub captures: Bitboard,
+    pub position: Option<Board>,
+}
+
+/// What a host tells an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `hello`, `start` or `simple-moves`: words taken without anything to do.
+    Noop(&'static str),
+    Rules {
+        rules: Rules,
+        start: Board,
+    },
+    Position(Board),
+    Side(Side),
+    Clock(ClockReport),
+    /// Asks the side for a move.
+    Play(Side),
+    OpponentMove(OpponentMove),
+    /// Confirms the engine's move with the position after it.
+    Move(Board),
+    /// The engine's last move was refused.
+    Error(i64),
+    /// The best `lines` lines after thinking `seconds`.
+    Analyze {
+        lines: u64,
+        seconds: u64,
+    },
+    Finish(Finish),
+    Goodbye,
+}
+
+fn position(text: &str) -> Result<Board, NotationError> {
+    parse_opentafl(text, Side::Attackers)
+}
+
+fn side(word: Option<&&str>) -> Option<Side> {
+    match word.copied() {
+        Some("attackers") => Some(Side::Attackers),
+        Some("defenders") => Some(Side::Defenders),
+        _ => None,
+    }
+}
+
+/// A move as OpenTafl writes it: a piece letter may come first (`Td1-d3`, but `k8-f8` starts
+/// on file k), captures after it in any form.
+fn opentafl_move(text: &str) -> Result<(Move, Bitboard), NotationError> {
+    let mut chars = text.chars();
+    let text = match (chars.next(), chars.next()) {
+        (Some(p), Some(f)) if p.is_alphabetic() && f.is_alphabetic() => &text[p.len_utf8()..],
+        _ => text,
+    };
+    let (body, captures) = text.split_once(['x', 'X']).unwrap_or((text, ""));
+    let captures = captures
+        .split(['x', 'X', '/'])
+        .filter_map(|s| Square::parse(s).ok())
+        .collect();
+    Ok((parse_move(body)?, captures))
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Noop(word) => f.write_str(word),
+            Command::Rules { rules, start } => write!(f, "rules {}", rules_string(rules, start)),
+            Command::Position(board) => write!(f, "position {}", to_opentafl(board)),
+            Command::Side(side) => write!(f, "side {side}"),
+            // The OpenTafl host ends the line with a space.
+            Command::Clock(c) => write!(
+                f,
+                "clock {} {} {} {} {} ",
+                c.main_ms[0], c.main_ms[1], c.overtime_s, c.overtimes[0], c.overtimes[1]
+            ),
+            Command::Play(side) => write!(f, "play {side}"),
+            Command::OpponentMove(m) => {
+                write!(f, "opponent-move {}", record_move(m.mv, m.captures))?;
+                match &m.position {
+                    Some(board) => write!(f, " {}", to_opentafl(board)),
+                    None => Ok(()),
+                }
+            }
+            Command::Move(board) => write!(f, "move {}", to_opentafl(board)),
+            Command::Error(code) => write!(f, "error {code}"),
+            Command::Analyze { lines, seconds } => write!(f, "analyze {lines} {seconds}"),
+            Command::Finish(finish) => write!(f, "finish {}", finish.code()),
+            Command::Goodbye => f.write_str("goodbye"),
+        }
+    }
+}
+
+impl FromStr for Command {
+    type Err = MessageError;
+
+    /// One line; a blank one is [`MessageError::Empty`].
+    fn from_str(line: &str) -> Result<Command, MessageError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&word) = words.first() else {
+            return Err(MessageError::Empty);
+        };
+        let arg = |i: usize| words.get(i).copied();
+        Ok(match word {
+            "hello" => Command::Noop("hello"),
+            "start" => Command::Noop("start"),
+            "simple-moves" => Command::Noop("simple-moves"),
+            "rules" => {
+                let (rules, start) = parse_rules(&words[1..].join(" "))?;
+                Command::Rules { rules, start }
+            }
+            "position" => Command::Position(
+                position(arg(1).ok_or(MessageError::NoPosition("position"))?)
+                    .map_err(|e| MessageError::Position("position", e))?,
+            ),
+            "side" => Command::Side(side(words.get(1)).ok_or(MessageError::Side("side"))?),
+            "clock" => {
+                let (Some(att), Some(def)) = (arg(1), arg(2)) else {
+                    return Err(MessageError::ClockTimes);
+                };
+                // A trailing '*' marks main time spent (overtime running).
+                let main =
+                    |w: &str| parse_clock(w.trim_end_matches('*')).map_err(MessageError::Clock);
+                let more =
+                    |i| arg(i).map_or(Ok(0), |w| parse_amount(w).map_err(MessageError::Clock));
+                Command::Clock(ClockReport {
+                    main_ms: [main(att)?, main(def)?],
+                    overtime_s: more(3)?,
+                    overtimes: [more(4)?, more(5)?],
+                })
+            }
+            "play" => Command::Play(side(words.get(1)).ok_or(MessageError::Side("play"))?),
+            "opponent-move" => {
+                let text = arg(1).ok_or(MessageError::NoMove)?;
+                let (mv, captures) = opentafl_move(text).map_err(MessageError::OpponentMove)?;
+                let position = match arg(2) {
+                    Some(p) => {
+                        Some(position(p).map_err(|e| MessageError::Position("opponent-move", e))?)
+                    }
+                    None => None,
+                };
+                Command::OpponentMove(OpponentMove {
+                    mv,
+                    captures,
+                    position,
+                })
+            }
+            "move" => Command::Move(
+                position(arg(1).ok_or(MessageError::NoPosition("move"))?)
+                    .map_err(|e| MessageError::Position("move", e))?,
+            ),
+            "error" => {
+                let code = arg(1).unwrap_or_default();
+                Command::Error(
+                    code.parse()
+                        .map_err(|_| MessageError::ErrorCode(truncate(code)))?,
+                )
+            }
+            "analyze" => {
+                let number = |i, default, what| {
+                    arg(i).map_or(Ok(default), |w| {
+                        parse_amount(w).map_err(|e| MessageError::Analyze(what, e))
+                    })
+                };
+                Command::Analyze {
+                    lines: number(1, 1, "lines")?,
+                    seconds: number(2, 5, "seconds")?,
+                }
+            }
+            "finish" => Command::Finish(match arg(1) {
+                Some("0") => Finish::NoResult,
+                Some("1") => Finish::Draw,
+                Some("2") => Finish::Won(Side::Attackers),
+                Some("3") => Finish::Won(Side::Defenders),
+                other => return Err(MessageError::FinishCode(truncate(other.unwrap_or("")))),
+            }),
+            "goodbye" => Command::Goodbye,
+            other => return Err(MessageError::Unknown(truncate(other))),
+        })
+    }
+}
+
+/// One line of an analysis: its moves and its score in cp for the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisLine {
+    pub pv: Vec<Move>,
+    pub score: i32,
+}
+
+/// What an engine tells a host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    Hello,
+    /// The engine's move, plain from-to: OpenTafl's reader takes at most four captures.
+    Move(Move),
+    /// Anything for people: progress, problems. The host ignores it.
+    Status(String),
+    /// The host's last command could not be carried out (`error 0`: unsupported rules).
+    Error(i64),
+    Analysis(Vec<AnalysisLine>),
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::Hello => f.write_str("hello"),
+            Reply::Move(mv) => write!(f, "move {}-{}", mv.from(), mv.to()),
+            Reply::Status(text) => write!(f, "status {text}"),
+            Reply::Error(code) => write!(f, "error {code}"),
+            Reply::Analysis(lines) => {
+                write!(f, "analysis {}", lines.len())?;
+                for line in lines {
+                    let pv: Vec<String> = line
+                        .pv
+                        .iter()
+                        .map(|m| format!("{}-{}", m.from(), m.to()))
+                        .collect();
+                    write!(f, " {} {}", pv.join("|"), line.score)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl FromStr for Reply {
+    type Err = ReplyError;
+
+    fn from_str(line: &str) -> Result<Reply, ReplyError> {
+        let line = line.trim();
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match word {
+            "hello" => Ok(Reply::Hello),
+            "move" => opentafl_move(rest)
+                .map(|(mv, _)| Reply::Move(mv))
+                .map_err(|error| ReplyError::Move {
+                    text: truncate(rest),
+                    error,
+                }),
+            "status" => Ok(Reply::Status(rest.to_string())),
+            "error" => rest
+                .parse()
+                .map(Reply::Error)
+                .map_err(|_| ReplyError::Unknown(truncate(line))),
+            "analysis" => analysis(rest).ok_or_else(|| ReplyError::Unknown(truncate(line))),
+            _ => Err(ReplyError::Unknown(truncate(line))),
+        }
+    }
+}
+
+fn analysis(text: &str) -> Option<Reply> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (count, pairs) = words.split_first()?;
+    if count.parse::<usize>().ok()? * 2 != pairs.len() {
+        return None;
+    }
+    let lines = pairs
+        .chunks(2)
+        .map(|pair| {
+            Some(AnalysisLine {
+                pv: pair[0]
+                    .split('|')
+                    .map(|m| parse_move(m).ok())
+                    .collect::<Option<_>>()?,
+                score: pair[1].parse().ok()?,
+            })
+        })
+        .collect::<Option<_>>()?;
+    Some(Reply::Analysis(lines))
+}
+
+/// Why a line is not a command.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MessageError {
+    #[error("empty line")]
+    Empty,
+    #[error("line of {0} bytes ignored")]
+    TooLong(usize),
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error("{0} needs a position")]
+    NoPosition(&'static str),
+    #[error("{0}: {1}")]
+    Position(&'static str, NotationError),
+    #[error("{0} needs attackers or defenders")]
+    Side(&'static str),
+    #[error("clock needs the attackers' and defenders' ms")]
+    ClockTimes,
+    #[error("clock: {0}")]
+    Clock(NumberError),
+    #[error("opponent-move needs a move")]
+    NoMove,
+    #[error("opponent-move: {0}")]
+    OpponentMove(NotationError),
+    #[error("error: '{0}' is not a code")]
+    ErrorCode(String),
+    #[error("analyze: {0}: {1}")]
+    Analyze(&'static str, NumberError),
+    #[error("finish: '{0}' is not 0, 1, 2 or 3")]
+    FinishCode(String),
+}
+
+/// Why a line from an engine is not a reply a host reads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplyError {
+    #[error("'{0}' is not a reply")]
+    Unknown(String),
+    #[error("move '{text}': {error}")]
+    Move { text: String, error: NotationError },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> Move {
+        parse_move(text).unwrap()
+    }
+
+    #[test]
+    fn commands_read_back_what_they_write() {
+        let start = Board::start();
+        let mut after = start;
+        let rules = Rules::default();
+        let captured = after.play(mv("d1-d3"), &rules);
+        for command in [
+            Command::Noop("hello"),
+            Command::Rules { rules, start },
+            Command::Position(start),
+            Command::Side(Side::Defenders),
+            Command::Clock(ClockReport {
+                main_ms: [300_000, 5],
+                overtime_s: 30,
+                overtimes: [3, 2],
+            }),
+            Command::Play(Side::Attackers),
+            Command::OpponentMove(OpponentMove {
+                mv: mv("d1-d3"),
+                captures: captured,
+                position: Some(after.with_side_to_move(Side::Attackers)),
+            }),
+            Command::Move(start),
+            Command::Error(-1),
+            Command::Analyze {
+                lines: 3,
+                seconds: 10,
+            },
+            Command::Finish(Finish::Won(Side::Defenders)),
+            Command::Goodbye,
+        ] {
+            let text = command.to_string();
+            let back = text.parse::<Command>().unwrap();
+            // Rules strings say the flags, not the preset's name.
+            if let (Command::Rules { start: a, .. }, Command::Rules { start: b, .. }) =
+                (&back, &command)
+            {
+                assert_eq!(a, b);
+                continue;
+            }
+            assert_eq!(back, command, "{text}");
+        }
+        assert_eq!(
+            Command::Clock(ClockReport::of(Clock::both(SideClock::new(
+                Duration::from_secs(2),
+                Duration::ZERO
+            ))))
+            .to_string(),
+            "clock 2000 2000 0 0 0 "
+        );
+    }
+
+    #[test]
+    fn the_hosts_moves_are_read_leniently() {
+        let read = |t: &str| match t.parse::<Command>().unwrap() {
+            Command::OpponentMove(m) => (m.mv, m.captures.count()),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(read("opponent-move Td1-d3"), (mv("d1d3"), 0));
+        assert_eq!(read("opponent-move k8-f8xf7/g8"), (mv("k8f8"), 2));
+        assert_eq!(read("opponent-move d1d3xe2xz99"), (mv("d1d3"), 1));
+        assert_eq!(
+            "clock 1800* -5 0 0 0 ".parse::<Command>(),
+            Ok(Command::Clock(ClockReport {
+                main_ms: [1800, 0],
+                overtime_s: 0,
+                overtimes: [0, 0]
+            }))
+        );
+    }
+
+    #[test]
+    fn bad_commands_say_what_is_wrong() {
+        let e = |t: &str| t.parse::<Command>().unwrap_err().to_string();
+        assert_eq!(
+            e("analyze -1 5"),
+            "analyze: lines: '-1' is negative; it must be zero or more"
+        );
+        assert!(e("analyze 2 -5").starts_with("analyze: seconds: '-5' is negative"));
+        assert_eq!(
+            e("analyze two"),
+            "analyze: lines: 'two' is not a whole number"
+        );
+        assert!(e("clock 1000 lots 0 0 0").starts_with("clock: "));
+        assert_eq!(e("clock 5"), "clock needs the attackers' and defenders' ms");
+        assert_eq!(e("play sideways"), "play needs attackers or defenders");
+        assert!(e("position /junk/").starts_with("position: "));
+        assert_eq!(e("opponent-move"), "opponent-move needs a move");
+        assert_eq!(e("finish 7"), "finish: '7' is not 0, 1, 2 or 3");
+        assert_eq!(e("probe"), "unknown command 'probe'");
+        assert!(matches!(
+            "rules dim:9".parse::<Command>(),
+            Err(MessageError::Rules(RulesError::BoardSize(_)))
+        ));
+    }
+
+    #[test]
+    fn replies_read_back_what_they_write() {
+        for reply in [
+            Reply::Hello,
+            Reply::Move(mv("k8-f8")),
+            Reply::Status("depth 3 score +0.20 nodes 500".into()),
+            Reply::Error(0),
+            Reply::Analysis(vec![
+                AnalysisLine {
+                    pv: vec![mv("d1d3"), mv("e5e2")],
+                    score: -12,
+                },
+                AnalysisLine {
+                    pv: vec![mv("h1h3")],
+                    score: 7,
+                },
+            ]),
+        ] {
+            let text = reply.to_string();
+            assert_eq!(text.parse::<Reply>(), Ok(reply), "{text}");
+        }
+        assert_eq!("move Td1-d3".parse(), Ok(Reply::Move(mv("d1d3"))));
+        assert!(matches!(
+            "move nowhere".parse::<Reply>(),
+            Err(ReplyError::Move { .. })
+        ));
+        assert!("thinking".parse::<Reply>().is_err());
+    }
+}

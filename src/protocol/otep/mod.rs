@@ -1,0 +1,320 @@
+//! OpenTafl's engine protocol (OTEP), as an engine speaks it to the OpenTafl host as that host
+//! behaves (see PROTOCOL.md): `hello` at once, then the host's commands.
+
+pub mod message;
+pub mod rules;
+
+use super::driver::{Dialogue, Search};
+use super::{Flow, Input, Output, Session, Settings};
+use crate::board::Rules;
+use crate::search::{Engine, Limits, Options, SearchResult};
+use message::{AnalysisLine, Command, MessageError, Reply};
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+/// Thinking time per move without a clock, unless `--movetime` says otherwise.
+const MOVE_TIME: Duration = Duration::from_secs(3);
+/// The most lines and seconds an `analyze` gets, however many it asks for.
+const MAX_LINES: u64 = 32;
+const MAX_SECONDS: u64 = 3600;
+
+/// What the running search is for.
+enum Purpose {
+    Move,
+    /// An analysis, after which the engine's options are restored.
+    Analysis(Options),
+}
+
+pub struct Otep {
+    out: Output,
+    session: Session,
+    purpose: Purpose,
+}
+
+impl Otep {
+    pub fn new(out: Output, settings: Settings) -> Otep {
+        Otep {
+            out,
+            session: Session::new(Rules::default(), MOVE_TIME, settings),
+            purpose: Purpose::Move,
+        }
+    }
+
+    /// Greets the host, then handles lines (`first`, then the input) until `goodbye` or end
+    /// of input.
+    pub fn run(mut self, first: Option<Input>, input: Receiver<Input>) {
+        self.reply(Reply::Hello);
+        let engine = Engine::new(Options::default());
+        super::driver::drive(&mut self, engine, first, input);
+    }
+
+    fn reply(&self, reply: Reply) {
+        self.out.line(&reply.to_string());
+    }
+
+    fn status(&self, text: String) {
+        self.reply(Reply::Status(text));
+    }
+
+    /// Takes the host's board, with the side to move `side`.
+    fn resync(&mut self, board: crate::board::Board, side: crate::board::Side) {
+        if self.session.resync(board.with_side_to_move(side)) {
+            log::warn!("position differs from the host's; taking the host's");
+        }
+    }
+
+    fn analyze(&mut self, lines: u64, seconds: u64, search: &mut Search) {
+        let options = search.engine().options().clone();
+        let wanted = Options {
+            multipv: lines.clamp(1, MAX_LINES) as usize,
+            ..options.clone()
+        };
+        // Only MultiPV changes, which needs no memory: this cannot fail, but say so if it did.
+        if let Err(e) = search.engine().set_options(wanted) {
+            return self.status(format!("error: analyze: {e}"));
+        }
+        self.purpose = Purpose::Analysis(options);
+        let limits = self.session.capped(Limits {
+            movetime: Some(Duration::from_secs(seconds.clamp(1, MAX_SECONDS))),
+            ..Limits::default()
+        });
+        search.start(self.session.position(), limits, Box::new(|_| {}));
+    }
+}
+
+impl Dialogue for Otep {
+    type Command = Command;
+    type Error = MessageError;
+
+    fn read(input: Input) -> Option<Result<Command, MessageError>> {
+        match input {
+            Input::Line(line) => match line.parse() {
+                Err(MessageError::Empty) => None,
+                parsed => Some(parsed),
+            },
+            Input::TooLong(n) => Some(Err(MessageError::TooLong(n))),
+        }
+    }
+
+    fn ends_search(command: &Command) -> bool {
+        matches!(command, Command::Finish(_) | Command::Goodbye)
+    }
+
+    fn handle(&mut self, command: Command, search: &mut Search) -> Flow {
+        match command {
+            // A search `finish` ends is stopped by the driver as soon as the word is read.
+            Command::Noop(_) | Command::Side(_) | Command::Finish(_) => {}
+            Command::Rules { rules, start } => {
+                self.session.new_game(start, rules);
+                search.engine().clear();
+            }
+            Command::Position(board) | Command::Move(board) => {
+                let side = self.session.side_to_move();
+                self.resync(board, side);
+            }
+            Command::Clock(report) => self.session.set_clock(report.clock()),
+            Command::Play(side) => {
+                self.session.give_turn(side);
+                self.purpose = Purpose::Move;
+                let out = self.out.clone();
+                search.start(
+                    self.session.position(),
+                    self.session.move_limits(),
+                    Box::new(move |info| {
+                        let progress = format!(
+                            "depth {} score {} nodes {}",
+                            info.depth, info.score, info.nodes
+                        );
+                        out.line(&Reply::Status(progress).to_string())
+                    }),
+                );
+            }
+            Command::OpponentMove(m) => {
+                let applied = self.session.play(m.mv).is_ok();
+                match m.position {
+                    Some(board) => {
+                        let side = self.session.side_to_move();
+                        let side = if applied { side } else { side.opponent() };
+                        self.resync(board, side);
+                    }
+                    None if !applied => self.status(format!("error: cannot play {:?}", m.mv)),
+                    None => {}
+                }
+            }
+            Command::Error(_) => {
+                // Our last move was refused: take it back; the host repeats its last move.
+                self.session.undo();
+            }
+            Command::Analyze { lines, seconds } => self.analyze(lines, seconds, search),
+            Command::Goodbye => return Flow::Quit,
+        }
+        Flow::Continue
+    }
+
+    fn refuse(&mut self, error: MessageError) {
+        match error {
+            MessageError::Rules(e) => {
+                self.status(format!("unsupported rules: {e}"));
+                self.reply(Reply::Error(0));
+            }
+            other => self.status(format!("error: {other}")),
+        }
+    }
+
+    fn searched(&mut self, result: SearchResult, search: &mut Search) {
+        match std::mem::replace(&mut self.purpose, Purpose::Move) {
+            Purpose::Move => match result.best {
+                Some(mv) => {
+                    // The search's move is legal here.
+                    let _ = self.session.play(mv);
+                    self.reply(Reply::Move(mv));
+                }
+                None => self.status("no legal move".into()),
+            },
+            Purpose::Analysis(options) => {
+                if let Err(e) = search.engine().set_options(options) {
+                    self.status(format!("error: analyze: {e}"));
+                }
+                let lines = result
+                    .lines
+                    .iter()
+                    .map(|line| AnalysisLine {
+                        pv: line.pv.clone(),
+                        score: line.score.0,
+                    })
+                    .collect();
+                self.reply(Reply::Analysis(lines));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Side;
+    use crate::search::{Clock, SideClock};
+    use std::sync::mpsc::channel;
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A loop with a 300-node cap, talked to line by line as a host does.
+    struct Host {
+        to_engine: std::sync::mpsc::Sender<Input>,
+        sink: Sink,
+        seen: usize,
+        engine: std::thread::JoinHandle<()>,
+    }
+
+    impl Host {
+        fn start() -> Host {
+            let sink = Sink::default();
+            let settings = Settings {
+                move_time: None,
+                max_nodes: Some(300),
+            };
+            let otep = Otep::new(Output::new(Box::new(sink.clone())), settings);
+            let (to_engine, rx) = channel();
+            let engine = std::thread::spawn(move || otep.run(None, rx));
+            Host {
+                to_engine,
+                sink,
+                seen: 0,
+                engine,
+            }
+        }
+
+        fn say(&self, line: &str) {
+            self.to_engine.send(Input::Line(line.into())).unwrap();
+        }
+
+        /// The lines since the last call, up to the first that starts with `prefix`.
+        fn until(&mut self, prefix: &str) -> Vec<String> {
+            for _ in 0..1000 {
+                let text = String::from_utf8(self.sink.0.lock().unwrap().clone()).unwrap();
+                let lines: Vec<String> = text.lines().skip(self.seen).map(String::from).collect();
+                if let Some(i) = lines.iter().position(|l| l.starts_with(prefix)) {
+                    self.seen += i + 1;
+                    return lines[..=i].to_vec();
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            panic!("no '{prefix}'");
+        }
+
+        fn goodbye(self) {
+            self.say("goodbye");
+            self.engine.join().unwrap();
+        }
+    }
+
+    #[test]
+    fn huge_negative_and_bad_clocks() {
+        let mut otep = Otep::new(Output::new(Box::new(std::io::sink())), Settings::default());
+        let mut clock = |line: &str| {
+            if let Ok(Command::Clock(c)) = line.parse() {
+                otep.session.set_clock(c.clock());
+            }
+            otep.session.clock()
+        };
+        let max = Duration::from_millis(u64::MAX);
+        assert_eq!(
+            clock("clock 18446744073709551615 99999999999999999999999* 0 0 0 "),
+            Clock::both(SideClock::new(max, Duration::ZERO))
+        );
+        // A clock run past zero is no time left.
+        let c = clock("clock -20 5000 0 0 0");
+        assert_eq!(c.side(Side::Attackers).unwrap().left, Duration::ZERO);
+        for bad in ["clock 1000 lots 0 0 0", "clock 5", "clock 1e3 5"] {
+            assert_eq!(clock(bad), c, "{bad}: unchanged");
+        }
+        let mut host = Host::start();
+        assert_eq!(host.until("hello"), ["hello"]);
+        host.say("clock 18446744073709551615 99999999999999999999999* 0 0 0 ");
+        host.say("play attackers");
+        host.until("move ");
+        host.say("clock -20 5000 0 0 0");
+        host.say("clock 1000 lots 0 0 0");
+        assert!(host.until("status error: ")[0].starts_with("status error: clock: 'lots'"));
+        host.say("play defenders");
+        host.until("move ");
+        host.goodbye();
+    }
+
+    #[test]
+    fn analyze_refuses_negative_numbers_and_caps_huge_ones() {
+        let mut host = Host::start();
+        host.say("analyze -1 5");
+        let refused = host.until("status error");
+        assert!(
+            refused
+                .last()
+                .unwrap()
+                .starts_with("status error: analyze: lines: '-1' is negative")
+        );
+        // Capped at 32 lines and an hour; the node cap ends it at once.
+        host.say("analyze 18446744073709551615 18446744073709551615");
+        host.until("analysis ");
+        // MultiPV is back at 1 for the next one.
+        host.say("analyze");
+        assert!(
+            host.until("analysis ")
+                .last()
+                .unwrap()
+                .starts_with("analysis 1 ")
+        );
+        host.goodbye();
+    }
+}

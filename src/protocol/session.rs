@@ -1,0 +1,214 @@
+//! What a host has told the engine, whatever its protocol: the game with its history under its
+//! rules, the clocks, and the command line's settings; from these, the limits of a search.
+
+use super::Settings;
+use crate::board::{Bitboard, Board, Move, MoveError, Position, Rules, Side};
+use crate::search::{Clock, Limits};
+use std::time::Duration;
+
+/// A move of a host's game that could not be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("move {number} ({mv}) is illegal: {error}")]
+pub struct IllegalMove {
+    /// Counted from 1.
+    pub number: usize,
+    pub mv: Move,
+    pub error: MoveError,
+}
+
+pub struct Session {
+    position: Position,
+    clock: Clock,
+    /// Thinking time per move when no clock runs.
+    move_time: Duration,
+    /// The most nodes any search may visit.
+    max_nodes: Option<u64>,
+}
+
+impl Session {
+    /// A game from the start under `rules`; `move_time` is the protocol's thinking time per
+    /// move without a clock, unless the settings say otherwise.
+    pub fn new(rules: Rules, move_time: Duration, settings: Settings) -> Session {
+        Session {
+            position: Position::start(rules),
+            clock: Clock::NONE,
+            move_time: settings.move_time.unwrap_or(move_time),
+            max_nodes: settings.max_nodes,
+        }
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn rules(&self) -> Rules {
+        *self.position.rules()
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.position.side_to_move()
+    }
+
+    /// A new game from `board` under `rules`.
+    pub fn new_game(&mut self, board: Board, rules: Rules) {
+        self.position = Position::new(board, rules);
+    }
+
+    /// The same game under other rules: its moves replayed as far as they stay legal.
+    pub fn change_rules(&mut self, rules: Rules) {
+        let moves: Vec<Move> = self.position.moves().collect();
+        let mut start = self.position.clone();
+        while start.undo().is_some() {}
+        self.position = Position::new(*start.board(), rules);
+        for mv in moves {
+            if self.position.try_play(mv).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// The game the host gives as a board and the moves since, under the session's rules.
+    pub fn replay(&self, board: Board, moves: &[Move]) -> Result<Position, IllegalMove> {
+        let mut pos = Position::new(board, self.rules());
+        for (i, &mv) in moves.iter().enumerate() {
+            pos.try_play(mv).map_err(|error| IllegalMove {
+                number: i + 1,
+                mv,
+                error,
+            })?;
+        }
+        Ok(pos)
+    }
+
+    /// Takes a game [`Session::replay`] gave.
+    pub fn set_position(&mut self, position: Position) {
+        self.position = position;
+    }
+
+    /// Plays `mv` if it is legal; returns the captures.
+    pub fn play(&mut self, mv: Move) -> Result<Bitboard, MoveError> {
+        self.position.try_play(mv)
+    }
+
+    pub fn undo(&mut self) -> Option<Move> {
+        self.position.undo()
+    }
+
+    /// Takes the host's board when it differs from the game's (which then starts from it);
+    /// returns whether it did.
+    pub fn resync(&mut self, board: Board) -> bool {
+        let differs = *self.position.board() != board;
+        if differs {
+            self.new_game(board, self.rules());
+        }
+        differs
+    }
+
+    /// Makes it `side`'s turn: if it is not, the game starts again from its board with
+    /// `side` to move.
+    pub fn give_turn(&mut self, side: Side) {
+        if self.side_to_move() != side {
+            self.resync(self.position.board().with_side_to_move(side));
+        }
+    }
+
+    pub fn clock(&self) -> Clock {
+        self.clock
+    }
+
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
+    /// `side` moved, taking `used` of its clock.
+    pub fn spend(&mut self, side: Side, used: Duration) {
+        self.clock.spend(side, used);
+    }
+
+    /// The limits of a search for a move of the side to move: its clock if it has one, else
+    /// the thinking time per move.
+    pub fn move_limits(&self) -> Limits {
+        let limits = match self.clock.side(self.side_to_move()) {
+            Some(_) => Limits {
+                clock: self.clock,
+                ..Limits::default()
+            },
+            None => Limits {
+                movetime: Some(self.move_time),
+                ..Limits::default()
+            },
+        };
+        self.capped(limits)
+    }
+
+    /// Limits the host asked for, held to the settings' node cap.
+    pub fn capped(&self, limits: Limits) -> Limits {
+        limits.with_node_cap(self.max_nodes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Preset, Square};
+    use crate::search::SideClock;
+
+    fn mv(from: &str, to: &str) -> Move {
+        Move::new(Square::parse(from).unwrap(), Square::parse(to).unwrap())
+    }
+
+    #[test]
+    fn limits_come_from_the_clock_else_the_move_time_and_are_capped() {
+        let settings = Settings {
+            move_time: None,
+            max_nodes: Some(500),
+        };
+        let mut s = Session::new(Rules::default(), Duration::from_secs(2), settings);
+        let l = s.move_limits();
+        assert_eq!(
+            (l.movetime, l.nodes),
+            (Some(Duration::from_secs(2)), Some(500))
+        );
+        let own = SideClock::new(Duration::from_secs(60), Duration::from_secs(1));
+        s.set_clock(Clock::new(Some(own), None));
+        let l = s.move_limits();
+        assert_eq!(
+            (l.movetime, l.clock.side(Side::Attackers)),
+            (None, Some(own))
+        );
+        // The defenders have no clock: they think for the move time.
+        s.play(mv("d1", "d3")).unwrap();
+        assert_eq!(s.move_limits().movetime, Some(Duration::from_secs(2)));
+        s.spend(Side::Attackers, Duration::from_secs(10));
+        assert_eq!(
+            s.clock().side(Side::Attackers).unwrap().left,
+            Duration::from_secs(51)
+        );
+    }
+
+    #[test]
+    fn replays_say_the_illegal_move_and_rules_changes_keep_the_game() {
+        let mut s = Session::new(Rules::default(), Duration::ZERO, Settings::default());
+        let game = s
+            .replay(Board::start(), &[mv("d1", "d3"), mv("f4", "f3")])
+            .unwrap();
+        s.set_position(game);
+        let e = s
+            .replay(Board::start(), &[mv("d1", "d3"), mv("d3", "d5")])
+            .unwrap_err();
+        assert_eq!(e.number, 2);
+        assert!(e.to_string().starts_with("move 2 (d3d5) is illegal"), "{e}");
+        assert_eq!(s.position().plies(), 2, "unchanged");
+        s.change_rules(Rules::preset(Preset::Fetlar));
+        assert_eq!(
+            (s.position().plies(), s.rules().preset),
+            (2, Preset::Fetlar)
+        );
+        // The host's own board restarts the game; the same board keeps the history.
+        assert!(!s.resync(*s.position().board()));
+        assert_eq!(s.position().plies(), 2);
+        s.give_turn(Side::Defenders);
+        assert_eq!(s.position().plies(), 0);
+        assert_eq!(s.side_to_move(), Side::Defenders);
+    }
+}

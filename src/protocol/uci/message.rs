@@ -1,0 +1,795 @@
+//! The UCI-style protocol's messages, read and written the same way by Hnefi's engine loop and
+//! by the match runner that drives other engines. Positions are FENs as in RULES.md, moves
+//! `d1d3`. Clocks: `wtime`/`winc` are the attackers' (they move first, like White),
+//! `btime`/`binc` the defenders'; `atime`/`ainc`/`dtime`/`dinc` say the same without the
+//! chess names.
+
+use crate::board::notation::{NotationError, parse_fen, parse_move, parse_record_move, to_fen};
+use crate::board::{Board, Move, Side};
+use crate::protocol::number::{NumberError, parse_amount, parse_clock, truncate};
+use crate::search::{Clock, Info, Limits, Score, SideClock};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Where a `position` command starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setup {
+    StartPos,
+    Fen(Board),
+}
+
+impl Setup {
+    pub fn board(self) -> Board {
+        match self {
+            Setup::StartPos => Board::start(),
+            Setup::Fen(board) => board,
+        }
+    }
+}
+
+/// What a host asks of an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Uci,
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    UciNewGame,
+    /// The game: a start and every move since, which are its history.
+    Position {
+        setup: Setup,
+        moves: Vec<Move>,
+    },
+    Go(Limits),
+    /// `go perft DEPTH`: the legal move tree's leaves, per first move.
+    Perft(u32),
+    Stop,
+    PonderHit,
+    Quit,
+    /// `d`: the board and its facts, for people.
+    Display,
+    /// The evaluation term by term, for people.
+    Eval,
+}
+
+fn millis(d: Duration) -> u128 {
+    d.as_millis()
+}
+
+fn write_go(f: &mut fmt::Formatter<'_>, l: &Limits) -> fmt::Result {
+    f.write_str("go")?;
+    let sides = [Side::Attackers, Side::Defenders].map(|s| l.clock.side(s));
+    for (word, side) in ["wtime", "btime"].into_iter().zip(sides) {
+        if let Some(c) = side {
+            write!(f, " {word} {}", millis(c.left))?;
+        }
+    }
+    for (word, side) in ["winc", "binc"].into_iter().zip(sides) {
+        if let Some(c) = side {
+            write!(f, " {word} {}", millis(c.inc))?;
+        }
+    }
+    if let Some(t) = l.movetime {
+        write!(f, " movetime {}", millis(t))?;
+    }
+    if let Some(n) = l.nodes {
+        write!(f, " nodes {n}")?;
+    }
+    if let Some(d) = l.depth {
+        write!(f, " depth {d}")?;
+    }
+    if let Some(m) = l.movestogo {
+        write!(f, " movestogo {m}")?;
+    }
+    if l.infinite {
+        f.write_str(" infinite")?;
+    }
+    if l.ponder {
+        f.write_str(" ponder")?;
+    }
+    if !l.searchmoves.is_empty() {
+        f.write_str(" searchmoves")?;
+        for m in &l.searchmoves {
+            write!(f, " {m}")?;
+        }
+    }
+    Ok(())
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Uci => f.write_str("uci"),
+            Command::IsReady => f.write_str("isready"),
+            Command::SetOption { name, value } => {
+                write!(f, "setoption name {name}")?;
+                match value {
+                    Some(v) => write!(f, " value {v}"),
+                    None => Ok(()),
+                }
+            }
+            Command::UciNewGame => f.write_str("ucinewgame"),
+            Command::Position { setup, moves } => {
+                match setup {
+                    Setup::StartPos => f.write_str("position startpos")?,
+                    Setup::Fen(board) => write!(f, "position fen {}", to_fen(board))?,
+                }
+                if !moves.is_empty() {
+                    f.write_str(" moves")?;
+                    for m in moves {
+                        write!(f, " {m}")?;
+                    }
+                }
+                Ok(())
+            }
+            Command::Go(limits) => write_go(f, limits),
+            Command::Perft(depth) => write!(f, "go perft {depth}"),
+            Command::Stop => f.write_str("stop"),
+            Command::PonderHit => f.write_str("ponderhit"),
+            Command::Quit => f.write_str("quit"),
+            Command::Display => f.write_str("d"),
+            Command::Eval => f.write_str("eval"),
+        }
+    }
+}
+
+impl FromStr for Command {
+    type Err = CommandError;
+
+    /// One line; a blank one is [`CommandError::Empty`].
+    fn from_str(line: &str) -> Result<Command, CommandError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&word) = words.first() else {
+            return Err(CommandError::Empty);
+        };
+        let args = &words[1..];
+        Ok(match word {
+            "uci" => Command::Uci,
+            "isready" => Command::IsReady,
+            "setoption" => {
+                let (name, value) = setoption(args).ok_or(CommandError::SetOption)?;
+                Command::SetOption { name, value }
+            }
+            "ucinewgame" => Command::UciNewGame,
+            "position" => position(args)?,
+            "go" => go(args)?,
+            "stop" => Command::Stop,
+            "ponderhit" => Command::PonderHit,
+            "quit" => Command::Quit,
+            "d" => Command::Display,
+            "eval" => Command::Eval,
+            other => return Err(CommandError::Unknown(truncate(other))),
+        })
+    }
+}
+
+/// `name <words...> [value <words...>]`.
+fn setoption(args: &[&str]) -> Option<(String, Option<String>)> {
+    if args.first() != Some(&"name") {
+        return None;
+    }
+    let value_at = args.iter().position(|w| w.eq_ignore_ascii_case("value"));
+    let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+    let value = value_at.map(|i| args[i + 1..].join(" "));
+    Some((name, value))
+}
+
+/// `startpos|fen <FEN> [moves m1 m2 ...]`.
+fn position(args: &[&str]) -> Result<Command, CommandError> {
+    let (setup, moves) = match args.iter().position(|&w| w == "moves") {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[][..]),
+    };
+    let setup = match setup.first() {
+        Some(&"startpos") if setup.len() == 1 => Setup::StartPos,
+        Some(&"startpos") => return Err(CommandError::StartposTrailing),
+        Some(&"fen") => Setup::Fen(parse_fen(&setup[1..].join(" ")).map_err(CommandError::Fen)?),
+        Some(other) => return Err(CommandError::Setup(truncate(other))),
+        None => return Err(CommandError::NoSetup),
+    };
+    let moves = moves
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            parse_move(text).map_err(|error| CommandError::Move {
+                number: i + 1,
+                error,
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Command::Position { setup, moves })
+}
+
+fn go(args: &[&str]) -> Result<Command, CommandError> {
+    let mut limits = Limits::default();
+    // Each side's time left and increment, made a clock once all words are read.
+    let mut times: [Option<u64>; 2] = [None; 2];
+    let mut incs: [Option<u64>; 2] = [None; 2];
+    let mut i = 0;
+    while i < args.len() {
+        let word = args[i];
+        let arg = || {
+            args.get(i + 1)
+                .copied()
+                .ok_or_else(|| CommandError::MissingNumber(word.to_string()))
+        };
+        let number = |e| CommandError::Number(word.to_string(), e);
+        let value = || parse_amount(arg()?).map_err(number);
+        // The time left on a clock, where below zero means none left (see `parse_clock`).
+        let clock = || parse_clock(arg()?).map_err(number);
+        match word {
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "perft" => return Ok(Command::Perft(value()?.min(64) as u32)),
+            "depth" => limits.depth = Some(value()?.clamp(1, 100) as u32),
+            "nodes" => limits.nodes = Some(value()?.max(1)),
+            "movetime" => limits.movetime = Some(Duration::from_millis(value()?)),
+            "wtime" | "atime" => times[0] = Some(clock()?),
+            "btime" | "dtime" => times[1] = Some(clock()?),
+            "winc" | "ainc" => incs[0] = Some(value()?),
+            "binc" | "dinc" => incs[1] = Some(value()?),
+            "movestogo" => limits.movestogo = Some(value()?.min(1000) as u32),
+            "searchmoves" => {
+                // Every following word that reads as a move.
+                let moves: Vec<Move> = args[i + 1..]
+                    .iter()
+                    .map_while(|w| parse_move(w).ok())
+                    .collect();
+                i += 1 + moves.len();
+                limits.searchmoves = moves;
+                continue;
+            }
+            "mate" => return Err(CommandError::Unsupported(word.to_string())),
+            other => return Err(CommandError::GoWord(truncate(other))),
+        }
+        i += if matches!(word, "infinite" | "ponder") {
+            1
+        } else {
+            2
+        };
+    }
+    let side = |s: usize| {
+        times[s].map(|t| {
+            SideClock::new(
+                Duration::from_millis(t),
+                Duration::from_millis(incs[s].unwrap_or(0)),
+            )
+        })
+    };
+    limits.clock = Clock::new(side(0), side(1));
+    Ok(Command::Go(limits))
+}
+
+/// Why a line is not a command.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    #[error("empty line")]
+    Empty,
+    #[error("line of {0} bytes is too long; ignored")]
+    TooLong(usize),
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+    #[error("setoption needs 'name <option> [value <value>]'")]
+    SetOption,
+    #[error("position startpos takes nothing before 'moves'")]
+    StartposTrailing,
+    #[error("bad FEN: {0}")]
+    Fen(NotationError),
+    #[error("position: expected 'startpos' or 'fen', found '{0}'")]
+    Setup(String),
+    #[error("position: expected 'startpos' or 'fen'")]
+    NoSetup,
+    #[error("move {number}: {error}")]
+    Move { number: usize, error: NotationError },
+    #[error("go {0}: missing number")]
+    MissingNumber(String),
+    #[error("go {0}: {1}")]
+    Number(String, NumberError),
+    #[error("go {0} is not supported")]
+    Unsupported(String),
+    #[error("go: unknown word '{0}'")]
+    GoWord(String),
+}
+
+/// A score as UCI says it, from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UciScore {
+    /// Centipawns.
+    Cp(i32),
+    /// The side to move's moves to the win (negative: to the loss).
+    Mate(i32),
+}
+
+impl From<Score> for UciScore {
+    fn from(score: Score) -> UciScore {
+        match score.plies_to_end() {
+            Some(p) if score.0 > 0 => UciScore::Mate(p.div_ceil(2) as i32),
+            Some(p) => UciScore::Mate(-(p.div_ceil(2).max(1) as i32)),
+            None => UciScore::Cp(score.0),
+        }
+    }
+}
+
+impl fmt::Display for UciScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UciScore::Cp(cp) => write!(f, "cp {cp}"),
+            UciScore::Mate(moves) => write!(f, "mate {moves}"),
+        }
+    }
+}
+
+/// An `info` line: one finished iteration of one line of the search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: usize,
+    pub score: UciScore,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time_ms: u128,
+    pub pv: Vec<Move>,
+}
+
+impl From<&Info> for Progress {
+    fn from(info: &Info) -> Progress {
+        Progress {
+            depth: info.depth,
+            seldepth: info.seldepth,
+            multipv: info.multipv,
+            score: info.score.into(),
+            nodes: info.nodes,
+            nps: info.nps,
+            hashfull: info.hashfull,
+            time_ms: info.time.as_millis(),
+            pv: info.pv.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv",
+            self.depth,
+            self.seldepth,
+            self.multipv,
+            self.score,
+            self.nodes,
+            self.nps,
+            self.hashfull,
+            self.time_ms
+        )?;
+        self.pv.iter().try_for_each(|m| write!(f, " {m}"))
+    }
+}
+
+impl Progress {
+    /// The words after `info`: each field once, `pv` last.
+    fn read(words: &[&str]) -> Option<Progress> {
+        let mut p = Progress {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score: UciScore::Cp(0),
+            nodes: 0,
+            nps: 0,
+            hashfull: 0,
+            time_ms: 0,
+            pv: Vec::new(),
+        };
+        let mut i = 0;
+        while i < words.len() {
+            let value = words.get(i + 1).copied().unwrap_or_default();
+            match words[i] {
+                "depth" => p.depth = value.parse().ok()?,
+                "seldepth" => p.seldepth = value.parse().ok()?,
+                "multipv" => p.multipv = value.parse().ok()?,
+                "nodes" => p.nodes = value.parse().ok()?,
+                "nps" => p.nps = value.parse().ok()?,
+                "hashfull" => p.hashfull = value.parse().ok()?,
+                "time" => p.time_ms = value.parse().ok()?,
+                "score" => {
+                    let n = words.get(i + 2)?.parse().ok()?;
+                    p.score = match value {
+                        "cp" => UciScore::Cp(n),
+                        "mate" => UciScore::Mate(n),
+                        _ => return None,
+                    };
+                    i += 1;
+                }
+                "pv" => {
+                    p.pv = words[i + 1..]
+                        .iter()
+                        .map(|w| parse_move(w).ok())
+                        .collect::<Option<_>>()?;
+                    break;
+                }
+                _ => return None,
+            }
+            i += 2;
+        }
+        Some(p)
+    }
+}
+
+/// The kind of an engine option, with its default and range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Check { default: bool },
+    Spin { default: i64, min: i64, max: i64 },
+    Combo { default: String, vars: Vec<String> },
+    Button,
+    String { default: String },
+}
+
+/// An option the engine offers (`option name ... type ...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    pub name: String,
+    pub kind: OptionKind,
+}
+
+impl fmt::Display for EngineOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "option name {} type ", self.name)?;
+        match &self.kind {
+            OptionKind::Check { default } => write!(f, "check default {default}"),
+            OptionKind::Spin { default, min, max } => {
+                write!(f, "spin default {default} min {min} max {max}")
+            }
+            OptionKind::Combo { default, vars } => {
+                write!(f, "combo default {default}")?;
+                vars.iter().try_for_each(|v| write!(f, " var {v}"))
+            }
+            OptionKind::Button => f.write_str("button"),
+            OptionKind::String { default } => write!(f, "string default {default}"),
+        }
+    }
+}
+
+impl EngineOption {
+    /// The text after `option name `.
+    fn read(text: &str) -> Option<EngineOption> {
+        let (name, kind) = text.split_once(" type ")?;
+        let words: Vec<&str> = kind.split_whitespace().collect();
+        let field = |key: &str| {
+            let at = words.iter().position(|w| *w == key)?;
+            words.get(at + 1).copied()
+        };
+        let kind = match words.first().copied()? {
+            "check" => OptionKind::Check {
+                default: field("default")?.parse().ok()?,
+            },
+            "spin" => OptionKind::Spin {
+                default: field("default")?.parse().ok()?,
+                min: field("min")?.parse().ok()?,
+                max: field("max")?.parse().ok()?,
+            },
+            "combo" => OptionKind::Combo {
+                default: field("default")?.to_string(),
+                vars: words
+                    .windows(2)
+                    .filter(|w| w[0] == "var")
+                    .map(|w| w[1].to_string())
+                    .collect(),
+            },
+            "button" => OptionKind::Button,
+            "string" => OptionKind::String {
+                default: field("default").unwrap_or_default().to_string(),
+            },
+            _ => return None,
+        };
+        Some(EngineOption {
+            name: name.trim().to_string(),
+            kind,
+        })
+    }
+}
+
+/// What an engine tells a host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    IdName(String),
+    IdAuthor(String),
+    Option(EngineOption),
+    UciOk,
+    ReadyOk,
+    Info(Progress),
+    /// `info string <text>`: anything for people.
+    InfoString(String),
+    /// `info string error: <why>`: a command was refused and changed nothing.
+    Error(String),
+    /// `bestmove (none)` when there is no move.
+    BestMove {
+        best: Option<Move>,
+        ponder: Option<Move>,
+    },
+    /// A first move of `go perft` and the leaves below it: `d1b1: 1`.
+    PerftMove(Move, u64),
+    /// `Nodes searched: N`, the end of `go perft`.
+    PerftTotal(u64),
+    /// Lines for people: the diagram of `d`, the blank line before a perft total.
+    Plain(String),
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::IdName(name) => write!(f, "id name {name}"),
+            Reply::IdAuthor(author) => write!(f, "id author {author}"),
+            Reply::Option(option) => option.fmt(f),
+            Reply::UciOk => f.write_str("uciok"),
+            Reply::ReadyOk => f.write_str("readyok"),
+            Reply::Info(progress) => progress.fmt(f),
+            Reply::InfoString(text) => write!(f, "info string {text}"),
+            Reply::Error(why) => write!(f, "info string error: {why}"),
+            Reply::BestMove { best: None, .. } => f.write_str("bestmove (none)"),
+            Reply::BestMove {
+                best: Some(best),
+                ponder: None,
+            } => write!(f, "bestmove {best}"),
+            Reply::BestMove {
+                best: Some(best),
+                ponder: Some(ponder),
+            } => write!(f, "bestmove {best} ponder {ponder}"),
+            Reply::PerftMove(mv, n) => write!(f, "{mv}: {n}"),
+            Reply::PerftTotal(n) => write!(f, "Nodes searched: {n}"),
+            Reply::Plain(text) => f.write_str(text),
+        }
+    }
+}
+
+impl FromStr for Reply {
+    type Err = ReplyError;
+
+    /// Any line reads: one that is no other reply is [`Reply::Plain`].
+    fn from_str(line: &str) -> Result<Reply, ReplyError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let rest = |n: usize| words.get(n..).map(|w| w.join(" ")).unwrap_or_default();
+        let reply = match words.as_slice() {
+            ["id", "name", ..] => Some(Reply::IdName(rest(2))),
+            ["id", "author", ..] => Some(Reply::IdAuthor(rest(2))),
+            ["option", "name", ..] => EngineOption::read(&rest(2)).map(Reply::Option),
+            ["uciok"] => Some(Reply::UciOk),
+            ["readyok"] => Some(Reply::ReadyOk),
+            ["info", "string", "error:", ..] => Some(Reply::Error(rest(3))),
+            ["info", "string", ..] => Some(Reply::InfoString(rest(2))),
+            ["info", fields @ ..] => Progress::read(fields).map(Reply::Info),
+            ["bestmove", ..] => return best_move(&words[1..]),
+            ["Nodes", "searched:", n] => n.parse().ok().map(Reply::PerftTotal),
+            [mv, n] => mv
+                .strip_suffix(':')
+                .and_then(|m| parse_move(m).ok())
+                .zip(n.parse().ok())
+                .map(|(m, n)| Reply::PerftMove(m, n)),
+            _ => None,
+        };
+        Ok(reply.unwrap_or_else(|| Reply::Plain(line.to_string())))
+    }
+}
+
+/// The words after `bestmove`; the engines' moves may be written as game records write them.
+fn best_move(words: &[&str]) -> Result<Reply, ReplyError> {
+    let read = |text: &str| {
+        parse_record_move(text)
+            .map(|r| r.mv)
+            .map_err(|error| ReplyError::Move {
+                text: truncate(text),
+                error,
+            })
+    };
+    match words {
+        ["(none)", ..] => Ok(Reply::BestMove {
+            best: None,
+            ponder: None,
+        }),
+        [best, "ponder", ponder, ..] => Ok(Reply::BestMove {
+            best: Some(read(best)?),
+            ponder: read(ponder).ok(),
+        }),
+        [best, ..] => Ok(Reply::BestMove {
+            best: Some(read(best)?),
+            ponder: None,
+        }),
+        [] => Err(ReplyError::NoMove),
+    }
+}
+
+/// Why an engine's line is not the reply it seems to be.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplyError {
+    #[error("bestmove without a move")]
+    NoMove,
+    #[error("move '{text}': {error}")]
+    Move { text: String, error: NotationError },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::START_FEN;
+
+    fn mv(text: &str) -> Move {
+        parse_move(text).unwrap()
+    }
+
+    #[test]
+    fn commands_read_back_what_they_write() {
+        let s = Duration::from_millis;
+        let clock = Clock::new(
+            Some(SideClock::new(s(60_000), s(500))),
+            Some(SideClock::new(s(55_000), s(0))),
+        );
+        for command in [
+            Command::Uci,
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("10".into()),
+            },
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None,
+            },
+            Command::Position {
+                setup: Setup::StartPos,
+                moves: vec![],
+            },
+            Command::Position {
+                setup: Setup::Fen(parse_fen(START_FEN).unwrap()),
+                moves: vec![mv("d1d3"), mv("f4f3")],
+            },
+            Command::Go(Limits {
+                clock,
+                movetime: Some(s(1500)),
+                nodes: Some(20_000),
+                depth: Some(9),
+                movestogo: Some(12),
+                infinite: true,
+                ponder: true,
+                searchmoves: vec![mv("d1d3")],
+            }),
+            Command::Go(Limits::default()),
+            Command::Perft(3),
+            Command::Display,
+        ] {
+            let text = command.to_string();
+            assert_eq!(text.parse::<Command>(), Ok(command), "{text}");
+        }
+        let go = Command::Go(Limits {
+            clock,
+            ..Limits::default()
+        });
+        assert_eq!(go.to_string(), "go wtime 60000 btime 55000 winc 500 binc 0");
+        assert_eq!(
+            "go atime 10 ainc 1 nodes 5".parse::<Command>(),
+            Ok(Command::Go(Limits {
+                clock: Clock::new(Some(SideClock::new(s(10), s(1))), None),
+                nodes: Some(5),
+                ..Limits::default()
+            }))
+        );
+    }
+
+    #[test]
+    fn bad_commands_say_what_is_wrong() {
+        let e = |t: &str| t.parse::<Command>().unwrap_err().to_string();
+        assert_eq!(e("frobnicate"), "unknown command 'frobnicate'");
+        assert_eq!(
+            e("setoption Hash 5"),
+            "setoption needs 'name <option> [value <value>]'"
+        );
+        assert_eq!(
+            e("position startpos moves d1d1"),
+            "move 1: move 'd1d1': d1 and d1 are the same square"
+        );
+        assert!(e("position fen 11/11 a").starts_with("bad FEN: "));
+        assert_eq!(
+            e("position end"),
+            "position: expected 'startpos' or 'fen', found 'end'"
+        );
+        assert_eq!(e("go depth"), "go depth: missing number");
+        assert!(e("go nodes -5").starts_with("go nodes: '-5' is negative"));
+        assert_eq!(e("go mate 3"), "go mate is not supported");
+        assert_eq!(e("go fast"), "go: unknown word 'fast'");
+        // A clock that ran past zero is no time left, not an error.
+        assert!("go wtime -30 btime 100".parse::<Command>().is_ok());
+    }
+
+    #[test]
+    fn replies_read_back_what_they_write() {
+        for reply in [
+            Reply::IdName("Hnefi 0.1.0".into()),
+            Reply::IdAuthor("the Hnefi developers".into()),
+            Reply::Option(EngineOption {
+                name: "Move Overhead".into(),
+                kind: OptionKind::Spin {
+                    default: 30,
+                    min: 0,
+                    max: 5000,
+                },
+            }),
+            Reply::Option(EngineOption {
+                name: "Rules".into(),
+                kind: OptionKind::Combo {
+                    default: "copenhagen".into(),
+                    vars: vec!["copenhagen".into(), "fetlar".into()],
+                },
+            }),
+            Reply::Option(EngineOption {
+                name: "Ponder".into(),
+                kind: OptionKind::Check { default: false },
+            }),
+            Reply::Option(EngineOption {
+                name: "Clear Hash".into(),
+                kind: OptionKind::Button,
+            }),
+            Reply::Option(EngineOption {
+                name: "Book".into(),
+                kind: OptionKind::String {
+                    default: "none".into(),
+                },
+            }),
+            Reply::UciOk,
+            Reply::ReadyOk,
+            Reply::Info(Progress {
+                depth: 3,
+                seldepth: 5,
+                multipv: 1,
+                score: UciScore::Mate(-2),
+                nodes: 1000,
+                nps: 20_000,
+                hashfull: 4,
+                time_ms: 50,
+                pv: vec![mv("d1d3"), mv("f4f3")],
+            }),
+            Reply::InfoString("perft stopped".into()),
+            Reply::Error("unknown command 'x'".into()),
+            Reply::BestMove {
+                best: Some(mv("d1d3")),
+                ponder: Some(mv("f4f3")),
+            },
+            Reply::BestMove {
+                best: Some(mv("d1d3")),
+                ponder: None,
+            },
+            Reply::BestMove {
+                best: None,
+                ponder: None,
+            },
+            Reply::PerftMove(mv("d1b1"), 1),
+            Reply::PerftTotal(116),
+            Reply::Plain(String::new()),
+            Reply::Plain(" 11 . . . a a a a a . . . ".into()),
+        ] {
+            let text = reply.to_string();
+            assert_eq!(text.parse::<Reply>(), Ok(reply), "{text}");
+        }
+        assert!(matches!(
+            "bestmove z9z1".parse::<Reply>(),
+            Err(ReplyError::Move { .. })
+        ));
+        assert_eq!("bestmove".parse::<Reply>(), Err(ReplyError::NoMove));
+        assert_eq!(
+            "bestmove d1-d3xe2".parse(),
+            Ok(Reply::BestMove {
+                best: Some(mv("d1d3")),
+                ponder: None
+            })
+        );
+    }
+
+    #[test]
+    fn scores_count_moves_to_the_end() {
+        assert_eq!(UciScore::from(Score(35)), UciScore::Cp(35));
+        assert_eq!(UciScore::from(Score::win_in(3)), UciScore::Mate(2));
+        assert_eq!(UciScore::from(Score::loss_in(2)), UciScore::Mate(-1));
+        assert_eq!(UciScore::from(Score::loss_in(0)), UciScore::Mate(-1));
+    }
+}
