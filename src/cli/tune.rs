@@ -134,7 +134,7 @@ pub fn tune(args: TuneArgs) -> Result<(), CliError> {
         FEATURES
     );
     let start = if settings.from_zero {
-        vec![0.0; 2 * FEATURES]
+        tune::zero_weights()
     } else {
         tune::current_weights()
     };

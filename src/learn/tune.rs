@@ -10,7 +10,7 @@
 
 use super::sample::Sample;
 use crate::board::Rules;
-use crate::search::eval::features::{FEATURES, GROUPS, Sink, extract, phase};
+use crate::search::eval::features::{FEATURES, GROUPS, HAND_SET, Sink, extract, phase};
 use crate::search::eval::weights::WEIGHTS;
 use crate::search::params::PHASE_PIECES;
 use crate::splitmix::{mix, spread};
@@ -216,6 +216,24 @@ pub fn current_weights() -> Vec<f64> {
         .collect()
 }
 
+/// Zero weights to fit from, but for the hand-set ones, which keep their current values.
+pub fn zero_weights() -> Vec<f64> {
+    let mut w = current_weights();
+    for (j, x) in w.iter_mut().enumerate() {
+        if !hand_set(j / 2) {
+            *x = 0.0;
+        }
+    }
+    w
+}
+
+/// Whether the fit leaves `feature`'s weights as they are ([`HAND_SET`]).
+fn hand_set(feature: usize) -> bool {
+    HAND_SET
+        .iter()
+        .any(|g| (g.start..g.start + g.len).contains(&feature))
+}
+
 /// The K that best fits the results with weights `w`: a golden-section search over log K.
 pub fn fit_scale(data: &Dataset, w: &[f64], lambda: f64) -> f64 {
     let f = |log_k: f64| data.loss(w, log_k.exp(), lambda);
@@ -282,6 +300,9 @@ pub fn fit(
         let c1 = 1.0 - b1.powi(epoch as i32);
         let c2 = 1.0 - b2.powi(epoch as i32);
         for j in 0..w.len() {
+            if hand_set(j / 2) {
+                continue;
+            }
             m[j] = b1 * m[j] + (1.0 - b1) * g[j];
             v[j] = b2 * v[j] + (1.0 - b2) * g[j] * g[j];
             w[j] -= settings.learning_rate * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
@@ -388,8 +409,8 @@ mod tests {
             train.push(&sample(safe, r(i % 5 == 0)), &rules);
         }
         let settings = TuneSettings {
-            epochs: 400,
-            learning_rate: 2.0,
+            epochs: 1000,
+            learning_rate: 0.1,
             from_zero: true,
             scale: Some(0.01),
             l2: 0.0,
@@ -413,6 +434,40 @@ mod tests {
         assert!(fit.train < fit.start_train);
         let hang = fit.weights[2 * (HANGING.start + 2)] + fit.weights[2 * (HANGING.start + 2) + 1];
         assert!(hang > 0.0, "{hang}");
+    }
+
+    #[test]
+    fn the_fit_leaves_hand_set_weights_alone() {
+        // Attackers on every square beside a corner seal the board: the squeeze counts.
+        let rules = Rules::default();
+        let sealed = "1a7a1/a9a/11/11/11/5k5/11/11/11/a9a/1a7a1 a";
+        let mut train = Dataset::new();
+        for _ in 0..20 {
+            train.push(&sample(sealed, GameResult::DefendersWon), &rules);
+        }
+        let start = current_weights();
+        let settings = TuneSettings {
+            epochs: 50,
+            scale: Some(0.01),
+            ..TuneSettings::default()
+        };
+        let fit = fit(
+            &train,
+            &Dataset::new(),
+            start.clone(),
+            &settings,
+            50,
+            |_| {},
+        );
+        assert!(fit.train < fit.start_train);
+        let zero = zero_weights();
+        for g in HAND_SET {
+            for j in 2 * g.start..2 * (g.start + g.len) {
+                assert_eq!(fit.weights[j], start[j], "{} moved", g.name);
+                assert_eq!(zero[j], start[j]);
+            }
+        }
+        assert!(zero[..2 * HAND_SET[0].start].iter().all(|&w| w == 0.0));
     }
 
     #[test]

@@ -78,8 +78,19 @@ impl<'a> Searcher<'a> {
 
     /// Whether attackers might capture the king with their next move: a cheap over-estimate.
     fn king_capturable(&self, b: &Board) -> bool {
+        self.king_open_sides(b) <= 1
+    }
+
+    /// Whether attackers might capture the king within two of their moves.
+    fn king_in_net(&self, b: &Board) -> bool {
+        self.king_open_sides(b) <= 2
+    }
+
+    /// The squares beside the king the attackers still have to take to capture him (5 when
+    /// he cannot be captured where he stands).
+    fn king_open_sides(&self, b: &Board) -> u32 {
         b.king_capture_squares(self.book.rules())
-            .is_some_and(|needed| (needed & !b.attackers()).count() <= 1)
+            .map_or(5, |needed| (needed & !b.attackers()).count())
     }
 
     /// The search's own reading of a position that repeats one on its path without ending the

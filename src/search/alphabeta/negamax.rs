@@ -98,15 +98,18 @@ impl Searcher<'_> {
         let eval = tt.map_or_else(|| evaluate(b, self.book.rules()), |e| e.eval);
 
         // Threats the static eval cannot see: a king on or next to the edge may build a fort
-        // with his next move, a king two moves from a corner may make a double threat. Worked
-        // out only where pruning would otherwise happen.
+        // with his next move, a king two moves from a corner may make a double threat, and a
+        // king with attackers on all but two of his sides may be taken in two moves, which
+        // a position the eval already calls won would otherwise never look for. Worked out
+        // only where pruning would otherwise happen.
         let danger = |b: &Board| {
             side == Side::Attackers
                 && ((self.book.rules().exit_fort
                     && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
                         & Bitboard::EDGE)
                         .any())
-                    || eval::corner_distance(b) <= 2)
+                    || eval::corner_distance(b) <= 2
+                    || self.king_in_net(b))
         };
         let may_prune = !pv_node
             && !threat
