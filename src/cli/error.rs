@@ -13,9 +13,10 @@ use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
-    /// A game report or diagram that could not be made, with the reason.
-    #[error("{0}")]
-    Report(String),
+    #[error(transparent)]
+    Game(#[from] hnefi::report::game::GameError),
+    #[error(transparent)]
+    Analysis(#[from] hnefi::report::analysis::AnalysisError),
     #[error("cannot read {}: {source}", path.display())]
     Read { path: PathBuf, source: io::Error },
     #[error("cannot write {}: {source}", path.display())]

@@ -100,8 +100,8 @@ pub fn run() -> ExitCode {
         Some(Command::Match(args)) => tournament::run_match(*args),
         Some(Command::Tune(args)) => tune::tune(args),
         Some(Command::Fuzz(args)) => fuzz::fuzz(args),
-        Some(Command::Annotate(args)) => report::annotate(args).map_err(CliError::Report),
-        Some(Command::Board(args)) => report::board(args).map_err(CliError::Report),
+        Some(Command::Annotate(args)) => report::annotate(args),
+        Some(Command::Board(args)) => report::board(args),
         None => engine::engine(cli.engine),
     };
     match result {

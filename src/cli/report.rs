@@ -1,6 +1,7 @@
 //! `hnefi annotate` and `hnefi board`: parse the command line, run the report library, show
 //! progress on stderr and write the page or the drawing.
 
+use super::error::CliError;
 use clap::Args;
 use hnefi::board::notation::{parse_fen, parse_move};
 use hnefi::board::{Position, Preset, Rules, START_FEN};
@@ -41,14 +42,20 @@ pub struct AnnotateArgs {
     pub out: Option<PathBuf>,
 }
 
-pub fn annotate(args: AnnotateArgs) -> Result<(), String> {
+pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
     if !(1..=256).contains(&args.threads) {
-        return Err("--threads must be 1-256".into());
+        return Err(CliError::OutOfRange {
+            flag: "--threads",
+            value: args.threads.to_string(),
+            expected: "1-256",
+        });
     }
     if args.depth == Some(0) || args.movetime == Some(0) {
-        return Err("--depth and --movetime must be at least 1".into());
+        return Err(CliError::Conflict(
+            "--depth and --movetime must be at least 1",
+        ));
     }
-    let game = game::load(&args.game, args.game_line).map_err(|e| e.to_string())?;
+    let game = game::load(&args.game, args.game_line)?;
     // Opened before the analysis, so that a path that cannot be written fails at once rather
     // than after minutes of searching.
     let mut out = Output::open(args.out.as_deref())?;
@@ -75,8 +82,7 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), String> {
     let started = Instant::now();
     let analysis = analyse(&game, &settings, &mut |done, _| {
         bar.set_position(done as u64)
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     bar.finish_and_clear();
     let elapsed = started.elapsed();
     let html = page::render(&game, &analysis);
@@ -108,15 +114,21 @@ pub struct BoardArgs {
     pub out: Option<PathBuf>,
 }
 
-pub fn board(args: BoardArgs) -> Result<(), String> {
-    let start = parse_fen(&args.fen).map_err(|e| format!("bad --fen: {e}"))?;
+pub fn board(args: BoardArgs) -> Result<(), CliError> {
+    let start = parse_fen(&args.fen).map_err(CliError::Fen)?;
     let mut pos = Position::new(start, Rules::preset(args.rules));
     let mut marks = Marks::default();
     for (i, text) in args.moves.iter().filter(|m| !m.is_empty()).enumerate() {
-        let mv = parse_move(text).map_err(|e| format!("--moves {}: {e}", i + 1))?;
-        let captures = pos
-            .try_play(mv)
-            .map_err(|e| format!("--moves {} ({text}): {e}", i + 1))?;
+        let mv = parse_move(text).map_err(|source| CliError::MoveText {
+            index: i + 1,
+            text: text.clone(),
+            source,
+        })?;
+        let captures = pos.try_play(mv).map_err(|source| CliError::IllegalMove {
+            index: i + 1,
+            text: text.clone(),
+            source,
+        })?;
         marks.last = Some(hnefi::board::notation::RecordMove { mv, captures });
     }
     let svg = diagram::render(pos.board(), &marks).into_string();
@@ -130,27 +142,27 @@ enum Output {
 }
 
 impl Output {
-    fn open(path: Option<&Path>) -> Result<Output, String> {
+    fn open(path: Option<&Path>) -> Result<Output, CliError> {
         match path {
             Some(path) => std::fs::File::create(path)
                 .map(|f| Output::File(f, path.to_path_buf()))
-                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                .map_err(CliError::write(path)),
             None => Ok(Output::Stdout),
         }
     }
 
-    fn write(&mut self, text: &str) -> Result<(), String> {
+    fn write(&mut self, text: &str) -> Result<(), CliError> {
         use std::io::Write;
         match self {
             Output::File(file, path) => file
                 .write_all(text.as_bytes())
                 .and_then(|()| file.flush())
-                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                .map_err(CliError::write(path.clone())),
             Output::Stdout => {
                 let mut out = std::io::stdout().lock();
                 out.write_all(text.as_bytes())
                     .and_then(|()| out.flush())
-                    .map_err(|e| format!("cannot write the output: {e}"))
+                    .map_err(CliError::write("standard output"))
             }
         }
     }
