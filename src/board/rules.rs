@@ -11,7 +11,8 @@ pub enum Preset {
     Copenhagen,
     /// The 2017 text: the repeating player loses, draw forts lose, 50 moves without capture draw.
     Copenhagen2017,
-    /// hnefatafl.org: a defenders' move may not recreate an earlier board.
+    /// hnefatafl.org: a defenders' move may not recreate an earlier board; the site's program
+    /// also ends games by length and by its own test that the king cannot escape.
     HnefataflOrg,
     /// Fetlar 2018: no shieldwall, fort or encirclement; repetition and no-move are draws.
     Fetlar,
@@ -101,6 +102,9 @@ pub struct Rules {
     pub no_capture_draw_plies: Option<u16>,
     /// A draw when the game reaches this many plies.
     pub max_plies: Option<u16>,
+    /// hnefatafl.org's program: the attackers win once its test says the king can no longer
+    /// escape (`no_escape.rs`).
+    pub no_escape_loses: bool,
 }
 
 impl Rules {
@@ -117,6 +121,7 @@ impl Rules {
             draw_fort_loses: false,
             no_capture_draw_plies: None,
             max_plies: None,
+            no_escape_loses: false,
         };
         match preset {
             Preset::Copenhagen => copenhagen,
@@ -128,8 +133,10 @@ impl Rules {
             },
             Preset::HnefataflOrg => Rules {
                 repetition: Repetition::DefendersMayNotRepeat,
-                // PROTOCOL.md: hnefatafl-copenhagen's engine declares a draw after 132 plies.
-                max_plies: Some(132),
+                // hnefatafl-copenhagen 6.4.1, the program of the site, draws the game with the
+                // 142nd ply unless that move wins (tests/server_rules.rs).
+                max_plies: Some(142),
+                no_escape_loses: true,
                 ..copenhagen
             },
             Preset::Fetlar => Rules {
