@@ -3,6 +3,7 @@
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
+mod bot_cli;
 mod cli;
 mod match_cli;
 mod tune_cli;
@@ -55,6 +56,9 @@ enum Command {
     Tactics(cli::TacticsArgs),
     /// Fit the evaluation's weights to game results (Texel's method) and write them as Rust.
     Tune(tune_cli::TuneArgs),
+    /// Play on hnefatafl.org's server (hnefatafl-server) as a bot: offer or join games, play
+    /// them within the server's clock, come back after a dropped connection.
+    Bot(bot_cli::BotArgs),
     /// Fuzz the protocol loops in process: random, mutated and hostile lines (huge, short and
     /// negative times among them); reports lines, time, panics and hangs per protocol.
     Fuzz(cli::FuzzArgs),
@@ -89,6 +93,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => match_cli::run_match(*args),
         Some(Command::Tune(args)) => tune_cli::tune(args),
         Some(Command::Fuzz(args)) => cli::fuzz(args),
+        Some(Command::Bot(args)) => bot_cli::bot(args),
         None => {
             hnefi::protocol::run_stdio(
                 cli.protocol,
