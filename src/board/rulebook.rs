@@ -425,8 +425,8 @@ mod tests {
         let book = Rulebook::new(Rules::preset(Preset::HnefataflOrg));
         let board = Board::start();
         let draw = |plies| book.outcome(&board, None, &History::new(&[], &[], plies));
-        assert_eq!(draw(141), None);
-        assert_eq!(draw(142), Some(Outcome::draw(Reason::MoveLimit)));
+        assert_eq!(draw(140), None);
+        assert_eq!(draw(141), Some(Outcome::draw(Reason::MoveLimit)));
         let book = Rulebook::new(Rules {
             draw_fort_loses: false,
             ..Rules::preset(Preset::Copenhagen2017)
@@ -462,8 +462,8 @@ mod tests {
         let book = Rulebook::new(Rules::preset(Preset::HnefataflOrg));
         let at = |plies| History::new(&[], &[], plies);
         let limit = Some(Outcome::draw(Reason::MoveLimit));
-        assert_eq!(book.outcome(&stuck_king(), None, &at(142)), limit);
-        assert_eq!(book.judge_history(&stuck_king(), &at(142)).end, limit);
+        assert_eq!(book.outcome(&stuck_king(), None, &at(141)), limit);
+        assert_eq!(book.judge_history(&stuck_king(), &at(141)).end, limit);
         let no_escape = Some(Outcome::win(Side::Attackers, Reason::NoEscape));
         assert_eq!(book.outcome(&stuck_king(), None, &at(20)), no_escape);
         assert_eq!(book.judge_history(&stuck_king(), &at(20)).end, no_escape);

@@ -133,9 +133,10 @@ impl Rules {
             },
             Preset::HnefataflOrg => Rules {
                 repetition: Repetition::DefendersMayNotRepeat,
-                // hnefatafl-copenhagen 6.4.1, the program of the site, draws the game with the
-                // 142nd ply unless that move wins (tests/server_rules.rs).
-                max_plies: Some(142),
+                // hnefatafl.org's server (hnefatafl-copenhagen 6.4.1) draws the game with the
+                // 141st ply unless that move wins (tests/hnefatafl_server.rs); the same
+                // release's text-protocol program counts one ply more (tests/server_rules.rs).
+                max_plies: Some(141),
                 no_escape_loses: true,
                 ..copenhagen
             },

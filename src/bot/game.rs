@@ -87,6 +87,9 @@ pub struct Game {
     /// Time from the server's `generate_move` to the bot's `play`, per move.
     pub answer_times: Vec<Duration>,
     pub refusals: usize,
+    /// The side that resigned, if one did: the server also resigns for a side whose time
+    /// ran out.
+    pub resigned: Option<Side>,
     pub started: Instant,
 }
 
@@ -112,6 +115,7 @@ impl Game {
             maybe_drawn: false,
             answer_times: Vec::new(),
             refusals: 0,
+            resigned: None,
             started: Instant::now(),
         }
     }
@@ -355,9 +359,15 @@ impl Game {
         self.pos.plies() + usize::from(matches!(self.turn, Turn::Sent { .. }))
     }
 
-    /// Stops any search: the game is over.
-    pub fn stop(&mut self) {
+    /// The game is over: stops any search. A move still unanswered is the one that ended it
+    /// (the server answers a game's last move with its end).
+    pub fn over(&mut self) {
         self.engine.stop();
+        if let Turn::Sent { mv, ply } = self.turn
+            && self.pos.plies() == ply
+        {
+            self.pos.play(mv);
+        }
     }
 
     /// The summary line of the finished game.
@@ -373,10 +383,14 @@ impl Game {
         times.sort();
         let median = times.get(times.len() / 2).map_or(0, |d| d.as_millis());
         let max = times.last().map_or(0, |d| d.as_millis());
-        let how = self
-            .pos
-            .outcome()
-            .map_or(String::new(), |o| format!(" ({})", o.reason.label()));
+        let how = match (self.resigned, self.pos.outcome()) {
+            (Some(side), _) if Some(side) == self.side && ending == Ending::Lost => {
+                " (Hnefi resigned, or its time ran out)".to_string()
+            }
+            (Some(side), _) => format!(" (the {} resigned)", side.name()),
+            (None, Some(end)) => format!(" ({})", end.reason.label()),
+            (None, None) => String::new(),
+        };
         format!(
             "game {} {result}{how}: Hnefi ({side}) vs {}, {}, {}, {} plies; {} moves answered in \
              median {median} ms, max {max} ms; {} refused; {} s",

@@ -200,8 +200,13 @@ impl Session {
                 }
                 self.chase_records(now);
                 let active = self.games.len() + usize::from(self.lobby.pending());
+                // Games not yet described by a record may be the bot's too.
+                let unconfirmed = self.games.values().filter(|g| g.side.is_none()).count();
                 let room = active < self.config.max_active
-                    && self.config.games.is_none_or(|n| self.begun < n);
+                    && self
+                        .config
+                        .games
+                        .is_none_or(|n| self.begun + unconfirmed < n);
                 for command in self.lobby.actions(now, room, &self.config.username) {
                     self.send(command);
                 }
@@ -372,6 +377,9 @@ impl Session {
             }
             ServerLine::Resigned { game, role } => {
                 log::info!("game {game}: the {} resign", role.0.name());
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.resigned = Some(role.0);
+                }
             }
             ServerLine::Game(record) => self.record(&record, now),
             ServerLine::GameOver { game, winner } => {
@@ -558,7 +566,7 @@ impl Session {
             log::debug!("game {id} is over; it was not the bot's");
             return;
         };
-        game.stop();
+        game.over();
         self.answers_due.retain(|&g| g != id);
         if game.side.is_none() {
             // Never confirmed by a record: nothing the bot played.

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub mod server;
+
 /// The command CI runs to install both programs (`.ci/run`).
 pub const INSTALL: &str = "cargo install hnefatafl-copenhagen --version =6.4.1 --locked \
      --no-default-features --features server --bin hnefatafl-server --bin hnefatafl-text-protocol";
