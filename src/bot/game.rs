@@ -306,7 +306,14 @@ impl Game {
     /// refusal is timed from the same request.
     fn sent(&mut self, mv: Move, ply: usize) -> Command {
         if let Some(asked) = self.asked {
-            self.answer_times.push(asked.elapsed());
+            let time = asked.elapsed();
+            log::debug!(
+                "game {}: {mv} answers the request for ply {} after {} ms",
+                self.id,
+                ply + 1,
+                time.as_millis()
+            );
+            self.answer_times.push(time);
         }
         self.turn = Turn::Sent { mv, ply };
         Command::Play {

@@ -109,7 +109,7 @@ impl Session {
                 log::info!("{} games played; leaving", self.finished);
                 return Ok(());
             }
-            self.tick()?;
+            self.tick();
             match self.inbox.recv_timeout(TICK) {
                 Ok(Event::Server(Incoming::Line { generation, text })) => {
                     if generation == self.generation {
@@ -178,7 +178,7 @@ impl Session {
     }
 
     /// What time alone decides.
-    fn tick(&mut self) -> Result<(), BotError> {
+    fn tick(&mut self) {
         let now = Instant::now();
         match &self.link {
             Link::Down { retry } if now >= *retry => self.connect(),
@@ -191,7 +191,7 @@ impl Session {
                 }
                 if now.duration_since(self.last_heard) > SILENCE {
                     self.lost("the server has been silent for a minute");
-                    return Ok(());
+                    return;
                 }
                 if now.duration_since(self.last_ping) > PING_EVERY {
                     self.last_ping = now;
@@ -213,7 +213,6 @@ impl Session {
             }
             _ => {}
         }
-        Ok(())
     }
 
     fn connect(&mut self) {
