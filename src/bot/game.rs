@@ -416,3 +416,139 @@ impl Game {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Options;
+    use std::sync::mpsc::channel;
+
+    fn record(moves: &str) -> GameRecord {
+        let json = format!(
+            r#"{{"id":3,"attackers":"bot","defenders":"human","dim":11,"start":"/3AAAAA3/5A5/11/A4D4A/A3DDD3A/AA1DDKDD1AA/A3DDD3A/A4D4A/11/5A5/3AAAAA3/","time_control":null,"time_remaining_ms":null,"moves":"{moves}","rated":false}}"#
+        );
+        serde_json::from_str(&json).unwrap()
+    }
+
+    fn game() -> Game {
+        Game::new(
+            3,
+            Engine::new(Options {
+                hash_mb: 1,
+                ..Options::default()
+            }),
+        )
+    }
+
+    /// Thinks and returns the move line, whether sent at once or after the search.
+    fn answer(game: &mut Game) -> Command {
+        let policy = ClockPolicy {
+            cap: Some(Duration::from_millis(20)),
+        };
+        let (tx, rx) = channel();
+        if let Some(command) = game.think(&policy, Duration::ZERO, move |token, result| {
+            tx.send((token, result)).unwrap();
+        }) {
+            return command;
+        }
+        let (token, result) = rx.recv().unwrap();
+        game.searched(token, &result, true).expect("a move")
+    }
+
+    #[test]
+    fn the_record_decides_whose_move_it_is() {
+        let mut g = game();
+        assert_eq!(
+            g.sync(&record("a4-e4"), "bot", Instant::now()),
+            Next::Nothing
+        );
+        assert_eq!(g.turn, Turn::Theirs);
+        assert_eq!(g.side, Some(Side::Attackers));
+        assert_eq!(g.opponent, "human");
+        assert_eq!(
+            g.sync(&record("a4-e4 d6-d4xe4"), "bot", Instant::now()),
+            Next::Think
+        );
+        assert!(matches!(
+            answer(&mut g),
+            Command::Play {
+                game: 3,
+                side: Side::Attackers,
+                ..
+            }
+        ));
+        assert!(matches!(g.turn, Turn::Sent { ply: 2, .. }));
+        // A record from before the move lands changes nothing; the answer decides.
+        assert_eq!(
+            g.sync(&record("a4-e4 d6-d4xe4"), "bot", Instant::now()),
+            Next::Nothing
+        );
+        g.accepted();
+        assert_eq!((g.turn, g.pos.plies()), (Turn::Theirs, 3));
+        assert_eq!(g.answer_times.len(), 1);
+        // Not the bot's game at all.
+        let mut other = game();
+        assert_eq!(
+            other.sync(&record(""), "someone", Instant::now()),
+            Next::Nothing
+        );
+        assert_eq!(other.side, None);
+    }
+
+    #[test]
+    fn refused_moves_are_set_aside_and_the_bot_never_loops() {
+        let mut g = game();
+        let start = record("");
+        let mut refused = Vec::new();
+        let mut legal = MoveList::new();
+        Position::start(server_rules()).legal_moves(&mut legal);
+        // The server refuses every move: the bot tries each once, searching only at first,
+        // and resigns when none is left.
+        for n in 0..=legal.len() {
+            assert_eq!(
+                g.sync(&start, "bot", Instant::now()),
+                Next::Think,
+                "try {n}"
+            );
+            match answer(&mut g) {
+                Command::Play { mv, .. } => {
+                    assert!(!refused.contains(&mv), "{mv} tried twice");
+                    refused.push(mv);
+                    g.refused("you can only play in a straight line");
+                    assert_eq!(g.turn, Turn::Syncing);
+                }
+                Command::Resign { game: 3, side } => {
+                    assert_eq!(side, Side::Attackers);
+                    assert_eq!(refused.len(), legal.len());
+                    return;
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        panic!("no resignation");
+    }
+
+    #[test]
+    fn a_move_found_while_away_waits_for_the_record() {
+        let mut g = game();
+        assert_eq!(g.sync(&record(""), "bot", Instant::now()), Next::Think);
+        let policy = ClockPolicy {
+            cap: Some(Duration::from_millis(20)),
+        };
+        let (tx, rx) = channel();
+        assert!(
+            g.think(&policy, Duration::ZERO, move |t, r| tx
+                .send((t, r))
+                .unwrap())
+                .is_none()
+        );
+        let (token, result) = rx.recv().unwrap();
+        assert_eq!(g.searched(token + 1, &result, false), None, "an old search");
+        assert_eq!(g.searched(token, &result, false), None);
+        assert!(matches!(g.turn, Turn::Ready { ply: 0, .. }));
+        assert!(matches!(
+            g.sync(&record(""), "bot", Instant::now()),
+            Next::Send(Command::Play { .. })
+        ));
+    }
+}
