@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod bot;
 pub mod fuzz;
 pub mod learn;
 pub mod perft;

@@ -6,6 +6,7 @@ pub mod captures;
 pub mod fort;
 pub mod movegen;
 pub mod moves;
+pub mod no_escape;
 pub mod notation;
 pub mod outcome;
 pub mod piece;

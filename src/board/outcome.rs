@@ -19,6 +19,8 @@ pub enum Reason {
     NoCaptures,
     /// The game reached the preset's length limit.
     MoveLimit,
+    /// hnefatafl.org's program judged that the king can no longer escape.
+    NoEscape,
 }
 
 impl Reason {
@@ -34,6 +36,7 @@ impl Reason {
             Reason::DrawFort => "draw fort",
             Reason::NoCaptures => "no captures",
             Reason::MoveLimit => "move limit",
+            Reason::NoEscape => "no escape",
         }
     }
 
@@ -48,6 +51,7 @@ impl Reason {
             Reason::DrawFort => "the defenders repeated a draw fort",
             Reason::NoCaptures => "too many moves without a capture",
             Reason::MoveLimit => "the game reached its length limit",
+            Reason::NoEscape => "the king can no longer escape",
         }
     }
 }

@@ -7,6 +7,7 @@
 
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveList};
+use super::no_escape::king_cannot_escape;
 use super::outcome::{Outcome, Reason};
 use super::piece::Side;
 use super::position::Board;
@@ -98,8 +99,9 @@ pub enum Favours {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct HistoryVerdict {
     pub occurrences: Occurrences,
-    /// The end of the game by repetition, the draw fort or a count of plies, with a side to
-    /// move that has no legal move put first, as [`Rulebook::outcome`] orders them. `None`
+    /// The end of the game by hnefatafl.org's adjudications, repetition, the draw fort or the
+    /// draw without captures, with a side to move that has no legal move put between the
+    /// first and the others, as [`Rulebook::outcome`] orders them. `None`
     /// does not mean the game goes on: the mover may have won, or the side to move may be
     /// stuck, which the caller finds out when it generates moves.
     pub end: Option<Outcome>,
@@ -121,8 +123,9 @@ impl Rulebook {
     }
 
     /// Whether the game is over at `board`, and how, in the order of RULES.md: the mover's wins
-    /// (`landing`: where the last move landed, unknown for a position set up from text), then a
-    /// side to move without a legal move, then repetition, the draw fort and the counted draws.
+    /// (`landing`: where the last move landed, unknown for a position set up from text), then
+    /// hnefatafl.org's length limit and its test that the king cannot escape, then a side to
+    /// move without a legal move, then repetition, the draw fort and the draw without captures.
     pub fn outcome(
         &self,
         board: &Board,
@@ -131,6 +134,9 @@ impl Rulebook {
     ) -> Option<Outcome> {
         if let Some(win) = self.mover_win_landing(board, landing) {
             return Some(win);
+        }
+        if let Some(end) = self.adjudication(board, history) {
+            return Some(end);
         }
         if !self.has_legal_move(board, history) {
             return Some(self.no_moves(board.side_to_move()));
@@ -181,12 +187,17 @@ impl Rulebook {
     #[inline]
     pub fn judge_history(&self, board: &Board, history: &History) -> HistoryVerdict {
         let occurrences = self.occurrences(board, history);
+        if let Some(end) = self.adjudication(board, history) {
+            return HistoryVerdict {
+                occurrences,
+                end: Some(end),
+            };
+        }
         let rules = &self.rules;
         // Most nodes are settled here, on the search's hot path, without a call.
         let may_end = occurrences.count >= 3
             || rules.draw_fort_loses
-            || rules.no_capture_draw_plies.is_some()
-            || rules.max_plies.is_some();
+            || rules.no_capture_draw_plies.is_some();
         let end = if may_end {
             self.end_by_history(board, history, occurrences.count)
                 .map(|end| {
@@ -220,8 +231,20 @@ impl Rulebook {
         {
             return Some(Outcome::draw(Reason::NoCaptures));
         }
+        None
+    }
+
+    /// What hnefatafl.org's program declares after any move that did not win, before it looks
+    /// at the side to move: a draw at its length limit, else the attackers' win when its test
+    /// says the king cannot escape.
+    #[inline]
+    fn adjudication(&self, board: &Board, history: &History) -> Option<Outcome> {
+        let rules = &self.rules;
         if rules.max_plies.is_some_and(|n| history.plies >= n as usize) {
             return Some(Outcome::draw(Reason::MoveLimit));
+        }
+        if rules.no_escape_loses && king_cannot_escape(board) {
+            return Some(Outcome::win(Side::Attackers, Reason::NoEscape));
         }
         None
     }
@@ -402,8 +425,8 @@ mod tests {
         let book = Rulebook::new(Rules::preset(Preset::HnefataflOrg));
         let board = Board::start();
         let draw = |plies| book.outcome(&board, None, &History::new(&[], &[], plies));
-        assert_eq!(draw(131), None);
-        assert_eq!(draw(132), Some(Outcome::draw(Reason::MoveLimit)));
+        assert_eq!(draw(140), None);
+        assert_eq!(draw(141), Some(Outcome::draw(Reason::MoveLimit)));
         let book = Rulebook::new(Rules {
             draw_fort_loses: false,
             ..Rules::preset(Preset::Copenhagen2017)
@@ -414,17 +437,35 @@ mod tests {
         assert_eq!(quiet(100), Some(Outcome::draw(Reason::NoCaptures)));
     }
 
-    #[test]
-    fn a_stuck_side_comes_before_the_rules_that_look_back() {
-        // The lone king boxed in on the edge at the 132nd ply: he has no legal move, which
-        // comes before the length limit.
+    /// The lone king boxed in on the edge: he has no legal move.
+    fn stuck_king() -> Board {
         let board =
             crate::board::notation::parse_fen("11/11/11/11/11/11/11/11/11/4a6/3aka5 d").unwrap();
         assert_eq!(board.count_moves(), 0);
-        let book = Rulebook::new(Rules::preset(Preset::HnefataflOrg));
-        let history = History::new(&[], &[], 140);
+        board
+    }
+
+    #[test]
+    fn a_stuck_side_comes_before_the_rules_that_look_back() {
+        let book = Rulebook::new(Rules::preset(Preset::Copenhagen2017));
+        let keys = [1; 100];
+        let history = History::new(&keys, &[], 140);
         let stuck = Some(Outcome::win(Side::Attackers, Reason::NoMoves));
-        assert_eq!(book.outcome(&board, None, &history), stuck);
-        assert_eq!(book.judge_history(&board, &history).end, stuck);
+        assert_eq!(book.outcome(&stuck_king(), None, &history), stuck);
+        assert_eq!(book.judge_history(&stuck_king(), &history).end, stuck);
+    }
+
+    #[test]
+    fn hnefatafl_org_adjudicates_before_looking_at_the_side_to_move() {
+        // As the site's program does: the length limit first, then its no-escape test (which
+        // the boxed lone king fails), and only then the side without a move.
+        let book = Rulebook::new(Rules::preset(Preset::HnefataflOrg));
+        let at = |plies| History::new(&[], &[], plies);
+        let limit = Some(Outcome::draw(Reason::MoveLimit));
+        assert_eq!(book.outcome(&stuck_king(), None, &at(141)), limit);
+        assert_eq!(book.judge_history(&stuck_king(), &at(141)).end, limit);
+        let no_escape = Some(Outcome::win(Side::Attackers, Reason::NoEscape));
+        assert_eq!(book.outcome(&stuck_king(), None, &at(20)), no_escape);
+        assert_eq!(book.judge_history(&stuck_king(), &at(20)).end, no_escape);
     }
 }

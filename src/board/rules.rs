@@ -11,7 +11,8 @@ pub enum Preset {
     Copenhagen,
     /// The 2017 text: the repeating player loses, draw forts lose, 50 moves without capture draw.
     Copenhagen2017,
-    /// hnefatafl.org: a defenders' move may not recreate an earlier board.
+    /// hnefatafl.org: a defenders' move may not recreate an earlier board; the site's program
+    /// also ends games by length and by its own test that the king cannot escape.
     HnefataflOrg,
     /// Fetlar 2018: no shieldwall, fort or encirclement; repetition and no-move are draws.
     Fetlar,
@@ -103,6 +104,9 @@ pub struct Rules {
     pub no_capture_draw_plies: Option<u16>,
     /// A draw when the game reaches this many plies.
     pub max_plies: Option<u16>,
+    /// hnefatafl.org's program: the attackers win once its test says the king can no longer
+    /// escape (`no_escape.rs`).
+    pub no_escape_loses: bool,
 }
 
 impl Rules {
@@ -119,6 +123,7 @@ impl Rules {
             draw_fort_loses: false,
             no_capture_draw_plies: None,
             max_plies: None,
+            no_escape_loses: false,
         };
         match preset {
             Preset::Copenhagen => copenhagen,
@@ -130,8 +135,11 @@ impl Rules {
             },
             Preset::HnefataflOrg => Rules {
                 repetition: Repetition::DefendersMayNotRepeat,
-                // PROTOCOL.md: hnefatafl-copenhagen's engine declares a draw after 132 plies.
-                max_plies: Some(132),
+                // hnefatafl.org's server (hnefatafl-copenhagen 6.4.1) draws the game with the
+                // 141st ply unless that move wins (tests/hnefatafl_server.rs); the same
+                // release's text-protocol program counts one ply more (tests/server_rules.rs).
+                max_plies: Some(141),
+                no_escape_loses: true,
                 ..copenhagen
             },
             Preset::Fetlar => Rules {

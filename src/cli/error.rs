@@ -85,6 +85,8 @@ pub enum CliError {
     Summary(#[from] SummaryError),
     #[error(transparent)]
     Connect(#[from] ConnectError),
+    #[error(transparent)]
+    Bot(#[from] hnefi::bot::BotError),
 }
 
 impl CliError {

@@ -4,6 +4,7 @@
 
 mod analyse;
 mod bench;
+mod bot;
 mod common;
 mod connect;
 mod datagen;
@@ -71,6 +72,9 @@ enum Command {
     Annotate(report::AnnotateArgs),
     /// Draw one position as an SVG diagram, for articles and forum posts.
     Board(report::BoardArgs),
+    /// Play on hnefatafl.org's server (hnefatafl-server) as a bot: offer or join games, play
+    /// them within the server's clock, come back after a dropped connection.
+    Bot(bot::BotArgs),
 }
 
 /// Parses the command line and runs its command; errors go to stderr.
@@ -102,6 +106,7 @@ pub fn run() -> ExitCode {
         Some(Command::Fuzz(args)) => fuzz::fuzz(args),
         Some(Command::Annotate(args)) => report::annotate(args),
         Some(Command::Board(args)) => report::board(args),
+        Some(Command::Bot(args)) => bot::bot(args),
         None => engine::engine(cli.engine),
     };
     match result {

@@ -1,0 +1,166 @@
+//! How long the bot thinks: the server's clock, read from `resume_game_json`, turned into the
+//! engine's limits.
+//!
+//! The server reports each side's time left as of `last_move`, which its ticker moves to the
+//! present every 250 ms while a side thinks, with the mover's increment already added. The
+//! bot takes off the age of that report (by its own clock, never less than nothing) and the
+//! time since it arrived, keeps back a reserve for the way to the server and back, and gives
+//! the rest to the engine's time manager as a Fischer clock. The server ends a game on time
+//! within about half a second after a clock reaches zero; the reserve keeps the bot's moves
+//! well before that.
+
+use super::record::{GameRecord, unix_millis};
+use crate::board::Side;
+use crate::search::Limits;
+use crate::search::clock::{Clock, SideClock};
+use crate::search::time::TimeManager;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Kept back from every clock: one tick of the server's clock (250 ms) plus room for the move
+/// to reach it. The measured round trip to the server is kept back as well.
+pub const RESERVE: Duration = Duration::from_millis(400);
+
+/// Time per move when the game has no clock and `--movetime` sets none: about what the
+/// site's own bots take.
+pub const UNTIMED_MOVE: Duration = Duration::from_secs(4);
+
+/// A game's clocks as the server last reported them.
+#[derive(Clone, Copy, Debug)]
+pub struct Clocks {
+    attackers: Duration,
+    defenders: Duration,
+    pub increment: Duration,
+    /// When the report arrived, and how old it already was then.
+    received: Instant,
+    age: Duration,
+}
+
+impl Clocks {
+    /// The clocks of `record`, received at `received`; `None` for an untimed game.
+    pub fn of(record: &GameRecord, received: Instant) -> Option<Clocks> {
+        let control = record.time_control.as_ref()?;
+        let remaining = record.time_remaining_ms.as_ref()?;
+        let millis = |ms: i64| Duration::from_millis(ms.max(0) as u64);
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        let age = unix_millis(&remaining.last_move).map_or(0, |then| now.saturating_sub(then));
+        Some(Clocks {
+            attackers: millis(remaining.attackers),
+            defenders: millis(remaining.defenders),
+            increment: Duration::from_secs(control.increment_length.max(0) as u64),
+            received,
+            age: millis(age),
+        })
+    }
+
+    /// The time `side` has left now, as far as the bot can tell.
+    pub fn left(&self, side: Side) -> Duration {
+        let reported = match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        };
+        reported
+            .saturating_sub(self.age)
+            .saturating_sub(self.received.elapsed())
+    }
+}
+
+/// The bot's thinking-time settings.
+#[derive(Clone, Copy, Debug)]
+pub struct ClockPolicy {
+    /// The most time any move may take (`--movetime`), whatever the clock allows; also the
+    /// time per move of untimed games.
+    pub cap: Option<Duration>,
+}
+
+impl ClockPolicy {
+    /// The limits for a search of `side` under `clocks` (`None`: untimed), with `round_trip`
+    /// the time a line takes to the server and back.
+    pub fn limits(&self, clocks: Option<&Clocks>, side: Side, round_trip: Duration) -> Limits {
+        let Some(clocks) = clocks else {
+            return Limits {
+                movetime: Some(self.cap.unwrap_or(UNTIMED_MOVE)),
+                ..Limits::default()
+            };
+        };
+        let left = clocks
+            .left(side)
+            .saturating_sub(RESERVE)
+            .saturating_sub(round_trip);
+        let limits = Limits {
+            clock: Clock::both(SideClock::new(left, clocks.increment)),
+            ..Limits::default()
+        };
+        match self.cap {
+            Some(cap) if TimeManager::new(&limits, side, Duration::ZERO).hard > Some(cap) => {
+                Limits {
+                    movetime: Some(cap),
+                    ..Limits::default()
+                }
+            }
+            _ => limits,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clocks(attackers_ms: u64, age_ms: u64) -> Clocks {
+        Clocks {
+            attackers: Duration::from_millis(attackers_ms),
+            defenders: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+            received: Instant::now(),
+            age: Duration::from_millis(age_ms),
+        }
+    }
+
+    fn hard(limits: &Limits) -> Duration {
+        TimeManager::new(limits, Side::Attackers, Duration::ZERO)
+            .hard
+            .unwrap()
+    }
+
+    #[test]
+    fn a_move_stays_well_inside_the_clock() {
+        let policy = ClockPolicy { cap: None };
+        for left in [60_000, 10_000, 1_000, 500, 100, 0] {
+            let limits = policy.limits(Some(&clocks(left, 0)), Side::Attackers, Duration::ZERO);
+            let budget = Duration::from_millis(left).saturating_sub(RESERVE);
+            assert!(
+                hard(&limits) <= budget.max(Duration::from_millis(1)),
+                "{left}"
+            );
+        }
+        // The age of the report and the round trip come off too.
+        let old = policy.limits(
+            Some(&clocks(10_000, 9_000)),
+            Side::Attackers,
+            Duration::from_millis(200),
+        );
+        assert!(hard(&old) <= Duration::from_millis(400));
+    }
+
+    #[test]
+    fn the_cap_and_untimed_games() {
+        let capped = ClockPolicy {
+            cap: Some(Duration::from_millis(300)),
+        };
+        let limits = capped.limits(Some(&clocks(60_000, 0)), Side::Attackers, Duration::ZERO);
+        assert_eq!(limits.movetime, Some(Duration::from_millis(300)));
+        // A clock shorter than the cap keeps the clock.
+        let short = capped.limits(Some(&clocks(700, 0)), Side::Attackers, Duration::ZERO);
+        assert_eq!(short.movetime, None);
+        let untimed = ClockPolicy { cap: None }.limits(None, Side::Defenders, Duration::ZERO);
+        assert_eq!(untimed.movetime, Some(UNTIMED_MOVE));
+        assert_eq!(
+            capped
+                .limits(None, Side::Defenders, Duration::ZERO)
+                .movetime,
+            Some(Duration::from_millis(300))
+        );
+    }
+}

@@ -1,0 +1,201 @@
+//! The lines the bot sends to the server. Only these can be sent; `exit`, which the server
+//! obeys from anyone and which stops it, is deliberately not among them, nor is any answer
+//! to a draw offer (a declined offer deletes the game on the server).
+
+use super::message::{GameId, Role};
+use crate::board::{Move, Side};
+use serde::Serialize;
+use std::fmt;
+use std::time::Duration;
+
+/// The clock of a game the bot offers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Clock {
+    Untimed,
+    Fischer { main: Duration, increment: Duration },
+}
+
+/// A game the bot offers in the lobby.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Offer {
+    /// The side the bot plays.
+    pub side: Side,
+    pub rated: bool,
+    pub clock: Clock,
+}
+
+/// One line to the server.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Command {
+    /// The first line of a connection: log in, or create the account and log in.
+    Login {
+        version_id: String,
+        create: bool,
+        username: String,
+        password: String,
+    },
+    /// Names the program on the account, as the site's bots do.
+    SoftwareId(String),
+    NewGame(Offer),
+    /// Accepts the challenge to our open game (or withdraws nothing: the server does not check).
+    Accept(GameId),
+    /// Asks to play someone's open game.
+    Join(GameId),
+    /// Withdraws our offer or our request to join.
+    Leave(GameId),
+    /// Asks for the whole game; also attaches this connection to it after a reconnect.
+    Resume(GameId),
+    Play {
+        game: GameId,
+        side: Side,
+        mv: Move,
+    },
+    Resign {
+        game: GameId,
+        side: Side,
+    },
+    Ping,
+}
+
+impl Command {
+    /// The line as logs may show it: the password hidden.
+    pub fn for_log(&self) -> String {
+        match self {
+            Command::Login { password, .. } if !password.is_empty() => {
+                let line = self.to_string();
+                let cut = line.len() - password.len();
+                format!("{}***", &line[..cut])
+            }
+            _ => self.to_string(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct NewGameJson {
+    role: &'static str,
+    rated: bool,
+    time_settings: serde_json::Value,
+    board_size: u32,
+}
+
+impl fmt::Display for Offer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let time_settings = match self.clock {
+            Clock::Untimed => serde_json::json!("UnTimed"),
+            Clock::Fischer { main, increment } => serde_json::json!({
+                "Timed": {
+                    "add_seconds": increment.as_secs(),
+                    "milliseconds_left": main.as_millis() as u64,
+                }
+            }),
+        };
+        let json = NewGameJson {
+            role: match self.side {
+                Side::Attackers => "Attacker",
+                Side::Defenders => "Defender",
+            },
+            rated: self.rated,
+            time_settings,
+            board_size: 11,
+        };
+        let text = serde_json::to_string(&json).map_err(|_| fmt::Error)?;
+        f.write_str(&text)
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Login {
+                version_id,
+                create,
+                username,
+                password,
+            } => {
+                let verb = if *create { "create_account" } else { "login" };
+                write!(f, "{version_id} {verb} {username}")?;
+                if !password.is_empty() {
+                    write!(f, " {password}")?;
+                }
+                Ok(())
+            }
+            Command::SoftwareId(id) => write!(f, "software_id {id}"),
+            Command::NewGame(offer) => write!(f, "new_game {offer}"),
+            Command::Accept(id) => write!(f, "join_game {id}"),
+            Command::Join(id) => write!(f, "join_game_pending {id}"),
+            Command::Leave(id) => write!(f, "leave_game {id}"),
+            Command::Resume(id) => write!(f, "resume_game_json {id}"),
+            Command::Play { game, side, mv } => {
+                write!(
+                    f,
+                    "game {game} play {} {} {}",
+                    Role(*side),
+                    mv.from(),
+                    mv.to()
+                )
+            }
+            // The server wants a fifth word after `resigns`.
+            Command::Resign { game, side } => {
+                write!(f, "game {game} play {} resigns _", Role(*side))
+            }
+            Command::Ping => f.write_str("ping"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_move;
+
+    #[test]
+    fn lines() {
+        let login = Command::Login {
+            version_id: "32d9a140".into(),
+            create: true,
+            username: "ai-hnefi".into(),
+            password: "two words".into(),
+        };
+        assert_eq!(
+            login.to_string(),
+            "32d9a140 create_account ai-hnefi two words"
+        );
+        assert_eq!(login.for_log(), "32d9a140 create_account ai-hnefi ***");
+        let offer = Offer {
+            side: Side::Defenders,
+            rated: true,
+            clock: Clock::Fischer {
+                main: Duration::from_secs(900),
+                increment: Duration::from_secs(10),
+            },
+        };
+        assert_eq!(
+            Command::NewGame(offer).to_string(),
+            r#"new_game {"role":"Defender","rated":true,"time_settings":{"Timed":{"add_seconds":10,"milliseconds_left":900000}},"board_size":11}"#
+        );
+        let untimed = Offer {
+            clock: Clock::Untimed,
+            rated: false,
+            side: Side::Attackers,
+        };
+        assert!(
+            Command::NewGame(untimed)
+                .to_string()
+                .contains(r#""time_settings":"UnTimed""#)
+        );
+        let mv = parse_move("d1d3").unwrap();
+        let play = Command::Play {
+            game: 7,
+            side: Side::Attackers,
+            mv,
+        };
+        assert_eq!(play.to_string(), "game 7 play attacker d1 d3");
+        let resign = Command::Resign {
+            game: 7,
+            side: Side::Defenders,
+        };
+        assert_eq!(resign.to_string(), "game 7 play defender resigns _");
+        assert_eq!(Command::Resume(3).to_string(), "resume_game_json 3");
+    }
+}

@@ -1,0 +1,588 @@
+//! The bot's life on the server: connect, log in, read every line, play every game it is in,
+//! find new games, and come back after the connection drops.
+//!
+//! One thread (this one) owns everything and reacts to events one at a time: lines from the
+//! server (read on the connection's own thread) and the ends of searches (each game's engine
+//! searches on threads of its own, so that several games think at once). A tick every
+//! [`TICK`] does what time alone decides: reconnecting, pings, giving up on silence.
+//!
+//! The server answers `game ...` commands with `= game` or `? game ...`, which do not say
+//! which game; it answers them in order, so the games of the commands sent are kept in a
+//! queue and each answer belongs to the oldest.
+
+use super::clock::ClockPolicy;
+use super::command::Command;
+use super::connection::{Backoff, Connection, Incoming};
+use super::game::{Ending, Game, Next};
+use super::lobby::Lobby;
+use super::message::{GameId, LineError, LoginRefusal, ServerLine};
+use super::{BotConfig, BotError};
+use crate::search::{Engine, SearchResult};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::{Duration, Instant};
+
+const TICK: Duration = Duration::from_millis(100);
+/// A ping this often keeps the connection known to be alive.
+const PING_EVERY: Duration = Duration::from_secs(20);
+/// Silence after which the connection is taken to be dead.
+const SILENCE: Duration = Duration::from_secs(60);
+/// How long a login may go unanswered.
+const LOGIN_PATIENCE: Duration = Duration::from_secs(30);
+/// How long a record may take; a game that does not answer three times in a row is gone
+/// (the server says nothing at all about a finished game).
+const RECORD_PATIENCE: Duration = Duration::from_secs(10);
+const RECORD_TRIES: u32 = 3;
+/// A connection held this long starts the backoff over.
+const STABLE: Duration = Duration::from_secs(30);
+
+enum Event {
+    Server(Incoming),
+    Searched {
+        game: GameId,
+        token: u64,
+        result: Box<SearchResult>,
+    },
+}
+
+enum Link {
+    Down { retry: Instant },
+    LoggingIn { conn: Connection, since: Instant },
+    Online { conn: Connection, since: Instant },
+}
+
+pub struct Session {
+    config: BotConfig,
+    address: String,
+    events: Sender<Event>,
+    inbox: Receiver<Event>,
+    link: Link,
+    generation: u64,
+    backoff: Backoff,
+    logged_in_once: bool,
+    last_heard: Instant,
+    ping_sent: Option<Instant>,
+    last_ping: Instant,
+    round_trip: Duration,
+    games: BTreeMap<GameId, Game>,
+    /// The games of the `game ...` commands sent and not yet answered, oldest first.
+    answers_due: VecDeque<GameId>,
+    lobby: Lobby,
+    /// Games confirmed as the bot's, and games finished, for `--games`.
+    begun: usize,
+    finished: usize,
+    policy: ClockPolicy,
+}
+
+impl Session {
+    pub fn new(config: BotConfig) -> Session {
+        let (events, inbox) = channel();
+        let now = Instant::now();
+        Session {
+            address: super::connection::with_default_port(&config.server),
+            lobby: Lobby::new(config.seek),
+            policy: ClockPolicy {
+                cap: config.movetime,
+            },
+            config,
+            events,
+            inbox,
+            link: Link::Down { retry: now },
+            generation: 0,
+            backoff: Backoff::default(),
+            logged_in_once: false,
+            last_heard: now,
+            ping_sent: None,
+            last_ping: now,
+            round_trip: Duration::ZERO,
+            games: BTreeMap::new(),
+            answers_due: VecDeque::new(),
+            begun: 0,
+            finished: 0,
+        }
+    }
+
+    /// Plays until `--games` games are over, or forever.
+    pub fn run(mut self) -> Result<(), BotError> {
+        loop {
+            if self.config.games.is_some_and(|n| self.finished >= n) && self.games.is_empty() {
+                log::info!("{} games played; leaving", self.finished);
+                return Ok(());
+            }
+            self.tick();
+            match self.inbox.recv_timeout(TICK) {
+                Ok(Event::Server(Incoming::Line { generation, text })) => {
+                    if generation == self.generation {
+                        self.last_heard = Instant::now();
+                        self.line(&text)?;
+                    }
+                }
+                Ok(Event::Server(Incoming::Closed { generation, why })) => {
+                    if generation == self.generation {
+                        self.lost(&why);
+                    }
+                }
+                Ok(Event::Searched {
+                    game,
+                    token,
+                    result,
+                }) => self.searched(game, token, &result),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+        }
+    }
+
+    fn online(&self) -> bool {
+        matches!(self.link, Link::Online { .. })
+    }
+
+    /// Sends a line; a failure ends the connection.
+    fn send(&mut self, command: Command) {
+        let sent = match &mut self.link {
+            Link::Online { conn, .. } | Link::LoggingIn { conn, .. } => conn.send(&command),
+            Link::Down { .. } => return,
+        };
+        match sent {
+            Ok(()) => {
+                if let Command::Play { game, .. } | Command::Resign { game, .. } = command {
+                    self.answers_due.push_back(game);
+                }
+                if let Command::Resume(game) = command
+                    && let Some(g) = self.games.get_mut(&game)
+                {
+                    g.resume_sent = Some(Instant::now());
+                }
+            }
+            Err(e) => self.lost(&format!("cannot write to the server: {e}")),
+        }
+    }
+
+    fn lost(&mut self, why: &str) {
+        if matches!(self.link, Link::Down { .. }) {
+            return;
+        }
+        let pause = self.backoff.pause();
+        log::warn!(
+            "connection to {} lost: {why}; reconnecting in {:.1} s",
+            self.address,
+            pause.as_secs_f64()
+        );
+        self.link = Link::Down {
+            retry: Instant::now() + pause,
+        };
+        self.answers_due.clear();
+        for game in self.games.values_mut() {
+            game.disconnected();
+        }
+    }
+
+    /// What time alone decides.
+    fn tick(&mut self) {
+        let now = Instant::now();
+        match &self.link {
+            Link::Down { retry } if now >= *retry => self.connect(),
+            Link::LoggingIn { since, .. } if now.duration_since(*since) > LOGIN_PATIENCE => {
+                self.lost("no answer to the login");
+            }
+            Link::Online { since, .. } => {
+                if now.duration_since(*since) > STABLE {
+                    self.backoff.reset();
+                }
+                if now.duration_since(self.last_heard) > SILENCE {
+                    self.lost("the server has been silent for a minute");
+                    return;
+                }
+                if now.duration_since(self.last_ping) > PING_EVERY {
+                    self.last_ping = now;
+                    self.ping_sent = Some(now);
+                    self.send(Command::Ping);
+                }
+                self.chase_records(now);
+                let active = self.games.len() + usize::from(self.lobby.pending());
+                // Games not yet described by a record may be the bot's too.
+                let unconfirmed = self.games.values().filter(|g| g.side.is_none()).count();
+                let room = active < self.config.max_active
+                    && self
+                        .config
+                        .games
+                        .is_none_or(|n| self.begun + unconfirmed < n);
+                for command in self.lobby.actions(now, room, &self.config.username) {
+                    self.send(command);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn connect(&mut self) {
+        self.generation += 1;
+        let events = self.events.clone();
+        let opened = Connection::open(&self.address, self.generation, move |incoming| {
+            events.send(Event::Server(incoming)).is_ok()
+        });
+        match opened {
+            Ok(conn) => {
+                log::info!("connected to {}", self.address);
+                let now = Instant::now();
+                self.last_heard = now;
+                self.link = Link::LoggingIn { conn, since: now };
+                let create = self.config.create_account && !self.logged_in_once;
+                self.login(create);
+            }
+            Err(e) => {
+                let pause = self.backoff.pause();
+                log::warn!(
+                    "cannot connect to {}: {e}; trying again in {:.1} s",
+                    self.address,
+                    pause.as_secs_f64()
+                );
+                self.link = Link::Down {
+                    retry: Instant::now() + pause,
+                };
+            }
+        }
+    }
+
+    fn login(&mut self, create: bool) {
+        self.send(Command::Login {
+            version_id: self.config.version_id.clone(),
+            create,
+            username: self.config.username.clone(),
+            password: self.config.password.clone(),
+        });
+    }
+
+    /// Requests the records of the games whose record is overdue, and gives up on games that
+    /// no longer answer.
+    fn chase_records(&mut self, now: Instant) {
+        let mut overdue = Vec::new();
+        let mut gone = Vec::new();
+        for game in self.games.values_mut() {
+            if let Some(sent) = game.resume_sent
+                && now.duration_since(sent) > RECORD_PATIENCE
+            {
+                game.resume_unanswered += 1;
+                if game.resume_unanswered >= RECORD_TRIES {
+                    gone.push(game.id);
+                } else {
+                    overdue.push(game.id);
+                }
+            }
+        }
+        for id in overdue {
+            self.send(Command::Resume(id));
+        }
+        for id in gone {
+            let drawn = self.games.get(&id).is_some_and(|g| g.maybe_drawn);
+            if drawn {
+                self.finish(id, Ending::Drawn);
+            } else {
+                log::warn!("game {id}: the server no longer answers for it");
+                self.finish(id, Ending::Unknown);
+            }
+        }
+    }
+
+    fn line(&mut self, text: &str) -> Result<(), BotError> {
+        let parsed = text.parse::<ServerLine>();
+        log::trace!("<- {text}");
+        let line = match parsed {
+            Ok(line) => line,
+            Err(LineError::Unknown) => {
+                log::warn!("ignored a line the bot does not know: {}", shorten(text));
+                return Ok(());
+            }
+            Err(e) => {
+                log::warn!("ignored a line: {e}");
+                return Ok(());
+            }
+        };
+        if matches!(self.link, Link::LoggingIn { .. }) {
+            return self.login_answer(line);
+        }
+        self.handle(line);
+        Ok(())
+    }
+
+    fn login_answer(&mut self, line: ServerLine) -> Result<(), BotError> {
+        match line {
+            ServerLine::LoggedIn => {
+                let Link::LoggingIn { conn, .. } = std::mem::replace(
+                    &mut self.link,
+                    Link::Down {
+                        retry: Instant::now(),
+                    },
+                ) else {
+                    return Ok(());
+                };
+                log::info!("logged in as {}", self.config.username);
+                self.link = Link::Online {
+                    conn,
+                    since: Instant::now(),
+                };
+                self.logged_in_once = true;
+                self.send(Command::SoftwareId(format!(
+                    "hnefi-{}",
+                    env!("CARGO_PKG_VERSION")
+                )));
+                self.lobby.reconnected();
+                // The server asks for every game at login; asking for the records here too
+                // re-attaches those it might not mention.
+                let ids: Vec<GameId> = self.games.keys().copied().collect();
+                for id in ids {
+                    self.send(Command::Resume(id));
+                }
+                Ok(())
+            }
+            ServerLine::LoginRefused(LoginRefusal::AlreadyExists) => {
+                log::info!("the account {} exists; logging in", self.config.username);
+                self.login(false);
+                Ok(())
+            }
+            ServerLine::LoginRefused(LoginRefusal::WrongVersion) => {
+                Err(BotError::WrongVersion(self.config.version_id.clone()))
+            }
+            ServerLine::LoginRefused(
+                refusal @ (LoginRefusal::NoSuchAccount | LoginRefusal::WrongPassword),
+            ) if !self.logged_in_once => Err(BotError::Login(format!("{refusal:?}"))),
+            ServerLine::LoginRefused(refusal) => {
+                self.lost(&format!("login refused: {refusal:?}"));
+                Ok(())
+            }
+            other => {
+                log::debug!("before login, ignored: {other:?}");
+                Ok(())
+            }
+        }
+    }
+
+    fn handle(&mut self, line: ServerLine) {
+        let now = Instant::now();
+        match line {
+            ServerLine::GenerateMove { game, .. } => {
+                self.game(game).asked(now);
+                self.request_record(game);
+            }
+            ServerLine::Played { game, role, mv } => {
+                let fits = self
+                    .games
+                    .get_mut(&game)
+                    .is_none_or(|g| g.relayed(role.0, mv));
+                if !fits {
+                    log::info!("game {game}: the relayed move {mv} does not fit; resyncing");
+                    self.request_record(game);
+                }
+            }
+            ServerLine::Resigned { game, role } => {
+                log::info!("game {game}: the {} resign", role.0.name());
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.resigned = Some(role.0);
+                }
+            }
+            ServerLine::Game(record) => self.record(&record, now),
+            ServerLine::GameOver { game, winner } => {
+                if self.answers_due.front() == Some(&game) {
+                    self.answers_due.pop_front();
+                }
+                let ending = match self.games.get(&game).and_then(|g| g.side) {
+                    Some(side) if side == winner => Ending::Won,
+                    Some(_) => Ending::Lost,
+                    None => Ending::Unknown,
+                };
+                self.finish(game, ending);
+            }
+            ServerLine::Drawn => self.drawn(),
+            ServerLine::DrawOffered { game, role } => {
+                log::info!("game {game}: the {} offer a draw; ignored", role.0.name());
+            }
+            ServerLine::GameAccepted => {
+                if let Some(id) = self.answers_due.pop_front()
+                    && let Some(game) = self.games.get_mut(&id)
+                {
+                    game.accepted();
+                }
+            }
+            ServerLine::GameRefused(reason) => match self.answers_due.pop_front() {
+                Some(id) => {
+                    if let Some(game) = self.games.get_mut(&id) {
+                        game.refused(&reason);
+                    }
+                    self.request_record(id);
+                }
+                None => log::warn!("the server refused nothing the bot sent: {reason}"),
+            },
+            ServerLine::Created(id) => self.lobby.created(id),
+            ServerLine::Challenged(id) => {
+                if self.lobby.challenged(id) {
+                    log::info!("game {id}: challenge accepted");
+                    self.send(Command::Accept(id));
+                }
+            }
+            ServerLine::JoinPending(id) => log::info!("game {id}: asked to join"),
+            ServerLine::Withdrawn(id) => self.lobby.withdrawn(id),
+            ServerLine::Started { attacker, defender } => {
+                let me = &self.config.username;
+                if attacker.eq_ignore_ascii_case(me) || defender.eq_ignore_ascii_case(me) {
+                    log::info!("a game begins: {attacker} (attackers) vs {defender} (defenders)");
+                    if let Some(id) = self.lobby.started() {
+                        self.game(id);
+                        self.request_record(id);
+                    }
+                }
+            }
+            ServerLine::GamesUpdated(update) => self.lobby.update(*update, &self.config.username),
+            ServerLine::OpenGames(games) => self.lobby.set_open(games),
+            ServerLine::Pong => {
+                if let Some(sent) = self.ping_sent.take() {
+                    self.round_trip = sent.elapsed();
+                }
+            }
+            ServerLine::Refused { command, reason } => {
+                log::warn!("the server refused '{command}': {reason}");
+                if command == "join_game_pending" {
+                    self.lobby.join_refused();
+                }
+            }
+            ServerLine::LoggedIn | ServerLine::LoginRefused(_) => {
+                log::debug!("a login answer while logged in; ignored");
+            }
+            ServerLine::DrawDeclined
+            | ServerLine::DrawRequested
+            | ServerLine::GameTime
+            | ServerLine::Chatter => {}
+        }
+    }
+
+    /// The game `id`, made known to the bot if it was not. It counts as the bot's once a
+    /// record says so.
+    fn game(&mut self, id: GameId) -> &mut Game {
+        let options = self.config.engine.clone();
+        self.games
+            .entry(id)
+            .or_insert_with(|| Game::new(id, Engine::new(options)))
+    }
+
+    fn request_record(&mut self, id: GameId) {
+        let recent = self
+            .games
+            .get(&id)
+            .and_then(|g| g.resume_sent)
+            .is_some_and(|t| t.elapsed() < RECORD_PATIENCE);
+        if !recent {
+            self.send(Command::Resume(id));
+        }
+    }
+
+    fn record(&mut self, record: &super::record::GameRecord, now: Instant) {
+        if record.side_of(&self.config.username).is_none() {
+            log::debug!("game {}: not ours", record.id);
+            self.games.remove(&record.id);
+            return;
+        }
+        let username = self.config.username.clone();
+        let game = self.game(record.id);
+        let new = game.side.is_none();
+        let next = game.sync(record, &username, now);
+        if new {
+            self.begun += 1;
+            let game = &self.games[&record.id];
+            log::info!(
+                "game {}: Hnefi plays the {} against {}",
+                record.id,
+                game.side.map_or("?", |s| s.name()),
+                game.opponent
+            );
+        }
+        match next {
+            Next::Nothing => {}
+            Next::Send(command) => self.send(command),
+            Next::Think => self.think(record.id),
+        }
+    }
+
+    fn think(&mut self, id: GameId) {
+        let events = self.events.clone();
+        let (policy, round_trip) = (self.policy, self.round_trip);
+        let Some(game) = self.games.get_mut(&id) else {
+            return;
+        };
+        let command = game.think(&policy, round_trip, move |token, result| {
+            let _ = events.send(Event::Searched {
+                game: id,
+                token,
+                result: Box::new(result),
+            });
+        });
+        if let Some(command) = command {
+            self.send(command);
+        }
+    }
+
+    fn searched(&mut self, id: GameId, token: u64, result: &SearchResult) {
+        let online = self.online();
+        let command = self
+            .games
+            .get_mut(&id)
+            .and_then(|game| game.searched(token, result, online));
+        if let Some(command) = command {
+            self.send(command);
+        }
+    }
+
+    /// `= draw accept` names no game: it is the one the move limit ended, which the bot can
+    /// tell by the lengths of its games; failing that, every game is asked for its record, and
+    /// the one that no longer answers is the one that ended.
+    fn drawn(&mut self) {
+        let limit = super::game::server_rules()
+            .max_plies
+            .map_or(usize::MAX, usize::from);
+        let at_limit: Vec<GameId> = self
+            .games
+            .values()
+            .filter(|g| g.plies_with_sent() >= limit)
+            .map(|g| g.id)
+            .collect();
+        if let [id] = at_limit[..] {
+            if self.answers_due.front() == Some(&id) {
+                self.answers_due.pop_front();
+            }
+            self.finish(id, Ending::Drawn);
+            return;
+        }
+        log::info!("a game ended drawn; asking every game for its record to find which");
+        let ids: Vec<GameId> = self.games.keys().copied().collect();
+        for id in ids {
+            if let Some(game) = self.games.get_mut(&id) {
+                game.maybe_drawn = true;
+            }
+            self.send(Command::Resume(id));
+        }
+    }
+
+    fn finish(&mut self, id: GameId, ending: Ending) {
+        let Some(mut game) = self.games.remove(&id) else {
+            log::debug!("game {id} is over; it was not the bot's");
+            return;
+        };
+        game.over();
+        self.answers_due.retain(|&g| g != id);
+        if game.side.is_none() {
+            // Never confirmed by a record: nothing the bot played.
+            log::info!("game {id}: forgotten, the server never described it");
+            return;
+        }
+        self.finished += 1;
+        // The one line per game that is the bot's report, whatever the log level.
+        eprintln!("{}", game.summary(ending));
+    }
+}
+
+/// A line cut for a log.
+fn shorten(text: &str) -> String {
+    const MAX: usize = 200;
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}... ({} bytes)", &text[..i], text.len()),
+        None => text.escape_debug().to_string(),
+    }
+}
