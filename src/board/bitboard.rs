@@ -72,6 +72,22 @@ impl Bitboard {
         }
     }
 
+    /// Calls `f` with each square of the set, lowest first. For hot loops: each half of the
+    /// set is a plain 64-bit loop, about half the work of the 128-bit iterator.
+    #[inline(always)]
+    pub fn for_each_square(self, mut f: impl FnMut(Square)) {
+        let mut low = self.0 as u64;
+        while low != 0 {
+            f(Square::from_index(low.trailing_zeros() as u8));
+            low &= low - 1;
+        }
+        let mut high = (self.0 >> 64) as u64;
+        while high != 0 {
+            f(Square::from_index(64 + high.trailing_zeros() as u8));
+            high &= high - 1;
+        }
+    }
+
     /// The highest square in the set.
     pub const fn last(self) -> Option<Square> {
         if self.0 == 0 {
@@ -324,6 +340,22 @@ impl std::fmt::Debug for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn for_each_square_visits_what_the_iterator_yields() {
+        for bits in [
+            0u128,
+            1,
+            1 << 63,
+            1 << 64,
+            (1 << 121) - 1,
+            0x1234_5678_9abc_def0_0fed_cba9_8765_4321 & ((1 << 121) - 1),
+        ] {
+            let mut seen = Vec::new();
+            Bitboard(bits).for_each_square(|sq| seen.push(sq));
+            assert_eq!(seen, Bitboard(bits).collect::<Vec<_>>());
+        }
+    }
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()

@@ -237,6 +237,13 @@ const BOX2: [Bitboard; 121] = {
 /// Where the features go: summed with weights by the evaluation, kept by the tuner.
 pub trait Sink {
     fn add(&mut self, feature: usize, count: i32);
+
+    /// One count of `group.start + fold(sq)` for each square of `squares`, for the square
+    /// groups ([`ATTACKER_SQ`], [`DEFENDER_SQ`], [`KING_SQ`]).
+    #[inline(always)]
+    fn add_squares(&mut self, group: Group, squares: Bitboard) {
+        squares.for_each_square(|sq| self.add(group.start + fold(sq), 1));
+    }
 }
 
 /// The square's place in the folded triangle: files and ranks mirrored to the lower-left
@@ -258,36 +265,6 @@ const FOLD: [u8; 121] = {
 pub fn fold(sq: Square) -> usize {
     FOLD[sq.index()] as usize
 }
-
-/// The pattern squares of each corner, in the order of a1's b1 c1 a2 b2 c2 a3 b3 c3,
-/// mirrored for the others so that a pattern means the same shape at every corner.
-const CORNER_SQUARES: [[u8; PATTERN_SQUARES]; 4] = {
-    const A1: [(u8, u8); PATTERN_SQUARES] = [
-        (1, 0),
-        (2, 0),
-        (0, 1),
-        (1, 1),
-        (2, 1),
-        (0, 2),
-        (1, 2),
-        (2, 2),
-    ];
-    let last = SIZE - 1;
-    let mut t = [[0u8; PATTERN_SQUARES]; 4];
-    let mut c = 0;
-    while c < 4 {
-        let mut i = 0;
-        while i < PATTERN_SQUARES {
-            let (f, r) = A1[i];
-            let f = if c & 1 == 1 { last - f } else { f };
-            let r = if c & 2 == 2 { last - r } else { r };
-            t[c][i] = r * SIZE + f;
-            i += 1;
-        }
-        c += 1;
-    }
-    t
-};
 
 /// A pattern and its mirror image in the corner's diagonal are one feature: the smaller of
 /// the two numbers. The mirror swaps b1/a2, c1/a3 and c2/b3.
@@ -316,19 +293,73 @@ const CANONICAL: [u16; PATTERNS] = {
     t
 };
 
-/// The pattern numbers at the four corners, mirrored ones made one.
+/// The pattern number of each corner's three rows of three squares, by the row's attackers
+/// (bits 0-2, from the file nearer a) and defenders (bits
+/// 3-5): its part of the pattern number, so that a corner's number is the sum of three
+/// lookups. `[side][row][bits]`, side 1 for the corners on file k, whose rows read backwards.
+/// The corner square itself counts nothing.
+const ROW_DIGITS: [[[u16; 64]; 3]; 2] = {
+    let mut t = [[[0u16; 64]; 3]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut row = 0;
+        while row < 3 {
+            let mut bits = 0;
+            while bits < 64 {
+                let mut value = 0u16;
+                let mut j = 0;
+                while j < 3 {
+                    // Bit j is file j of the three, counted from file a; the pattern counts
+                    // files from the corner.
+                    let f = if side == 1 { 2 - j } else { j };
+                    let state = ((bits >> j) & 1) + (((bits >> (j + 3)) & 1) << 1);
+                    if state != 0 && !(row == 0 && f == 0) {
+                        let digit = if row == 0 { f - 1 } else { 3 * row + f - 1 };
+                        let mut power = 1u16;
+                        let mut k = 0;
+                        while k < digit {
+                            power *= 3;
+                            k += 1;
+                        }
+                        value += state as u16 * power;
+                    }
+                    j += 1;
+                }
+                t[side][row][bits] = value;
+                bits += 1;
+            }
+            row += 1;
+        }
+        side += 1;
+    }
+    t
+};
+
+/// The pattern numbers at the four corners (a1, k1, a11, k11), mirrored ones made one.
 #[inline]
 pub fn corner_patterns(board: &Board) -> [usize; 4] {
     let attackers = board.attackers().0;
     let defenders = board.pieces(Side::Defenders).0;
-    CORNER_SQUARES.map(|squares| {
-        let mut p = 0;
-        for &sq in squares.iter().rev() {
-            let state = ((attackers >> sq) & 1) | (((defenders >> sq) & 1) << 1);
-            p = p * 3 + state as usize;
-        }
-        CANONICAL[p] as usize
-    })
+    // The three squares of `rank` from `file` on, attackers in bits 0-2 and defenders in 3-5.
+    let row = |rank: usize, file: usize| {
+        let at = rank * SIZE as usize + file;
+        (((attackers >> at) & 7) | (((defenders >> at) & 7) << 3)) as usize
+    };
+    let last = SIZE as usize - 1;
+    let corner = |side: usize, file: usize, ranks: [usize; 3]| {
+        let digits = &ROW_DIGITS[side];
+        let p = digits[0][row(ranks[0], file)]
+            + digits[1][row(ranks[1], file)]
+            + digits[2][row(ranks[2], file)];
+        CANONICAL[p as usize] as usize
+    };
+    let (low, high) = ([0, 1, 2], [last, last - 1, last - 2]);
+    [
+        corner(0, 0, low),
+        corner(1, last - 2, low),
+        corner(0, 0, high),
+        corner(1, last - 2, high),
+    ]
 }
 
 /// What the king's routes to the corners look like.
@@ -341,6 +372,8 @@ pub struct KingRoutes {
     pub routes: u32,
     /// Squares of `reach` that see two corners along open lines.
     pub forks: u32,
+    /// Squares the king can reach in at most two moves.
+    pub reach2: Bitboard,
 }
 
 /// The squares that see each corner (a1, k1, a11, k11) along an open line, the corners
@@ -375,23 +408,26 @@ impl KingRoutes {
             sight |= seen;
             routes += (reach.contains(corner) || (reach & seen).any()) as u32;
         }
+        let empty = !occupied;
+        let mut reach2 = reach;
+        for dir in Direction::ALL {
+            reach2 |= reach.slide(dir, empty);
+        }
         let distance = if (reach & Bitboard::CORNERS).any() {
             1
         } else if (reach & sight).any() {
             2
+        } else if (reach2 & sight).any() {
+            3
         } else {
-            let empty = !occupied;
-            let mut two = reach;
-            for dir in Direction::ALL {
-                two |= reach.slide(dir, empty);
-            }
-            if (two & sight).any() { 3 } else { 4 }
+            4
         };
         KingRoutes {
             reach,
             distance,
             routes,
             forks: (reach & twice).count(),
+            reach2,
         }
     }
 }
@@ -437,13 +473,9 @@ pub fn extract(board: &Board, rules: &Rules, sink: &mut impl Sink) {
     let occupied = board.occupied();
     let empty = !occupied;
 
-    for sq in attackers {
-        sink.add(ATTACKER_SQ.start + fold(sq), 1);
-    }
-    for sq in defenders {
-        sink.add(DEFENDER_SQ.start + fold(sq), 1);
-    }
-    sink.add(KING_SQ.start + fold(king), 1);
+    sink.add_squares(ATTACKER_SQ, attackers);
+    sink.add_squares(DEFENDER_SQ, defenders);
+    sink.add_squares(KING_SQ, Bitboard::from_square(king));
 
     let routes = KingRoutes::of(board);
     sink.add(CORNER_DISTANCE.start + routes.distance - 1, 1);
@@ -459,7 +491,12 @@ pub fn extract(board: &Board, rules: &Rules, sink: &mut impl Sink) {
     let edges = edges.iter().filter(|&&e| (routes.reach & e).any()).count();
     sink.add(KING_EDGES.start + edges, 1);
 
-    let region = board.pieces(Side::Defenders).flood(!attackers);
+    // The soft room lies inside the room, so the room's fill starts from it and needs only the
+    // few steps past squares beside attackers.
+    let soft = board
+        .pieces(Side::Defenders)
+        .flood(!(attackers | attackers.neighbours()));
+    let region = soft.flood(!attackers);
     let open_edge = (region & Bitboard::EDGE).count() as i32;
     sink.add(OPEN_EDGE.start, open_edge);
     sink.add(RING_CLOSED.start, (open_edge == 0) as i32);
@@ -476,18 +513,11 @@ pub fn extract(board: &Board, rules: &Rules, sink: &mut impl Sink) {
     );
     let crowd = (attackers & BOX2[king.index()]).count().min(8);
     sink.add(KING_CROWD.start + crowd as usize, 1);
-    let mut two = routes.reach;
-    for dir in Direction::ALL {
-        two |= routes.reach.slide(dir, empty);
-    }
-    sink.add(KING_REACH2.start, two.count() as i32);
+    sink.add(KING_REACH2.start, routes.reach2.count() as i32);
     let north = attackers.shift(Direction::North);
     let links = (north.shift(Direction::East) & attackers).count()
         + (north.shift(Direction::West) & attackers).count();
     sink.add(ATTACKER_LINKS.start, links as i32);
-    let soft = board
-        .pieces(Side::Defenders)
-        .flood(!(attackers | attackers.neighbours()));
     sink.add(SOFT_ROOM.start, soft.count() as i32);
     sink.add(SOFT_ROOM.start + 1, (soft & Bitboard::EDGE).count() as i32);
     if (region & CORNER_DOORS).is_empty() {
@@ -560,6 +590,76 @@ mod tests {
         assert_eq!(corner_patterns(&c2), p);
         assert_ne!(p[0], 0);
         assert_eq!(corner_patterns(&Board::start()), [0; 4]);
+    }
+
+    /// The pattern squares of each corner, in the order of a1's b1 c1 a2 b2 c2 a3 b3 c3,
+    /// mirrored for the others so that a pattern means the same shape at every corner.
+    const CORNER_SQUARES: [[u8; PATTERN_SQUARES]; 4] = {
+        const A1: [(u8, u8); PATTERN_SQUARES] = [
+            (1, 0),
+            (2, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+        ];
+        let last = SIZE - 1;
+        let mut t = [[0u8; PATTERN_SQUARES]; 4];
+        let mut c = 0;
+        while c < 4 {
+            let mut i = 0;
+            while i < PATTERN_SQUARES {
+                let (f, r) = A1[i];
+                let f = if c & 1 == 1 { last - f } else { f };
+                let r = if c & 2 == 2 { last - r } else { r };
+                t[c][i] = r * SIZE + f;
+                i += 1;
+            }
+            c += 1;
+        }
+        t
+    };
+
+    /// The patterns read square by square, in the order of [`CORNER_SQUARES`].
+    fn corner_patterns_by_square(board: &Board) -> [usize; 4] {
+        let attackers = board.attackers().0;
+        let defenders = board.pieces(Side::Defenders).0;
+        CORNER_SQUARES.map(|squares| {
+            let mut p = 0;
+            for &sq in squares.iter().rev() {
+                let state = ((attackers >> sq) & 1) | (((defenders >> sq) & 1) << 1);
+                p = p * 3 + state as usize;
+            }
+            CANONICAL[p] as usize
+        })
+    }
+
+    #[test]
+    fn corner_patterns_read_by_rows_match_those_read_by_squares() {
+        let mut rng = crate::splitmix::SplitMix64::new(7);
+        // Random boards, a third of the squares attackers and a third defenders.
+        for _ in 0..20_000 {
+            let mut attackers = 0u128;
+            let mut defenders = 0u128;
+            for sq in 0..121u32 {
+                match rng.next_u64() % 3 {
+                    1 => attackers |= 1 << sq,
+                    2 => defenders |= 1 << sq,
+                    _ => {}
+                }
+            }
+            let free = !Bitboard::RESTRICTED.0;
+            let board = Board::new(
+                Bitboard(attackers & free),
+                Bitboard(defenders & free),
+                Square::from_index(60),
+                Side::Attackers,
+            )
+            .unwrap();
+            assert_eq!(corner_patterns(&board), corner_patterns_by_square(&board));
+        }
     }
 
     #[test]

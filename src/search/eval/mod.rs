@@ -9,7 +9,11 @@ pub mod weights;
 use super::params::PHASE_PIECES;
 use super::score::Score;
 use crate::board::{Bitboard, Board, Rules, Side};
-use features::{FEATURES, GROUPS, KingRoutes, Sink, extract, phase};
+use features::{
+    ATTACKER_SQ, DEFENDER_SQ, FEATURES, FOLDED_SQUARES, GROUPS, Group, KING_SQ, KingRoutes, Sink,
+    extract, fold, phase,
+};
+use std::sync::LazyLock;
 use weights::WEIGHTS;
 
 /// King moves needed to reach a corner on this board (1 = an open line), capped at 4.
@@ -29,12 +33,37 @@ struct Sums {
     ending: i32,
 }
 
+/// The opening and ending weights of each square group by square, unfolded, so that the
+/// evaluation's commonest features cost one lookup a piece. Indexed by the group's place in
+/// the features (attackers, defenders, king), then the square.
+static SQUARE_WEIGHTS: LazyLock<[[[i32; 2]; 121]; 3]> = LazyLock::new(|| {
+    let mut t = [[[0; 2]; 121]; 3];
+    for group in [ATTACKER_SQ, DEFENDER_SQ, KING_SQ] {
+        for sq in Bitboard::ALL {
+            let [o, e] = WEIGHTS[group.start + fold(sq)];
+            t[group.start / FOLDED_SQUARES][sq.index()] = [o as i32, e as i32];
+        }
+    }
+    t
+});
+
 impl Sink for Sums {
     #[inline(always)]
     fn add(&mut self, feature: usize, count: i32) {
         let [o, e] = WEIGHTS[feature];
         self.opening += o as i32 * count;
         self.ending += e as i32 * count;
+    }
+
+    #[inline(always)]
+    fn add_squares(&mut self, group: Group, squares: Bitboard) {
+        debug_assert!([ATTACKER_SQ, DEFENDER_SQ, KING_SQ].contains(&group));
+        let table = &SQUARE_WEIGHTS[group.start / FOLDED_SQUARES];
+        squares.for_each_square(|sq| {
+            let [o, e] = table[sq.index()];
+            self.opening += o;
+            self.ending += e;
+        });
     }
 }
 
@@ -153,6 +182,29 @@ mod tests {
         assert_eq!(corner_distance(&open), 1);
         assert_eq!(open_corner_lines(&open).count(), 1);
         assert!(attackers_view(&open, &rules) < attackers_view(&shut, &rules));
+    }
+
+    #[test]
+    fn the_square_tables_sum_what_the_features_say() {
+        // Every feature through `add`, none through the unfolded square tables.
+        struct Plain(Sums);
+        impl Sink for Plain {
+            fn add(&mut self, feature: usize, count: i32) {
+                self.0.add(feature, count);
+            }
+        }
+        let rules = Rules::default();
+        for fen in [
+            crate::board::START_FEN,
+            "3a3a3/2aa4a2/1a5d1a1/a2d1ad1da1/2d1d4da/8da1/5k2a2/aa1d4aa1/1a2d2d1a1/2a3d1a2/3a3a3 a",
+            "11/11/11/11/11/4a6/5k5/11/4d6/4a6/11 d",
+        ] {
+            let b = parse_fen(fen).unwrap();
+            let mut plain = Plain(Sums::default());
+            extract(&b, &rules, &mut plain);
+            let expected = blend(plain.0.opening, plain.0.ending, phase(&b));
+            assert_eq!(attackers_view(&b, &rules), expected, "{fen}");
+        }
     }
 
     #[test]
