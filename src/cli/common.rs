@@ -1,7 +1,9 @@
-//! What several commands share: the default games file, reading files, thread pools,
-//! progress bars, shards and Ctrl-C.
+//! What several commands share: the default games file, reading files, openings, thread
+//! pools, progress bars, shards and Ctrl-C.
 
 use super::CliError;
+use hnefi::board::{Move, Rules};
+use hnefi::tournament::openings::{BUILT_IN, load_openings};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::sync::Arc;
@@ -13,6 +15,23 @@ pub(super) const GAMES_CSV: &str = "data/copenhagen.csv";
 
 pub(super) fn read_text(path: &Path) -> Result<String, CliError> {
     std::fs::read_to_string(path).map_err(CliError::read(path))
+}
+
+/// The openings of `--openings` (default: the built-in ones), checked under `rules`, and
+/// their name for reports.
+pub(super) fn match_openings(
+    path: Option<&Path>,
+    rules: Rules,
+) -> Result<(Vec<Vec<Move>>, String), CliError> {
+    let (text, name) = match path {
+        Some(path) => (read_text(path)?, path.display().to_string()),
+        None => (BUILT_IN.to_string(), "built-in".to_string()),
+    };
+    let openings = load_openings(&text, rules).map_err(|e| CliError::Invalid {
+        path: path.map_or_else(|| "built-in openings".into(), Path::to_path_buf),
+        reason: e.to_string(),
+    })?;
+    Ok((openings, name))
 }
 
 /// A pool of `--threads` workers (default: one per core).

@@ -84,6 +84,13 @@ pub enum CliError {
     #[error(transparent)]
     Summary(#[from] SummaryError),
     #[error(transparent)]
+    Spsa(#[from] hnefi::tournament::spsa::SpsaError),
+    #[error(
+        "{} exists: add --resume to go on with its run, or give another --state",
+        .0.display()
+    )]
+    StateExists(PathBuf),
+    #[error(transparent)]
     Connect(#[from] ConnectError),
     #[error(transparent)]
     Bot(#[from] hnefi::bot::BotError),

@@ -15,6 +15,7 @@ mod latency;
 mod openings;
 mod perft;
 mod report;
+mod spsa;
 mod tactics;
 mod tournament;
 mod tune;
@@ -60,6 +61,9 @@ enum Command {
     /// Engine-vs-engine matches over UCI, OpenTafl and the hnefatafl text protocol, with Elo,
     /// pentanomial counts and SPRT; `hnefi match merge` adds up shard summaries.
     Match(Box<tournament::MatchArgs>),
+    /// Tune the search's parameters by SPSA: the engine against itself with opposite
+    /// perturbations, game pairs through the match runner, the state saved every iteration.
+    Spsa(spsa::SpsaArgs),
     /// Forced wins from the real games: generate positions/tactics.epd, or report the solve rate.
     Tactics(tactics::TacticsArgs),
     /// Fit the evaluation's weights to game results (Texel's method) and write them as Rust.
@@ -102,6 +106,7 @@ pub fn run() -> ExitCode {
         Some(Command::Datagen(args)) => datagen::datagen(args),
         Some(Command::GamesData(args)) => datagen::games_data(args),
         Some(Command::Match(args)) => tournament::run_match(*args),
+        Some(Command::Spsa(args)) => spsa::spsa(args),
         Some(Command::Tune(args)) => tune::tune(args),
         Some(Command::Fuzz(args)) => fuzz::fuzz(args),
         Some(Command::Annotate(args)) => report::annotate(args),

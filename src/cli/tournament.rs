@@ -1,10 +1,9 @@
 //! `hnefi match`: the command line of the match runner and its progress display.
 
 use super::CliError;
-use super::common::{interrupt_flag, parse_shard, read_text};
+use super::common::{interrupt_flag, match_openings, parse_shard, read_text};
 use clap::{ArgAction, Args, Subcommand};
 use hnefi::board::{Preset, Rules};
-use hnefi::tournament::openings::{BUILT_IN, load_openings};
 use hnefi::tournament::runner::{Settings, check_engines, run};
 use hnefi::tournament::spec::EngineSpec;
 use hnefi::tournament::summary::{Sprt, Summary};
@@ -207,23 +206,7 @@ fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
             args.rules
         );
     }
-    let (openings, openings_name) = match &args.openings {
-        Some(path) => {
-            let text = read_text(path)?;
-            let openings = load_openings(&text, rules).map_err(|e| CliError::Invalid {
-                path: path.clone(),
-                reason: e.to_string(),
-            })?;
-            (openings, path.display().to_string())
-        }
-        None => {
-            let openings = load_openings(BUILT_IN, rules).map_err(|e| CliError::Invalid {
-                path: "built-in openings".into(),
-                reason: e.to_string(),
-            })?;
-            (openings, "built-in".to_string())
-        }
-    };
+    let (openings, openings_name) = match_openings(args.openings.as_deref(), rules)?;
     Ok(Settings {
         engines: engines.into_iter().map(Arc::new).collect(),
         games: args.games.div_ceil(2) * 2,

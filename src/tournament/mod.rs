@@ -6,5 +6,6 @@ pub mod openings;
 pub mod player;
 pub mod runner;
 pub mod spec;
+pub mod spsa;
 pub mod stats;
 pub mod summary;
