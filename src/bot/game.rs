@@ -219,7 +219,12 @@ impl Game {
         if self.refused.len() >= SEARCHED_RETRIES || candidates.len() == 1 {
             return Some(self.sent(first, ply));
         }
-        let mut limits: Limits = policy.limits(self.clocks.as_ref(), side, round_trip);
+        let moves_left = server_rules().max_plies.map(|limit| {
+            (usize::from(limit).saturating_sub(ply) as u32)
+                .div_ceil(2)
+                .max(1)
+        });
+        let mut limits: Limits = policy.limits(self.clocks.as_ref(), side, round_trip, moves_left);
         limits.searchmoves = candidates;
         self.token += 1;
         let token = self.token;
