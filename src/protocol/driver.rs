@@ -10,19 +10,18 @@
 //! taken when the one before is done with, or waiting behind a bounded few. An ending word
 //! further back than that ends the search only when its turn to be read comes.
 
-use super::{Flow, Input};
+use super::{Flow, Input, LineError};
 use crate::board::Position;
 use crate::search::{Engine, Limits, Reporter, SearchResult, fallback_result};
 use std::collections::VecDeque;
+use std::str::FromStr;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 /// A protocol as the driver runs it.
 pub trait Dialogue {
-    type Command;
-    type Error;
-
-    /// A line (or a line too long) as a command; `None` for one that asks nothing.
-    fn read(input: Input) -> Option<Result<Self::Command, Self::Error>>;
+    /// What a line of input says, read with [`Input::command`].
+    type Command: FromStr<Err = Self::Error>;
+    type Error: LineError;
 
     /// Whether `command` ends the game or the engine, so that no search should go on.
     fn ends_search(command: &Self::Command) -> bool;
@@ -125,7 +124,7 @@ pub fn drive<D: Dialogue>(
         fallback: None,
     };
     let mut queue: VecDeque<Result<D::Command, D::Error>> =
-        first.and_then(D::read).into_iter().collect();
+        first.and_then(Input::command).into_iter().collect();
     // Commands in the queue that end searches.
     let mut enders = queue
         .iter()
@@ -167,7 +166,7 @@ pub fn drive<D: Dialogue>(
         match events.recv() {
             Ok(Event::Input(input)) => {
                 asked = false;
-                if let Some(command) = D::read(input) {
+                if let Some(command) = input.command::<D::Command>() {
                     if matches!(&command, Ok(c) if D::ends_search(c)) {
                         enders += 1;
                         search.stop();
@@ -218,31 +217,56 @@ mod tests {
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
 
-    /// A protocol of three words: `think` searches without limit, `say X` says X, and
-    /// `bye` ends the search and the loop.
+    /// A protocol of three words: `think` searches without limit, `bye` ends the search and
+    /// the loop, and any other line is said back.
+    #[derive(Debug, PartialEq)]
+    enum Word {
+        Think,
+        Bye,
+        Say(String),
+    }
+
+    #[derive(Debug, PartialEq, thiserror::Error)]
+    enum ToyError {
+        #[error("blank line")]
+        Blank,
+        #[error("{0} bytes")]
+        TooLong(usize),
+    }
+
+    impl LineError for ToyError {
+        const BLANK: ToyError = ToyError::Blank;
+        const TOO_LONG: fn(usize) -> ToyError = ToyError::TooLong;
+    }
+
+    impl FromStr for Word {
+        type Err = ToyError;
+
+        fn from_str(line: &str) -> Result<Word, ToyError> {
+            Ok(match line {
+                "" => return Err(ToyError::Blank),
+                "think" => Word::Think,
+                "bye" => Word::Bye,
+                other => Word::Say(other.to_string()),
+            })
+        }
+    }
+
     struct Toy {
         said: Arc<Mutex<Vec<String>>>,
     }
 
     impl Dialogue for Toy {
-        type Command = String;
-        type Error = String;
+        type Command = Word;
+        type Error = ToyError;
 
-        fn read(input: Input) -> Option<Result<String, String>> {
-            match input {
-                Input::Line(l) if l.is_empty() => None,
-                Input::Line(l) => Some(Ok(l)),
-                Input::TooLong(n) => Some(Err(format!("{n} bytes"))),
-            }
+        fn ends_search(command: &Word) -> bool {
+            *command == Word::Bye
         }
 
-        fn ends_search(command: &String) -> bool {
-            command == "bye"
-        }
-
-        fn handle(&mut self, command: String, search: &mut Search) -> Flow {
-            match command.as_str() {
-                "think" => search.start(
+        fn handle(&mut self, command: Word, search: &mut Search) -> Flow {
+            match command {
+                Word::Think => search.start(
                     &Position::start(Default::default()),
                     Limits {
                         infinite: true,
@@ -250,13 +274,13 @@ mod tests {
                     },
                     Box::new(|_| {}),
                 ),
-                "bye" => return Flow::Quit,
-                other => self.said.lock().unwrap().push(other.to_string()),
+                Word::Bye => return Flow::Quit,
+                Word::Say(text) => self.said.lock().unwrap().push(text),
             }
             Flow::Continue
         }
 
-        fn refuse(&mut self, error: String) {
+        fn refuse(&mut self, error: ToyError) {
             self.said.lock().unwrap().push(format!("refused {error}"));
         }
 
