@@ -2,8 +2,9 @@
 //! protocol loop, counting panics and hangs.
 //!
 //! Lines are handed to the loop over a rendezvous channel, so that handing over line `i + 1`
-//! waits until the loop has finished line `i`: a line whose handling outlasts the deadline is
-//! a hang. A hung or dead loop is abandoned (it ends by itself once its line is done and it
+//! waits until the loop has finished line `i` (or, for the loops that read on while they
+//! search, until no more than a bounded few lines wait before it): a line whose handling
+//! outlasts the deadline is a hang. A hung or dead loop is abandoned (it ends by itself once its line is done and it
 //! finds its input closed) and a fresh one takes the following lines. Line `i` depends only on
 //! the seed and `i`, so any failure can be replayed.
 
@@ -568,8 +569,8 @@ pub fn fuzz(config: &Config, progress: &mut dyn FnMut(u64)) -> Report {
         let wait = Instant::now();
         let out = instance.out.clone();
         let sent = std::thread::spawn(move || {
-            // Taking `stop` means the last fuzz line is done: only then is the output cleared,
-            // so that an answer found afterwards is the probe's.
+            // The output is cleared after the last fuzz line is taken and before the probe is
+            // sent, so that an answer found afterwards is the probe's.
             let mut ok = tx.send(Input::Line("stop".into())).is_ok();
             out.clear();
             for l in [ask, "", end] {

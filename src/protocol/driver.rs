@@ -5,22 +5,23 @@
 //! stop it at once. The rule is that a search ends as soon as such a word follows it in the
 //! input already read, so that every command is still answered, in order, and promptly.
 //!
-//! Lines are read only when the loop wants one, or while it searches: a host (or a test) that
-//! hands over lines one by one sees each taken when the one before is done with.
+//! Lines are read only when the loop wants one, or while it searches, and then at most
+//! [`READ_AHEAD`] commands ahead: a host (or a test) that hands over lines one by one sees each
+//! taken when the one before is done with, or waiting behind a bounded few. An ending word
+//! further back than that ends the search only when its turn to be read comes.
 
-use super::{Flow, Input};
+use super::{Flow, Input, LineError};
 use crate::board::Position;
 use crate::search::{Engine, Limits, Reporter, SearchResult, fallback_result};
 use std::collections::VecDeque;
+use std::str::FromStr;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 /// A protocol as the driver runs it.
 pub trait Dialogue {
-    type Command;
-    type Error;
-
-    /// A line (or a line too long) as a command; `None` for one that asks nothing.
-    fn read(input: Input) -> Option<Result<Self::Command, Self::Error>>;
+    /// What a line of input says, read with [`Input::command`].
+    type Command: FromStr<Err = Self::Error>;
+    type Error: LineError;
 
     /// Whether `command` ends the game or the engine, so that no search should go on.
     fn ends_search(command: &Self::Command) -> bool;
@@ -35,6 +36,13 @@ pub trait Dialogue {
     /// The search started by the last command ended with `result`.
     fn searched(&mut self, result: SearchResult, search: &mut Search);
 }
+
+/// The most commands waiting their turn before the loop stops reading. A host waiting for a
+/// move sends a word or two meanwhile; one that sends more is not waiting, and without a bound
+/// every search would read on as long as it runs: each command it reads may start a search of
+/// its own that reads more, the waiting commands grow without end (a fuzz fed as fast as it is
+/// read piled up 262,144 of them), and the last are answered long after they were taken.
+const READ_AHEAD: usize = 64;
 
 enum Event {
     Input(Input),
@@ -116,7 +124,7 @@ pub fn drive<D: Dialogue>(
         fallback: None,
     };
     let mut queue: VecDeque<Result<D::Command, D::Error>> =
-        first.and_then(D::read).into_iter().collect();
+        first.and_then(Input::command).into_iter().collect();
     // Commands in the queue that end searches.
     let mut enders = queue
         .iter()
@@ -147,7 +155,7 @@ pub fn drive<D: Dialogue>(
                 break;
             }
         }
-        if !asked && !ended {
+        if !asked && !ended && queue.len() < READ_AHEAD {
             asked = want.send(()).is_ok();
             if !asked {
                 ended = true;
@@ -158,7 +166,7 @@ pub fn drive<D: Dialogue>(
         match events.recv() {
             Ok(Event::Input(input)) => {
                 asked = false;
-                if let Some(command) = D::read(input) {
+                if let Some(command) = input.command::<D::Command>() {
                     if matches!(&command, Ok(c) if D::ends_search(c)) {
                         enders += 1;
                         search.stop();
@@ -204,34 +212,61 @@ fn spawn_puller(input: Receiver<Input>, events: Sender<Event>) -> Sender<()> {
 mod tests {
     use super::*;
     use crate::search::Options;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc::sync_channel;
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
 
-    /// A protocol of three words: `think` searches without limit, `say X` says X, and
-    /// `bye` ends the search and the loop.
+    /// A protocol of three words: `think` searches without limit, `bye` ends the search and
+    /// the loop, and any other line is said back.
+    #[derive(Debug, PartialEq)]
+    enum Word {
+        Think,
+        Bye,
+        Say(String),
+    }
+
+    #[derive(Debug, PartialEq, thiserror::Error)]
+    enum ToyError {
+        #[error("blank line")]
+        Blank,
+        #[error("{0} bytes")]
+        TooLong(usize),
+    }
+
+    impl LineError for ToyError {
+        const BLANK: ToyError = ToyError::Blank;
+        const TOO_LONG: fn(usize) -> ToyError = ToyError::TooLong;
+    }
+
+    impl FromStr for Word {
+        type Err = ToyError;
+
+        fn from_str(line: &str) -> Result<Word, ToyError> {
+            Ok(match line {
+                "" => return Err(ToyError::Blank),
+                "think" => Word::Think,
+                "bye" => Word::Bye,
+                other => Word::Say(other.to_string()),
+            })
+        }
+    }
+
     struct Toy {
         said: Arc<Mutex<Vec<String>>>,
     }
 
     impl Dialogue for Toy {
-        type Command = String;
-        type Error = String;
+        type Command = Word;
+        type Error = ToyError;
 
-        fn read(input: Input) -> Option<Result<String, String>> {
-            match input {
-                Input::Line(l) if l.is_empty() => None,
-                Input::Line(l) => Some(Ok(l)),
-                Input::TooLong(n) => Some(Err(format!("{n} bytes"))),
-            }
+        fn ends_search(command: &Word) -> bool {
+            *command == Word::Bye
         }
 
-        fn ends_search(command: &String) -> bool {
-            command == "bye"
-        }
-
-        fn handle(&mut self, command: String, search: &mut Search) -> Flow {
-            match command.as_str() {
-                "think" => search.start(
+        fn handle(&mut self, command: Word, search: &mut Search) -> Flow {
+            match command {
+                Word::Think => search.start(
                     &Position::start(Default::default()),
                     Limits {
                         infinite: true,
@@ -239,13 +274,13 @@ mod tests {
                     },
                     Box::new(|_| {}),
                 ),
-                "bye" => return Flow::Quit,
-                other => self.said.lock().unwrap().push(other.to_string()),
+                Word::Bye => return Flow::Quit,
+                Word::Say(text) => self.said.lock().unwrap().push(text),
             }
             Flow::Continue
         }
 
-        fn refuse(&mut self, error: String) {
+        fn refuse(&mut self, error: ToyError) {
             self.said.lock().unwrap().push(format!("refused {error}"));
         }
 
@@ -278,6 +313,49 @@ mod tests {
         assert!(said[0].starts_with("moved ") && said[2].starts_with("moved "));
         assert_eq!(said[1], "say a");
         assert!(took < Duration::from_secs(10), "{took:?}");
+    }
+
+    /// The hang `hnefi fuzz --protocol otep` found: fed as fast as it read, the loop took every
+    /// line while a search ran, so that commands piled up far ahead of their answers.
+    #[test]
+    fn a_search_reads_only_a_few_commands_ahead() {
+        let said = Arc::new(Mutex::new(Vec::new()));
+        let mut toy = Toy { said: said.clone() };
+        let engine = Engine::new(Options::default());
+        let stopper = engine.stopper();
+        let (tx, rx) = sync_channel(0);
+        let driver = std::thread::spawn(move || drive(&mut toy, engine, None, rx));
+        // Handed over, so taken only once the loop asks for a line: while the search runs.
+        tx.send(Input::Line("think".into())).unwrap();
+        let taken = Arc::new(AtomicUsize::new(0));
+        let host = {
+            let taken = taken.clone();
+            std::thread::spawn(move || {
+                for i in 0..1000 {
+                    tx.send(Input::Line(i.to_string())).unwrap();
+                    taken.fetch_add(1, Ordering::SeqCst);
+                }
+                tx.send(Input::Line("bye".into())).unwrap();
+            })
+        };
+        let start = Instant::now();
+        while taken.load(Ordering::SeqCst) < READ_AHEAD && start.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(taken.load(Ordering::SeqCst), READ_AHEAD);
+        // The search ends by itself (as a host's would, at its limits): the rest is taken,
+        // and everything is answered in order.
+        stopper.store(true, Ordering::SeqCst);
+        host.join().unwrap();
+        driver.join().unwrap();
+        let said = said.lock().unwrap();
+        assert_eq!(said.len(), 1001);
+        assert!(said[0].starts_with("moved "), "{}", said[0]);
+        for (i, s) in said[1..].iter().enumerate() {
+            assert_eq!(*s, i.to_string());
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! and output written whole line by line, shared with the search threads.
 
 use std::io::{BufRead, Write};
+use std::str::FromStr;
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 
@@ -14,6 +15,38 @@ pub enum Input {
     Line(String),
     /// A line longer than [`MAX_LINE`] bytes (the rest of it was skipped).
     TooLong(usize),
+}
+
+/// A protocol's reason for not taking a line as a command, as far as its loop needs to know.
+pub trait LineError: PartialEq + Sized {
+    /// The line asked nothing (blank, or only a comment): it goes unanswered.
+    const BLANK: Self;
+    /// The line was longer than [`MAX_LINE`] bytes (how many it had).
+    const TOO_LONG: fn(usize) -> Self;
+}
+
+/// A command line's name and the words after it; a line without a word asks nothing.
+pub fn command_words<E: LineError>(line: &str) -> Result<(&str, Vec<&str>), E> {
+    let mut words = line.split_whitespace();
+    let name = words.next().ok_or(E::BLANK)?;
+    Ok((name, words.collect()))
+}
+
+impl Input {
+    /// The command on this line; `None` for one that asks nothing.
+    pub fn command<C>(self) -> Option<Result<C, C::Err>>
+    where
+        C: FromStr<Err: LineError>,
+    {
+        let parsed = match self {
+            Input::Line(line) => line.parse(),
+            Input::TooLong(n) => Err((C::Err::TOO_LONG)(n)),
+        };
+        match parsed {
+            Err(e) if e == C::Err::BLANK => None,
+            parsed => Some(parsed),
+        }
+    }
 }
 
 /// Reads lines from `reader` on a thread of its own, so that the protocol stays free to
@@ -104,6 +137,34 @@ impl Output {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::{htp, otep, uci};
+
+    #[test]
+    fn lines_as_commands_of_each_protocol() {
+        let line = |text: &str| Input::Line(text.into());
+        assert_eq!(
+            line("isready").command(),
+            Some(Ok(uci::message::Command::IsReady))
+        );
+        assert_eq!(
+            line("frobnicate").command::<uci::message::Command>(),
+            Some(Err(uci::message::CommandError::Unknown(
+                "frobnicate".into()
+            )))
+        );
+        assert_eq!(line(" \t ").command::<uci::message::Command>(), None);
+        assert_eq!(
+            Input::TooLong(MAX_LINE + 1).command::<otep::message::Command>(),
+            Some(Err(otep::message::MessageError::TooLong(MAX_LINE + 1)))
+        );
+        assert_eq!(line("").command::<otep::message::Command>(), None);
+        // A comment alone asks nothing either.
+        assert_eq!(line("  # relayed").command::<htp::message::Command>(), None);
+        assert_eq!(
+            line("name # relayed").command(),
+            Some(Ok(htp::message::Command::Name))
+        );
+    }
 
     #[test]
     fn bounded_lines() {

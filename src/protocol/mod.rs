@@ -10,10 +10,12 @@ mod io;
 pub mod number;
 pub mod otep;
 mod session;
+#[cfg(test)]
+mod testing;
 pub mod uci;
 
 pub use diagram::diagram;
-pub use io::{Input, MAX_LINE, Output, spawn_reader};
+pub use io::{Input, LineError, MAX_LINE, Output, spawn_reader};
 pub use session::{IllegalMove, Session};
 
 use std::fmt;

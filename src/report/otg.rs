@@ -4,6 +4,7 @@
 //! side variations (`2a.1.1a. ...`) are left out, the main line is the game.
 
 use crate::board::notation::{RecordMove, parse_opentafl};
+use crate::board::square::SquareError;
 use crate::board::{Bitboard, Board, Move, NotationError, Side, Square};
 
 /// What an `.otg` file holds that a report uses.
@@ -32,11 +33,11 @@ pub enum OtgError {
     OpenComment { line: usize },
     #[error("line {line}: '{text}' is not a move number like '12.'")]
     MoveNumber { line: usize, text: String },
-    #[error("line {line}: move '{text}': {reason}")]
+    #[error("line {line}: move '{text}': {error}")]
     Move {
         line: usize,
         text: String,
-        reason: String,
+        error: MoveWordError,
     },
     #[error("rules: a {0} board (Hnefi plays 11x11)")]
     Dimension(String),
@@ -44,6 +45,17 @@ pub enum OtgError {
     Start(NotationError),
     #[error("no moves found")]
     NoMoves,
+}
+
+/// Why a word of a move line is not a move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveWordError {
+    #[error("expected from-to (jumps and berserk moves are not Copenhagen)")]
+    NotFromTo,
+    #[error(transparent)]
+    Square(#[from] SquareError),
+    #[error("{0} and {0} are the same square")]
+    SameSquare(Square),
 }
 
 /// Reads an `.otg` file's text.
@@ -95,10 +107,10 @@ pub fn parse(text: &str) -> Result<OtgGame, OtgError> {
             });
         }
         for word in words {
-            let mv = parse_move(word).map_err(|reason| OtgError::Move {
+            let mv = parse_move(word).map_err(|error| OtgError::Move {
                 line: line_no,
                 text: word.to_string(),
-                reason,
+                error,
             })?;
             game.moves.push(mv);
         }
@@ -151,23 +163,21 @@ fn without_piece(text: &str) -> &str {
     }
 }
 
-fn square(text: &str) -> Result<Square, String> {
-    Square::parse(without_piece(text)).map_err(|e| e.to_string())
+fn square(text: &str) -> Result<Square, SquareError> {
+    Square::parse(without_piece(text))
 }
 
 /// One move: `Kf6-f10`, `g7-g10xf10`, `e7-k7xk6/j7`, with an optional status suffix.
-fn parse_move(word: &str) -> Result<RecordMove, String> {
+fn parse_move(word: &str) -> Result<RecordMove, MoveWordError> {
     let body = word.trim_end_matches(['+', '-']);
     let (travel, captures) = match body.split_once(['x', 'X']) {
         Some((t, c)) => (t, Some(c)),
         None => (body, None),
     };
-    let (from, to) = travel
-        .split_once('-')
-        .ok_or("expected from-to (jumps and berserk moves are not Copenhagen)")?;
+    let (from, to) = travel.split_once('-').ok_or(MoveWordError::NotFromTo)?;
     let (from, to) = (square(from)?, square(to)?);
     if from == to {
-        return Err(format!("{from} and {to} are the same square"));
+        return Err(MoveWordError::SameSquare(from));
     }
     let mut captured = Bitboard::EMPTY;
     // A bare trailing `x` (some records only mark that something was taken) claims nothing.
@@ -233,6 +243,17 @@ on two lines.]
         assert!(e("1. d1-d3\nhello\n").contains("line 2: 'hello'"));
         assert!(e("1. d1^d3\n").contains("jumps"));
         assert!(e("1. d1-z3\n").contains("line 1: move 'd1-z3'"));
+        assert_eq!(
+            parse("1. d1-d3\n2. Kf6-f6\n").unwrap_err().to_string(),
+            "line 2: move 'Kf6-f6': f6 and f6 are the same square"
+        );
+        assert!(matches!(
+            parse("1. d1-z3\n"),
+            Err(OtgError::Move {
+                error: MoveWordError::Square(SquareError::BadFile('z')),
+                ..
+            })
+        ));
         assert!(e("[result:1]\n").contains("no moves"));
     }
 }

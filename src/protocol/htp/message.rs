@@ -4,6 +4,8 @@
 
 use crate::board::square::SquareError;
 use crate::board::{Bitboard, Move, Outcome, Side, Square};
+use crate::protocol::LineError;
+use crate::protocol::io::command_words;
 use crate::protocol::number::{NumberError, parse_amount, truncate};
 use crate::search::SideClock;
 use std::fmt;
@@ -208,11 +210,8 @@ impl FromStr for Command {
     /// [`MessageError::Empty`].
     fn from_str(line: &str) -> Result<Command, MessageError> {
         let text = line.split('#').next().unwrap_or_default().trim();
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let Some(&word) = words.first() else {
-            return Err(MessageError::Empty);
-        };
-        let args = &words[1..];
+        let (word, args) = command_words::<MessageError>(text)?;
+        let args = &args[..];
         Ok(match word {
             "protocol_version" => Command::ProtocolVersion,
             "name" => Command::Name,
@@ -412,9 +411,15 @@ pub enum MessageError {
     NotReply(String),
 }
 
+impl LineError for MessageError {
+    const BLANK: MessageError = MessageError::Empty;
+    const TOO_LONG: fn(usize) -> MessageError = MessageError::TooLong;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::testing::assert_round_trips;
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
@@ -426,7 +431,7 @@ mod tests {
             side: Side::Defenders,
             action: Action::Move(Move::new(sq("e5"), sq("e2"))),
         };
-        for command in [
+        assert_round_trips([
             Command::ProtocolVersion,
             Command::KnownCommand(Some("play".into())),
             Command::KnownCommand(None),
@@ -444,10 +449,7 @@ mod tests {
             Command::GenerateMove(Some(Side::Attackers)),
             Command::GenerateMove(None),
             Command::Quit,
-        ] {
-            let text = command.to_string();
-            assert_eq!(text.parse::<Command>(), Ok(command), "{text}");
-        }
+        ]);
         assert_eq!(play.to_string(), "play defender e5 e2");
         assert_eq!(
             "play a e5 e2 # relayed".parse::<Command>(),
@@ -486,7 +488,7 @@ mod tests {
             side: Side::Attackers,
             action: Action::Move(Move::new(sq("d1"), sq("d3"))),
         };
-        for reply in [
+        assert_round_trips([
             Reply::Success(Answer::Empty),
             Reply::Success(Answer::Known(true)),
             Reply::Success(Answer::Role(Side::Attackers)),
@@ -495,10 +497,7 @@ mod tests {
             Reply::Success(Answer::Status(Status::Won(Side::Defenders))),
             Reply::Success(Answer::Text("1-beta".into())),
             Reply::Failure("it is the defenders' turn".into()),
-        ] {
-            let text = reply.to_string();
-            assert_eq!(text.parse::<Reply>(), Ok(reply), "{text}");
-        }
+        ]);
         assert_eq!(
             Reply::Success(Answer::Captures([sq("e2")].into_iter().collect())).to_string(),
             "= e2 "

@@ -86,16 +86,6 @@ impl Dialogue for Otep {
     type Command = Command;
     type Error = MessageError;
 
-    fn read(input: Input) -> Option<Result<Command, MessageError>> {
-        match input {
-            Input::Line(line) => match line.parse() {
-                Err(MessageError::Empty) => None,
-                parsed => Some(parsed),
-            },
-            Input::TooLong(n) => Some(Err(MessageError::TooLong(n))),
-        }
-    }
-
     fn ends_search(command: &Command) -> bool {
         matches!(command, Command::Finish(_) | Command::Goodbye)
     }

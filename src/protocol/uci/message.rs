@@ -6,6 +6,8 @@
 
 use crate::board::notation::{NotationError, parse_fen, parse_move, parse_record_move, to_fen};
 use crate::board::{Board, Move, Side};
+use crate::protocol::LineError;
+use crate::protocol::io::command_words;
 use crate::protocol::number::{NumberError, parse_amount, parse_clock, truncate};
 use crate::search::{Clock, Info, Limits, Score, SideClock};
 use std::fmt;
@@ -141,11 +143,8 @@ impl FromStr for Command {
 
     /// One line; a blank one is [`CommandError::Empty`].
     fn from_str(line: &str) -> Result<Command, CommandError> {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some(&word) = words.first() else {
-            return Err(CommandError::Empty);
-        };
-        let args = &words[1..];
+        let (word, args) = command_words::<CommandError>(line)?;
+        let args = &args[..];
         Ok(match word {
             "uci" => Command::Uci,
             "isready" => Command::IsReady,
@@ -292,6 +291,11 @@ pub enum CommandError {
     Unsupported(String),
     #[error("go: unknown word '{0}'")]
     GoWord(String),
+}
+
+impl LineError for CommandError {
+    const BLANK: CommandError = CommandError::Empty;
+    const TOO_LONG: fn(usize) -> CommandError = CommandError::TooLong;
 }
 
 /// A score as UCI says it, from the side to move's view.
@@ -615,10 +619,7 @@ pub enum ReplyError {
 mod tests {
     use super::*;
     use crate::board::notation::START_FEN;
-
-    fn mv(text: &str) -> Move {
-        parse_move(text).unwrap()
-    }
+    use crate::protocol::testing::{assert_round_trips, mv};
 
     #[test]
     fn commands_read_back_what_they_write() {
@@ -627,7 +628,7 @@ mod tests {
             Some(SideClock::new(s(60_000), s(500))),
             Some(SideClock::new(s(55_000), s(0))),
         );
-        for command in [
+        assert_round_trips([
             Command::Uci,
             Command::SetOption {
                 name: "Move Overhead".into(),
@@ -658,10 +659,7 @@ mod tests {
             Command::Go(Limits::default()),
             Command::Perft(3),
             Command::Display,
-        ] {
-            let text = command.to_string();
-            assert_eq!(text.parse::<Command>(), Ok(command), "{text}");
-        }
+        ]);
         let go = Command::Go(Limits {
             clock,
             ..Limits::default()
@@ -704,7 +702,7 @@ mod tests {
 
     #[test]
     fn replies_read_back_what_they_write() {
-        for reply in [
+        assert_round_trips([
             Reply::IdName("Hnefi 0.1.0".into()),
             Reply::IdAuthor("the Hnefi developers".into()),
             Reply::Option(EngineOption {
@@ -767,10 +765,7 @@ mod tests {
             Reply::PerftTotal(116),
             Reply::Plain(String::new()),
             Reply::Plain(" 11 . . . a a a a a . . . ".into()),
-        ] {
-            let text = reply.to_string();
-            assert_eq!(text.parse::<Reply>(), Ok(reply), "{text}");
-        }
+        ]);
         assert!(matches!(
             "bestmove z9z1".parse::<Reply>(),
             Err(ReplyError::Move { .. })

@@ -8,7 +8,7 @@ pub mod options;
 use super::{Flow, Input, Output, Session, Settings};
 use crate::board::Rules;
 use crate::search::{Engine, Info, Options, SearchResult, fallback_result};
-use message::{Command, CommandError, Reply};
+use message::{Command, Reply};
 use options::Change;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,18 +53,14 @@ impl Uci {
     /// running is stopped first.
     pub fn run(mut self, first: Option<Input>, input: Receiver<Input>) {
         for line in first.into_iter().chain(input.iter()) {
-            let command = match line {
-                Input::Line(text) => text.parse(),
-                Input::TooLong(n) => Err(CommandError::TooLong(n)),
-            };
-            match command {
-                Ok(command) => {
+            match line.command::<Command>() {
+                Some(Ok(command)) => {
                     if let Flow::Quit = self.handle(command) {
                         break;
                     }
                 }
-                Err(CommandError::Empty) => {}
-                Err(e) => self.error(&e),
+                Some(Err(e)) => self.error(&e),
+                None => {}
             }
         }
         self.engine.stop();
