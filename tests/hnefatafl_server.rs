@@ -132,6 +132,38 @@ fn find_offer(player: &mut Player, owner: &str, not: &[u64]) -> u64 {
     }
 }
 
+/// The bot `ai-hnefi` behind the proxy, offering games as `role` on `settings` (clock and
+/// count), quick to move.
+fn bot_behind_proxy(server: &Server, role: &str, settings: &[&str]) -> (Proxy, Bot) {
+    let proxy = Proxy::start(PROXY_PORT);
+    let mut args = vec![
+        "--server",
+        "127.0.0.1:49153",
+        "--username",
+        "ai-hnefi",
+        "--create-account",
+        "--new-game",
+        role,
+        "--movetime",
+        "200",
+        "--hash",
+        "8",
+    ];
+    args.extend_from_slice(settings);
+    let bot = Bot::start(&server.log_path("bot.log"), &args);
+    (proxy, bot)
+}
+
+/// The player joins the bot's first offer other than `not` and waits until the game starts
+/// between `players` (the attacker's name, then the defender's); returns the game's id.
+fn join_bots_offer(human: &mut Player, not: &[u64], players: &str) -> u64 {
+    let id = find_offer(human, "ai-hnefi", not);
+    human.send(&format!("join_game_pending {id}"));
+    let start = format!("= join_game {players}");
+    human.expect("the game", MINUTE, |l| l.starts_with(&start));
+    id
+}
+
 /// A small fixed generator for the scripted players' choices.
 struct Rng(u64);
 
@@ -242,46 +274,19 @@ fn a_player_challenges_the_bot_which_comes_back_after_a_cut() {
     in_private_network(
         "a_player_challenges_the_bot_which_comes_back_after_a_cut",
         |server: &Server| {
-            let proxy = Proxy::start(PROXY_PORT);
-            let bot = Bot::start(
-                &server.log_path("bot.log"),
-                &[
-                    "--server",
-                    "127.0.0.1:49153",
-                    "--username",
-                    "ai-hnefi",
-                    "--create-account",
-                    "--new-game",
-                    "attacker",
-                    "--tc",
-                    "5:00+3",
-                    "--games",
-                    "2",
-                    "--movetime",
-                    "200",
-                    "--hash",
-                    "8",
-                ],
-            );
+            let (proxy, bot) =
+                bot_behind_proxy(server, "attacker", &["--tc", "5:00+3", "--games", "2"]);
             let mut rng = Rng(7);
             let mut human = Player::new(HUMAN);
 
             // The first game: some moves, then the player resigns (or loses first).
-            let first = find_offer(&mut human, "ai-hnefi", &[]);
-            human.send(&format!("join_game_pending {first}"));
-            human.expect("the game", MINUTE, |l| {
-                l.starts_with("= join_game ai-hnefi human")
-            });
+            let first = join_bots_offer(&mut human, &[], "ai-hnefi human");
             let end = play_randomly(&mut human, first, Side::Defenders, 6, &mut rng);
             assert_eq!(end, format!("= game_over {first} attacker_wins"));
 
             // The second game: the bot's connection is cut while the player thinks; the
             // player's move goes nowhere; the bot comes back, resumes and answers.
-            let second = find_offer(&mut human, "ai-hnefi", &[first]);
-            human.send(&format!("join_game_pending {second}"));
-            human.expect("the game", MINUTE, |l| {
-                l.starts_with("= join_game ai-hnefi human")
-            });
+            let second = join_bots_offer(&mut human, &[first], "ai-hnefi human");
             let ask = format!("game {second} generate_move defender");
             for _ in 0..3 {
                 human.expect("a turn", MINUTE, |l| l == ask);
@@ -336,34 +341,14 @@ fn malformed_and_unexpected_lines_are_ignored() {
     in_private_network(
         "malformed_and_unexpected_lines_are_ignored",
         |server: &Server| {
-            let proxy = Proxy::start(PROXY_PORT);
-            let bot = Bot::start(
-                &server.log_path("bot.log"),
-                &[
-                    "--server",
-                    "127.0.0.1:49153",
-                    "--username",
-                    "ai-hnefi",
-                    "--create-account",
-                    "--new-game",
-                    "defender",
-                    "--untimed",
-                    "--unrated",
-                    "--games",
-                    "1",
-                    "--movetime",
-                    "200",
-                    "--hash",
-                    "8",
-                ],
+            let (proxy, bot) = bot_behind_proxy(
+                server,
+                "defender",
+                &["--untimed", "--unrated", "--games", "1"],
             );
             let mut rng = Rng(11);
             let mut human = Player::new(HUMAN);
-            let id = find_offer(&mut human, "ai-hnefi", &[]);
-            human.send(&format!("join_game_pending {id}"));
-            human.expect("the game", MINUTE, |l| {
-                l.starts_with("= join_game human ai-hnefi")
-            });
+            let id = join_bots_offer(&mut human, &[], "human ai-hnefi");
             let long = format!("= text {}\n", "x".repeat(200_000));
             let junk: Vec<Vec<u8>> = [
                 "\n",

@@ -4,35 +4,18 @@
 use super::record::{GameRecord, GamesUpdate, OpenGame, parse_open_games};
 use crate::board::notation::parse_move;
 use crate::board::{Move, Side};
-use std::fmt;
 use std::str::FromStr;
 
 /// A game's number on the server (they count up from 0).
 pub type GameId = u64;
 
-/// A side as the server writes it: `attacker` or `defender` (`a`/`d` accepted too).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct Role(pub Side);
+/// A side as the server writes it: `attacker` or `defender`, read as the text protocol reads
+/// it (which also takes `a`/`d` and plurals).
+pub use crate::protocol::htp::message::Role;
 
-impl fmt::Display for Role {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self.0 {
-            Side::Attackers => "attacker",
-            Side::Defenders => "defender",
-        })
-    }
-}
-
-impl FromStr for Role {
-    type Err = LineError;
-
-    fn from_str(s: &str) -> Result<Role, LineError> {
-        match s.to_ascii_lowercase().as_str() {
-            "attacker" | "a" => Ok(Role(Side::Attackers)),
-            "defender" | "d" => Ok(Role(Side::Defenders)),
-            _ => Err(LineError::malformed("role", s)),
-        }
-    }
+fn role(word: Option<&str>) -> Result<Role, LineError> {
+    let word = word.unwrap_or("");
+    word.parse().map_err(|_| LineError::malformed("role", word))
 }
 
 /// Why a login or a new account was refused.
@@ -183,7 +166,7 @@ impl FromStr for ServerLine {
             Some("game") => read_game(words),
             Some("request_draw") => {
                 let game = game_id(words.next())?;
-                let role = words.next().unwrap_or("").parse()?;
+                let role = role(words.next())?;
                 Ok(ServerLine::DrawOffered { game, role })
             }
             Some("version") => Ok(ServerLine::Chatter),
@@ -197,12 +180,12 @@ fn read_game<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<ServerLine,
     let game = game_id(words.next())?;
     match words.next() {
         Some("generate_move") => {
-            let role = words.next().unwrap_or("").parse()?;
+            let role = role(words.next())?;
             no_more(words, "generate_move")?;
             Ok(ServerLine::GenerateMove { game, role })
         }
         Some("play") => {
-            let role = words.next().unwrap_or("").parse()?;
+            let role = role(words.next())?;
             match (words.next(), words.next()) {
                 (Some("resigns"), _) => Ok(ServerLine::Resigned { game, role }),
                 (Some(from), Some(to)) => {

@@ -34,6 +34,28 @@ pub(super) fn match_openings(
     Ok((openings, name))
 }
 
+/// Checks the match runner's `--concurrency` and `--move-timeout`, and returns the timeout.
+pub(super) fn check_runner_limits(
+    concurrency: usize,
+    move_timeout: f64,
+) -> Result<std::time::Duration, CliError> {
+    if !(1..=1024).contains(&concurrency) {
+        return Err(CliError::out_of_range(
+            "--concurrency",
+            concurrency,
+            "1-1024",
+        ));
+    }
+    if !(move_timeout > 0.0 && move_timeout < 1e6) {
+        return Err(CliError::out_of_range(
+            "--move-timeout",
+            move_timeout,
+            "a positive number of seconds below 10^6",
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(move_timeout))
+}
+
 /// A pool of `--threads` workers (default: one per core).
 pub(super) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
     let mut pool = rayon::ThreadPoolBuilder::new();

@@ -1,7 +1,7 @@
 //! `hnefi spsa`: the command line of the SPSA tuner, its progress lines and its answer.
 
 use super::CliError;
-use super::common::{interrupt_flag, match_openings};
+use super::common::{check_runner_limits, interrupt_flag, match_openings};
 use clap::Args;
 use hnefi::board::Rules;
 use hnefi::protocol::Protocol;
@@ -69,20 +69,7 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
             "hnefi spsa sets the parameters as UCI options: the engine must be proto=uci",
         ));
     }
-    if !(1..=1024).contains(&args.concurrency) {
-        return Err(CliError::out_of_range(
-            "--concurrency",
-            args.concurrency,
-            "1-1024",
-        ));
-    }
-    if !(args.move_timeout > 0.0 && args.move_timeout < 1e6) {
-        return Err(CliError::out_of_range(
-            "--move-timeout",
-            args.move_timeout,
-            "a positive number of seconds below 10^6",
-        ));
-    }
+    let move_timeout = check_runner_limits(args.concurrency, args.move_timeout)?;
     let schedule = Schedule::new(
         parse_params(&args.params)?,
         args.iterations,
@@ -131,7 +118,7 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
         max_plies: args.max_plies,
         concurrency: args.concurrency,
         time_margin: Duration::from_millis(args.time_margin),
-        move_timeout: Duration::from_secs_f64(args.move_timeout),
+        move_timeout,
     };
     let mut tuner = Tuner {
         openings: games.openings.len(),

@@ -1,7 +1,7 @@
 //! `hnefi match`: the command line of the match runner and its progress display.
 
 use super::CliError;
-use super::common::{interrupt_flag, match_openings, parse_shard, read_text};
+use super::common::{check_runner_limits, interrupt_flag, match_openings, parse_shard, read_text};
 use clap::{ArgAction, Args, Subcommand};
 use hnefi::board::{Preset, Rules};
 use hnefi::tournament::runner::{Settings, check_engines, run};
@@ -180,20 +180,7 @@ fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
     if args.games == 0 {
         return Err(CliError::out_of_range("--games", 0, "at least 1"));
     }
-    if !(1..=1024).contains(&args.concurrency) {
-        return Err(CliError::out_of_range(
-            "--concurrency",
-            args.concurrency,
-            "1-1024",
-        ));
-    }
-    if !(args.move_timeout > 0.0 && args.move_timeout < 1e6) {
-        return Err(CliError::out_of_range(
-            "--move-timeout",
-            args.move_timeout,
-            "a positive number of seconds below 10^6",
-        ));
-    }
+    let move_timeout = check_runner_limits(args.concurrency, args.move_timeout)?;
     let rules = Rules::preset(args.rules);
     if args.rules != Preset::HnefataflOrg
         && engines
@@ -219,7 +206,7 @@ fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
         sprt,
         shard: parse_shard(&args.shard)?,
         time_margin: Duration::from_millis(args.time_margin),
-        move_timeout: Duration::from_secs_f64(args.move_timeout),
+        move_timeout,
         records: (args.records.as_os_str() != "-").then(|| args.records.clone()),
     })
 }

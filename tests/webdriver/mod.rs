@@ -20,6 +20,31 @@ pub fn find_program(names: &[&str]) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Why a WebDriver request failed.
+#[derive(Debug)]
+enum WireError {
+    /// The socket failed at this step.
+    Io(&'static str, std::io::Error),
+    /// The answer is not the HTTP or JSON it should be.
+    Malformed(String),
+    /// chromedriver answered with an error, or a status other than 200.
+    Refused(String),
+}
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WireError::Io(step, e) => write!(f, "{step}: {e}"),
+            WireError::Malformed(what) => write!(f, "malformed answer: {what}"),
+            WireError::Refused(why) => write!(f, "refused: {why}"),
+        }
+    }
+}
+
+fn io(step: &'static str) -> impl FnOnce(std::io::Error) -> WireError {
+    move |e| WireError::Io(step, e)
+}
+
 /// A browser session; ends the session and chromedriver when dropped.
 pub struct Session {
     driver: Child,
@@ -145,31 +170,30 @@ impl Session {
     }
 
     /// One request; the `value` of the answer, or the WebDriver error.
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, String> {
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, WireError> {
         let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let mut stream =
-            TcpStream::connect(("127.0.0.1", self.port)).map_err(|e| format!("connect: {e}"))?;
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).map_err(io("connect"))?;
         stream
             .set_read_timeout(Some(Duration::from_secs(60)))
-            .map_err(|e| e.to_string())?;
+            .map_err(io("set a timeout"))?;
         let request = format!(
             "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
              Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
             self.port,
             body.len()
         );
-        stream
-            .write_all(request.as_bytes())
-            .map_err(|e| format!("send: {e}"))?;
+        stream.write_all(request.as_bytes()).map_err(io("send"))?;
         let (head, payload) = read_response(&mut stream)?;
-        let answer: Value =
-            serde_json::from_str(&payload).map_err(|e| format!("bad JSON ({e}): {payload}"))?;
+        let answer: Value = serde_json::from_str(&payload)
+            .map_err(|e| WireError::Malformed(format!("bad JSON ({e}): {payload}")))?;
         let value = answer.get("value").cloned().unwrap_or(Value::Null);
         if let Some(error) = value.get("error") {
-            return Err(format!("{error}: {}", value["message"]));
+            return Err(WireError::Refused(format!("{error}: {}", value["message"])));
         }
         if !head.starts_with("HTTP/1.1 200") {
-            return Err(head.lines().next().unwrap_or_default().to_string());
+            return Err(WireError::Refused(
+                head.lines().next().unwrap_or_default().to_string(),
+            ));
         }
         Ok(value)
     }
@@ -203,14 +227,12 @@ fn free_port() -> u16 {
 
 /// The header and body of one HTTP answer. chromedriver keeps the connection open whatever
 /// the request says, so the body is read by its length, never to the end of the stream.
-fn read_response(stream: &mut TcpStream) -> Result<(String, String), String> {
+fn read_response(stream: &mut TcpStream) -> Result<(String, String), WireError> {
     let mut reader = std::io::BufReader::new(stream);
     let mut head = String::new();
     loop {
         let mut line = String::new();
-        let n = reader
-            .read_line(&mut line)
-            .map_err(|e| format!("read: {e}"))?;
+        let n = reader.read_line(&mut line).map_err(io("read"))?;
         if n == 0 || line == "\r\n" {
             break;
         }
@@ -228,14 +250,11 @@ fn read_response(stream: &mut TcpStream) -> Result<(String, String), String> {
     if header("transfer-encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked")) {
         loop {
             let mut size = String::new();
-            reader
-                .read_line(&mut size)
-                .map_err(|e| format!("read: {e}"))?;
-            let n = usize::from_str_radix(size.trim(), 16).map_err(|e| format!("chunk: {e}"))?;
+            reader.read_line(&mut size).map_err(io("read"))?;
+            let n = usize::from_str_radix(size.trim(), 16)
+                .map_err(|e| WireError::Malformed(format!("chunk size ({e})")))?;
             let mut chunk = vec![0; n + 2];
-            reader
-                .read_exact(&mut chunk)
-                .map_err(|e| format!("read: {e}"))?;
+            reader.read_exact(&mut chunk).map_err(io("read"))?;
             if n == 0 {
                 break;
             }
@@ -244,11 +263,9 @@ fn read_response(stream: &mut TcpStream) -> Result<(String, String), String> {
     } else {
         let n: usize = header("content-length")
             .and_then(|v| v.parse().ok())
-            .ok_or("no Content-Length")?;
+            .ok_or_else(|| WireError::Malformed("no Content-Length".into()))?;
         body.resize(n, 0);
-        reader
-            .read_exact(&mut body)
-            .map_err(|e| format!("read: {e}"))?;
+        reader.read_exact(&mut body).map_err(io("read"))?;
     }
     Ok((head, String::from_utf8_lossy(&body).into_owned()))
 }

@@ -31,6 +31,7 @@ pub const COMMANDS: [&str; 14] = [
 ];
 
 /// A side as the protocol names it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Role(pub Side);
 
 impl fmt::Display for Role {
