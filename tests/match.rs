@@ -210,6 +210,19 @@ fn shards_add_up_to_the_whole_match() {
     let merged = Summary::from_json(&std::fs::read_to_string(merged_json).unwrap()).unwrap();
     assert_eq!(merged.games_scheduled, whole.games_scheduled);
     assert_eq!(merged.encounters, whole.encounters);
+    // The merged games can be put to a sequential test.
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["match", "merge"])
+        .args(&parts)
+        .args(["--sprt", "elo0=0", "elo1=10"])
+        .output()
+        .expect("merge");
+    assert!(out.status.success());
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("LLR: ") && report.contains("[0.00, 10.00]"),
+        "{report}"
+    );
     // A shard given twice is refused.
     let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
         .args(["match", "merge"])

@@ -93,6 +93,10 @@ pub enum MatchCommand {
         /// Write the merged summary as JSON here.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Sequential test of the merged games: elo0=E elo1=E [alpha=0.05] [beta=0.05]. Shards
+        /// are played to their end, so this reports where the whole match stands.
+        #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+        sprt: Vec<String>,
     },
 }
 
@@ -219,7 +223,8 @@ fn write_json(summary: &Summary, path: &Option<PathBuf>) -> Result<(), CliError>
 }
 
 pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
-    if let Some(MatchCommand::Merge { files, json }) = args.command {
+    if let Some(MatchCommand::Merge { files, json, sprt }) = args.command {
+        let sprt = parse_sprt(&sprt)?;
         let parts = files
             .iter()
             .map(|f| {
@@ -230,7 +235,13 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let merged = Summary::merge(parts)?;
+        let mut merged = Summary::merge(parts)?;
+        if sprt.is_some() {
+            if merged.engines.len() != 2 {
+                return Err(SprtError::Engines.into());
+            }
+            merged.sprt = sprt;
+        }
         print!("{}", merged.report());
         return write_json(&merged, &json);
     }
