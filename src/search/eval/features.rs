@@ -169,9 +169,12 @@ pub const SOFT_ROOM: Group = Group {
 };
 
 /// When the defenders reach no square beside a corner, so that only captures can let the
-/// king out: the squares they cannot reach, then those they cannot reach softly (as
-/// [`SOFT_ROOM`]). Self-play rarely shows the attackers squeezing a sealed board, so the
-/// fit cannot find these weights; they are set by hand and kept by matches.
+/// king out, or when the king stands alone three moves or more from every corner: the
+/// squares they cannot reach, then those they cannot reach softly (as [`SOFT_ROOM`]). A lone
+/// king is taken by shutting him in; without this the attackers circled him until the move
+/// limit, and counting it nearer the corners drew them away from guarding them. Self-play rarely
+/// shows either, so the fit cannot find these weights; they are set by hand and kept by
+/// matches.
 pub const SQUEEZE: Group = Group {
     name: "squeeze",
     start: after(SOFT_ROOM),
@@ -520,7 +523,7 @@ pub fn extract(board: &Board, rules: &Rules, sink: &mut impl Sink) {
     sink.add(ATTACKER_LINKS.start, links as i32);
     sink.add(SOFT_ROOM.start, soft.count() as i32);
     sink.add(SOFT_ROOM.start + 1, (soft & Bitboard::EDGE).count() as i32);
-    if (region & CORNER_DOORS).is_empty() {
+    if (region & CORNER_DOORS).is_empty() || (defenders.is_empty() && routes.distance >= 3) {
         sink.add(SQUEEZE.start, 121 - region.count() as i32);
         sink.add(SQUEEZE.start + 1, 121 - soft.count() as i32);
     }
@@ -679,7 +682,7 @@ mod tests {
     }
 
     #[test]
-    fn the_squeeze_counts_only_on_a_sealed_board() {
+    fn the_squeeze_counts_on_a_sealed_board_or_a_lone_king_far_from_corners() {
         struct Keep(Vec<(usize, i32)>);
         impl Sink for Keep {
             fn add(&mut self, f: usize, n: i32) {
@@ -701,9 +704,18 @@ mod tests {
         // corners, and softly neither the three squares beside each corner's doors.
         let sealed = "1a7a1/a9a/11/11/11/5k5/11/11/11/a9a/1a7a1 a";
         assert_eq!(squeeze(sealed), (Some(12), Some(24)));
-        // One door open: no squeeze at all.
+        // One door open, and the lone king two moves from k1 past it: no squeeze at all.
         let open = "1a7a1/a9a/11/11/11/5k5/11/11/11/a10/1a7a1 a";
         assert_eq!(squeeze(open), (None, None));
+        // Shut between e6 and g6, the lone king is three moves from every corner, and is
+        // squeezed with the door open: he reaches all but the nine attackers and the three
+        // corners they shut, and softly neither the squares beside the attackers.
+        let lone = "1a7a1/a9a/11/11/11/4aka4/11/11/11/a10/1a7a1 a";
+        assert_eq!(KingRoutes::of(&parse_fen(lone).unwrap()).distance, 3);
+        assert_eq!(squeeze(lone), (Some(12), Some(30)));
+        // With a soldier beside him, only a sealed board counts.
+        let guarded = "1a7a1/a9a/11/11/11/4aka4/5d5/11/11/a10/1a7a1 a";
+        assert_eq!(squeeze(guarded), (None, None));
     }
 
     #[test]
