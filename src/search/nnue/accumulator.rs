@@ -21,6 +21,17 @@ impl Accumulator {
         acc
     }
 
+    /// The accumulator of a board given by its active inputs (as the trainer keeps them).
+    pub fn from_features(net: &QuantisedNetwork, features: &[u16]) -> Accumulator {
+        let mut acc = Accumulator {
+            values: net.feature_bias,
+        };
+        for &f in features {
+            add(&mut acc.values, &net.feature_weights[f as usize]);
+        }
+        acc
+    }
+
     pub fn values(&self) -> &[i16; HIDDEN] {
         &self.values
     }

@@ -21,7 +21,7 @@ mod network;
 
 pub use accumulator::Accumulator;
 pub use file::NnueError;
-pub use network::{FloatNetwork, QuantisedNetwork};
+pub use network::{FloatNetwork, Forward, PARAMS, QuantisedNetwork, board_features};
 
 use crate::board::square::NUM_SQUARES;
 use crate::board::{Board, Piece, Square};
