@@ -6,11 +6,11 @@
 //! | 4 (u32)               | format version, [`VERSION`]                                |
 //! | 4 (u32)               | inputs, 363                                                |
 //! | 4 (u32)               | hidden units H                                             |
-//! | 4 (f32)               | logistic scale: cp = logit / scale                         |
+//! | 4 (f32)               | logistic scale: P(win) = sigmoid(scale * cp)               |
 //! | 363 x H x 2 (i16)     | feature weights, input by input (H each), on `1/QA`        |
 //! | H x 2 (i16)           | hidden biases, on `1/QA`                                   |
-//! | 2 x H x 2 (i16)       | output weights, attackers to move then defenders, on `1/QB`|
-//! | 2 x 4 (i32)           | output biases, attackers then defenders, on `1/(QA QB)`    |
+//! | 2 x H x 2 (i16)       | output weights, attackers to move then defenders, cp x QB  |
+//! | 2 x 4 (i32)           | output biases, attackers then defenders, cp x QA x QB      |
 //!
 //! Feature weights and hidden biases must lie within `±QA` ([`super::FEATURE_CLIP`]), which
 //! keeps every accumulator inside `i16`.

@@ -8,9 +8,10 @@
 //! - Clipped ReLU, then an output layer per side to move (the two sides of tafl play
 //!   different games, so one set of weights cannot serve both by flipping the board):
 //!   `raw = out_w[stm] . crelu(acc) + out_b[stm]`.
-//! - `raw` is the logit of the side to move's chance to win; in cp it is `raw / scale`, with
-//!   the logistic scale of the hand evaluation ([`crate::search::eval::weights::SCALE`]) that
-//!   the net was trained with and that its file records.
+//! - In float, `raw` is the logit of the side to move's chance to win, the unit training
+//!   works in; quantised, the output layer holds cp, `raw / scale`, with the logistic scale
+//!   of the hand evaluation ([`crate::search::eval::weights::SCALE`]) that the net was
+//!   trained with and that its file records.
 //!
 //! The float network ([`FloatNetwork`]) is what training moves; the quantised one
 //! ([`QuantisedNetwork`]) is what the search would run and what the file ([`file`]) holds.
@@ -35,7 +36,7 @@ pub const HIDDEN: usize = 256;
 /// The quantised accumulator's 1.0: activations are clipped to `0..=QA`.
 pub const QA: i32 = 255;
 
-/// The quantised output weights' 1.0.
+/// The quantised output weights' cp.
 pub const QB: i32 = 64;
 
 /// The largest feature weight or bias, in float. With at most 121 pieces and a bias, an
