@@ -202,7 +202,7 @@ impl FloatNetwork {
 
 /// The network in integers: `i16` feature weights and accumulators on the grid `1/QA`, `i16`
 /// output weights on `1/QB` cp, `i32` sums: the output is in cp.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone)]
 pub struct QuantisedNetwork {
     /// One row of hidden weights per input.
     pub(crate) feature_weights: Box<[[i16; HIDDEN]]>,
@@ -212,6 +212,30 @@ pub struct QuantisedNetwork {
     /// On the grid `1/(QA QB)` cp.
     pub(crate) output_bias: [i32; 2],
     pub(crate) scale: f32,
+}
+
+// The scale is never NaN (the file and the trainer refuse it), so bitwise equality is equality.
+impl PartialEq for QuantisedNetwork {
+    fn eq(&self, other: &QuantisedNetwork) -> bool {
+        self.feature_weights == other.feature_weights
+            && self.feature_bias == other.feature_bias
+            && self.output_weights == other.output_weights
+            && self.output_bias == other.output_bias
+            && self.scale.to_bits() == other.scale.to_bits()
+    }
+}
+
+impl Eq for QuantisedNetwork {}
+
+/// The shape and scale, not the 90,000 weights, for options printed in logs.
+impl std::fmt::Debug for QuantisedNetwork {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "QuantisedNetwork {{ inputs: {INPUTS}, hidden: {HIDDEN}, scale: {} }}",
+            self.scale
+        )
+    }
 }
 
 // The output sum of HIDDEN terms of at most QA * 2^15 stays inside i32.
