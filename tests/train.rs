@@ -96,6 +96,7 @@ fn train_learns_the_planted_rule_and_writes_a_net() {
     );
     assert!(err.contains("held out"), "{err}");
     assert!(err.contains("quantised vs float over"), "{err}");
+    assert!(err.contains("kept the net of epoch"), "{err}");
     let net = QuantisedNetwork::load(&dir.join("net.nnue")).expect("a valid net file");
     // The quantised net has learnt the rule: a king on the edge is bad for the attackers.
     // (A king's square held out is never seen in training: not every square can be right.)

@@ -104,7 +104,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     );
     let bar = progress_bar((settings.epochs * train_data.len()) as u64, "positions");
     let mut epoch_start = Instant::now();
-    let net = pool.install(|| {
+    let trained = pool.install(|| {
         train::train(
             &train_data,
             &validation,
@@ -127,6 +127,13 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         )
     });
     bar.finish_and_clear();
+    if !validation.is_empty() {
+        eprintln!(
+            "kept the net of epoch {} (held out {:.6}), the lowest held-out loss",
+            trained.epoch, trained.validation
+        );
+    }
+    let net = trained.net;
     let quantised = net.quantise();
     quantised.save(&args.out)?;
     eprintln!("wrote {}", args.out.display());

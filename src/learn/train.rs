@@ -186,6 +186,15 @@ impl Adam {
     }
 }
 
+/// The network a run keeps.
+pub struct Trained {
+    pub net: FloatNetwork,
+    /// The epoch it is from: the one with the lowest held-out loss (the last without
+    /// held-out positions), since a net on few games overfits them after a few epochs.
+    pub epoch: usize,
+    pub validation: f64,
+}
+
 /// Trains a network from random weights on `train`, calling `batch_done` with the positions
 /// of each batch and `epoch_done` after each epoch.
 pub fn train(
@@ -194,7 +203,7 @@ pub fn train(
     settings: &TrainSettings,
     mut batch_done: impl FnMut(usize),
     mut epoch_done: impl FnMut(&EpochReport),
-) -> FloatNetwork {
+) -> Trained {
     let mut net = FloatNetwork::random(settings.seed, settings.scale as f32);
     let mut adam = Adam {
         m: vec![0.0; PARAMS],
@@ -203,6 +212,7 @@ pub fn train(
     };
     let mut grad = vec![0.0; PARAMS];
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut best: Option<Trained> = None;
     for epoch in 1..=settings.epochs {
         let mut rng = SplitMix64::new(mix(settings.seed ^ spread(epoch as u64)));
         for i in (1..order.len()).rev() {
@@ -215,13 +225,29 @@ pub fn train(
             net.clip();
             batch_done(batch.len());
         }
-        epoch_done(&EpochReport {
+        let report = EpochReport {
             epoch,
             train: loss / train.len().max(1) as f64,
             validation: validation.loss(&net),
-        });
+        };
+        epoch_done(&report);
+        if validation.is_empty()
+            || best
+                .as_ref()
+                .is_none_or(|b| report.validation < b.validation)
+        {
+            best = Some(Trained {
+                net: net.clone(),
+                epoch,
+                validation: report.validation,
+            });
+        }
     }
-    net
+    best.unwrap_or_else(|| Trained {
+        validation: validation.loss(&net),
+        net,
+        epoch: 0,
+    })
 }
 
 /// How far the quantised network's output is from the float one's, in cp.
@@ -322,13 +348,15 @@ mod tests {
         let before = train_data.loss(&FloatNetwork::random(settings.seed, SCALE as f32));
         let mut batches = 0;
         let mut reports = Vec::new();
-        let net = train(
+        let trained = train(
             &train_data,
             &TrainData::new(),
             &settings,
             |_| batches += 1,
             |r| reports.push(r.train),
         );
+        assert_eq!(trained.epoch, settings.epochs);
+        let net = trained.net;
         let after = train_data.loss(&net);
         assert_eq!(reports.len(), settings.epochs);
         assert_eq!(
@@ -371,7 +399,7 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| train(&train_data, &TrainData::new(), &settings, |_| {}, |_| {}))
+                .install(|| train(&train_data, &TrainData::new(), &settings, |_| {}, |_| {}).net)
         };
         let one = run(1);
         assert_eq!(one, run(3));
@@ -382,7 +410,7 @@ mod tests {
         };
         assert_ne!(
             one,
-            train(&train_data, &TrainData::new(), &other_seed, |_| {}, |_| {})
+            train(&train_data, &TrainData::new(), &other_seed, |_| {}, |_| {}).net
         );
     }
 

@@ -1,6 +1,7 @@
 //! The network in float, as training moves it, and quantised, as the engine runs it.
 
 use super::{Accumulator, FEATURE_CLIP, HIDDEN, INPUTS, QA, QB, active_features};
+use crate::board::square::NUM_SQUARES;
 use crate::board::{Board, Side};
 use crate::splitmix::SplitMix64;
 use arrayvec::ArrayVec;
@@ -36,7 +37,7 @@ pub struct Forward {
 }
 
 /// The active inputs of a board, as the trainer stores them.
-pub fn board_features(board: &Board) -> ArrayVec<u16, 122> {
+pub fn board_features(board: &Board) -> ArrayVec<u16, NUM_SQUARES> {
     let mut out = ArrayVec::new();
     active_features(board, |f| out.push(f as u16));
     out
