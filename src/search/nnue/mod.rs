@@ -14,7 +14,8 @@
 //!   trained with and that its file records.
 //!
 //! The float network ([`FloatNetwork`]) is what training moves; the quantised one
-//! ([`QuantisedNetwork`]) is what the search would run and what the file ([`file`]) holds.
+//! ([`QuantisedNetwork`]) is what the search runs (UCI `Eval nnue`) and what the file
+//! ([`file`]) holds.
 
 mod accumulator;
 pub mod file;
