@@ -127,6 +127,30 @@ fn train_learns_the_planted_rule_and_writes_a_net() {
 }
 
 #[test]
+fn validation_files_replace_the_held_out_games() {
+    let dir = workdir("validate");
+    let args = [
+        "train",
+        "planted.txt",
+        "--validate",
+        "planted.txt",
+        "--epochs",
+        "2",
+        "-o",
+        "v.nnue",
+    ];
+    let (ok, err) = hnefi(&dir, &args);
+    assert!(ok, "{err}");
+    assert!(err.contains("170 positions to validate on"), "{err}");
+    assert!(
+        err.contains("170 training positions, 170 held out"),
+        "{err}"
+    );
+    let (ok, err) = hnefi(&dir, &[&args[..], &["--holdout", "0.2"]].concat());
+    assert!(!ok && err.contains("--holdout"), "{err}");
+}
+
+#[test]
 fn bad_settings_and_files_are_refused_with_a_reason() {
     let dir = workdir("bad");
     let (ok, err) = hnefi(

@@ -34,6 +34,11 @@ pub struct TrainArgs {
     /// Share of the games held out to measure the fit.
     #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
+    /// Measure the fit on these files instead, and train on all of DATA: games held out by
+    /// number still share openings and whole stretches of play with the training games of
+    /// the same self-play run, which another run does not.
+    #[arg(long, num_args = 1.., conflicts_with = "holdout")]
+    pub validate: Vec<PathBuf>,
     /// Seed of the weights, the order of the positions and the held-out split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -83,14 +88,30 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let mut validation = TrainData::new();
     for path in &args.data {
         let samples = pool.install(|| read_samples(path))?;
+        let holdout = if args.validate.is_empty() {
+            args.holdout
+        } else {
+            0.0
+        };
         for s in &samples {
-            if held_out(s.game, args.seed, args.holdout) {
+            if held_out(s.game, args.seed, holdout) {
                 validation.push(s, settings.lambda, settings.scale);
             } else {
                 train_data.push(s, settings.lambda, settings.scale);
             }
         }
         eprintln!("{}: {} positions", path.display(), samples.len());
+    }
+    for path in &args.validate {
+        let samples = pool.install(|| read_samples(path))?;
+        for s in &samples {
+            validation.push(s, settings.lambda, settings.scale);
+        }
+        eprintln!(
+            "{}: {} positions to validate on",
+            path.display(),
+            samples.len()
+        );
     }
     if train_data.is_empty() {
         return Err(CliError::NoTrainingData);
