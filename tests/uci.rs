@@ -437,3 +437,46 @@ fn a_deep_perft_runs_in_the_background_and_stops() {
     e.send("quit");
     assert!(e.close());
 }
+
+#[test]
+fn eval_nnue_takes_a_net_file_and_refuses_a_bad_one() {
+    use hnefi::search::eval::weights::SCALE;
+    use hnefi::search::nnue::FloatNetwork;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("uci-nnue");
+    std::fs::create_dir_all(&dir).expect("a test directory");
+    let net = dir.join("random.nnue");
+    FloatNetwork::random(2, SCALE as f32)
+        .quantise()
+        .save(&net)
+        .expect("the net written");
+    let junk = dir.join("junk.nnue");
+    std::fs::write(&junk, b"not a net").expect("the junk written");
+    let mut e = Engine::start();
+    e.send("uci");
+    let offered = e.until("uciok");
+    assert!(
+        offered
+            .iter()
+            .any(|l| l.contains("option name Eval type combo"))
+    );
+    // No network yet: refused.
+    e.send("setoption name Eval value nnue");
+    let err = e.until("info string error");
+    assert!(err.last().unwrap().contains("EvalFile"), "{err:?}");
+    e.send(&format!("setoption name EvalFile value {}", junk.display()));
+    let err = e.until("info string error");
+    assert!(
+        err.last().unwrap().contains("not a Hnefi net file"),
+        "{err:?}"
+    );
+    e.send(&format!("setoption name EvalFile value {}", net.display()));
+    e.send("setoption name Eval value nnue");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    e.send("position startpos moves d1d3");
+    e.send("go depth 3");
+    assert!(!e.until("bestmove").last().unwrap().contains("(none)"));
+    e.send("quit");
+    assert!(e.close());
+}

@@ -3,8 +3,10 @@
 
 use super::CliError;
 use hnefi::board::{Move, Rules};
+use hnefi::learn::sample::Sample;
 use hnefi::tournament::openings::{BUILT_IN, load_openings};
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,6 +17,25 @@ pub(super) const GAMES_CSV: &str = "data/copenhagen.csv";
 
 pub(super) fn read_text(path: &Path) -> Result<String, CliError> {
     std::fs::read_to_string(path).map_err(CliError::read(path))
+}
+
+/// The samples of a file of FEN;SCORE;RESULT;GAME lines (blank lines and `#` comments
+/// skipped), parsed in parallel; the first bad line is the error.
+pub(super) fn read_samples(path: &Path) -> Result<Vec<Sample>, CliError> {
+    let text = read_text(path)?;
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .par_iter()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(n, l)| {
+            l.parse::<Sample>().map_err(|source| CliError::Sample {
+                path: path.to_path_buf(),
+                line: n + 1,
+                source,
+            })
+        })
+        .collect()
 }
 
 /// The openings of `--openings` (default: the built-in ones), checked under `rules`, and

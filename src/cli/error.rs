@@ -69,6 +69,13 @@ pub enum CliError {
     },
     #[error("no training positions in the data files (all empty, or all held out)")]
     NoTrainingData,
+    #[error(
+        "the quantised network is further from the float one than its worst-case bound on \
+         {0} positions: a bug in the quantisation or the bound"
+    )]
+    QuantisationBound(usize),
+    #[error(transparent)]
+    Nnue(#[from] hnefi::search::nnue::NnueError),
     #[error("no '{0}' from the engine within 30 s")]
     NoAnswer(&'static str),
     #[error("--memory-mb {mb}: cannot limit the address space: {source}")]

@@ -18,6 +18,7 @@ mod report;
 mod spsa;
 mod tactics;
 mod tournament;
+mod train;
 mod tune;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -68,6 +69,8 @@ enum Command {
     Tactics(tactics::TacticsArgs),
     /// Fit the evaluation's weights to game results (Texel's method) and write them as Rust.
     Tune(tune::TuneArgs),
+    /// Train the NNUE network on samples (as `tune` reads them) and write it quantised.
+    Train(train::TrainArgs),
     /// Fuzz the protocol loops in process: random, mutated and hostile lines (huge, short and
     /// negative times among them); reports lines, time, panics and hangs per protocol.
     Fuzz(fuzz::FuzzArgs),
@@ -108,6 +111,7 @@ pub fn run() -> ExitCode {
         Some(Command::Match(args)) => tournament::run_match(*args),
         Some(Command::Spsa(args)) => spsa::spsa(args),
         Some(Command::Tune(args)) => tune::tune(args),
+        Some(Command::Train(args)) => train::train(args),
         Some(Command::Fuzz(args)) => fuzz::fuzz(args),
         Some(Command::Annotate(args)) => report::annotate(args),
         Some(Command::Board(args)) => report::board(args),

@@ -1,13 +1,12 @@
 //! `hnefi tune`: parses the command line, loads the samples, runs the fit, prints the report.
 
 use super::CliError;
+use super::common::read_samples;
 use clap::Args;
 use hnefi::board::Rules;
-use hnefi::learn::sample::Sample;
 use hnefi::learn::tune::{self, Dataset, TuneSettings};
 use hnefi::search::eval::features::FEATURES;
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -96,20 +95,7 @@ pub fn tune(args: TuneArgs) -> Result<(), CliError> {
         std::env::args().skip(1).collect::<Vec<_>>().join(" ")
     );
     for path in &args.data {
-        let text = std::fs::read_to_string(path).map_err(CliError::read(path))?;
-        let lines: Vec<&str> = text.lines().collect();
-        let samples: Vec<Sample> = lines
-            .par_iter()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-            .map(|(n, l)| {
-                l.parse::<Sample>().map_err(|source| CliError::Sample {
-                    path: path.clone(),
-                    line: n + 1,
-                    source,
-                })
-            })
-            .collect::<Result<_, _>>()?;
+        let samples = read_samples(path)?;
         for s in &samples {
             if tune::held_out(s.game, settings.seed, settings.holdout) {
                 validation.push(s, &rules);

@@ -3,4 +3,5 @@
 pub mod datagen;
 pub mod games;
 pub mod sample;
+pub mod train;
 pub mod tune;

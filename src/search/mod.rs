@@ -4,6 +4,7 @@
 mod alphabeta;
 pub mod clock;
 pub mod eval;
+pub mod nnue;
 pub mod ordering;
 pub mod params;
 pub mod score;
@@ -14,6 +15,7 @@ pub mod tt;
 
 use crate::board::{Move, MoveList, Position};
 pub use clock::{Clock, SideClock};
+use nnue::QuantisedNetwork;
 pub use score::Score;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -91,6 +93,20 @@ pub struct Options {
     pub move_overhead: Duration,
     /// The search's tunable numbers.
     pub params: params::SearchParams,
+    /// Which evaluation the search runs.
+    pub eval: EvalKind,
+    /// The NNUE network (UCI `EvalFile`), which [`EvalKind::Nnue`] needs.
+    pub net: Option<Arc<QuantisedNetwork>>,
+}
+
+/// The evaluations the search can run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    /// The hand-written evaluation of [`eval`], fitted by `hnefi tune`.
+    #[default]
+    Hand,
+    /// The network of [`Options::net`], trained by `hnefi train`.
+    Nnue,
 }
 
 impl Default for Options {
@@ -101,6 +117,8 @@ impl Default for Options {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             params: params::SearchParams::default(),
+            eval: EvalKind::Hand,
+            net: None,
         }
     }
 }
@@ -112,6 +130,8 @@ pub enum OptionsError {
     Hash(#[from] TableError),
     #[error("{what} must be at least 1")]
     Zero { what: &'static str },
+    #[error("the NNUE evaluation needs a network: set EvalFile first")]
+    NoNetwork,
 }
 
 /// A callback for progress reports.
@@ -311,6 +331,9 @@ fn check(options: &Options) -> Result<(), OptionsError> {
     }
     if options.multipv == 0 {
         return Err(OptionsError::Zero { what: "MultiPV" });
+    }
+    if options.eval == EvalKind::Nnue && options.net.is_none() {
+        return Err(OptionsError::NoNetwork);
     }
     Ok(())
 }

@@ -2,10 +2,11 @@
 //! count; thread 0 reports and decides, the others deepen the table ahead of it.
 
 use super::alphabeta::{RootMove, Searcher};
+use super::nnue::QuantisedNetwork;
 use super::params::SearchParams;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{Info, Limits, Options, Reporter, Score, SearchResult};
+use super::{EvalKind, Info, Limits, Options, Reporter, Score, SearchResult};
 use crate::board::zobrist::Key;
 use crate::board::{MoveList, Position};
 use std::sync::Mutex;
@@ -27,6 +28,8 @@ pub struct Shared<'a> {
     /// Near the root, which thread is searching which position (see [`Breadcrumbs`]).
     pub breadcrumbs: &'a Breadcrumbs,
     pub params: SearchParams,
+    /// The network, when the search runs the NNUE evaluation.
+    pub net: Option<&'a QuantisedNetwork>,
 }
 
 /// Marks left by threads on the positions they are searching near the root. A thread that
@@ -149,6 +152,10 @@ pub(super) fn run(
             main_depth: &main_depth,
             breadcrumbs: &breadcrumbs,
             params: options.params,
+            net: match options.eval {
+                EvalKind::Hand => None,
+                EvalKind::Nnue => options.net.as_deref(),
+            },
         };
         // Helpers are a bonus: one the system will not start is done without.
         let helpers: Vec<_> = (1..threads)

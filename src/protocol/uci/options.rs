@@ -3,9 +3,15 @@
 use super::message::{EngineOption, OptionKind};
 use crate::board::Preset;
 use crate::protocol::number::{NumberError, parse_amount, truncate};
-use crate::search::Options;
+use crate::search::nnue::QuantisedNetwork;
 use crate::search::params::{SearchParams, TUNABLES};
+use crate::search::{EvalKind, Options};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
+
+/// `EvalFile` unset, as UCI hosts write an empty string.
+const NO_FILE: &str = "<empty>";
 
 /// The options `uci` lists, with the defaults of `options`.
 pub fn offered(options: &Options) -> Vec<EngineOption> {
@@ -37,6 +43,19 @@ pub fn offered(options: &Options) -> Vec<EngineOption> {
         EngineOption {
             name: "Clear Hash".into(),
             kind: OptionKind::Button,
+        },
+        EngineOption {
+            name: "Eval".into(),
+            kind: OptionKind::Combo {
+                default: "hand".into(),
+                vars: vec!["hand".into(), "nnue".into()],
+            },
+        },
+        EngineOption {
+            name: "EvalFile".into(),
+            kind: OptionKind::String {
+                default: NO_FILE.into(),
+            },
         },
     ];
     // The search's tunable numbers, for tuners (SPSA) more than for people.
@@ -83,6 +102,11 @@ pub enum OptionError {
     Tunable(&'static str),
     #[error("{0}")]
     TunableRange(String),
+    #[error("option 'Eval' takes hand or nnue")]
+    Eval,
+    /// The net file's error, as text: the option errors are plain values.
+    #[error("option 'EvalFile': {0}")]
+    EvalFile(String),
     #[error("unknown option '{0}'")]
     Unknown(String),
 }
@@ -124,6 +148,25 @@ pub fn change(name: &str, value: Option<&str>, current: &Options) -> Result<Chan
             };
         }
         "clear hash" => return Ok(Change::ClearHash),
+        "eval" => {
+            options.eval = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                Some("hand") => EvalKind::Hand,
+                Some("nnue") => EvalKind::Nnue,
+                _ => return Err(OptionError::Eval),
+            }
+        }
+        "evalfile" => {
+            options.net = match value
+                .map(str::trim)
+                .filter(|v| !v.is_empty() && *v != NO_FILE)
+            {
+                None => None,
+                Some(path) => Some(Arc::new(
+                    QuantisedNetwork::load(Path::new(path))
+                        .map_err(|e| OptionError::EvalFile(e.to_string()))?,
+                )),
+            }
+        }
         _ => {
             let t =
                 SearchParams::tunable(name).ok_or_else(|| OptionError::Unknown(truncate(name)))?;
@@ -165,6 +208,15 @@ mod tests {
         assert_eq!(e("Threads", None), "option 'Threads' needs a value");
         assert!(e("Rules", Some("chess")).contains("unknown rules preset"));
         assert_eq!(e("Colour", Some("red")), "unknown option 'Colour'");
+        assert_eq!(e("Eval", Some("magic")), "option 'Eval' takes hand or nnue");
+        assert!(e("EvalFile", Some("/nonexistent.nnue")).contains("cannot read net file"));
+        assert!(matches!(
+            set("Eval", Some("NNUE")),
+            Ok(Change::Search(Options {
+                eval: EvalKind::Nnue,
+                ..
+            }))
+        ));
         assert_eq!(
             e("LmrBase", Some("x")),
             "option 'LmrBase' needs a whole number"

@@ -12,11 +12,13 @@ mod root;
 
 pub use root::RootMove;
 
+use super::eval::{MAX_EVAL, evaluate};
+use super::nnue::Accumulator;
 use super::params::{MAX_PLY, SearchParams};
 use super::score::Score;
 use super::threads::Shared;
 use crate::board::rulebook::{Favours, HistoryVerdict};
-use crate::board::{Board, History, Move, Position, Rulebook, Side};
+use crate::board::{Bitboard, Board, History, Move, Position, Rulebook, Side};
 use heuristics::Heuristics;
 use path::Path;
 use std::sync::atomic::Ordering;
@@ -36,12 +38,19 @@ pub struct Searcher<'a> {
     aborted: bool,
     /// Threads in this search (breadcrumbs only matter with more than one).
     threads: usize,
+    /// Under the NNUE evaluation, the accumulator of the node at each ply of the path.
+    accumulators: Vec<Accumulator>,
 }
 
 impl<'a> Searcher<'a> {
     pub fn new(shared: Shared<'a>, pos: &Position, id: usize, threads: usize) -> Searcher<'a> {
         let params = shared.params;
+        let accumulators = match shared.net {
+            Some(net) => vec![Accumulator::refresh(net, pos.board()); MAX_PLY],
+            None => Vec::new(),
+        };
         Searcher {
+            accumulators,
             shared,
             params,
             book: *pos.rulebook(),
@@ -69,6 +78,37 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn judge(&self, b: &Board, ply: u32, quiet: u16) -> HistoryVerdict {
         self.book.judge_history(b, &self.past(ply, quiet))
+    }
+
+    /// The static evaluation of `b`, the node `ply` plies from the root.
+    #[inline]
+    fn evaluate(&self, b: &Board, ply: u32) -> Score {
+        match self.shared.net {
+            None => evaluate(b, self.book.rules()),
+            Some(net) => {
+                let acc = &self.accumulators[ply as usize];
+                debug_assert_eq!(*acc, Accumulator::refresh(net, b), "{b:?} at ply {ply}");
+                let cp = net.evaluate(acc, b.side_to_move());
+                Score(cp.clamp(-MAX_EVAL, MAX_EVAL))
+            }
+        }
+    }
+
+    /// Under the NNUE evaluation, makes the accumulator of the child `ply + 1` that `mv`
+    /// (with `captured`) leads to from `b`, the node at `ply`; `None` for a null move.
+    #[inline]
+    fn enter_child(&mut self, b: &Board, step: Option<(Move, Bitboard)>, ply: u32) {
+        let Some(net) = self.shared.net else {
+            return;
+        };
+        let (done, next) = self.accumulators.split_at_mut(ply as usize + 1);
+        let child = &mut next[0];
+        child.clone_from(&done[ply as usize]);
+        if let Some((mv, captured)) = step
+            && let Some(piece) = b.piece_at(mv.from())
+        {
+            child.update(net, piece, mv.from(), mv.to(), captured);
+        }
     }
 
     /// The score of a side to move without a legal move.

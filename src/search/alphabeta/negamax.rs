@@ -4,7 +4,7 @@
 
 use super::Searcher;
 use crate::board::{Bitboard, Board, MoveList, Side};
-use crate::search::eval::{self, evaluate};
+use crate::search::eval;
 use crate::search::ordering::{Tactics, pick, score_moves, sort_rest};
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
@@ -95,7 +95,7 @@ impl Searcher<'_> {
         if tt_move.is_none() && b.count_moves() == 0 {
             return self.no_moves_score(side, ply);
         }
-        let eval = tt.map_or_else(|| evaluate(b, self.book.rules()), |e| e.eval);
+        let eval = tt.map_or_else(|| self.evaluate(b, ply), |e| e.eval);
 
         // Threats the static eval cannot see: a king on or next to the edge may build a fort
         // with his next move, a king two moves from a corner may make a double threat, and a
@@ -126,6 +126,7 @@ impl Searcher<'_> {
             if depth >= self.params.nmp_min_depth && eval >= beta && p > 0 {
                 let r = self.params.nmp_base_reduction + depth / self.params.nmp_depth_divisor;
                 let null = b.with_side_to_move(side.opponent());
+                self.enter_child(b, None, ply);
                 self.path.enter(&null);
                 let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, quiet + 1);
                 self.path.leave();
@@ -194,6 +195,7 @@ impl Searcher<'_> {
             i += 1;
             let mut child = *b;
             let captured = child.play(mv, self.book.rules());
+            self.enter_child(b, Some((mv, captured)), ply);
             let child_quiet = if captured.any() {
                 0
             } else {

@@ -3,7 +3,6 @@
 
 use super::Searcher;
 use crate::board::{Bitboard, Board, Move, MoveList, Side};
-use crate::search::eval::evaluate;
 use crate::search::ordering::{Tactics, pick, score_moves};
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
@@ -45,7 +44,7 @@ impl Searcher<'_> {
         {
             return Score::loss_in(ply + 2);
         }
-        let eval = evaluate(b, self.book.rules());
+        let eval = self.evaluate(b, ply);
         if p >= MAX_PLY - 2 || qply >= self.params.qsearch_max_ply as u32 {
             return eval;
         }
@@ -99,6 +98,7 @@ impl Searcher<'_> {
             let mv = list[i];
             let mut child = *b;
             let captured = child.play(mv, self.book.rules());
+            self.enter_child(b, Some((mv, captured)), ply);
             let score = if self.book.mover_win(&child, mv).is_some() {
                 Score::win_in(ply + 1)
             } else {

@@ -1,0 +1,176 @@
+//! `hnefi train`: parses the command line, loads the samples, trains the NNUE network, writes
+//! it quantised and reports how far quantising moved it.
+
+use super::CliError;
+use super::common::{progress_bar, read_samples, thread_pool};
+use clap::Args;
+use hnefi::learn::train::{self, TrainData, TrainSettings};
+use hnefi::learn::tune::held_out;
+use hnefi::search::eval::weights::SCALE;
+use hnefi::search::nnue::HIDDEN;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Sample files (FEN;SCORE;RESULT;GAME lines, as `hnefi datagen` and `hnefi games-data`
+    /// write them).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the quantised network (the net file format of src/search/nnue/file.rs).
+    #[arg(long, short)]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Positions per step of Adam.
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    /// Adam's step size (feature weights lie within ±1).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Weight of the game result in the target (the rest: the search score, where known).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Share of the games held out to measure the fit.
+    #[arg(long, default_value_t = 0.1)]
+    pub holdout: f64,
+    /// Measure the fit on these files instead, and train on all of DATA: games held out by
+    /// number still share openings and whole stretches of play with the training games of
+    /// the same self-play run, which another run does not.
+    #[arg(long, num_args = 1.., conflicts_with = "holdout")]
+    pub validate: Vec<PathBuf>,
+    /// Seed of the weights, the order of the positions and the held-out split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores). The result does not depend on them.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+pub fn train(args: TrainArgs) -> Result<(), CliError> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(CliError::out_of_range(
+            "--lambda",
+            args.lambda,
+            "within 0..=1",
+        ));
+    }
+    if !(0.0..1.0).contains(&args.holdout) {
+        return Err(CliError::out_of_range(
+            "--holdout",
+            args.holdout,
+            "within 0..1",
+        ));
+    }
+    if args.epochs == 0 {
+        return Err(CliError::out_of_range(
+            "--epochs",
+            args.epochs,
+            "at least 1",
+        ));
+    }
+    if args.batch == 0 {
+        return Err(CliError::out_of_range("--batch", args.batch, "at least 1"));
+    }
+    if !(args.lr > 0.0 && args.lr.is_finite()) {
+        return Err(CliError::out_of_range("--lr", args.lr, "a positive number"));
+    }
+    let pool = thread_pool(args.threads)?;
+    let settings = TrainSettings {
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: args.lr,
+        lambda: args.lambda,
+        scale: SCALE,
+        seed: args.seed,
+    };
+    let mut train_data = TrainData::new();
+    let mut validation = TrainData::new();
+    for path in &args.data {
+        let samples = pool.install(|| read_samples(path))?;
+        let holdout = if args.validate.is_empty() {
+            args.holdout
+        } else {
+            0.0
+        };
+        for s in &samples {
+            if held_out(s.game, args.seed, holdout) {
+                validation.push(s, settings.lambda, settings.scale);
+            } else {
+                train_data.push(s, settings.lambda, settings.scale);
+            }
+        }
+        eprintln!("{}: {} positions", path.display(), samples.len());
+    }
+    for path in &args.validate {
+        let samples = pool.install(|| read_samples(path))?;
+        for s in &samples {
+            validation.push(s, settings.lambda, settings.scale);
+        }
+        eprintln!(
+            "{}: {} positions to validate on",
+            path.display(),
+            samples.len()
+        );
+    }
+    if train_data.is_empty() {
+        return Err(CliError::NoTrainingData);
+    }
+    eprintln!(
+        "{} training positions, {} held out; {HIDDEN} hidden units, batch {}, {} epochs",
+        train_data.len(),
+        validation.len(),
+        settings.batch,
+        settings.epochs
+    );
+    let bar = progress_bar((settings.epochs * train_data.len()) as u64, "positions");
+    let mut epoch_start = Instant::now();
+    let trained = pool.install(|| {
+        train::train(
+            &train_data,
+            &validation,
+            &settings,
+            |n| bar.inc(n as u64),
+            |r| {
+                let rate = train_data.len() as f64 / epoch_start.elapsed().as_secs_f64();
+                let line = format!(
+                    "epoch {:>4}  train {:.6}  held out {:.6}  {rate:.0} positions/s",
+                    r.epoch, r.train, r.validation
+                );
+                // A hidden bar (stderr not a terminal) swallows its printlns.
+                if bar.is_hidden() {
+                    eprintln!("{line}");
+                } else {
+                    bar.println(line);
+                }
+                epoch_start = Instant::now();
+            },
+        )
+    });
+    bar.finish_and_clear();
+    if !validation.is_empty() {
+        eprintln!(
+            "kept the net of epoch {} (held out {:.6}), the lowest held-out loss",
+            trained.epoch, trained.validation
+        );
+    }
+    let net = trained.net;
+    let quantised = net.quantise();
+    quantised.save(&args.out)?;
+    eprintln!("wrote {}", args.out.display());
+    let (checked, name) = if validation.is_empty() {
+        (&train_data, "training")
+    } else {
+        (&validation, "held-out")
+    };
+    let report = pool.install(|| train::quantisation_error(&net, &quantised, checked));
+    eprintln!(
+        "quantised vs float over {} {name} positions: max {:.1} cp, mean {:.2} cp \
+         (worst-case bound {:.0} cp)",
+        report.positions, report.max, report.mean, report.bound
+    );
+    if report.beyond_bound > 0 {
+        return Err(CliError::QuantisationBound(report.beyond_bound));
+    }
+    Ok(())
+}

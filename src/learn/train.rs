@@ -1,0 +1,433 @@
+//! `hnefi train`: fits the NNUE network ([`crate::search::nnue`]) to the same samples as
+//! `hnefi tune`. The network's output is the side to move's logit; the model of the attackers'
+//! chance to win is `sigmoid(logit)` with the attackers to move and `sigmoid(-logit)` with the
+//! defenders, and the loss is the squared error against each position's target (its result,
+//! blended by lambda with the sigmoid of its search score, as in the tuner).
+//!
+//! Minibatch Adam. Each batch's gradient is summed over fixed chunks in a fixed order, and
+//! the weights and the order of the positions follow from the seed, so that a run depends
+//! only on its data and settings, not on the thread count. A position touches only the rows
+//! of its pieces: forward and backward cost O(pieces x hidden units).
+
+use super::sample::Sample;
+use crate::board::Side;
+use crate::search::nnue::{Accumulator, FloatNetwork, PARAMS, QuantisedNetwork, board_features};
+use crate::splitmix::{SplitMix64, mix, spread};
+use rayon::prelude::*;
+
+/// Positions per chunk of the parallel sums.
+const CHUNK: usize = 256;
+
+/// Settings of a training run.
+#[derive(Clone, Debug)]
+pub struct TrainSettings {
+    pub epochs: usize,
+    /// Positions per step of Adam.
+    pub batch: usize,
+    /// Adam's step size, in the network's units (feature weights are within ±1).
+    pub learning_rate: f32,
+    /// Weight of the game result in the target; the rest goes to the search score.
+    pub lambda: f64,
+    /// The logistic scale: cp = logit / scale.
+    pub scale: f64,
+    /// Seeds the weights and the order of the positions.
+    pub seed: u64,
+}
+
+/// Positions as the network sees them, in flat arrays.
+pub struct TrainData {
+    /// Position i's inputs are `features[offsets[i]..offsets[i + 1]]`.
+    offsets: Vec<u32>,
+    features: Vec<u16>,
+    side: Vec<Side>,
+    /// P(the attackers win) the network should predict.
+    target: Vec<f32>,
+}
+
+impl TrainData {
+    pub fn new() -> TrainData {
+        TrainData {
+            offsets: vec![0],
+            features: Vec::new(),
+            side: Vec::new(),
+            target: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.target.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.target.is_empty()
+    }
+
+    /// Adds a sample, its target blended by `lambda` with the search score on `scale`.
+    pub fn push(&mut self, sample: &Sample, lambda: f64, scale: f64) {
+        self.features
+            .extend_from_slice(&board_features(&sample.board));
+        self.offsets.push(self.features.len() as u32);
+        self.side.push(sample.board.side_to_move());
+        let result = sample.result.attackers_score();
+        let target = match sample.score {
+            Some(s) => lambda * result + (1.0 - lambda) * sigmoid(scale * f64::from(s)),
+            None => result,
+        };
+        self.target.push(target as f32);
+    }
+
+    fn row(&self, i: usize) -> &[u16] {
+        &self.features[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// The squared error of position i and its derivative by the logit.
+    #[inline]
+    fn error(&self, raw: f32, i: usize) -> (f64, f32) {
+        let sign = match self.side[i] {
+            Side::Attackers => 1.0,
+            Side::Defenders => -1.0,
+        };
+        let p = sigmoid(f64::from(sign * raw));
+        let err = p - f64::from(self.target[i]);
+        (err * err, (2.0 * err * p * (1.0 - p)) as f32 * sign)
+    }
+
+    /// Mean squared error of the network's prediction against the targets.
+    pub fn loss(&self, net: &FloatNetwork) -> f64 {
+        if self.is_empty() {
+            return 0.0;
+        }
+        let sums: Vec<f64> = (0..self.len().div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                (c * CHUNK..((c + 1) * CHUNK).min(self.len()))
+                    .map(|i| self.error(net.forward(self.row(i), self.side[i]).raw, i).0)
+                    .sum::<f64>()
+            })
+            .collect();
+        sums.iter().sum::<f64>() / self.len() as f64
+    }
+
+    /// The loss summed over `batch`; `grad` becomes the gradient of its mean.
+    fn gradient(&self, net: &FloatNetwork, batch: &[u32], grad: &mut [f32]) -> f64 {
+        let inv = 1.0 / batch.len() as f32;
+        let parts: Vec<(f64, Vec<f32>)> = batch
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut g = vec![0.0; PARAMS];
+                let mut loss = 0.0;
+                for &i in chunk {
+                    let i = i as usize;
+                    let (row, side) = (self.row(i), self.side[i]);
+                    let forward = net.forward(row, side);
+                    let (l, d_raw) = self.error(forward.raw, i);
+                    loss += l;
+                    net.backward(row, side, &forward, d_raw * inv, &mut g);
+                }
+                (loss, g)
+            })
+            .collect();
+        grad.fill(0.0);
+        let mut loss = 0.0;
+        for (l, g) in parts {
+            loss += l;
+            for (a, b) in grad.iter_mut().zip(&g) {
+                *a += b;
+            }
+        }
+        loss
+    }
+}
+
+impl Default for TrainData {
+    fn default() -> TrainData {
+        TrainData::new()
+    }
+}
+
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// What a run reports after each epoch.
+pub struct EpochReport {
+    pub epoch: usize,
+    /// Mean loss over the epoch's batches, as the weights moved.
+    pub train: f64,
+    pub validation: f64,
+}
+
+/// Adam's moments.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    step: i32,
+}
+
+impl Adam {
+    const B1: f32 = 0.9;
+    const B2: f32 = 0.999;
+    const EPS: f32 = 1e-8;
+
+    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+        self.step += 1;
+        let c1 = 1.0 - Self::B1.powi(self.step);
+        let c2 = 1.0 - Self::B2.powi(self.step);
+        for (((w, g), m), v) in params
+            .iter_mut()
+            .zip(grad)
+            .zip(&mut self.m)
+            .zip(&mut self.v)
+        {
+            *m = Self::B1 * *m + (1.0 - Self::B1) * g;
+            *v = Self::B2 * *v + (1.0 - Self::B2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + Self::EPS);
+        }
+    }
+}
+
+/// The network a run keeps.
+pub struct Trained {
+    pub net: FloatNetwork,
+    /// The epoch it is from: the one with the lowest held-out loss (the last without
+    /// held-out positions), since a net on few games overfits them after a few epochs.
+    pub epoch: usize,
+    pub validation: f64,
+}
+
+/// Trains a network from random weights on `train`, calling `batch_done` with the positions
+/// of each batch and `epoch_done` after each epoch.
+pub fn train(
+    train: &TrainData,
+    validation: &TrainData,
+    settings: &TrainSettings,
+    mut batch_done: impl FnMut(usize),
+    mut epoch_done: impl FnMut(&EpochReport),
+) -> Trained {
+    let mut net = FloatNetwork::random(settings.seed, settings.scale as f32);
+    let mut adam = Adam {
+        m: vec![0.0; PARAMS],
+        v: vec![0.0; PARAMS],
+        step: 0,
+    };
+    let mut grad = vec![0.0; PARAMS];
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut best: Option<Trained> = None;
+    for epoch in 1..=settings.epochs {
+        let mut rng = SplitMix64::new(mix(settings.seed ^ spread(epoch as u64)));
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let mut loss = 0.0;
+        for batch in order.chunks(settings.batch.max(1)) {
+            loss += train.gradient(&net, batch, &mut grad);
+            adam.step(&mut net.params, &grad, settings.learning_rate);
+            net.clip();
+            batch_done(batch.len());
+        }
+        let report = EpochReport {
+            epoch,
+            train: loss / train.len().max(1) as f64,
+            validation: validation.loss(&net),
+        };
+        epoch_done(&report);
+        if validation.is_empty()
+            || best
+                .as_ref()
+                .is_none_or(|b| report.validation < b.validation)
+        {
+            best = Some(Trained {
+                net: net.clone(),
+                epoch,
+                validation: report.validation,
+            });
+        }
+    }
+    best.unwrap_or_else(|| Trained {
+        validation: validation.loss(&net),
+        net,
+        epoch: 0,
+    })
+}
+
+/// How far the quantised network's output is from the float one's, in cp.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuantisationReport {
+    pub positions: usize,
+    pub max: f64,
+    pub mean: f64,
+    /// The largest worst-case bound over the positions
+    /// ([`FloatNetwork::quantisation_bound`]).
+    pub bound: f64,
+    /// Positions where the difference exceeded its bound: none unless something is wrong.
+    pub beyond_bound: usize,
+}
+
+/// Compares the two networks' outputs on every position of `data`.
+pub fn quantisation_error(
+    float: &FloatNetwork,
+    quantised: &QuantisedNetwork,
+    data: &TrainData,
+) -> QuantisationReport {
+    let per: Vec<(f64, f64)> = (0..data.len())
+        .into_par_iter()
+        .map(|i| {
+            let (row, side) = (data.row(i), data.side[i]);
+            let f = f64::from(float.forward(row, side).raw) / f64::from(float.scale);
+            let q = quantised.evaluate(&Accumulator::from_features(quantised, row), side);
+            (
+                (f - f64::from(q)).abs(),
+                float.quantisation_bound(row.len()),
+            )
+        })
+        .collect();
+    QuantisationReport {
+        positions: per.len(),
+        max: per.iter().map(|p| p.0).fold(0.0, f64::max),
+        mean: per.iter().map(|p| p.0).sum::<f64>() / per.len().max(1) as f64,
+        bound: per.iter().map(|p| p.1).fold(0.0, f64::max),
+        beyond_bound: per.iter().filter(|(e, b)| e > b).count(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Bitboard, Board};
+    use crate::learn::sample::GameResult;
+    use crate::search::eval::weights::SCALE;
+
+    /// The planted truth: the defenders win when the king stands on an edge, the attackers
+    /// otherwise. The start's soldiers, the king on every free square, either side to move.
+    fn king_on_edge_data() -> Vec<Sample> {
+        let start = Board::start();
+        let mut out = Vec::new();
+        for sq in Bitboard::ALL & !start.attackers() & !start.defenders() {
+            for side in [Side::Attackers, Side::Defenders] {
+                let board = Board::new(start.attackers(), start.defenders(), sq, side).unwrap();
+                let result = if sq.is_edge() {
+                    GameResult::DefendersWon
+                } else {
+                    GameResult::AttackersWon
+                };
+                out.push(Sample {
+                    board,
+                    score: None,
+                    result,
+                    game: out.len() as u64,
+                });
+            }
+        }
+        out
+    }
+
+    fn settings() -> TrainSettings {
+        TrainSettings {
+            epochs: 30,
+            batch: 16,
+            learning_rate: 0.001,
+            lambda: 1.0,
+            scale: SCALE,
+            seed: 4,
+        }
+    }
+
+    fn data(samples: &[Sample]) -> TrainData {
+        let mut d = TrainData::new();
+        for s in samples {
+            d.push(s, 1.0, SCALE);
+        }
+        d
+    }
+
+    #[test]
+    fn training_learns_a_planted_rule() {
+        let samples = king_on_edge_data();
+        let train_data = data(&samples);
+        let settings = settings();
+        let before = train_data.loss(&FloatNetwork::random(settings.seed, SCALE as f32));
+        let mut batches = 0;
+        let mut reports = Vec::new();
+        let trained = train(
+            &train_data,
+            &TrainData::new(),
+            &settings,
+            |_| batches += 1,
+            |r| reports.push(r.train),
+        );
+        assert_eq!(trained.epoch, settings.epochs);
+        let net = trained.net;
+        let after = train_data.loss(&net);
+        assert_eq!(reports.len(), settings.epochs);
+        assert_eq!(
+            batches,
+            settings.epochs * samples.len().div_ceil(settings.batch)
+        );
+        assert!(after < before / 4.0, "loss {before} -> {after}");
+        for s in &samples {
+            let cp = net.evaluate(&s.board);
+            let for_attackers = match s.board.side_to_move() {
+                Side::Attackers => cp,
+                Side::Defenders => -cp,
+            };
+            assert_eq!(
+                for_attackers > 0.0,
+                s.result == GameResult::AttackersWon,
+                "{:?}: {for_attackers}",
+                s.board
+            );
+        }
+        // The quantised network agrees within its bound, and closely.
+        let report = quantisation_error(&net, &net.quantise(), &train_data);
+        assert_eq!(report.positions, samples.len());
+        assert_eq!(report.beyond_bound, 0);
+        assert!(report.mean < 3.0 && report.max < 10.0, "{report:?}");
+    }
+
+    #[test]
+    fn a_run_is_the_same_on_any_number_of_threads() {
+        let samples = king_on_edge_data();
+        let train_data = data(&samples);
+        let settings = TrainSettings {
+            epochs: 2,
+            // More than one chunk a batch, so that the parallel sums really split.
+            batch: 2 * CHUNK,
+            ..settings()
+        };
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| train(&train_data, &TrainData::new(), &settings, |_| {}, |_| {}).net)
+        };
+        let one = run(1);
+        assert_eq!(one, run(3));
+        assert_ne!(one, FloatNetwork::random(settings.seed, SCALE as f32));
+        let other_seed = TrainSettings {
+            seed: 5,
+            ..settings
+        };
+        assert_ne!(
+            one,
+            train(&train_data, &TrainData::new(), &other_seed, |_| {}, |_| {}).net
+        );
+    }
+
+    #[test]
+    fn targets_blend_the_result_and_the_score() {
+        let board = Board::start();
+        let sample = |score| Sample {
+            board,
+            score,
+            result: GameResult::AttackersWon,
+            game: 0,
+        };
+        let mut d = TrainData::new();
+        d.push(&sample(None), 0.5, SCALE);
+        d.push(&sample(Some(0)), 0.5, SCALE);
+        d.push(&sample(Some(0)), 1.0, SCALE);
+        assert_eq!(d.target, [1.0, 0.75, 1.0]);
+        assert_eq!(d.row(0).len(), board.occupied().count() as usize);
+    }
+}

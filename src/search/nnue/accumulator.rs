@@ -1,0 +1,110 @@
+//! The hidden layer's pre-activations of a board, kept up to date move by move.
+
+use super::{HIDDEN, QuantisedNetwork, active_features, feature};
+use crate::board::{Bitboard, Board, Piece, Square};
+
+/// The feature transformer's output for one board: the hidden bias plus the rows of its
+/// pieces, on the grid `1/QA`. Never overflows for a network within the clips (see
+/// [`super::FEATURE_CLIP`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    values: [i16; HIDDEN],
+}
+
+impl Accumulator {
+    /// The accumulator of `board`, computed from scratch.
+    pub fn refresh(net: &QuantisedNetwork, board: &Board) -> Accumulator {
+        let mut acc = Accumulator {
+            values: net.feature_bias,
+        };
+        active_features(board, |f| add(&mut acc.values, &net.feature_weights[f]));
+        acc
+    }
+
+    /// The accumulator of a board given by its active inputs (as the trainer keeps them).
+    pub fn from_features(net: &QuantisedNetwork, features: &[u16]) -> Accumulator {
+        let mut acc = Accumulator {
+            values: net.feature_bias,
+        };
+        for &f in features {
+            add(&mut acc.values, &net.feature_weights[f as usize]);
+        }
+        acc
+    }
+
+    pub fn values(&self) -> &[i16; HIDDEN] {
+        &self.values
+    }
+
+    /// Follows a move: `piece` went from `from` to `to` and took the pieces on `captured`
+    /// (what `Board::play` returns), which are the other side's soldiers.
+    #[inline]
+    pub fn update(
+        &mut self,
+        net: &QuantisedNetwork,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        captured: Bitboard,
+    ) {
+        let gone = &net.feature_weights[feature(piece, from)];
+        let come = &net.feature_weights[feature(piece, to)];
+        for ((a, g), c) in self.values.iter_mut().zip(gone).zip(come) {
+            *a += c - g;
+        }
+        let victim = match piece {
+            Piece::Attacker => Piece::Defender,
+            Piece::Defender | Piece::King => Piece::Attacker,
+        };
+        captured
+            .for_each_square(|sq| sub(&mut self.values, &net.feature_weights[feature(victim, sq)]));
+    }
+}
+
+#[inline(always)]
+fn add(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, w) in values.iter_mut().zip(row) {
+        *a += w;
+    }
+}
+
+#[inline(always)]
+fn sub(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, w) in values.iter_mut().zip(row) {
+        *a -= w;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::eval::weights::SCALE;
+    use crate::search::nnue::FloatNetwork;
+    use crate::search::nnue::testing::random_plies;
+
+    #[test]
+    fn updates_equal_a_refresh_after_every_move() {
+        let net = FloatNetwork::random(3, SCALE as f32).quantise();
+        let plies = random_plies(11, 12, 250);
+        let mut captures = 0;
+        let mut acc = Accumulator::refresh(&net, &plies[0].before);
+        for ply in &plies {
+            // Each game starts afresh.
+            if ply.before == crate::board::Board::start() {
+                acc = Accumulator::refresh(&net, &ply.before);
+            }
+            acc.update(&net, ply.piece, ply.from, ply.to, ply.captured);
+            captures += ply.captured.count();
+            assert_eq!(
+                acc,
+                Accumulator::refresh(&net, &ply.after),
+                "{:?}",
+                ply.after
+            );
+        }
+        assert!(
+            captures > 50,
+            "only {captures} captures: the test must see them"
+        );
+    }
+}

@@ -1,0 +1,243 @@
+//! The net file: the quantised network, little-endian, in this order:
+//!
+//! | bytes                 | what                                                       |
+//! |-----------------------|------------------------------------------------------------|
+//! | 8                     | magic `HNEFINNU`                                           |
+//! | 4 (u32)               | format version, [`VERSION`]                                |
+//! | 4 (u32)               | inputs, 363                                                |
+//! | 4 (u32)               | hidden units H                                             |
+//! | 4 (f32)               | logistic scale: P(win) = sigmoid(scale * cp)               |
+//! | 363 x H x 2 (i16)     | feature weights, input by input (H each), on `1/QA`        |
+//! | H x 2 (i16)           | hidden biases, on `1/QA`                                   |
+//! | 2 x H x 2 (i16)       | output weights, attackers to move then defenders, cp x QB  |
+//! | 2 x 4 (i32)           | output biases, attackers then defenders, cp x QA x QB      |
+//!
+//! Feature weights and hidden biases must lie within `±QA` ([`super::FEATURE_CLIP`]), which
+//! keeps every accumulator inside `i16`.
+
+use super::network::QuantisedNetwork;
+use super::{HIDDEN, INPUTS, QA};
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub const MAGIC: &[u8; 8] = b"HNEFINNU";
+pub const VERSION: u32 = 1;
+const HEADER: usize = 8 + 4 + 4 + 4 + 4;
+/// The size of a net file for this build's shape.
+pub const FILE_SIZE: usize = HEADER + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 * 2;
+
+/// Why a net file cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum NnueError {
+    #[error("cannot read net file {}: {source}", path.display())]
+    Read { path: PathBuf, source: io::Error },
+    #[error("cannot write net file {}: {source}", path.display())]
+    Write { path: PathBuf, source: io::Error },
+    #[error("not a Hnefi net file (its first bytes are not {:?})", "HNEFINNU")]
+    Magic,
+    #[error("net file format version {0}; this build reads version {VERSION}")]
+    Version(u32),
+    #[error(
+        "the net has {inputs} inputs and {hidden} hidden units; this build runs \
+         {INPUTS} and {HIDDEN}"
+    )]
+    Shape { inputs: u32, hidden: u32 },
+    #[error("the net file is cut short: {found} bytes of {FILE_SIZE}")]
+    Truncated { found: usize },
+    #[error("the net file has {found} bytes, more than the {FILE_SIZE} of its shape")]
+    TrailingBytes { found: usize },
+    #[error("the net's logistic scale {0} is not a positive number")]
+    Scale(f32),
+    #[error(
+        "feature weight or bias {index} is {value}, beyond ±{QA}: the accumulator could \
+         overflow"
+    )]
+    FeatureWeight { index: usize, value: i16 },
+}
+
+/// Reads little-endian values in turn; the caller has checked the length.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let (head, rest) = self.0.split_at(N);
+        self.0 = rest;
+        head.try_into().expect("split at N")
+    }
+
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+
+    fn i16(&mut self) -> i16 {
+        i16::from_le_bytes(self.take())
+    }
+}
+
+impl QuantisedNetwork {
+    /// The network of a net file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<QuantisedNetwork, NnueError> {
+        if bytes.len() < 8 || &bytes[..8] != MAGIC {
+            return Err(NnueError::Magic);
+        }
+        if bytes.len() < HEADER {
+            return Err(NnueError::Truncated { found: bytes.len() });
+        }
+        let mut r = Reader(&bytes[8..]);
+        let version = r.u32();
+        if version != VERSION {
+            return Err(NnueError::Version(version));
+        }
+        let (inputs, hidden) = (r.u32(), r.u32());
+        if (inputs as usize, hidden as usize) != (INPUTS, HIDDEN) {
+            return Err(NnueError::Shape { inputs, hidden });
+        }
+        let scale = f32::from_le_bytes(r.take());
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(NnueError::Scale(scale));
+        }
+        match bytes.len() {
+            n if n < FILE_SIZE => return Err(NnueError::Truncated { found: n }),
+            n if n > FILE_SIZE => return Err(NnueError::TrailingBytes { found: n }),
+            _ => {}
+        }
+        let mut net = QuantisedNetwork::zero(scale);
+        let mut index = 0;
+        let mut feature = |r: &mut Reader| {
+            let value = r.i16();
+            index += 1;
+            if i32::from(value).abs() > QA {
+                Err(NnueError::FeatureWeight {
+                    index: index - 1,
+                    value,
+                })
+            } else {
+                Ok(value)
+            }
+        };
+        for row in net.feature_weights.iter_mut() {
+            for w in row.iter_mut() {
+                *w = feature(&mut r)?;
+            }
+        }
+        for b in net.feature_bias.iter_mut() {
+            *b = feature(&mut r)?;
+        }
+        for w in net.output_weights.iter_mut().flatten() {
+            *w = r.i16();
+        }
+        for b in net.output_bias.iter_mut() {
+            *b = i32::from_le_bytes(r.take());
+        }
+        Ok(net)
+    }
+
+    /// The net file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_SIZE);
+        out.extend_from_slice(MAGIC);
+        for x in [VERSION, INPUTS as u32, HIDDEN as u32] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend_from_slice(&self.scale.to_le_bytes());
+        let weights = self
+            .feature_weights
+            .iter()
+            .flatten()
+            .chain(&self.feature_bias)
+            .chain(self.output_weights.iter().flatten());
+        for w in weights {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for b in self.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        out
+    }
+
+    pub fn load(path: &Path) -> Result<QuantisedNetwork, NnueError> {
+        let bytes = std::fs::read(path).map_err(|source| NnueError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        QuantisedNetwork::from_bytes(&bytes)
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), NnueError> {
+        std::fs::write(path, self.to_bytes()).map_err(|source| NnueError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::eval::weights::SCALE;
+    use crate::search::nnue::FloatNetwork;
+
+    fn net() -> QuantisedNetwork {
+        FloatNetwork::random(9, SCALE as f32).quantise()
+    }
+
+    #[test]
+    fn a_net_round_trips_through_its_file() {
+        let net = net();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), FILE_SIZE);
+        assert_eq!(QuantisedNetwork::from_bytes(&bytes).unwrap(), net);
+        let path = std::env::temp_dir().join(format!("hnefi-nnue-{}.nnue", std::process::id()));
+        net.save(&path).unwrap();
+        let loaded = QuantisedNetwork::load(&path);
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(loaded.unwrap(), net);
+    }
+
+    #[test]
+    fn corrupt_files_give_their_error() {
+        let good = net().to_bytes();
+        let with = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut b = good.clone();
+            f(&mut b);
+            QuantisedNetwork::from_bytes(&b).unwrap_err()
+        };
+        assert!(matches!(with(&|b| b[0] = b'X'), NnueError::Magic));
+        assert!(matches!(with(&|b| b.truncate(3)), NnueError::Magic));
+        assert!(matches!(
+            with(&|b| b.truncate(HEADER - 1)),
+            NnueError::Truncated { .. }
+        ));
+        assert!(matches!(
+            with(&|b| b.truncate(FILE_SIZE - 1)),
+            NnueError::Truncated { found } if found == FILE_SIZE - 1
+        ));
+        assert!(matches!(
+            with(&|b| b.push(0)),
+            NnueError::TrailingBytes { .. }
+        ));
+        assert!(matches!(with(&|b| b[8] = 2), NnueError::Version(2)));
+        assert!(matches!(
+            with(&|b| b[16..20].copy_from_slice(&128u32.to_le_bytes())),
+            NnueError::Shape { hidden: 128, .. }
+        ));
+        assert!(matches!(
+            with(&|b| b[20..24].copy_from_slice(&f32::NAN.to_le_bytes())),
+            NnueError::Scale(_)
+        ));
+        assert!(matches!(
+            with(&|b| b[HEADER + 2 * 7..HEADER + 2 * 8].copy_from_slice(&300i16.to_le_bytes())),
+            NnueError::FeatureWeight {
+                index: 7,
+                value: 300
+            }
+        ));
+        let missing = std::path::Path::new("/nonexistent/hnefi.nnue");
+        assert!(matches!(
+            QuantisedNetwork::load(missing),
+            Err(NnueError::Read { .. })
+        ));
+        // Every message says what is wrong.
+        assert!(with(&|b| b.push(0)).to_string().contains("more than"));
+    }
+}

@@ -1,0 +1,110 @@
+//! An NNUE evaluation: one hidden layer over one-hot piece-square inputs, trained by
+//! `hnefi train` (`crate::learn::train`) and run in integers.
+//!
+//! - Inputs: [`INPUTS`] = 3 piece kinds (attacker, defender soldier, king) x 121 squares, the
+//!   same for either side to move.
+//! - One feature transformer: `acc = bias + sum of the rows of the pieces on the board`, kept
+//!   up to date move by move by an [`Accumulator`].
+//! - Clipped ReLU, then an output layer per side to move (the two sides of tafl play
+//!   different games, so one set of weights cannot serve both by flipping the board):
+//!   `raw = out_w[stm] . crelu(acc) + out_b[stm]`.
+//! - In float, `raw` is the logit of the side to move's chance to win, the unit training
+//!   works in; quantised, the output layer holds cp, `raw / scale`, with the logistic scale
+//!   of the hand evaluation ([`crate::search::eval::weights::SCALE`]) that the net was
+//!   trained with and that its file records.
+//!
+//! The float network ([`FloatNetwork`]) is what training moves; the quantised one
+//! ([`QuantisedNetwork`]) is what the search runs (UCI `Eval nnue`) and what the file
+//! ([`file`]) holds.
+
+mod accumulator;
+pub mod file;
+mod network;
+
+pub use accumulator::Accumulator;
+pub use file::NnueError;
+pub use network::{FloatNetwork, Forward, PARAMS, QuantisedNetwork, board_features};
+
+use crate::board::square::NUM_SQUARES;
+use crate::board::{Board, Piece, Square};
+
+/// One-hot inputs: a piece kind and a square.
+pub const INPUTS: usize = 3 * NUM_SQUARES;
+
+/// Units of the hidden layer.
+pub const HIDDEN: usize = 256;
+
+/// The quantised accumulator's 1.0: activations are clipped to `0..=QA`.
+pub const QA: i32 = 255;
+
+/// The quantised output weights' cp.
+pub const QB: i32 = 64;
+
+/// The largest feature weight or bias, in float. With at most 121 pieces and a bias, an
+/// accumulator stays within `122 * QA = 31,110`, inside `i16`: the trainer clips to it and a
+/// net file beyond it is refused.
+pub const FEATURE_CLIP: f32 = 1.0;
+
+/// The input of `piece` on `sq`.
+#[inline(always)]
+pub const fn feature(piece: Piece, sq: Square) -> usize {
+    piece.index() * NUM_SQUARES + sq.index()
+}
+
+/// The active inputs of a board, in a fixed order (attackers, defenders, king).
+pub fn active_features(board: &Board, mut f: impl FnMut(usize)) {
+    board
+        .attackers()
+        .for_each_square(|sq| f(feature(Piece::Attacker, sq)));
+    board
+        .defenders()
+        .for_each_square(|sq| f(feature(Piece::Defender, sq)));
+    f(feature(Piece::King, board.king()));
+}
+
+/// Random games for the tests: every move with the piece that made it and what it took.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::board::{Bitboard, Board, MoveList, Piece, Position, Rules, Square};
+    use crate::splitmix::SplitMix64;
+
+    pub struct Ply {
+        pub before: Board,
+        pub piece: Piece,
+        pub from: Square,
+        pub to: Square,
+        pub captured: Bitboard,
+        pub after: Board,
+    }
+
+    /// `games` random games of legal moves from the start, each to its end or `plies`.
+    pub fn random_plies(seed: u64, games: usize, plies: usize) -> Vec<Ply> {
+        let mut rng = SplitMix64::new(seed);
+        let mut out = Vec::new();
+        let mut list = MoveList::new();
+        for _ in 0..games {
+            let mut pos = Position::start(Rules::default());
+            for _ in 0..plies {
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let mv = list[rng.below(list.len())];
+                let before = *pos.board();
+                let piece = before
+                    .piece_at(mv.from())
+                    .expect("a legal move moves a piece");
+                let captured = pos.play(mv);
+                out.push(Ply {
+                    before,
+                    piece,
+                    from: mv.from(),
+                    to: mv.to(),
+                    captured,
+                    after: *pos.board(),
+                });
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,361 @@
+//! The network in float, as training moves it, and quantised, as the engine runs it.
+
+use super::{Accumulator, FEATURE_CLIP, HIDDEN, INPUTS, QA, QB, active_features};
+use crate::board::square::NUM_SQUARES;
+use crate::board::{Board, Side};
+use crate::splitmix::SplitMix64;
+use arrayvec::ArrayVec;
+
+// Where each group of weights lies in `FloatNetwork::params`.
+pub(crate) const FEATURE_WEIGHTS: usize = 0;
+pub(crate) const FEATURE_BIAS: usize = INPUTS * HIDDEN;
+pub(crate) const OUTPUT_WEIGHTS: usize = FEATURE_BIAS + HIDDEN;
+pub(crate) const OUTPUT_BIAS: usize = OUTPUT_WEIGHTS + 2 * HIDDEN;
+/// Every weight of the network.
+pub const PARAMS: usize = OUTPUT_BIAS + 2;
+
+/// The largest output weight, in cp, that the quantised `i16` weights hold.
+const OUTPUT_CLIP_CP: f32 = i16::MAX as f32 / QB as f32;
+
+/// The network in `f32`, its weights in one flat vector so that training can treat them, their
+/// gradient and the optimiser's moments alike: input `f`'s hidden weights at
+/// `f * HIDDEN..(f + 1) * HIDDEN`, then the hidden biases, the output weights with the
+/// attackers to move then with the defenders to move, and the two output biases.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    pub params: Vec<f32>,
+    /// The logistic scale: cp = raw output / scale.
+    pub scale: f32,
+}
+
+/// What a forward pass leaves for the backward pass.
+pub struct Forward {
+    /// Hidden pre-activations.
+    pub acc: [f32; HIDDEN],
+    /// The side to move's logit.
+    pub raw: f32,
+}
+
+/// The active inputs of a board, as the trainer stores them.
+pub fn board_features(board: &Board) -> ArrayVec<u16, NUM_SQUARES> {
+    let mut out = ArrayVec::new();
+    active_features(board, |f| out.push(f as u16));
+    out
+}
+
+impl FloatNetwork {
+    /// Random weights from `seed`: small feature weights, hidden biases in the middle of the
+    /// clipped ReLU's slope so that no unit starts dead, small output weights.
+    pub fn random(seed: u64, scale: f32) -> FloatNetwork {
+        let mut rng = SplitMix64::new(seed);
+        let mut uniform =
+            |r: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r;
+        let mut params = vec![0.0; PARAMS];
+        for w in &mut params[FEATURE_WEIGHTS..FEATURE_BIAS] {
+            *w = uniform(0.1);
+        }
+        for b in &mut params[FEATURE_BIAS..OUTPUT_WEIGHTS] {
+            *b = 0.5;
+        }
+        for w in &mut params[OUTPUT_WEIGHTS..OUTPUT_BIAS] {
+            *w = uniform(1.0 / (HIDDEN as f32).sqrt());
+        }
+        FloatNetwork { params, scale }
+    }
+
+    fn row(&self, feature: u16) -> &[f32] {
+        let start = FEATURE_WEIGHTS + feature as usize * HIDDEN;
+        &self.params[start..start + HIDDEN]
+    }
+
+    /// The pre-activations and the side to move's logit.
+    pub fn forward(&self, features: &[u16], side: Side) -> Forward {
+        let mut acc = [0.0; HIDDEN];
+        acc.copy_from_slice(&self.params[FEATURE_BIAS..OUTPUT_WEIGHTS]);
+        for &f in features {
+            for (a, w) in acc.iter_mut().zip(self.row(f)) {
+                *a += w;
+            }
+        }
+        let out = OUTPUT_WEIGHTS + side.index() * HIDDEN;
+        let raw = acc
+            .iter()
+            .zip(&self.params[out..out + HIDDEN])
+            .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+            .sum::<f32>()
+            + self.params[OUTPUT_BIAS + side.index()];
+        Forward { acc, raw }
+    }
+
+    /// Adds to `grad` the gradient of a loss whose derivative by the logit is `d_raw`. Only
+    /// the rows of the active inputs are touched.
+    pub fn backward(
+        &self,
+        features: &[u16],
+        side: Side,
+        forward: &Forward,
+        d_raw: f32,
+        grad: &mut [f32],
+    ) {
+        let out = OUTPUT_WEIGHTS + side.index() * HIDDEN;
+        let mut d_acc = [0.0f32; HIDDEN];
+        for h in 0..HIDDEN {
+            let a = forward.acc[h];
+            grad[out + h] += d_raw * a.clamp(0.0, 1.0);
+            // The clipped ReLU passes the gradient only on its slope.
+            d_acc[h] = if a > 0.0 && a < 1.0 {
+                d_raw * self.params[out + h]
+            } else {
+                0.0
+            };
+        }
+        grad[OUTPUT_BIAS + side.index()] += d_raw;
+        for (g, d) in grad[FEATURE_BIAS..OUTPUT_WEIGHTS].iter_mut().zip(&d_acc) {
+            *g += d;
+        }
+        for &f in features {
+            let start = FEATURE_WEIGHTS + f as usize * HIDDEN;
+            for (g, d) in grad[start..start + HIDDEN].iter_mut().zip(&d_acc) {
+                *g += d;
+            }
+        }
+    }
+
+    /// Keeps the weights within what the quantised network holds.
+    pub fn clip(&mut self) {
+        for w in &mut self.params[FEATURE_WEIGHTS..OUTPUT_WEIGHTS] {
+            *w = w.clamp(-FEATURE_CLIP, FEATURE_CLIP);
+        }
+        let output_clip = OUTPUT_CLIP_CP * self.scale;
+        for w in &mut self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS] {
+            *w = w.clamp(-output_clip, output_clip);
+        }
+    }
+
+    /// The evaluation in cp for the side to move.
+    pub fn evaluate(&self, board: &Board) -> f64 {
+        let raw = self
+            .forward(&board_features(board), board.side_to_move())
+            .raw;
+        f64::from(raw) / f64::from(self.scale)
+    }
+
+    /// The quantised network: every weight rounded to its grid, clipped to what it holds.
+    /// The output layer turns to cp here: its weights are small in logits (a few hundredths),
+    /// where the grid of `1/QB` would leave them a handful of steps, and a few cp or more.
+    pub fn quantise(&self) -> QuantisedNetwork {
+        let cp = 1.0 / f64::from(self.scale);
+        let q16 = |w: f32, unit: i32| {
+            (w * unit as f32)
+                .round()
+                .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+        };
+        let feature = |w: f32| q16(w.clamp(-FEATURE_CLIP, FEATURE_CLIP), QA);
+        let mut net = QuantisedNetwork::zero(self.scale);
+        for (f, row) in net.feature_weights.iter_mut().enumerate() {
+            for (q, &w) in row.iter_mut().zip(self.row(f as u16)) {
+                *q = feature(w);
+            }
+        }
+        for (q, &w) in net
+            .feature_bias
+            .iter_mut()
+            .zip(&self.params[FEATURE_BIAS..OUTPUT_WEIGHTS])
+        {
+            *q = feature(w);
+        }
+        for (side, weights) in net.output_weights.iter_mut().enumerate() {
+            let start = OUTPUT_WEIGHTS + side * HIDDEN;
+            for (q, &w) in weights.iter_mut().zip(&self.params[start..start + HIDDEN]) {
+                *q = q16((f64::from(w) * cp) as f32, QB);
+            }
+            net.output_bias[side] =
+                (f64::from(self.params[OUTPUT_BIAS + side]) * cp * f64::from(QA * QB))
+                    .round()
+                    .clamp(i32::MIN as f64, i32::MAX as f64) as i32;
+        }
+        net
+    }
+
+    /// The most, in cp, that the quantised network's output can differ from this one's on a
+    /// board with `active` pieces, from rounding alone (weights within the clips):
+    /// - each pre-activation sums `active + 1` weights rounded to `1/QA`, so it is off by
+    ///   `e = (active + 1) / (2 QA)` at most, and so is its clipped ReLU (1-Lipschitz);
+    /// - each output term `a v` (`v` in cp) becomes `a' v'` with `|a'| <= 1` and
+    ///   `|v' - v| <= 1 / (2 QB)`, off by `1 / (2 QB) + |v| e` at most;
+    /// - the output bias is off by `1 / (2 QA QB)`, and the rounding to whole cp by half a
+    ///   cp, float sums by far less: one cp covers both.
+    ///
+    /// A worst case, where every rounding goes the same way; the typical error is far below.
+    pub fn quantisation_bound(&self, active: usize) -> f64 {
+        let e = (active as f64 + 1.0) / (2.0 * f64::from(QA));
+        let per_side = |side: usize| {
+            let start = OUTPUT_WEIGHTS + side * HIDDEN;
+            self.params[start..start + HIDDEN]
+                .iter()
+                .map(|&v| 0.5 / f64::from(QB) + f64::from(v.abs()) / f64::from(self.scale) * e)
+                .sum::<f64>()
+                + 0.5 / f64::from(QA * QB)
+        };
+        per_side(0).max(per_side(1)) + 1.0
+    }
+}
+
+/// The network in integers: `i16` feature weights and accumulators on the grid `1/QA`, `i16`
+/// output weights on `1/QB` cp, `i32` sums: the output is in cp.
+#[derive(Clone)]
+pub struct QuantisedNetwork {
+    /// One row of hidden weights per input.
+    pub(crate) feature_weights: Box<[[i16; HIDDEN]]>,
+    pub(crate) feature_bias: [i16; HIDDEN],
+    /// Attackers to move, then defenders to move.
+    pub(crate) output_weights: [[i16; HIDDEN]; 2],
+    /// On the grid `1/(QA QB)` cp.
+    pub(crate) output_bias: [i32; 2],
+    pub(crate) scale: f32,
+}
+
+// The scale is never NaN (the file and the trainer refuse it), so bitwise equality is equality.
+impl PartialEq for QuantisedNetwork {
+    fn eq(&self, other: &QuantisedNetwork) -> bool {
+        self.feature_weights == other.feature_weights
+            && self.feature_bias == other.feature_bias
+            && self.output_weights == other.output_weights
+            && self.output_bias == other.output_bias
+            && self.scale.to_bits() == other.scale.to_bits()
+    }
+}
+
+impl Eq for QuantisedNetwork {}
+
+/// The shape and scale, not the 90,000 weights, for options printed in logs.
+impl std::fmt::Debug for QuantisedNetwork {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "QuantisedNetwork {{ inputs: {INPUTS}, hidden: {HIDDEN}, scale: {} }}",
+            self.scale
+        )
+    }
+}
+
+// The output sum of HIDDEN terms of at most QA * 2^15 stays inside i32.
+const _: () = assert!(HIDDEN as i64 * QA as i64 * (1 << 15) <= i32::MAX as i64);
+
+impl QuantisedNetwork {
+    pub(crate) fn zero(scale: f32) -> QuantisedNetwork {
+        QuantisedNetwork {
+            feature_weights: vec![[0; HIDDEN]; INPUTS].into_boxed_slice(),
+            feature_bias: [0; HIDDEN],
+            output_weights: [[0; HIDDEN]; 2],
+            output_bias: [0; 2],
+            scale,
+        }
+    }
+
+    /// The logistic scale the network was trained with: P(win) = sigmoid(scale * cp).
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    /// The evaluation in cp for `side` to move, from the accumulator of the board.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side: Side) -> i32 {
+        let weights = &self.output_weights[side.index()];
+        let mut sum = 0i32;
+        for (&a, &w) in acc.values().iter().zip(weights) {
+            sum += i32::from(a.clamp(0, QA as i16)) * i32::from(w);
+        }
+        let unit = i64::from(QA * QB);
+        let total = i64::from(sum) + i64::from(self.output_bias[side.index()]);
+        // To the nearest cp.
+        (total + unit / 2).div_euclid(unit) as i32
+    }
+
+    /// The evaluation of a board from scratch, in cp for the side to move.
+    pub fn evaluate_board(&self, board: &Board) -> i32 {
+        self.evaluate(&Accumulator::refresh(self, board), board.side_to_move())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::eval::weights::SCALE;
+    use crate::search::nnue::testing::random_plies;
+
+    /// A random network with weights spread as a trained one's might be: larger feature
+    /// weights than at the start, so that many units sit on either clip.
+    fn spread_network(seed: u64) -> FloatNetwork {
+        let mut net = FloatNetwork::random(seed, SCALE as f32);
+        let mut rng = SplitMix64::new(seed ^ 0x55);
+        for w in &mut net.params[FEATURE_WEIGHTS..OUTPUT_WEIGHTS] {
+            *w += ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.6;
+        }
+        net.clip();
+        net
+    }
+
+    #[test]
+    fn the_quantised_network_stays_within_its_bound() {
+        for seed in [1, 2] {
+            let float = spread_network(seed);
+            let quantised = float.quantise();
+            let (mut worst, mut total, mut n) = (0.0f64, 0.0, 0);
+            for ply in random_plies(seed, 6, 200) {
+                let board = ply.after;
+                let q = f64::from(quantised.evaluate_board(&board));
+                let f = float.evaluate(&board);
+                let active = board.occupied().count() as usize;
+                let bound = float.quantisation_bound(active);
+                let err = (q - f).abs();
+                assert!(err <= bound, "{board:?}: {q} vs {f}, bound {bound}");
+                worst = worst.max(err);
+                total += err;
+                n += 1;
+            }
+            let mean = total / n as f64;
+            // The bound is a worst case, every rounding the same way; they mostly cancel.
+            let bound = float.quantisation_bound(37);
+            assert!(bound > 20.0 * worst, "{bound}");
+            assert!(mean < 2.0 && worst < 10.0, "mean {mean} worst {worst}");
+        }
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let net = spread_network(5);
+        let board = random_plies(5, 1, 40).pop().unwrap().after;
+        let features = board_features(&board);
+        let side = board.side_to_move();
+        let fwd = net.forward(&features, side);
+        let mut grad = vec![0.0; PARAMS];
+        net.backward(&features, side, &fwd, 1.0, &mut grad);
+        let f0 = features[0] as usize;
+        let probes = [
+            FEATURE_WEIGHTS + f0 * HIDDEN + 3,
+            FEATURE_WEIGHTS + f0 * HIDDEN + 17,
+            FEATURE_BIAS + 9,
+            OUTPUT_WEIGHTS + side.index() * HIDDEN + 5,
+            OUTPUT_BIAS + side.index(),
+        ];
+        for &p in &probes {
+            let h = 1e-2;
+            let at = |delta: f32| {
+                let mut n = net.clone();
+                n.params[p] += delta;
+                f64::from(n.forward(&features, side).raw)
+            };
+            let numeric = (at(h) - at(-h)) / (2.0 * f64::from(h));
+            assert!(
+                (numeric - f64::from(grad[p])).abs() < 1e-2,
+                "param {p}: {numeric} vs {}",
+                grad[p]
+            );
+        }
+        // Inputs that are not on the board get nothing.
+        let absent = (0..INPUTS as u16).find(|f| !features.contains(f)).unwrap() as usize;
+        let row = FEATURE_WEIGHTS + absent * HIDDEN;
+        assert!(grad[row..row + HIDDEN].iter().all(|&g| g == 0.0));
+    }
+}

@@ -1,0 +1,171 @@
+//! `hnefi train` through the binary: a small planted data set in, a net file out.
+
+use hnefi::board::{Bitboard, Board, Side};
+use hnefi::learn::sample::{GameResult, Sample};
+use hnefi::search::nnue::{NnueError, QuantisedNetwork};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The start's soldiers with the king on every free square, either side to move, and the
+/// planted truth: the defenders win when the king stands on an edge. Every position its own
+/// game, so that the held-out split takes a share of them.
+fn planted_samples() -> String {
+    let start = Board::start();
+    let mut out = String::new();
+    let mut game = 0;
+    for sq in Bitboard::ALL & !start.attackers() & !start.defenders() {
+        for side in [Side::Attackers, Side::Defenders] {
+            let result = if sq.is_edge() {
+                GameResult::DefendersWon
+            } else {
+                GameResult::AttackersWon
+            };
+            let sample = Sample {
+                board: Board::new(start.attackers(), start.defenders(), sq, side).unwrap(),
+                score: None,
+                result,
+                game,
+            };
+            out.push_str(&format!("{sample}\n"));
+            game += 1;
+        }
+    }
+    out
+}
+
+fn workdir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("train-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a test directory");
+    std::fs::write(dir.join("planted.txt"), planted_samples()).expect("the data file");
+    dir
+}
+
+fn hnefi(dir: &Path, args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("hnefi runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The training losses of the epoch lines, in order.
+fn train_losses(stderr: &str) -> Vec<f64> {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("epoch"))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words
+                .iter()
+                .position(|&w| w == "train")
+                .expect("a train loss");
+            words[at + 1].parse().expect("a number")
+        })
+        .collect()
+}
+
+#[test]
+fn train_learns_the_planted_rule_and_writes_a_net() {
+    let dir = workdir("learns");
+    let args = [
+        "train",
+        "planted.txt",
+        "--epochs",
+        "40",
+        "--batch",
+        "16",
+        "--holdout",
+        "0.2",
+        "--threads",
+        "2",
+        "-o",
+        "net.nnue",
+    ];
+    let (ok, err) = hnefi(&dir, &args);
+    assert!(ok, "{err}");
+    let losses = train_losses(&err);
+    assert_eq!(losses.len(), 40, "{err}");
+    assert!(
+        losses[39] < losses[0] / 3.0,
+        "the loss must fall: {losses:?}"
+    );
+    assert!(err.contains("held out"), "{err}");
+    assert!(err.contains("quantised vs float over"), "{err}");
+    assert!(err.contains("kept the net of epoch"), "{err}");
+    let net = QuantisedNetwork::load(&dir.join("net.nnue")).expect("a valid net file");
+    // The quantised net has learnt the rule: a king on the edge is bad for the attackers.
+    // (A king's square held out is never seen in training: not every square can be right.)
+    let start = Board::start();
+    let free = Bitboard::ALL & !start.attackers() & !start.defenders();
+    let right = free
+        .filter(|&sq| {
+            let board =
+                Board::new(start.attackers(), start.defenders(), sq, Side::Attackers).unwrap();
+            (net.evaluate_board(&board) < 0) == sq.is_edge()
+        })
+        .count();
+    assert!(
+        right * 4 >= free.count() as usize * 3,
+        "{right} of {}",
+        free.count()
+    );
+    // The same data and settings give the same file, whatever the threads.
+    std::fs::rename(dir.join("net.nnue"), dir.join("first.nnue")).unwrap();
+    let mut one_thread = args;
+    one_thread[9] = "1";
+    let (ok, err) = hnefi(&dir, &one_thread);
+    assert!(ok, "{err}");
+    assert_eq!(
+        std::fs::read(dir.join("first.nnue")).unwrap(),
+        std::fs::read(dir.join("net.nnue")).unwrap()
+    );
+}
+
+#[test]
+fn validation_files_replace_the_held_out_games() {
+    let dir = workdir("validate");
+    let args = [
+        "train",
+        "planted.txt",
+        "--validate",
+        "planted.txt",
+        "--epochs",
+        "2",
+        "-o",
+        "v.nnue",
+    ];
+    let (ok, err) = hnefi(&dir, &args);
+    assert!(ok, "{err}");
+    assert!(err.contains("170 positions to validate on"), "{err}");
+    assert!(
+        err.contains("170 training positions, 170 held out"),
+        "{err}"
+    );
+    let (ok, err) = hnefi(&dir, &[&args[..], &["--holdout", "0.2"]].concat());
+    assert!(!ok && err.contains("--holdout"), "{err}");
+}
+
+#[test]
+fn bad_settings_and_files_are_refused_with_a_reason() {
+    let dir = workdir("bad");
+    let (ok, err) = hnefi(
+        &dir,
+        &["train", "planted.txt", "--batch", "0", "-o", "x.nnue"],
+    );
+    assert!(!ok && err.contains("--batch"), "{err}");
+    let (ok, err) = hnefi(&dir, &["train", "missing.txt", "-o", "x.nnue"]);
+    assert!(!ok && err.contains("cannot read"), "{err}");
+    std::fs::write(dir.join("bad.txt"), "11/11 a;1;a;1\n").unwrap();
+    let (ok, err) = hnefi(&dir, &["train", "bad.txt", "-o", "x.nnue"]);
+    assert!(!ok && err.contains("bad.txt:1"), "{err}");
+    std::fs::write(dir.join("junk.nnue"), b"HNEFINNU\x01\0\0\0").unwrap();
+    assert!(matches!(
+        QuantisedNetwork::load(&dir.join("junk.nnue")),
+        Err(NnueError::Truncated { found: 12 })
+    ));
+}
