@@ -77,6 +77,17 @@ pub(super) fn check_runner_limits(
     Ok(std::time::Duration::from_secs_f64(move_timeout))
 }
 
+/// Checks the `--lambda` and `--holdout` of `hnefi tune` and `hnefi train`.
+pub(super) fn check_fit_settings(lambda: f64, holdout: f64) -> Result<(), CliError> {
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(CliError::out_of_range("--lambda", lambda, "within 0..=1"));
+    }
+    if !(0.0..1.0).contains(&holdout) {
+        return Err(CliError::out_of_range("--holdout", holdout, "within 0..1"));
+    }
+    Ok(())
+}
+
 /// A pool of `--threads` workers (default: one per core).
 pub(super) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
     let mut pool = rayon::ThreadPoolBuilder::new();

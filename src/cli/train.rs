@@ -2,7 +2,7 @@
 //! it quantised and reports how far quantising moved it.
 
 use super::CliError;
-use super::common::{progress_bar, read_samples, thread_pool};
+use super::common::{check_fit_settings, progress_bar, read_samples, thread_pool};
 use clap::Args;
 use hnefi::learn::train::{self, TrainData, TrainSettings};
 use hnefi::learn::tune::held_out;
@@ -48,20 +48,7 @@ pub struct TrainArgs {
 }
 
 pub fn train(args: TrainArgs) -> Result<(), CliError> {
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(CliError::out_of_range(
-            "--lambda",
-            args.lambda,
-            "within 0..=1",
-        ));
-    }
-    if !(0.0..1.0).contains(&args.holdout) {
-        return Err(CliError::out_of_range(
-            "--holdout",
-            args.holdout,
-            "within 0..1",
-        ));
-    }
+    check_fit_settings(args.lambda, args.holdout)?;
     if args.epochs == 0 {
         return Err(CliError::out_of_range(
             "--epochs",

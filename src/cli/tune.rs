@@ -1,7 +1,7 @@
 //! `hnefi tune`: parses the command line, loads the samples, runs the fit, prints the report.
 
 use super::CliError;
-use super::common::read_samples;
+use super::common::{check_fit_settings, read_samples};
 use clap::Args;
 use hnefi::board::Rules;
 use hnefi::learn::tune::{self, Dataset, TuneSettings};
@@ -52,20 +52,7 @@ pub struct TuneArgs {
 }
 
 pub fn tune(args: TuneArgs) -> Result<(), CliError> {
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(CliError::out_of_range(
-            "--lambda",
-            args.lambda,
-            "within 0..=1",
-        ));
-    }
-    if !(0.0..1.0).contains(&args.holdout) {
-        return Err(CliError::out_of_range(
-            "--holdout",
-            args.holdout,
-            "within 0..1",
-        ));
-    }
+    check_fit_settings(args.lambda, args.holdout)?;
     if args.epochs == 0 && args.out.is_some() && args.from_zero {
         return Err(CliError::Conflict(
             "--from-zero with --epochs 0 would write all-zero weights",
