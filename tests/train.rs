@@ -1,10 +1,11 @@
 //! `hnefi train` through the binary: a small planted data set in, a net file out.
 
+mod common;
+
 use hnefi::board::{Bitboard, Board, Side};
 use hnefi::learn::sample::{GameResult, Sample};
 use hnefi::search::nnue::{NnueError, QuantisedNetwork};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The start's soldiers with the king on every free square, either side to move, and the
 /// planted truth: the defenders win when the king stands on an edge. Every position its own
@@ -34,23 +35,13 @@ fn planted_samples() -> String {
 }
 
 fn workdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("train-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a test directory");
+    let dir = common::fresh_dir(&format!("train-{name}"));
     std::fs::write(dir.join("planted.txt"), planted_samples()).expect("the data file");
     dir
 }
 
 fn hnefi(dir: &Path, args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("hnefi runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_hnefi_in(dir, args)
 }
 
 /// The training losses of the epoch lines, in order.

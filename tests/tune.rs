@@ -1,8 +1,9 @@
 //! `hnefi tune` through the binary: samples of a few real games in, a weights file out.
 
+mod common;
+
 use hnefi::search::eval::features::FEATURES;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 // Lines 62 and 1036 of copenhagen.csv (CC0).
 const GAMES: &str = "\
@@ -11,23 +12,13 @@ h1-h3 f8-c8 b6-b9 d6-d3 a4-c4 e7-e10 d11-d10xe10 e6-e10 b9-e9xe10 f6-b6,2,0,Whit
 ";
 
 fn workdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tune-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a test directory");
+    let dir = common::fresh_dir(&format!("tune-{name}"));
     std::fs::write(dir.join("games.csv"), GAMES).expect("the games file");
     dir
 }
 
 fn hnefi(dir: &Path, args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("hnefi runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_hnefi_in(dir, args)
 }
 
 #[test]

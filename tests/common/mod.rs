@@ -89,3 +89,24 @@ pub fn spawn_hnefi(args: &[&str]) -> std::process::Child {
         .spawn()
         .expect("start hnefi")
 }
+
+/// An empty directory `name` under the tests' scratch space.
+pub fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a test directory");
+    dir
+}
+
+/// Runs the real `hnefi` in `dir` to its end: whether it succeeded, and its standard error.
+pub fn run_hnefi_in(dir: &std::path::Path, args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("hnefi runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
