@@ -25,6 +25,11 @@ impl SplitMix64 {
     pub fn below(&mut self, n: usize) -> usize {
         ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
+
+    /// Uniform in `0..1`, on the 2^53 doubles that step evenly through it.
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
 }
 
 /// splitmix64's output function: a bijection of `u64` that scatters neighbouring inputs, on
@@ -52,5 +57,6 @@ mod tests {
         assert_eq!(rng.next_u64(), 0x6E78_9E6A_A1B9_65F4);
         let mut rng = SplitMix64::new(9);
         assert!((0..1000).all(|_| rng.below(7) < 7));
+        assert!((0..1000).all(|_| (0.0..1.0).contains(&rng.next_f64())));
     }
 }

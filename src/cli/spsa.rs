@@ -21,8 +21,8 @@ pub struct SpsaArgs {
     pub engine: Vec<String>,
     /// A parameter to tune (repeat for more; default: every one `hnefi` offers as a UCI
     /// option). START defaults to this build's value; C_END, the perturbation at the end of
-    /// the run, to a twentieth of the range, at most half of START and at least 1; R_END, the
-    /// end step in units of C_END², to 0.002.
+    /// the run, to a tenth of START (a fortieth of the range for 0), at least 0.25; R_END, the
+    /// end step in units of C_END², to 0.002. Values are rounded stochastically.
     #[arg(long = "param", value_name = "NAME[=START[,C_END[,R_END]]]")]
     pub params: Vec<String>,
     /// Iterations of the run. The schedule is fishtest's, counted in game pairs k:

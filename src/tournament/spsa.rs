@@ -35,7 +35,7 @@ pub const A_SHARE: f64 = 0.1;
 /// fishtest's usual `r_end`.
 pub const DEFAULT_R_END: f64 = 0.002;
 /// The state file's layout; a file of another version is refused rather than misread.
-const STATE_VERSION: u32 = 1;
+const STATE_VERSION: u32 = 2;
 
 /// Why a tuning run cannot start or go on.
 #[derive(Debug, thiserror::Error)]
@@ -163,16 +163,19 @@ impl Param {
     }
 }
 
-/// A twentieth of the range, but no more than half the start so that `θ - c` keeps the sign
-/// of a positive start (a range may be far wider than the values that make sense, as
-/// HistoryMax's), and at least 1 so that the two sides differ after rounding.
+/// A tenth of the start (or a fortieth of the range for a start of 0), but at least a
+/// quarter. The start rather than the range sets the scale because a range may be far wider
+/// than the values that make sense (HistoryMax's). Perturbations much larger than this decide
+/// every game of an iteration alike (a depth of 1 loses everything, 16 games to 0), which
+/// tells SPSA little; smaller ones than a whole step still count because [`Schedule::step`]
+/// rounds stochastically.
 pub fn default_c_end(min: i32, max: i32, start: i32) -> f64 {
-    let mut c = (f64::from(max) - f64::from(min)) / 20.0;
-    let half_start = f64::from(start).abs() / 2.0;
-    if half_start >= 1.0 {
-        c = c.min(half_start);
-    }
-    c.max(1.0)
+    let c = if start == 0 {
+        (f64::from(max) - f64::from(min)) / 40.0
+    } else {
+        f64::from(start).abs() / 10.0
+    };
+    c.max(0.25)
 }
 
 /// The parameters of `texts` (each as [`Param::parse`] reads it), or every tunable from its
@@ -298,14 +301,18 @@ impl Schedule {
             .collect();
         let (c, r): (Vec<f64>, Vec<f64>) =
             self.params.iter().map(|p| self.gains(p, iteration)).unzip();
-        let side = |sign: f64| -> Vec<i32> {
+        let mut side = |sign: f64| -> Vec<i32> {
             self.params
                 .iter()
                 .enumerate()
-                .map(|(i, p)| round_into(theta[i] + sign * c[i] * f64::from(flips[i]), p))
+                .map(|(i, p)| {
+                    let value = theta[i] + sign * c[i] * f64::from(flips[i]);
+                    round_stochastically(value, rng.next_f64(), p)
+                })
                 .collect()
         };
-        let (plus, minus) = (side(1.0), side(-1.0));
+        let plus = side(1.0);
+        let minus = side(-1.0);
         let openings = if openings == 0 {
             Vec::new()
         } else {
@@ -374,6 +381,15 @@ impl Schedule {
 fn round_into(value: f64, param: &Param) -> i32 {
     // `as` saturates, and the clamp brings the result into range.
     (value.round() as i32).clamp(param.min, param.max)
+}
+
+/// `value` rounded up with the probability of its fraction (`uniform` in `0..1`), else down,
+/// within `param`'s range: on average the engine plays `value` itself, so a perturbation
+/// smaller than one step still moves the games.
+fn round_stochastically(value: f64, uniform: f64, param: &Param) -> i32 {
+    let floor = value.floor();
+    let up = uniform < value - floor;
+    ((floor + f64::from(u8::from(up))) as i32).clamp(param.min, param.max)
 }
 
 /// Where a run stands: written after every iteration, read back by a resumed run.
@@ -674,15 +690,16 @@ mod tests {
             (p.name.as_str(), p.start, p.min, p.max),
             ("LmrBase", 50, -200, 300)
         );
-        assert_eq!((p.c_end, p.r_end), (25.0, DEFAULT_R_END));
+        assert_eq!((p.c_end, p.r_end), (5.0, DEFAULT_R_END));
         let p = param("LmrBase=-20,4.5,0.01");
         assert_eq!((p.start, p.c_end, p.r_end), (-20, 4.5, 0.01));
         let p = param("LmrBase=,3");
         assert_eq!((p.start, p.c_end), (50, 3.0));
         // A range far wider than the values in use does not make the perturbation huge.
-        assert_eq!(param("HistoryMax").c_end, 8192.0);
-        assert_eq!(param("RfpMaxDepth").c_end, 1.0);
-        assert_eq!(param("LmrBase=0").c_end, 25.0);
+        assert!((param("HistoryMax").c_end - 1638.4).abs() < 1e-9);
+        assert!((param("RfpMaxDepth").c_end - 0.4).abs() < 1e-9);
+        assert_eq!(param("LmrBase=0").c_end, 12.5);
+        assert_eq!(param("QsearchMaxPly=1").c_end, 0.25);
         let err = |t: &str| Param::parse(t).unwrap_err().to_string();
         assert!(err("Colour").contains("unknown (known: AspirationWindow, "));
         assert!(err("LmrBase=x").contains("'x' is not a number"));
@@ -735,11 +752,12 @@ mod tests {
                 let f = step.flips[j];
                 assert!(f == 1 || f == -1);
                 signs[usize::from(f == 1)] += 1;
-                let want = |sign: f64| {
-                    ((theta[j] + sign * step.c[j] * f64::from(f)).round() as i32)
-                        .clamp(p.min, p.max)
+                let either = |sign: f64, got: i32| {
+                    let v = theta[j] + sign * step.c[j] * f64::from(f);
+                    let clamp = |x: f64| (x as i32).clamp(p.min, p.max);
+                    got == clamp(v.floor()) || got == clamp(v.ceil())
                 };
-                assert_eq!((step.plus[j], step.minus[j]), (want(1.0), want(-1.0)));
+                assert!(either(1.0, step.plus[j]) && either(-1.0, step.minus[j]));
                 assert!((p.min..=p.max).contains(&step.plus[j]));
                 assert!((p.min..=p.max).contains(&step.minus[j]));
             }
@@ -752,6 +770,22 @@ mod tests {
         let mut other = s.clone();
         other.seed = 8;
         assert!((0..50).any(|i| other.step(i, &theta, 10).flips != s.step(i, &theta, 10).flips));
+    }
+
+    #[test]
+    fn stochastic_rounding_averages_to_the_value() {
+        let p = param("RfpMaxDepth");
+        let mut rng = SplitMix64::new(3);
+        for value in [2.0, 2.25, 2.5, 3.9, -0.5, 12.7] {
+            let n = 20_000;
+            let sum: i64 = (0..n)
+                .map(|_| i64::from(round_stochastically(value, rng.next_f64(), &p)))
+                .sum();
+            let want = value.clamp(f64::from(p.min), f64::from(p.max));
+            let mean = sum as f64 / f64::from(n);
+            // Clamping at the ends pulls the mean toward them; within the range it is unbiased.
+            assert!((mean - want).abs() < 0.02, "{value}: mean {mean}");
+        }
     }
 
     #[test]
@@ -857,7 +891,7 @@ mod tests {
             let p = 1.0 / (1.0 + (strength(&step.minus) - strength(&step.plus)).exp());
             let mut score = Score::default();
             for _ in 0..2 * step.openings.len() {
-                let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                let u = rng.next_f64();
                 if u < 0.2 {
                     score.draws += 1;
                 } else if u < 0.2 + 0.8 * p {
