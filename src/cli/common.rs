@@ -154,3 +154,15 @@ mod tests {
         assert!(parse_shard("x").is_err());
     }
 }
+
+/// A net file of `hnefi train`, its path in the error.
+pub(super) fn load_net(path: &Path) -> Result<hnefi::search::nnue::QuantisedNetwork, CliError> {
+    use hnefi::search::nnue::{NnueError, QuantisedNetwork};
+    QuantisedNetwork::load(path).map_err(|e| match e {
+        NnueError::Read { .. } => CliError::Nnue(e),
+        _ => CliError::Invalid {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        },
+    })
+}
