@@ -143,18 +143,6 @@ pub(super) fn interrupt_flag(notice: &'static str) -> Arc<AtomicBool> {
     stop
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shard_words() {
-        assert_eq!(parse_shard("2/4").ok(), Some((2, 4)));
-        assert!(parse_shard("0/4").is_err() && parse_shard("5/4").is_err());
-        assert!(parse_shard("x").is_err());
-    }
-}
-
 /// A net file of `hnefi train`, its path in the error.
 pub(super) fn load_net(path: &Path) -> Result<hnefi::search::nnue::QuantisedNetwork, CliError> {
     use hnefi::search::nnue::{NnueError, QuantisedNetwork};
@@ -165,4 +153,16 @@ pub(super) fn load_net(path: &Path) -> Result<hnefi::search::nnue::QuantisedNetw
             reason: e.to_string(),
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_words() {
+        assert_eq!(parse_shard("2/4").ok(), Some((2, 4)));
+        assert!(parse_shard("0/4").is_err() && parse_shard("5/4").is_err());
+        assert!(parse_shard("x").is_err());
+    }
 }
