@@ -3,7 +3,9 @@
 
 use crate::board::notation::parse_fen;
 use crate::board::{Board, Position, Rules};
-use crate::search::{Engine, Limits, Options};
+use crate::search::nnue::QuantisedNetwork;
+use crate::search::{Engine, EvalKind, Limits, Options, OptionsError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The positions, built into the binary so that `bench` runs anywhere.
@@ -27,14 +29,29 @@ pub struct BenchResult {
     pub positions: usize,
 }
 
-/// Searches every position to `depth` on one thread with a cleared 16 MB table, calling
-/// `each` with the position's number, FEN and node count.
-pub fn run(depth: u32, mut each: impl FnMut(usize, &str, u64)) -> BenchResult {
-    let mut engine = Engine::new(Options {
+impl BenchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// Searches every position to `depth` on one thread with a cleared 16 MB table and the
+/// evaluation of `eval` (and `net`, which the NNUE evaluations need), calling `each` with the
+/// position's number, FEN and node count.
+pub fn run(
+    depth: u32,
+    eval: EvalKind,
+    net: Option<Arc<QuantisedNetwork>>,
+    mut each: impl FnMut(usize, &str, u64),
+) -> Result<BenchResult, OptionsError> {
+    let mut engine = Engine::try_new(Options {
         hash_mb: 16,
         threads: 1,
+        eval,
+        net,
         ..Options::default()
-    });
+    })?;
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     let mut count = 0;
@@ -54,9 +71,9 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, &str, u64)) -> BenchResult {
         count += 1;
         each(count, fen, result.nodes);
     }
-    BenchResult {
+    Ok(BenchResult {
         nodes,
         time,
         positions: count,
-    }
+    })
 }

@@ -84,6 +84,45 @@ fn bench_ends_with_nodes_and_nps() {
 }
 
 #[test]
+fn bench_with_a_network_shows_incremental_and_refreshed_speeds() {
+    use hnefi::search::nnue::FloatNetwork;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-bench-nnue");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("random.nnue");
+    FloatNetwork::random(2, hnefi::search::eval::weights::SCALE as f32)
+        .quantise()
+        .save(&path)
+        .unwrap();
+    let file = path.to_str().unwrap();
+    let (ok, out, err) = hnefi(&["bench", "3", "--eval", "nnue", "--eval-file", file]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    // "<what>: N nodes M nps", the same N in all three, the last line as without a network.
+    let counts: Vec<(&str, u64)> = lines
+        .iter()
+        .map(|line| {
+            let (what, rest) = line.rsplit_once(": ").unwrap_or(("", line));
+            let words: Vec<&str> = rest.split(' ').collect();
+            assert_eq!(words.len(), 4, "{line}");
+            assert!(words[1] == "nodes" && words[3] == "nps", "{line}");
+            assert!(words[2].parse::<u64>().is_ok(), "{line}");
+            (what, words[0].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(counts[0].0, "nnue refresh");
+    assert_eq!(counts[1].0, "nnue incremental");
+    assert_eq!(counts[2].0, "");
+    assert!(counts.iter().all(|c| c.1 == counts[0].1), "{out}");
+    // The network searches otherwise than the hand evaluation.
+    let (ok, hand, _) = hnefi(&["bench", "3"]);
+    assert!(ok);
+    assert_ne!(hand.split(' ').next(), lines[2].split(' ').next());
+    let (ok, _, err) = hnefi(&["bench", "3", "--eval", "nnue"]);
+    assert!(!ok && err.contains("--eval-file"), "{err}");
+}
+
+#[test]
 fn latency_reports_both_measures() {
     let (ok, out, err) = hnefi(&["latency", "--rounds", "2"]);
     assert!(ok, "{err}");

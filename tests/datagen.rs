@@ -125,6 +125,56 @@ fn datagen_is_seeded_and_sharded() {
     assert_eq!(lines(&dir.join("resumed.txt")), all);
 }
 
+/// A net file of a random network in `dir`.
+fn random_net(dir: &Path, seed: u64) -> &'static str {
+    use hnefi::search::nnue::FloatNetwork;
+    let scale = hnefi::search::eval::weights::SCALE as f32;
+    FloatNetwork::random(seed, scale)
+        .quantise()
+        .save(&dir.join("random.nnue"))
+        .expect("a net file");
+    "random.nnue"
+}
+
+#[test]
+fn datagen_plays_with_the_network_when_asked() {
+    let dir = workdir("nnue");
+    let net = random_net(&dir, 7);
+    let (ok, err) = datagen(&dir, "hand.txt", &[]);
+    assert!(ok, "{err}");
+    assert!(err.contains("hand evaluation"), "{err}");
+    let with_net = ["--eval", "nnue", "--eval-file", net];
+    let (ok, err) = datagen(&dir, "net.txt", &with_net);
+    assert!(ok, "{err}");
+    assert!(err.contains("nnue random.nnue evaluation"), "{err}");
+    let (hand, nnue) = (lines(&dir.join("hand.txt")), lines(&dir.join("net.txt")));
+    // The same games by number, played otherwise: the scores are the network's.
+    assert_eq!(games(&hand), games(&nnue));
+    assert_ne!(hand, nnue);
+    assert!(nnue.iter().all(|l| l.parse::<Sample>().is_ok()));
+    // Seeded as ever: the same network plays the same games.
+    let (ok, err) = datagen(
+        &dir,
+        "again.txt",
+        &[&with_net[..], &["--threads", "1"]].concat(),
+    );
+    assert!(ok, "{err}");
+    assert_eq!(lines(&dir.join("again.txt")), nnue);
+    for (extra, expected) in [
+        (&["--eval", "nnue"][..], "--eval-file"),
+        (&["--eval-file", net][..], "--eval nnue"),
+        (
+            &["--eval", "nnue", "--eval-file", "games.csv"][..],
+            "games.csv",
+        ),
+        (&["--eval", "mlp"][..], "--eval"),
+    ] {
+        let (ok, err) = datagen(&dir, "bad.txt", extra);
+        assert!(!ok, "{extra:?}");
+        assert!(err.contains(expected), "{extra:?}: {err}");
+    }
+}
+
 #[test]
 fn datagen_rejects_bad_arguments_with_a_reason() {
     let dir = workdir("bad");

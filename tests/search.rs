@@ -269,3 +269,34 @@ fn the_nnue_evaluation_searches_and_needs_a_network() {
         assert!(pos.board().check_move(mv).is_ok(), "{fen}: {mv}");
     }
 }
+
+#[test]
+fn refreshed_accumulators_search_as_the_updated_ones() {
+    use hnefi::search::EvalKind;
+    use hnefi::search::nnue::FloatNetwork;
+    let net = FloatNetwork::random(3, hnefi::search::eval::weights::SCALE as f32).quantise();
+    let search = |eval: EvalKind| {
+        let mut engine = Engine::try_new(Options {
+            eval,
+            net: Some(std::sync::Arc::new(net.clone())),
+            ..Options::default()
+        })
+        .expect("a network given");
+        let pos = Position::new(
+            parse_fen(
+                "3a3a3/2aa4a2/1a5d1a1/a2d1ad1da1/2d1d4da/8da1/5k2a2/aa1d4aa1/1a2d2d1a1/2a3d1a2/3a3a3 a",
+            )
+            .unwrap(),
+            Rules::default(),
+        );
+        let r = engine.search(
+            &pos,
+            Limits {
+                depth: Some(4),
+                ..Limits::default()
+            },
+        );
+        (r.nodes, r.score, r.best)
+    };
+    assert_eq!(search(EvalKind::Nnue), search(EvalKind::NnueRefresh));
+}

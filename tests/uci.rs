@@ -438,6 +438,58 @@ fn a_deep_perft_runs_in_the_background_and_stops() {
     assert!(e.close());
 }
 
+/// The last score and the best move of a `go depth 4` from the start, with `options` set in
+/// their order first.
+fn searched_with(options: &[(&str, &str)]) -> (String, String) {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    for (name, value) in options {
+        e.send(&format!("setoption name {name} value {value}"));
+    }
+    e.send("position startpos moves d1d3");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let score = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.split(" score ").nth(1))
+        .and_then(|rest| rest.split(" nodes").next())
+        .expect("a score")
+        .to_string();
+    e.send("quit");
+    assert!(e.close());
+    (score, lines.last().unwrap().clone())
+}
+
+#[test]
+fn eval_and_eval_file_work_in_either_order() {
+    use hnefi::search::eval::weights::SCALE;
+    use hnefi::search::nnue::FloatNetwork;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("uci-nnue-order");
+    std::fs::create_dir_all(&dir).expect("a test directory");
+    let net = dir.join("random.nnue");
+    FloatNetwork::random(9, SCALE as f32)
+        .quantise()
+        .save(&net)
+        .expect("the net written");
+    let file = net.to_str().unwrap();
+    let file_first = searched_with(&[("EvalFile", file), ("Eval", "nnue")]);
+    // A host may well send Eval first (the match runner sends options in the order given):
+    // the network must play all the same.
+    let eval_first = searched_with(&[("Eval", "nnue"), ("EvalFile", file)]);
+    assert_eq!(eval_first, file_first);
+    let hand = searched_with(&[]);
+    assert_ne!(hand.0, file_first.0, "the network's scores are its own");
+    // A file alone does not switch the evaluation, and Eval hand switches it back.
+    assert_eq!(searched_with(&[("EvalFile", file)]), hand);
+    assert_eq!(
+        searched_with(&[("Eval", "nnue"), ("EvalFile", file), ("Eval", "hand")]),
+        hand
+    );
+}
+
 #[test]
 fn eval_nnue_takes_a_net_file_and_refuses_a_bad_one() {
     use hnefi::search::eval::weights::SCALE;
@@ -459,10 +511,19 @@ fn eval_nnue_takes_a_net_file_and_refuses_a_bad_one() {
             .iter()
             .any(|l| l.contains("option name Eval type combo"))
     );
-    // No network yet: refused.
+    // No network yet: the choice waits for one, and a search meanwhile says so.
     e.send("setoption name Eval value nnue");
-    let err = e.until("info string error");
-    assert!(err.last().unwrap().contains("EvalFile"), "{err:?}");
+    let wait = e.until("info string");
+    assert!(wait.last().unwrap().contains("EvalFile"), "{wait:?}");
+    e.send("position startpos");
+    e.send("go depth 1");
+    let lines = e.until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("error") && l.contains("hand evaluation")),
+        "{lines:?}"
+    );
     e.send(&format!("setoption name EvalFile value {}", junk.display()));
     let err = e.until("info string error");
     assert!(

@@ -4,6 +4,9 @@
 use super::CliError;
 use clap::Args;
 use hnefi::board::{Board, Rules};
+use hnefi::search::EvalKind;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
@@ -11,21 +14,73 @@ pub struct BenchArgs {
     /// Search depth.
     #[arg(default_value_t = hnefi::bench::DEFAULT_DEPTH)]
     pub depth: u32,
+    /// The evaluation: `nnue` runs the bench twice, with the accumulators updated move by
+    /// move and computed afresh at every node, and shows both speeds (the same nodes).
+    #[arg(long, default_value = "hand")]
+    pub eval: BenchEval,
+    /// The network for `--eval nnue`.
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchEval {
+    Hand,
+    Nnue,
 }
 
 pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     if !(1..=30).contains(&args.depth) {
         return Err(CliError::out_of_range("DEPTH", args.depth, "1-30"));
     }
-    let result = hnefi::bench::run(args.depth, |i, fen, nodes| {
-        eprintln!("position {i:>2}: {nodes:>10} nodes  {fen}");
-    });
-    let secs = result.time.as_secs_f64().max(1e-9);
-    println!(
-        "{} nodes {} nps",
-        result.nodes,
-        (result.nodes as f64 / secs) as u64
-    );
+    if args.eval == BenchEval::Nnue && args.eval_file.is_none() {
+        return Err(CliError::out_of_range(
+            "--eval",
+            "nnue",
+            "given with --eval-file",
+        ));
+    }
+    let net = args
+        .eval_file
+        .as_deref()
+        .map(super::common::load_net)
+        .transpose()?
+        .map(Arc::new);
+    let run = |eval: EvalKind, show: bool| {
+        hnefi::bench::run(args.depth, eval, net.clone(), |i, fen, nodes| {
+            if show {
+                eprintln!("position {i:>2}: {nodes:>10} nodes  {fen}");
+            }
+        })
+    };
+    match args.eval {
+        BenchEval::Hand => {
+            let result = run(EvalKind::Hand, true)?;
+            println!("{} nodes {} nps", result.nodes, result.nps());
+        }
+        BenchEval::Nnue => {
+            let incremental = run(EvalKind::Nnue, true)?;
+            let refresh = run(EvalKind::NnueRefresh, false)?;
+            // The same search either way: only the accumulators' cost differs.
+            if refresh.nodes != incremental.nodes {
+                return Err(CliError::BenchMismatch {
+                    incremental: incremental.nodes,
+                    refresh: refresh.nodes,
+                });
+            }
+            println!(
+                "nnue refresh: {} nodes {} nps",
+                refresh.nodes,
+                refresh.nps()
+            );
+            println!(
+                "nnue incremental: {} nodes {} nps",
+                incremental.nodes,
+                incremental.nps()
+            );
+            println!("{} nodes {} nps", incremental.nodes, incremental.nps());
+        }
+    }
     Ok(())
 }
 

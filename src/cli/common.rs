@@ -143,6 +143,18 @@ pub(super) fn interrupt_flag(notice: &'static str) -> Arc<AtomicBool> {
     stop
 }
 
+/// A net file of `hnefi train`, its path in the error.
+pub(super) fn load_net(path: &Path) -> Result<hnefi::search::nnue::QuantisedNetwork, CliError> {
+    use hnefi::search::nnue::{NnueError, QuantisedNetwork};
+    QuantisedNetwork::load(path).map_err(|e| match e {
+        NnueError::Read { .. } => CliError::Nnue(e),
+        _ => CliError::Invalid {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        },
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

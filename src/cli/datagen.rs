@@ -2,11 +2,13 @@
 //! real games.
 
 use super::CliError;
-use super::common::{GAMES_CSV, interrupt_flag, parse_shard, progress_bar, read_text};
+use super::bench::BenchEval;
+use super::common::{GAMES_CSV, interrupt_flag, load_net, parse_shard, progress_bar, read_text};
 use clap::Args;
 use hnefi::board::{Preset, Rules};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -53,6 +55,12 @@ pub struct DatagenArgs {
     /// Transposition table per game, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// The evaluation the games are played with.
+    #[arg(long, default_value = "hand")]
+    pub eval: super::bench::BenchEval,
+    /// The network for `--eval nnue` (a net file of `hnefi train`).
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
     /// Resume: keep the games already in the output file and play the rest (the last game in
     /// the file is cut and played again, as an interruption may have cut it short).
     #[arg(long)]
@@ -84,6 +92,24 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
             (i.into(), n.into())
         },
         hash_mb: args.hash,
+        net: match (args.eval, &args.eval_file) {
+            (BenchEval::Hand, None) => None,
+            (BenchEval::Hand, Some(_)) => {
+                return Err(CliError::out_of_range(
+                    "--eval-file",
+                    "with --eval hand",
+                    "given with --eval nnue only",
+                ));
+            }
+            (BenchEval::Nnue, Some(path)) => Some(Arc::new(load_net(path)?)),
+            (BenchEval::Nnue, None) => {
+                return Err(CliError::out_of_range(
+                    "--eval",
+                    "nnue",
+                    "given with --eval-file",
+                ));
+            }
+        },
     };
     settings.check()?;
     let text = read_text(&args.book)?;
@@ -92,11 +118,15 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
     let todo = settings.shard_games().filter(|g| !skip.contains(g)).count() as u64;
     eprintln!(
         "datagen: {todo} games to play (shard {}, {} already in {}), {} nodes a move, \
-         {} openings of {} plies",
+         {} evaluation, {} openings of {} plies",
         args.shard,
         skip.len(),
         args.output.display(),
         settings.nodes,
+        match &args.eval_file {
+            Some(path) => format!("nnue {}", path.display()),
+            None => "hand".to_string(),
+        },
         book.len(),
         settings.book_plies
     );

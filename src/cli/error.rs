@@ -74,6 +74,11 @@ pub enum CliError {
          {0} positions: a bug in the quantisation or the bound"
     )]
     QuantisationBound(usize),
+    #[error(
+        "bench: {incremental} nodes with incremental accumulators but {refresh} with refreshed \
+         ones: the two must search alike (a bug in the accumulator's updates)"
+    )]
+    BenchMismatch { incremental: u64, refresh: u64 },
     #[error(transparent)]
     Nnue(#[from] hnefi::search::nnue::NnueError),
     #[error("no '{0}' from the engine within 30 s")]

@@ -17,12 +17,14 @@
 use crate::board::{Move, MoveList, Position, Rules, Side};
 use crate::learn::sample::{GameResult, SCORE_CAP, Sample, SampleError};
 use crate::record::read_games;
-use crate::search::{Engine, Limits, Options, Score};
+use crate::search::nnue::QuantisedNetwork;
+use crate::search::{Engine, EvalKind, Limits, Options, Score};
 use crate::splitmix::SplitMix64;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -65,6 +67,8 @@ pub struct Settings {
     pub shard: (u64, u64),
     /// Transposition table of each game's engine.
     pub hash_mb: usize,
+    /// The network the games are played with (`--eval nnue`); the hand evaluation without.
+    pub net: Option<Arc<QuantisedNetwork>>,
 }
 
 impl Default for Settings {
@@ -81,6 +85,7 @@ impl Default for Settings {
             games: 1000,
             shard: (1, 1),
             hash_mb: 16,
+            net: None,
         }
     }
 }
@@ -419,6 +424,12 @@ pub fn run(
     let options = Options {
         threads: 1,
         hash_mb: settings.hash_mb.max(1),
+        eval: if settings.net.is_some() {
+            EvalKind::Nnue
+        } else {
+            EvalKind::Hand
+        },
+        net: settings.net.clone(),
         ..Options::default()
     };
     let mut totals = Totals::default();

@@ -107,6 +107,9 @@ pub enum EvalKind {
     Hand,
     /// The network of [`Options::net`], trained by `hnefi train`.
     Nnue,
+    /// The same network, its accumulator computed from scratch at every node instead of
+    /// updated move by move: the same search, slower; `hnefi bench` measures the difference.
+    NnueRefresh,
 }
 
 impl Default for Options {
@@ -332,7 +335,7 @@ fn check(options: &Options) -> Result<(), OptionsError> {
     if options.multipv == 0 {
         return Err(OptionsError::Zero { what: "MultiPV" });
     }
-    if options.eval == EvalKind::Nnue && options.net.is_none() {
+    if options.eval != EvalKind::Hand && options.net.is_none() {
         return Err(OptionsError::NoNetwork);
     }
     Ok(())

@@ -30,6 +30,9 @@ pub struct Shared<'a> {
     pub params: SearchParams,
     /// The network, when the search runs the NNUE evaluation.
     pub net: Option<&'a QuantisedNetwork>,
+    /// Whether the network's accumulators are computed afresh at every node
+    /// ([`EvalKind::NnueRefresh`]).
+    pub refresh: bool,
 }
 
 /// Marks left by threads on the positions they are searching near the root. A thread that
@@ -154,8 +157,9 @@ pub(super) fn run(
             params: options.params,
             net: match options.eval {
                 EvalKind::Hand => None,
-                EvalKind::Nnue => options.net.as_deref(),
+                EvalKind::Nnue | EvalKind::NnueRefresh => options.net.as_deref(),
             },
+            refresh: options.eval == EvalKind::NnueRefresh,
         };
         // Helpers are a bonus: one the system will not start is done without.
         let helpers: Vec<_> = (1..threads)

@@ -94,20 +94,25 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Under the NNUE evaluation, makes the accumulator of the child `ply + 1` that `mv`
-    /// (with `captured`) leads to from `b`, the node at `ply`; `None` for a null move.
+    /// Under the NNUE evaluation, makes the accumulator of `child`, the node `ply + 1` that
+    /// `mv` (with `captured`) leads to from `b`, the node at `ply`; `None` for a null move.
+    /// In refresh mode the accumulator is computed from `child` alone.
     #[inline]
-    fn enter_child(&mut self, b: &Board, step: Option<(Move, Bitboard)>, ply: u32) {
+    fn enter_child(&mut self, b: &Board, child: &Board, step: Option<(Move, Bitboard)>, ply: u32) {
         let Some(net) = self.shared.net else {
             return;
         };
         let (done, next) = self.accumulators.split_at_mut(ply as usize + 1);
-        let child = &mut next[0];
-        child.clone_from(&done[ply as usize]);
+        let acc = &mut next[0];
+        if self.shared.refresh {
+            *acc = Accumulator::refresh(net, child);
+            return;
+        }
+        acc.clone_from(&done[ply as usize]);
         if let Some((mv, captured)) = step
             && let Some(piece) = b.piece_at(mv.from())
         {
-            child.update(net, piece, mv.from(), mv.to(), captured);
+            acc.update(net, piece, mv.from(), mv.to(), captured);
         }
     }
 

@@ -126,7 +126,7 @@ impl Searcher<'_> {
             if depth >= self.params.nmp_min_depth && eval >= beta && p > 0 {
                 let r = self.params.nmp_base_reduction + depth / self.params.nmp_depth_divisor;
                 let null = b.with_side_to_move(side.opponent());
-                self.enter_child(b, None, ply);
+                self.enter_child(b, &null, None, ply);
                 self.path.enter(&null);
                 let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, quiet + 1);
                 self.path.leave();
@@ -195,7 +195,7 @@ impl Searcher<'_> {
             i += 1;
             let mut child = *b;
             let captured = child.play(mv, self.book.rules());
-            self.enter_child(b, Some((mv, captured)), ply);
+            self.enter_child(b, &child, Some((mv, captured)), ply);
             let child_quiet = if captured.any() {
                 0
             } else {

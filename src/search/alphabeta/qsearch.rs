@@ -98,7 +98,7 @@ impl Searcher<'_> {
             let mv = list[i];
             let mut child = *b;
             let captured = child.play(mv, self.book.rules());
-            self.enter_child(b, Some((mv, captured)), ply);
+            self.enter_child(b, &child, Some((mv, captured)), ply);
             let score = if self.book.mover_win(&child, mv).is_some() {
                 Score::win_in(ply + 1)
             } else {

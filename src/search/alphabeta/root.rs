@@ -39,7 +39,7 @@ impl Searcher<'_> {
             let mv = root_moves[i].mv;
             let mut child = *board;
             let captured = child.play(mv, self.book.rules());
-            self.enter_child(board, Some((mv, captured)), 0);
+            self.enter_child(board, &child, Some((mv, captured)), 0);
             let score = if self.book.mover_win(&child, mv).is_some() {
                 self.pv_len[1] = 0;
                 Score::win_in(1)
