@@ -202,11 +202,12 @@ mod tests {
 
     #[test]
     fn a_planted_blunder_is_judged_with_the_better_move() {
-        // The king on c11, boxed in but for b11, threatens to escape to a11; only b5-b11 stops
-        // him. The
-        // attackers play e1-e2 instead, and the king walks out.
+        // The lone king on c11, boxed in but for b11, threatens to escape to a11; b5-b11, the
+        // only move to b11, leaves the defenders without a move and wins at once. The attackers
+        // play e1-e2 instead, and the king walks out: from won to lost, whatever the
+        // evaluation's weights say of anything in between.
         let start =
-            parse_fen("2ka7/2a8/11/11/a9a/a9a/1a9/5d5/11/5a5/3aaaaa3 a").expect("a valid FEN");
+            parse_fen("2ka7/2a8/11/11/a9a/a9a/1a9/11/11/5a5/3aaaaa3 a").expect("a valid FEN");
         let game = Game {
             start,
             moves: [("e1-e2"), ("c11-a11")]
