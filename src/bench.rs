@@ -77,3 +77,25 @@ pub fn run(
         positions: count,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::eval::weights::SCALE;
+    use crate::search::nnue::FloatNetwork;
+
+    /// A residual network whose output layer is zero is the hand evaluation: the same
+    /// search, node for node, with its accumulators kept move by move or refreshed.
+    #[test]
+    fn a_zero_residual_net_searches_as_the_hand_evaluation() {
+        let net = Arc::new(FloatNetwork::residual(1, SCALE as f32).quantise());
+        let nodes = |eval, net| {
+            let mut per = Vec::new();
+            run(5, eval, net, |_, _, n| per.push(n)).unwrap();
+            per
+        };
+        let hand = nodes(EvalKind::Hand, None);
+        assert_eq!(nodes(EvalKind::Nnue, Some(net.clone())), hand);
+        assert_eq!(nodes(EvalKind::NnueRefresh, Some(net)), hand);
+    }
+}

@@ -157,6 +157,53 @@ fn bad_settings_and_files_are_refused_with_a_reason() {
     std::fs::write(dir.join("junk.nnue"), b"HNEFINNU\x01\0\0\0").unwrap();
     assert!(matches!(
         QuantisedNetwork::load(&dir.join("junk.nnue")),
-        Err(NnueError::Truncated { found: 12 })
+        Err(NnueError::Truncated { found: 12, .. })
     ));
+}
+
+#[test]
+fn a_residual_net_starts_from_the_hand_evaluation_and_says_so_in_its_file() {
+    let dir = workdir("residual");
+    let args = [
+        "train",
+        "planted.txt",
+        "--residual",
+        "--validate",
+        "planted.txt",
+        "--lambda",
+        "1",
+        "--epochs",
+        "10",
+        "--batch",
+        "16",
+        "--threads",
+        "2",
+        "-o",
+        "r.nnue",
+    ];
+    let (ok, err) = hnefi(&dir, &args);
+    assert!(ok, "{err}");
+    let hand: f64 = err
+        .lines()
+        .find_map(|l| l.strip_prefix("residual: the hand evaluation's held-out loss "))
+        .expect("the hand evaluation's loss")
+        .trim()
+        .parse()
+        .unwrap();
+    let losses = train_losses(&err);
+    assert!(*losses.last().unwrap() < hand / 2.0, "{hand} -> {losses:?}");
+    let net = QuantisedNetwork::load(&dir.join("r.nnue")).expect("a valid net file");
+    assert!(net.is_residual());
+    let (ok, err) = hnefi(
+        &dir,
+        &[
+            "train",
+            "planted.txt",
+            "--weight-decay",
+            "-1",
+            "-o",
+            "x.nnue",
+        ],
+    );
+    assert!(!ok && err.contains("--weight-decay"), "{err}");
 }

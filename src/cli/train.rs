@@ -42,6 +42,15 @@ pub struct TrainArgs {
     /// Seed of the weights, the order of the positions and the held-out split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Train a correction to the hand evaluation: the search evaluates the hand evaluation
+    /// plus the network (the file records it). The output layer starts at zero, so training
+    /// starts from the hand evaluation, whose held-out loss is shown first.
+    #[arg(long)]
+    pub residual: bool,
+    /// Decoupled weight decay of the output weights, per unit of --lr: pulls the network's
+    /// output towards zero (for a residual network, towards the hand evaluation).
+    #[arg(long, default_value_t = 0.0)]
+    pub weight_decay: f32,
     /// Worker threads (default: all cores). The result does not depend on them.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -62,6 +71,13 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     if !(args.lr > 0.0 && args.lr.is_finite()) {
         return Err(CliError::out_of_range("--lr", args.lr, "a positive number"));
     }
+    if !(args.weight_decay >= 0.0 && args.weight_decay.is_finite()) {
+        return Err(CliError::out_of_range(
+            "--weight-decay",
+            args.weight_decay,
+            "a number at least 0",
+        ));
+    }
     let pool = thread_pool(args.threads)?;
     let settings = TrainSettings {
         epochs: args.epochs,
@@ -70,9 +86,18 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         lambda: args.lambda,
         scale: SCALE,
         seed: args.seed,
+        weight_decay: args.weight_decay,
+        residual: args.residual,
     };
-    let mut train_data = TrainData::new();
-    let mut validation = TrainData::new();
+    let empty = || {
+        if args.residual {
+            TrainData::residual()
+        } else {
+            TrainData::new()
+        }
+    };
+    let mut train_data = empty();
+    let mut validation = empty();
     for path in &args.data {
         let samples = pool.install(|| read_samples(path))?;
         let holdout = if args.validate.is_empty() {
@@ -110,6 +135,16 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         settings.batch,
         settings.epochs
     );
+    if settings.residual {
+        let start = train::initial_network(&settings);
+        let (checked, name) = if validation.is_empty() {
+            (&train_data, "training")
+        } else {
+            (&validation, "held-out")
+        };
+        let loss = pool.install(|| checked.loss(&start));
+        eprintln!("residual: the hand evaluation's {name} loss {loss:.6}");
+    }
     let bar = progress_bar((settings.epochs * train_data.len()) as u64, "positions");
     let mut epoch_start = Instant::now();
     let trained = pool.install(|| {

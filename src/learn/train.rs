@@ -4,13 +4,19 @@
 //! defenders, and the loss is the squared error against each position's target (its result,
 //! blended by lambda with the sigmoid of its search score, as in the tuner).
 //!
+//! A residual network (`TrainSettings::residual`) learns a correction to the hand
+//! evaluation: each position's logit is the hand evaluation's, `scale x cp` for the side to
+//! move, plus the network's output, and the gradient moves only the network. Its output layer
+//! starts at zero, so that training starts exactly from the hand evaluation.
+//!
 //! Minibatch Adam. Each batch's gradient is summed over fixed chunks in a fixed order, and
 //! the weights and the order of the positions follow from the seed, so that a run depends
 //! only on its data and settings, not on the thread count. A position touches only the rows
 //! of its pieces: forward and backward cost O(pieces x hidden units).
 
 use super::sample::Sample;
-use crate::board::Side;
+use crate::board::{Rules, Side};
+use crate::search::eval::evaluate as hand_evaluate;
 use crate::search::nnue::{Accumulator, FloatNetwork, PARAMS, QuantisedNetwork, board_features};
 use crate::splitmix::{SplitMix64, mix, spread};
 use rayon::prelude::*;
@@ -32,6 +38,13 @@ pub struct TrainSettings {
     pub scale: f64,
     /// Seeds the weights and the order of the positions.
     pub seed: u64,
+    /// Decoupled weight decay of the output layer's weights, per unit of the learning rate
+    /// (each step multiplies them by `1 - learning_rate x weight_decay`): keeps a residual
+    /// network's correction small.
+    pub weight_decay: f32,
+    /// Train a correction to the hand evaluation (the data must be
+    /// [`TrainData::residual`]).
+    pub residual: bool,
 }
 
 /// Positions as the network sees them, in flat arrays.
@@ -42,6 +55,10 @@ pub struct TrainData {
     side: Vec<Side>,
     /// P(the attackers win) the network should predict.
     target: Vec<f32>,
+    /// For residual training, the hand evaluation of each position as a logit for the side
+    /// to move, which the network's output is added to; empty otherwise.
+    hand: Vec<f32>,
+    residual: bool,
 }
 
 impl TrainData {
@@ -51,7 +68,21 @@ impl TrainData {
             features: Vec::new(),
             side: Vec::new(),
             target: Vec::new(),
+            hand: Vec::new(),
+            residual: false,
         }
+    }
+
+    /// Data for a residual network: each position keeps its hand evaluation.
+    pub fn residual() -> TrainData {
+        TrainData {
+            residual: true,
+            ..TrainData::new()
+        }
+    }
+
+    pub fn is_residual(&self) -> bool {
+        self.residual
     }
 
     pub fn len(&self) -> usize {
@@ -68,6 +99,11 @@ impl TrainData {
             .extend_from_slice(&board_features(&sample.board));
         self.offsets.push(self.features.len() as u32);
         self.side.push(sample.board.side_to_move());
+        if self.residual {
+            // The search's own evaluation, for the side to move, as a logit.
+            let cp = hand_evaluate(&sample.board, &Rules::default()).0;
+            self.hand.push((scale * f64::from(cp)) as f32);
+        }
         let result = sample.result.attackers_score();
         let target = match sample.score {
             Some(s) => lambda * result + (1.0 - lambda) * sigmoid(scale * f64::from(s)),
@@ -80,14 +116,19 @@ impl TrainData {
         &self.features[self.offsets[i] as usize..self.offsets[i + 1] as usize]
     }
 
-    /// The squared error of position i and its derivative by the logit.
+    /// The squared error of position i, given the network's output `raw`, and its
+    /// derivative by `raw`.
     #[inline]
     fn error(&self, raw: f32, i: usize) -> (f64, f32) {
         let sign = match self.side[i] {
             Side::Attackers => 1.0,
             Side::Defenders => -1.0,
         };
-        let p = sigmoid(f64::from(sign * raw));
+        let logit = match self.hand.get(i) {
+            Some(&hand) => hand + raw,
+            None => raw,
+        };
+        let p = sigmoid(f64::from(sign * logit));
         let err = p - f64::from(self.target[i]);
         (err * err, (2.0 * err * p * (1.0 - p)) as f32 * sign)
     }
@@ -195,6 +236,16 @@ pub struct Trained {
     pub validation: f64,
 }
 
+/// The network training starts from: random, or for a residual network with its output
+/// layer zero.
+pub fn initial_network(settings: &TrainSettings) -> FloatNetwork {
+    if settings.residual {
+        FloatNetwork::residual(settings.seed, settings.scale as f32)
+    } else {
+        FloatNetwork::random(settings.seed, settings.scale as f32)
+    }
+}
+
 /// Trains a network from random weights on `train`, calling `batch_done` with the positions
 /// of each batch and `epoch_done` after each epoch.
 pub fn train(
@@ -204,7 +255,12 @@ pub fn train(
     mut batch_done: impl FnMut(usize),
     mut epoch_done: impl FnMut(&EpochReport),
 ) -> Trained {
-    let mut net = FloatNetwork::random(settings.seed, settings.scale as f32);
+    assert!(
+        train.residual == settings.residual
+            && (validation.is_empty() || validation.residual == settings.residual),
+        "residual training needs residual data, and only it"
+    );
+    let mut net = initial_network(settings);
     let mut adam = Adam {
         m: vec![0.0; PARAMS],
         v: vec![0.0; PARAMS],
@@ -222,6 +278,9 @@ pub fn train(
         for batch in order.chunks(settings.batch.max(1)) {
             loss += train.gradient(&net, batch, &mut grad);
             adam.step(&mut net.params, &grad, settings.learning_rate);
+            if settings.weight_decay > 0.0 {
+                net.scale_output_weights(1.0 - settings.learning_rate * settings.weight_decay);
+            }
             net.clip();
             batch_done(batch.len());
         }
@@ -329,6 +388,8 @@ mod tests {
             lambda: 1.0,
             scale: SCALE,
             seed: 4,
+            weight_decay: 0.0,
+            residual: false,
         }
     }
 
@@ -382,6 +443,96 @@ mod tests {
         assert_eq!(report.positions, samples.len());
         assert_eq!(report.beyond_bound, 0);
         assert!(report.mean < 3.0 && report.max < 10.0, "{report:?}");
+    }
+
+    #[test]
+    fn residual_training_starts_at_the_hand_evaluation_and_lowers_the_loss() {
+        let samples = king_on_edge_data();
+        let mut train_data = TrainData::residual();
+        for s in &samples {
+            train_data.push(s, 1.0, SCALE);
+        }
+        // The hand evaluation's own loss, computed directly.
+        let rules = Rules::default();
+        let hand_loss = samples
+            .iter()
+            .map(|s| {
+                let cp = f64::from(hand_evaluate(&s.board, &rules).0);
+                let for_attackers = match s.board.side_to_move() {
+                    Side::Attackers => cp,
+                    Side::Defenders => -cp,
+                };
+                let err = sigmoid(SCALE * for_attackers) - s.result.attackers_score();
+                err * err
+            })
+            .sum::<f64>()
+            / samples.len() as f64;
+        let settings = TrainSettings {
+            residual: true,
+            ..settings()
+        };
+        let start = initial_network(&settings);
+        let before = train_data.loss(&start);
+        assert!((before - hand_loss).abs() < 1e-6, "{before} vs {hand_loss}");
+        // And so does its quantised form: the search sees the hand evaluation.
+        let q = start.quantise();
+        assert!(q.is_residual());
+        for s in &samples {
+            let acc = Accumulator::refresh(&q, &s.board);
+            assert_eq!(
+                q.evaluate_position(&acc, &s.board, &rules),
+                hand_evaluate(&s.board, &rules)
+            );
+        }
+        let mut first = None;
+        let trained = train(
+            &train_data,
+            &train_data,
+            &settings,
+            |_| {},
+            |r| {
+                first.get_or_insert(r.validation);
+            },
+        );
+        let after = train_data.loss(&trained.net);
+        assert!(trained.net.residual);
+        assert!(first.unwrap() < before, "{before} -> {first:?}");
+        assert!(after < before / 4.0, "loss {before} -> {after}");
+        // A plain network does not fit residual data.
+        let plain = std::panic::catch_unwind(|| {
+            train(
+                &train_data,
+                &TrainData::new(),
+                &self::settings(),
+                |_| {},
+                |_| {},
+            )
+        });
+        assert!(plain.is_err());
+    }
+
+    #[test]
+    fn weight_decay_keeps_the_correction_smaller() {
+        let samples = king_on_edge_data();
+        let mut train_data = TrainData::residual();
+        for s in &samples {
+            train_data.push(s, 1.0, SCALE);
+        }
+        let run = |weight_decay| {
+            let settings = TrainSettings {
+                residual: true,
+                weight_decay,
+                epochs: 5,
+                ..settings()
+            };
+            let net = train(&train_data, &TrainData::new(), &settings, |_| {}, |_| {}).net;
+            samples
+                .iter()
+                .map(|s| net.evaluate(&s.board).abs())
+                .sum::<f64>()
+        };
+        let (free, decayed) = (run(0.0), run(100.0));
+        assert!(decayed < free, "{decayed} vs {free}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ mod root;
 
 pub use root::RootMove;
 
-use super::eval::{MAX_EVAL, evaluate};
+use super::eval::evaluate;
 use super::nnue::Accumulator;
 use super::params::{MAX_PLY, SearchParams};
 use super::score::Score;
@@ -88,8 +88,7 @@ impl<'a> Searcher<'a> {
             Some(net) => {
                 let acc = &self.accumulators[ply as usize];
                 debug_assert_eq!(*acc, Accumulator::refresh(net, b), "{b:?} at ply {ply}");
-                let cp = net.evaluate(acc, b.side_to_move());
-                Score(cp.clamp(-MAX_EVAL, MAX_EVAL))
+                net.evaluate_position(acc, b, self.book.rules())
             }
         }
     }

@@ -84,7 +84,17 @@ mod tests {
 
     #[test]
     fn updates_equal_a_refresh_after_every_move() {
-        let net = FloatNetwork::random(3, SCALE as f32).quantise();
+        updates_equal_a_refresh(FloatNetwork::random(3, SCALE as f32).quantise());
+    }
+
+    #[test]
+    fn updates_equal_a_refresh_in_a_residual_net() {
+        let mut float = FloatNetwork::random(4, SCALE as f32);
+        float.residual = true;
+        updates_equal_a_refresh(float.quantise());
+    }
+
+    fn updates_equal_a_refresh(net: QuantisedNetwork) {
         let plies = random_plies(11, 12, 250);
         let mut captures = 0;
         let mut acc = Accumulator::refresh(&net, &plies[0].before);

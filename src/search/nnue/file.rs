@@ -7,6 +7,7 @@
 //! | 4 (u32)               | inputs, 363                                                |
 //! | 4 (u32)               | hidden units H                                             |
 //! | 4 (f32)               | logistic scale: P(win) = sigmoid(scale * cp)               |
+//! | 4 (u32)               | flags (version 2 only): bit 0 = residual                   |
 //! | 363 x H x 2 (i16)     | feature weights, input by input (H each), on `1/QA`        |
 //! | H x 2 (i16)           | hidden biases, on `1/QA`                                   |
 //! | 2 x H x 2 (i16)       | output weights, attackers to move then defenders, cp x QB  |
@@ -14,6 +15,10 @@
 //!
 //! Feature weights and hidden biases must lie within `±QA` ([`super::FEATURE_CLIP`]), which
 //! keeps every accumulator inside `i16`.
+//!
+//! Version 2 adds the flags word; version 1 files, without it, are plain networks and still
+//! read. A residual network's output is a correction added to the hand evaluation
+//! ([`QuantisedNetwork::evaluate_position`]). Unknown versions and flags are refused.
 
 use super::network::QuantisedNetwork;
 use super::{HIDDEN, INPUTS, QA};
@@ -21,10 +26,19 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub const MAGIC: &[u8; 8] = b"HNEFINNU";
-pub const VERSION: u32 = 1;
-const HEADER: usize = 8 + 4 + 4 + 4 + 4;
+/// The version this build writes; it reads 1 and 2.
+pub const VERSION: u32 = 2;
+/// Magic, version, inputs, hidden units and scale: the whole header of version 1.
+const HEADER_V1: usize = 8 + 4 + 4 + 4 + 4;
+/// Version 2 adds the flags.
+const HEADER: usize = HEADER_V1 + 4;
+const BODY: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 * 2;
 /// The size of a net file for this build's shape.
-pub const FILE_SIZE: usize = HEADER + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 * 2;
+pub const FILE_SIZE: usize = HEADER + BODY;
+/// The size of a version 1 file.
+pub const FILE_SIZE_V1: usize = HEADER_V1 + BODY;
+/// Flag: the network is a correction to the hand evaluation.
+pub const FLAG_RESIDUAL: u32 = 1;
 
 /// Why a net file cannot be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -35,17 +49,19 @@ pub enum NnueError {
     Write { path: PathBuf, source: io::Error },
     #[error("not a Hnefi net file (its first bytes are not {:?})", "HNEFINNU")]
     Magic,
-    #[error("net file format version {0}; this build reads version {VERSION}")]
+    #[error("net file format version {0}; this build reads versions 1 to {VERSION}")]
     Version(u32),
+    #[error("the net file has unknown flags {0:#x}; this build knows {FLAG_RESIDUAL:#x}")]
+    Flags(u32),
     #[error(
         "the net has {inputs} inputs and {hidden} hidden units; this build runs \
          {INPUTS} and {HIDDEN}"
     )]
     Shape { inputs: u32, hidden: u32 },
-    #[error("the net file is cut short: {found} bytes of {FILE_SIZE}")]
-    Truncated { found: usize },
-    #[error("the net file has {found} bytes, more than the {FILE_SIZE} of its shape")]
-    TrailingBytes { found: usize },
+    #[error("the net file is cut short: {found} bytes of {expected}")]
+    Truncated { found: usize, expected: usize },
+    #[error("the net file has {found} bytes, more than the {expected} of its shape")]
+    TrailingBytes { found: usize, expected: usize },
     #[error("the net's logistic scale {0} is not a positive number")]
     Scale(f32),
     #[error(
@@ -80,13 +96,22 @@ impl QuantisedNetwork {
         if bytes.len() < 8 || &bytes[..8] != MAGIC {
             return Err(NnueError::Magic);
         }
-        if bytes.len() < HEADER {
-            return Err(NnueError::Truncated { found: bytes.len() });
+        let truncated = |expected| NnueError::Truncated {
+            found: bytes.len(),
+            expected,
+        };
+        if bytes.len() < 12 {
+            return Err(truncated(HEADER));
         }
         let mut r = Reader(&bytes[8..]);
         let version = r.u32();
-        if version != VERSION {
-            return Err(NnueError::Version(version));
+        let (header, size) = match version {
+            1 => (HEADER_V1, FILE_SIZE_V1),
+            2 => (HEADER, FILE_SIZE),
+            _ => return Err(NnueError::Version(version)),
+        };
+        if bytes.len() < header {
+            return Err(truncated(header));
         }
         let (inputs, hidden) = (r.u32(), r.u32());
         if (inputs as usize, hidden as usize) != (INPUTS, HIDDEN) {
@@ -96,12 +121,22 @@ impl QuantisedNetwork {
         if !(scale.is_finite() && scale > 0.0) {
             return Err(NnueError::Scale(scale));
         }
+        let flags = if version >= 2 { r.u32() } else { 0 };
+        if flags & !FLAG_RESIDUAL != 0 {
+            return Err(NnueError::Flags(flags));
+        }
         match bytes.len() {
-            n if n < FILE_SIZE => return Err(NnueError::Truncated { found: n }),
-            n if n > FILE_SIZE => return Err(NnueError::TrailingBytes { found: n }),
+            n if n < size => return Err(truncated(size)),
+            n if n > size => {
+                return Err(NnueError::TrailingBytes {
+                    found: n,
+                    expected: size,
+                });
+            }
             _ => {}
         }
         let mut net = QuantisedNetwork::zero(scale);
+        net.residual = flags & FLAG_RESIDUAL != 0;
         let mut index = 0;
         let mut feature = |r: &mut Reader| {
             let value = r.i16();
@@ -140,6 +175,8 @@ impl QuantisedNetwork {
             out.extend_from_slice(&x.to_le_bytes());
         }
         out.extend_from_slice(&self.scale.to_le_bytes());
+        let flags = if self.residual { FLAG_RESIDUAL } else { 0 };
+        out.extend_from_slice(&flags.to_le_bytes());
         let weights = self
             .feature_weights
             .iter()
@@ -195,6 +232,61 @@ mod tests {
     }
 
     #[test]
+    fn a_residual_net_round_trips_with_its_flag() {
+        let mut float = FloatNetwork::random(9, SCALE as f32);
+        float.residual = true;
+        let net = float.quantise();
+        assert!(net.is_residual());
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), FILE_SIZE);
+        assert_eq!(u32::from_le_bytes(bytes[24..28].try_into().unwrap()), 1);
+        let back = QuantisedNetwork::from_bytes(&bytes).unwrap();
+        assert!(back.is_residual());
+        assert_eq!(back, net);
+        // The same weights without the flag are another network.
+        let plain = QuantisedNetwork::from_bytes(&net_v2_with_flags(&bytes, 0)).unwrap();
+        assert!(!plain.is_residual());
+        assert_ne!(plain, net);
+    }
+
+    fn net_v2_with_flags(bytes: &[u8], flags: u32) -> Vec<u8> {
+        let mut b = bytes.to_vec();
+        b[24..28].copy_from_slice(&flags.to_le_bytes());
+        b
+    }
+
+    /// A version 1 file of `net`: the header without the flags.
+    fn version_1(net: &QuantisedNetwork) -> Vec<u8> {
+        let v2 = net.to_bytes();
+        let mut b = v2[..HEADER_V1].to_vec();
+        b[8..12].copy_from_slice(&1u32.to_le_bytes());
+        b.extend_from_slice(&v2[HEADER..]);
+        b
+    }
+
+    #[test]
+    fn version_1_files_still_read_as_plain_nets() {
+        let net = net();
+        let bytes = version_1(&net);
+        assert_eq!(bytes.len(), FILE_SIZE_V1);
+        let back = QuantisedNetwork::from_bytes(&bytes).unwrap();
+        assert!(!back.is_residual());
+        assert_eq!(back, net);
+        let mut short = bytes.clone();
+        short.pop();
+        assert!(matches!(
+            QuantisedNetwork::from_bytes(&short),
+            Err(NnueError::Truncated { expected, .. }) if expected == FILE_SIZE_V1
+        ));
+        let mut long = bytes;
+        long.extend_from_slice(&[0; 4]);
+        assert!(matches!(
+            QuantisedNetwork::from_bytes(&long),
+            Err(NnueError::TrailingBytes { expected, .. }) if expected == FILE_SIZE_V1
+        ));
+    }
+
+    #[test]
     fn corrupt_files_give_their_error() {
         let good = net().to_bytes();
         let with = |f: &dyn Fn(&mut Vec<u8>)| {
@@ -210,13 +302,19 @@ mod tests {
         ));
         assert!(matches!(
             with(&|b| b.truncate(FILE_SIZE - 1)),
-            NnueError::Truncated { found } if found == FILE_SIZE - 1
+            NnueError::Truncated { found, expected } if found == FILE_SIZE - 1 && expected == FILE_SIZE
         ));
         assert!(matches!(
             with(&|b| b.push(0)),
             NnueError::TrailingBytes { .. }
         ));
-        assert!(matches!(with(&|b| b[8] = 2), NnueError::Version(2)));
+        assert!(matches!(with(&|b| b[8] = 3), NnueError::Version(3)));
+        assert!(matches!(with(&|b| b[8] = 0), NnueError::Version(0)));
+        assert!(matches!(with(&|b| b[24] = 3), NnueError::Flags(3)));
+        assert!(matches!(
+            with(&|b| b[27] = 0x80),
+            NnueError::Flags(0x8000_0000)
+        ));
         assert!(matches!(
             with(&|b| b[16..20].copy_from_slice(&128u32.to_le_bytes())),
             NnueError::Shape { hidden: 128, .. }

@@ -2,7 +2,9 @@
 
 use super::{Accumulator, FEATURE_CLIP, HIDDEN, INPUTS, QA, QB, active_features};
 use crate::board::square::NUM_SQUARES;
-use crate::board::{Board, Side};
+use crate::board::{Board, Rules, Side};
+use crate::search::eval::{MAX_EVAL, evaluate as hand_evaluate};
+use crate::search::score::Score;
 use crate::splitmix::SplitMix64;
 use arrayvec::ArrayVec;
 
@@ -26,6 +28,9 @@ pub struct FloatNetwork {
     pub params: Vec<f32>,
     /// The logistic scale: cp = raw output / scale.
     pub scale: f32,
+    /// A correction to the hand evaluation: the search's evaluation is the hand
+    /// evaluation's plus the network's output (see [`QuantisedNetwork::evaluate_position`]).
+    pub residual: bool,
 }
 
 /// What a forward pass leaves for the backward pass.
@@ -60,7 +65,21 @@ impl FloatNetwork {
         for w in &mut params[OUTPUT_WEIGHTS..OUTPUT_BIAS] {
             *w = uniform(1.0 / (HIDDEN as f32).sqrt());
         }
-        FloatNetwork { params, scale }
+        FloatNetwork {
+            params,
+            scale,
+            residual: false,
+        }
+    }
+
+    /// A residual network to start training from: random feature weights as in
+    /// [`FloatNetwork::random`], the output layer zero, so that it starts exactly at the hand
+    /// evaluation.
+    pub fn residual(seed: u64, scale: f32) -> FloatNetwork {
+        let mut net = FloatNetwork::random(seed, scale);
+        net.params[OUTPUT_WEIGHTS..].fill(0.0);
+        net.residual = true;
+        net
     }
 
     fn row(&self, feature: u16) -> &[f32] {
@@ -121,6 +140,13 @@ impl FloatNetwork {
         }
     }
 
+    /// Multiplies the output layer's weights (not its biases) by `factor`.
+    pub fn scale_output_weights(&mut self, factor: f32) {
+        for w in &mut self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS] {
+            *w *= factor;
+        }
+    }
+
     /// Keeps the weights within what the quantised network holds.
     pub fn clip(&mut self) {
         for w in &mut self.params[FEATURE_WEIGHTS..OUTPUT_WEIGHTS] {
@@ -132,7 +158,8 @@ impl FloatNetwork {
         }
     }
 
-    /// The evaluation in cp for the side to move.
+    /// The network's output in cp for the side to move (of a residual network: the
+    /// correction alone, without the hand evaluation).
     pub fn evaluate(&self, board: &Board) -> f64 {
         let raw = self
             .forward(&board_features(board), board.side_to_move())
@@ -152,6 +179,7 @@ impl FloatNetwork {
         };
         let feature = |w: f32| q16(w.clamp(-FEATURE_CLIP, FEATURE_CLIP), QA);
         let mut net = QuantisedNetwork::zero(self.scale);
+        net.residual = self.residual;
         for (f, row) in net.feature_weights.iter_mut().enumerate() {
             for (q, &w) in row.iter_mut().zip(self.row(f as u16)) {
                 *q = feature(w);
@@ -213,6 +241,8 @@ pub struct QuantisedNetwork {
     /// On the grid `1/(QA QB)` cp.
     pub(crate) output_bias: [i32; 2],
     pub(crate) scale: f32,
+    /// Whether the output is a correction added to the hand evaluation.
+    pub(crate) residual: bool,
 }
 
 // The scale is never NaN (the file and the trainer refuse it), so bitwise equality is equality.
@@ -223,6 +253,7 @@ impl PartialEq for QuantisedNetwork {
             && self.output_weights == other.output_weights
             && self.output_bias == other.output_bias
             && self.scale.to_bits() == other.scale.to_bits()
+            && self.residual == other.residual
     }
 }
 
@@ -233,8 +264,8 @@ impl std::fmt::Debug for QuantisedNetwork {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "QuantisedNetwork {{ inputs: {INPUTS}, hidden: {HIDDEN}, scale: {} }}",
-            self.scale
+            "QuantisedNetwork {{ inputs: {INPUTS}, hidden: {HIDDEN}, scale: {}, residual: {} }}",
+            self.scale, self.residual
         )
     }
 }
@@ -250,7 +281,13 @@ impl QuantisedNetwork {
             output_weights: [[0; HIDDEN]; 2],
             output_bias: [0; 2],
             scale,
+            residual: false,
         }
+    }
+
+    /// Whether the network is a correction to the hand evaluation.
+    pub fn is_residual(&self) -> bool {
+        self.residual
     }
 
     /// The logistic scale the network was trained with: P(win) = sigmoid(scale * cp).
@@ -272,9 +309,22 @@ impl QuantisedNetwork {
         (total + unit / 2).div_euclid(unit) as i32
     }
 
-    /// The evaluation of a board from scratch, in cp for the side to move.
+    /// The evaluation of a board from scratch, in cp for the side to move: the network's
+    /// output alone (of a residual network, the correction).
     pub fn evaluate_board(&self, board: &Board) -> i32 {
         self.evaluate(&Accumulator::refresh(self, board), board.side_to_move())
+    }
+
+    /// What the search takes as the evaluation of `board`, whose accumulator is `acc`: the
+    /// network's output, plus the hand evaluation for a residual network, within
+    /// `±MAX_EVAL`.
+    #[inline]
+    pub fn evaluate_position(&self, acc: &Accumulator, board: &Board, rules: &Rules) -> Score {
+        let mut cp = self.evaluate(acc, board.side_to_move());
+        if self.residual {
+            cp += hand_evaluate(board, rules).0;
+        }
+        Score(cp.clamp(-MAX_EVAL, MAX_EVAL))
     }
 }
 
@@ -319,6 +369,39 @@ mod tests {
             let bound = float.quantisation_bound(37);
             assert!(bound > 20.0 * worst, "{bound}");
             assert!(mean < 2.0 && worst < 10.0, "mean {mean} worst {worst}");
+        }
+    }
+
+    #[test]
+    fn a_residual_network_adds_its_output_to_the_hand_evaluation() {
+        let rules = Rules::default();
+        let start = FloatNetwork::residual(3, SCALE as f32);
+        assert!(start.residual);
+        let zero = start.quantise();
+        assert!(zero.is_residual());
+        let mut trained = spread_network(3);
+        trained.residual = true;
+        let trained = trained.quantise();
+        let plain = spread_network(3).quantise();
+        for ply in random_plies(3, 4, 150) {
+            let b = ply.after;
+            let hand = hand_evaluate(&b, &rules);
+            // Output weights and biases zero: exactly the hand evaluation.
+            let acc = Accumulator::refresh(&zero, &b);
+            assert_eq!(zero.evaluate(&acc, b.side_to_move()), 0);
+            assert_eq!(zero.evaluate_position(&acc, &b, &rules), hand, "{b:?}");
+            let acc = Accumulator::refresh(&trained, &b);
+            let net = trained.evaluate(&acc, b.side_to_move());
+            assert_eq!(
+                trained.evaluate_position(&acc, &b, &rules),
+                Score((hand.0 + net).clamp(-MAX_EVAL, MAX_EVAL))
+            );
+            // A plain network is the network alone.
+            let acc = Accumulator::refresh(&plain, &b);
+            assert_eq!(
+                plain.evaluate_position(&acc, &b, &rules),
+                Score(plain.evaluate(&acc, b.side_to_move()))
+            );
         }
     }
 
