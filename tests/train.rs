@@ -196,14 +196,7 @@ fn a_residual_net_starts_from_the_hand_evaluation_and_says_so_in_its_file() {
     assert!(net.is_residual());
     let (ok, err) = hnefi(
         &dir,
-        &[
-            "train",
-            "planted.txt",
-            "--weight-decay",
-            "-1",
-            "-o",
-            "x.nnue",
-        ],
+        &["train", "planted.txt", "--weight-decay=-1", "-o", "x.nnue"],
     );
     assert!(!ok && err.contains("--weight-decay"), "{err}");
 }

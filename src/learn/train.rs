@@ -393,12 +393,16 @@ mod tests {
         }
     }
 
-    fn data(samples: &[Sample]) -> TrainData {
-        let mut d = TrainData::new();
+    /// `samples` in `d`, targets from their results alone.
+    fn filled(mut d: TrainData, samples: &[Sample]) -> TrainData {
         for s in samples {
             d.push(s, 1.0, SCALE);
         }
         d
+    }
+
+    fn data(samples: &[Sample]) -> TrainData {
+        filled(TrainData::new(), samples)
     }
 
     #[test]
@@ -445,13 +449,14 @@ mod tests {
         assert!(report.mean < 3.0 && report.max < 10.0, "{report:?}");
     }
 
+    fn residual_data(samples: &[Sample]) -> TrainData {
+        filled(TrainData::residual(), samples)
+    }
+
     #[test]
     fn residual_training_starts_at_the_hand_evaluation_and_lowers_the_loss() {
         let samples = king_on_edge_data();
-        let mut train_data = TrainData::residual();
-        for s in &samples {
-            train_data.push(s, 1.0, SCALE);
-        }
+        let train_data = residual_data(&samples);
         // The hand evaluation's own loss, computed directly.
         let rules = Rules::default();
         let hand_loss = samples
@@ -514,10 +519,7 @@ mod tests {
     #[test]
     fn weight_decay_keeps_the_correction_smaller() {
         let samples = king_on_edge_data();
-        let mut train_data = TrainData::residual();
-        for s in &samples {
-            train_data.push(s, 1.0, SCALE);
-        }
+        let train_data = residual_data(&samples);
         let run = |weight_decay| {
             let settings = TrainSettings {
                 residual: true,
