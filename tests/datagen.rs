@@ -1,10 +1,11 @@
 //! `hnefi datagen`, `hnefi games-data` and `hnefi openings --balanced`, run for real on a few
 //! inline games.
 
+mod common;
+
 use hnefi::learn::sample::{GameResult, Sample};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 // Lines 62, 1036, 7, 817 and 1694 of copenhagen.csv (CC0).
 const GAMES: &str = "\
@@ -17,24 +18,9 @@ e1-e3 g7-g10 h11-h10xg10 f7-g7 f10-g10 f8-f10 h10-h9 f6-f9 b6-b1 f9-a9 e11-e10xf
 
 /// A fresh directory for one test, with the games file in it.
 fn workdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("datagen-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a test directory");
+    let dir = common::fresh_dir(&format!("datagen-{name}"));
     std::fs::write(dir.join("games.csv"), GAMES).expect("the games file");
     dir
-}
-
-fn hnefi(dir: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run hnefi");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// A tiny run (4 games, 200 nodes, 4 book plies) into `out`, with `extra` options added or
@@ -56,7 +42,7 @@ fn datagen(dir: &Path, out: &str, extra: &[&str]) -> (bool, String) {
             args.extend([key, value]);
         }
     }
-    let (ok, stdout, stderr) = hnefi(dir, &args);
+    let (ok, stdout, stderr) = common::output_of_hnefi_in(dir, &args);
     assert!(stdout.is_empty(), "{stdout}");
     (ok, stderr)
 }
@@ -201,7 +187,7 @@ fn datagen_rejects_bad_arguments_with_a_reason() {
 #[test]
 fn games_data_writes_every_position_of_the_finished_games() {
     let dir = workdir("games");
-    let (ok, out, err) = hnefi(&dir, &["games-data", "games.csv"]);
+    let (ok, out, err) = common::output_of_hnefi_in(&dir, &["games-data", "games.csv"]);
     assert!(ok, "{err}");
     let samples: Vec<Sample> = out.lines().map(|l| l.parse().expect("a sample")).collect();
     // 10 positions of line 1, 11 of line 2, none of the unfinished line 3, 2 of line 4, and
@@ -216,17 +202,18 @@ fn games_data_writes_every_position_of_the_finished_games() {
             .all(|s| s.result == GameResult::DefendersWon)
     );
     assert!(err.contains("35 positions"), "{err}");
-    let (ok, out, err) = hnefi(&dir, &["games-data", "games.csv", "-o", "samples.txt"]);
+    let (ok, out, err) =
+        common::output_of_hnefi_in(&dir, &["games-data", "games.csv", "-o", "samples.txt"]);
     assert!(ok && out.is_empty(), "{err}");
     assert_eq!(lines(&dir.join("samples.txt")).len(), 35);
-    let (ok, _, err) = hnefi(&dir, &["games-data"]);
+    let (ok, _, err) = common::output_of_hnefi_in(&dir, &["games-data"]);
     assert!(!ok && err.contains("data/copenhagen.csv"), "{err}");
 }
 
 #[test]
 fn balanced_openings_read_back_as_openings() {
     let dir = workdir("openings");
-    let (ok, out, err) = hnefi(
+    let (ok, out, err) = common::output_of_hnefi_in(
         &dir,
         &[
             "openings",
@@ -250,6 +237,6 @@ fn balanced_openings_read_back_as_openings() {
     assert_eq!(openings.len(), 3, "{out}");
     assert!(openings.iter().all(|o| (4..=8).contains(&o.len())));
     assert!(err.contains("kept 3 of 3"), "{err}");
-    let (ok, _, err) = hnefi(&dir, &["openings", "games.csv", "--nodes", "5"]);
+    let (ok, _, err) = common::output_of_hnefi_in(&dir, &["openings", "games.csv", "--nodes", "5"]);
     assert!(!ok && err.contains("--balanced"), "{err}");
 }

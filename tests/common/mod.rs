@@ -98,8 +98,9 @@ pub fn fresh_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs the real `hnefi` in `dir` to its end: whether it succeeded, and its standard error.
-pub fn run_hnefi_in(dir: &std::path::Path, args: &[&str]) -> (bool, String) {
+/// Runs the real `hnefi` in `dir` to its end: whether it succeeded, its standard output and its
+/// standard error.
+pub fn output_of_hnefi_in(dir: &std::path::Path, args: &[&str]) -> (bool, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hnefi"))
         .current_dir(dir)
         .args(args)
@@ -107,6 +108,13 @@ pub fn run_hnefi_in(dir: &std::path::Path, args: &[&str]) -> (bool, String) {
         .expect("hnefi runs");
     (
         out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Runs the real `hnefi` in `dir` to its end: whether it succeeded, and its standard error.
+pub fn run_hnefi_in(dir: &std::path::Path, args: &[&str]) -> (bool, String) {
+    let (ok, _, stderr) = output_of_hnefi_in(dir, args);
+    (ok, stderr)
 }
