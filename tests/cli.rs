@@ -118,7 +118,12 @@ fn bench_with_a_network_shows_incremental_and_refreshed_speeds() {
     let (ok, hand, _) = hnefi(&["bench", "3"]);
     assert!(ok);
     assert_ne!(hand.split(' ').next(), lines[2].split(' ').next());
-    let (ok, _, err) = hnefi(&["bench", "3", "--eval", "nnue"]);
+    // Without a file, the network built into the binary.
+    let (ok, built_in, err) = hnefi(&["bench", "3", "--eval", "nnue"]);
+    assert!(ok, "{err}");
+    assert_eq!(built_in.lines().count(), 3, "{built_in}");
+    assert_ne!(built_in.lines().last(), lines.last().copied());
+    let (ok, _, err) = hnefi(&["bench", "3", "--eval-file", file]);
     assert!(!ok && err.contains("--eval-file"), "{err}");
 }
 

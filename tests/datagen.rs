@@ -146,8 +146,13 @@ fn datagen_plays_with_the_network_when_asked() {
     );
     assert!(ok, "{err}");
     assert_eq!(lines(&dir.join("again.txt")), nnue);
+    // Without a file, the network built into the binary.
+    let (ok, err) = datagen(&dir, "built-in.txt", &["--eval", "nnue"]);
+    assert!(ok, "{err}");
+    assert!(err.contains("nnue (built in) evaluation"), "{err}");
+    let built_in = lines(&dir.join("built-in.txt"));
+    assert!(built_in != hand && built_in != nnue);
     for (extra, expected) in [
-        (&["--eval", "nnue"][..], "--eval-file"),
         (&["--eval-file", net][..], "--eval nnue"),
         (
             &["--eval", "nnue", "--eval-file", "games.csv"][..],

@@ -233,40 +233,38 @@ fn the_fallback_answer_is_a_legal_move_and_keeps_to_searchmoves() {
 }
 
 #[test]
-fn the_nnue_evaluation_searches_and_needs_a_network() {
+fn the_nnue_evaluation_searches_with_the_embedded_or_a_given_network() {
+    use hnefi::search::EvalKind;
     use hnefi::search::nnue::FloatNetwork;
-    use hnefi::search::{EvalKind, OptionsError};
-    let nnue_alone = Options {
+    let embedded = Options {
         eval: EvalKind::Nnue,
+        threads: 2,
         ..Options::default()
     };
-    assert!(matches!(
-        Engine::try_new(nnue_alone.clone()),
-        Err(OptionsError::NoNetwork)
-    ));
     // A random network: what matters here is that the search keeps its accumulators right
     // (debug builds check each one against a refresh) on two threads, captures included.
     let net = FloatNetwork::random(1, hnefi::search::eval::weights::SCALE as f32).quantise();
-    let mut engine = Engine::try_new(Options {
+    let given = Options {
         net: Some(std::sync::Arc::new(net)),
-        threads: 2,
-        ..nnue_alone
-    })
-    .expect("a network given");
-    for fen in [
-        hnefi::board::START_FEN,
-        "3a3a3/2aa4a2/1a5d1a1/a2d1ad1da1/2d1d4da/8da1/5k2a2/aa1d4aa1/1a2d2d1a1/2a3d1a2/3a3a3 a",
-    ] {
-        let pos = Position::new(parse_fen(fen).unwrap(), Rules::default());
-        let r = engine.search(
-            &pos,
-            Limits {
-                depth: Some(3),
-                ..Limits::default()
-            },
-        );
-        let mv = r.best.expect("a move");
-        assert!(pos.board().check_move(mv).is_ok(), "{fen}: {mv}");
+        ..embedded.clone()
+    };
+    for options in [embedded, given] {
+        let mut engine = Engine::try_new(options).expect("valid options");
+        for fen in [
+            hnefi::board::START_FEN,
+            "3a3a3/2aa4a2/1a5d1a1/a2d1ad1da1/2d1d4da/8da1/5k2a2/aa1d4aa1/1a2d2d1a1/2a3d1a2/3a3a3 a",
+        ] {
+            let pos = Position::new(parse_fen(fen).unwrap(), Rules::default());
+            let r = engine.search(
+                &pos,
+                Limits {
+                    depth: Some(3),
+                    ..Limits::default()
+                },
+            );
+            let mv = r.best.expect("a move");
+            assert!(pos.board().check_move(mv).is_ok(), "{fen}: {mv}");
+        }
     }
 }
 

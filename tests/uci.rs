@@ -488,6 +488,18 @@ fn eval_and_eval_file_work_in_either_order() {
         searched_with(&[("Eval", "nnue"), ("EvalFile", file), ("Eval", "hand")]),
         hand
     );
+    // Without a file, or with the file unset again, the network built into the binary.
+    let built_in = searched_with(&[("Eval", "nnue")]);
+    assert_ne!(built_in, hand);
+    assert_ne!(built_in, file_first);
+    assert_eq!(
+        searched_with(&[
+            ("Eval", "nnue"),
+            ("EvalFile", file),
+            ("EvalFile", "<empty>")
+        ]),
+        built_in
+    );
 }
 
 #[test]
@@ -511,19 +523,13 @@ fn eval_nnue_takes_a_net_file_and_refuses_a_bad_one() {
             .iter()
             .any(|l| l.contains("option name Eval type combo"))
     );
-    // No network yet: the choice waits for one, and a search meanwhile says so.
+    // No file: the network built into the binary plays, with no complaint.
     e.send("setoption name Eval value nnue");
-    let wait = e.until("info string");
-    assert!(wait.last().unwrap().contains("EvalFile"), "{wait:?}");
     e.send("position startpos");
     e.send("go depth 1");
     let lines = e.until("bestmove");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("error") && l.contains("hand evaluation")),
-        "{lines:?}"
-    );
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    // A bad file is refused with its reason.
     e.send(&format!("setoption name EvalFile value {}", junk.display()));
     let err = e.until("info string error");
     assert!(

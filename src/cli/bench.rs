@@ -18,7 +18,7 @@ pub struct BenchArgs {
     /// move and computed afresh at every node, and shows both speeds (the same nodes).
     #[arg(long, default_value = "hand")]
     pub eval: BenchEval,
-    /// The network for `--eval nnue`.
+    /// The network for `--eval nnue`; without it, the one built into the binary.
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
 }
@@ -33,11 +33,11 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     if !(1..=30).contains(&args.depth) {
         return Err(CliError::out_of_range("DEPTH", args.depth, "1-30"));
     }
-    if args.eval == BenchEval::Nnue && args.eval_file.is_none() {
+    if args.eval == BenchEval::Hand && args.eval_file.is_some() {
         return Err(CliError::out_of_range(
-            "--eval",
-            "nnue",
-            "given with --eval-file",
+            "--eval-file",
+            "with --eval hand",
+            "given with --eval nnue only",
         ));
     }
     let net = args

@@ -6,6 +6,7 @@ use super::bench::BenchEval;
 use super::common::{GAMES_CSV, interrupt_flag, load_net, parse_shard, progress_bar, read_text};
 use clap::Args;
 use hnefi::board::{Preset, Rules};
+use hnefi::search::EvalKind;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -58,7 +59,8 @@ pub struct DatagenArgs {
     /// The evaluation the games are played with.
     #[arg(long, default_value = "hand")]
     pub eval: super::bench::BenchEval,
-    /// The network for `--eval nnue` (a net file of `hnefi train`).
+    /// The network for `--eval nnue` (a net file of `hnefi train`); without it, the one built
+    /// into the binary.
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
     /// Resume: keep the games already in the output file and play the rest (the last game in
@@ -92,8 +94,12 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
             (i.into(), n.into())
         },
         hash_mb: args.hash,
+        eval: match args.eval {
+            BenchEval::Hand => EvalKind::Hand,
+            BenchEval::Nnue => EvalKind::Nnue,
+        },
         net: match (args.eval, &args.eval_file) {
-            (BenchEval::Hand, None) => None,
+            (_, None) => None,
             (BenchEval::Hand, Some(_)) => {
                 return Err(CliError::out_of_range(
                     "--eval-file",
@@ -102,13 +108,6 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
                 ));
             }
             (BenchEval::Nnue, Some(path)) => Some(Arc::new(load_net(path)?)),
-            (BenchEval::Nnue, None) => {
-                return Err(CliError::out_of_range(
-                    "--eval",
-                    "nnue",
-                    "given with --eval-file",
-                ));
-            }
         },
     };
     settings.check()?;
@@ -123,9 +122,10 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
         skip.len(),
         args.output.display(),
         settings.nodes,
-        match &args.eval_file {
-            Some(path) => format!("nnue {}", path.display()),
-            None => "hand".to_string(),
+        match (args.eval, &args.eval_file) {
+            (BenchEval::Hand, _) => "hand".to_string(),
+            (BenchEval::Nnue, Some(path)) => format!("nnue {}", path.display()),
+            (BenchEval::Nnue, None) => "nnue (built in)".to_string(),
         },
         book.len(),
         settings.book_plies

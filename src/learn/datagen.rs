@@ -67,7 +67,9 @@ pub struct Settings {
     pub shard: (u64, u64),
     /// Transposition table of each game's engine.
     pub hash_mb: usize,
-    /// The network the games are played with (`--eval nnue`); the hand evaluation without.
+    /// The evaluation the games are played with.
+    pub eval: EvalKind,
+    /// The network of [`EvalKind::Nnue`]; without one, the one built into the binary.
     pub net: Option<Arc<QuantisedNetwork>>,
 }
 
@@ -85,6 +87,7 @@ impl Default for Settings {
             games: 1000,
             shard: (1, 1),
             hash_mb: 16,
+            eval: EvalKind::Hand,
             net: None,
         }
     }
@@ -424,11 +427,7 @@ pub fn run(
     let options = Options {
         threads: 1,
         hash_mb: settings.hash_mb.max(1),
-        eval: if settings.net.is_some() {
-            EvalKind::Nnue
-        } else {
-            EvalKind::Hand
-        },
+        eval: settings.eval,
         net: settings.net.clone(),
         ..Options::default()
     };

@@ -95,7 +95,8 @@ pub struct Options {
     pub params: params::SearchParams,
     /// Which evaluation the search runs.
     pub eval: EvalKind,
-    /// The NNUE network (UCI `EvalFile`), which [`EvalKind::Nnue`] needs.
+    /// The NNUE network of [`EvalKind::Nnue`] (UCI `EvalFile`); without one, the network
+    /// built into the binary ([`QuantisedNetwork::embedded`]).
     pub net: Option<Arc<QuantisedNetwork>>,
 }
 
@@ -133,8 +134,6 @@ pub enum OptionsError {
     Hash(#[from] TableError),
     #[error("{what} must be at least 1")]
     Zero { what: &'static str },
-    #[error("the NNUE evaluation needs a network: set EvalFile first")]
-    NoNetwork,
 }
 
 /// A callback for progress reports.
@@ -334,9 +333,6 @@ fn check(options: &Options) -> Result<(), OptionsError> {
     }
     if options.multipv == 0 {
         return Err(OptionsError::Zero { what: "MultiPV" });
-    }
-    if options.eval != EvalKind::Hand && options.net.is_none() {
-        return Err(OptionsError::NoNetwork);
     }
     Ok(())
 }

@@ -157,7 +157,10 @@ pub(super) fn run(
             params: options.params,
             net: match options.eval {
                 EvalKind::Hand => None,
-                EvalKind::Nnue | EvalKind::NnueRefresh => options.net.as_deref(),
+                EvalKind::Nnue | EvalKind::NnueRefresh => Some(match options.net.as_deref() {
+                    Some(net) => net,
+                    None => QuantisedNetwork::embedded(),
+                }),
             },
             refresh: options.eval == EvalKind::NnueRefresh,
         };

@@ -7,7 +7,7 @@ pub mod options;
 
 use super::{Flow, Input, Output, Session, Settings};
 use crate::board::Rules;
-use crate::search::{Engine, EvalKind, Info, Options, SearchResult, fallback_result};
+use crate::search::{Engine, Info, Options, SearchResult, fallback_result};
 use message::{Command, Reply};
 use options::Change;
 use std::sync::Arc;
@@ -30,9 +30,6 @@ pub struct Uci {
     /// A `go perft` counting in the background, so that a deep one never blocks `isready`,
     /// `stop` or `quit`.
     perft: Option<PerftRun>,
-    /// The evaluation the host chose with `Eval`. Hosts send options in any order: `Eval nnue`
-    /// before `EvalFile` waits for the file and takes effect with it.
-    wanted_eval: EvalKind,
 }
 
 struct PerftRun {
@@ -49,7 +46,6 @@ impl Uci {
             session: Session::new(Rules::default(), Duration::ZERO, settings),
             ponder_enabled: false,
             perft: None,
-            wanted_eval: EvalKind::Hand,
         }
     }
 
@@ -148,18 +144,7 @@ impl Uci {
 
     fn setoption(&mut self, name: &str, value: Option<&str>) {
         match options::change(name, value, self.engine.options()) {
-            Ok(Change::Search(mut options)) => {
-                if name.trim().eq_ignore_ascii_case("eval") {
-                    self.wanted_eval = options.eval;
-                    if options.eval != EvalKind::Hand && options.net.is_none() {
-                        self.reply(Reply::InfoString(
-                            "Eval nnue takes effect once EvalFile is set".into(),
-                        ));
-                        return;
-                    }
-                } else if options.net.is_some() {
-                    options.eval = self.wanted_eval;
-                }
+            Ok(Change::Search(options)) => {
                 if &options != self.engine.options() {
                     self.finish_search();
                     if let Err(e) = self.engine.set_options(options) {
@@ -182,9 +167,6 @@ impl Uci {
 
     fn go(&mut self, limits: crate::search::Limits) {
         self.finish_search();
-        if self.wanted_eval != self.engine.options().eval {
-            self.error(&"Eval nnue without an EvalFile: searching with the hand evaluation");
-        }
         let out = self.out.clone();
         let done_out = self.out.clone();
         let ponder = self.ponder_enabled;

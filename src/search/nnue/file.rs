@@ -22,8 +22,10 @@
 
 use super::network::QuantisedNetwork;
 use super::{HIDDEN, INPUTS, QA};
+use crate::search::eval::weights::SCALE;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 pub const MAGIC: &[u8; 8] = b"HNEFINNU";
 /// The version this build writes; it reads 1 and 2.
@@ -197,7 +199,34 @@ impl QuantisedNetwork {
             path: path.to_path_buf(),
             source,
         })?;
-        QuantisedNetwork::from_bytes(&bytes)
+        let net = QuantisedNetwork::from_bytes(&bytes)?;
+        if !net.fits_hand_evaluation() {
+            log::warn!(
+                "net file {}: a correction to another hand evaluation than this build's \
+                 (logistic scale {}, this build's {}); train it again on this build",
+                path.display(),
+                net.scale(),
+                SCALE as f32
+            );
+        }
+        Ok(net)
+    }
+
+    /// The network built into the binary, which `Eval nnue` runs unless `EvalFile` names
+    /// another: `src/search/nnue/default.nnue`, made by the recipe in `src/search/nnue/NET.md`.
+    pub fn embedded() -> &'static QuantisedNetwork {
+        static NET: OnceLock<QuantisedNetwork> = OnceLock::new();
+        NET.get_or_init(|| {
+            QuantisedNetwork::from_bytes(include_bytes!("default.nnue"))
+                .expect("the embedded net file is valid: a unit test reads it")
+        })
+    }
+
+    /// Whether the network can run on this build: a plain network always, a correction only
+    /// on the hand evaluation it was trained on, which its logistic scale identifies (every
+    /// refit of the hand evaluation fits a new one).
+    pub fn fits_hand_evaluation(&self) -> bool {
+        !self.is_residual() || self.scale() == SCALE as f32
     }
 
     pub fn save(&self, path: &Path) -> Result<(), NnueError> {
@@ -211,7 +240,6 @@ impl QuantisedNetwork {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::eval::weights::SCALE;
     use crate::search::nnue::FloatNetwork;
 
     fn net() -> QuantisedNetwork {
@@ -229,6 +257,26 @@ mod tests {
         let loaded = QuantisedNetwork::load(&path);
         let _ = std::fs::remove_file(&path);
         assert_eq!(loaded.unwrap(), net);
+    }
+
+    #[test]
+    fn the_embedded_net_reads_and_fits_this_builds_hand_evaluation() {
+        let net = QuantisedNetwork::embedded();
+        assert!(net.is_residual());
+        assert!(
+            net.fits_hand_evaluation(),
+            "the hand evaluation was refitted: train default.nnue again (src/search/nnue/NET.md)"
+        );
+    }
+
+    #[test]
+    fn a_correction_fits_only_the_hand_evaluation_it_was_trained_on() {
+        let mut net = FloatNetwork::residual(3, SCALE as f32).quantise();
+        assert!(net.fits_hand_evaluation());
+        net = FloatNetwork::residual(3, SCALE as f32 * 1.01).quantise();
+        assert!(!net.fits_hand_evaluation());
+        net = FloatNetwork::random(3, SCALE as f32 * 1.01).quantise();
+        assert!(net.fits_hand_evaluation(), "a plain network stands alone");
     }
 
     #[test]
