@@ -51,20 +51,23 @@ pub struct SearchParams {
 
 impl Default for SearchParams {
     fn default() -> SearchParams {
+        // RfpMaxDepth, RfpMargin, LmrBase, LmrDivisor, HistoryMax and RepetitionScore as
+        // SPSA left them (250 iterations of 8 pairs at 10,000 nodes; README, Tuning the
+        // search by SPSA); the others stayed within half a step of these.
         SearchParams {
             aspiration_window: 40,
-            rfp_max_depth: 4,
-            rfp_margin: 90,
+            rfp_max_depth: 5,
+            rfp_margin: 61,
             nmp_min_depth: 3,
             nmp_base_reduction: 3,
             nmp_depth_divisor: 4,
             lmr_min_depth: 3,
             lmr_full_moves: 3,
-            lmr_base: 50,
-            lmr_divisor: 225,
+            lmr_base: 52,
+            lmr_divisor: 214,
             qsearch_max_ply: 8,
-            history_max: 16_384,
-            repetition_score: 600,
+            history_max: 16_711,
+            repetition_score: 558,
         }
     }
 }

@@ -685,19 +685,22 @@ mod tests {
 
     #[test]
     fn params_parse_with_defaults_and_say_what_is_wrong() {
+        // Without a start, the build's own value.
+        let built = SearchParams::default();
         let p = param("lmrbase");
         assert_eq!(
             (p.name.as_str(), p.start, p.min, p.max),
-            ("LmrBase", 50, -200, 300)
+            ("LmrBase", built.lmr_base, -200, 300)
         );
-        assert_eq!((p.c_end, p.r_end), (5.0, DEFAULT_R_END));
+        assert_eq!(p.r_end, DEFAULT_R_END);
+        assert!((p.c_end - f64::from(built.lmr_base) / 10.0).abs() < 1e-9);
         let p = param("LmrBase=-20,4.5,0.01");
         assert_eq!((p.start, p.c_end, p.r_end), (-20, 4.5, 0.01));
         let p = param("LmrBase=,3");
-        assert_eq!((p.start, p.c_end), (50, 3.0));
+        assert_eq!((p.start, p.c_end), (built.lmr_base, 3.0));
         // A range far wider than the values in use does not make the perturbation huge.
-        assert!((param("HistoryMax").c_end - 1638.4).abs() < 1e-9);
-        assert!((param("RfpMaxDepth").c_end - 0.4).abs() < 1e-9);
+        assert!((param("HistoryMax=16384").c_end - 1638.4).abs() < 1e-9);
+        assert!((param("RfpMaxDepth=4").c_end - 0.4).abs() < 1e-9);
         assert_eq!(param("LmrBase=0").c_end, 12.5);
         assert_eq!(param("QsearchMaxPly=1").c_end, 0.25);
         let err = |t: &str| Param::parse(t).unwrap_err().to_string();
