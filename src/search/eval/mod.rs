@@ -26,6 +26,23 @@ pub fn open_corner_lines(board: &Board) -> Bitboard {
     Bitboard::rook_targets(board.king(), board.occupied()) & Bitboard::CORNERS
 }
 
+/// A fingerprint of the fitted weights and scale of [`weights`]. A residual network corrects
+/// one hand evaluation and no other, and its net file records the fingerprint of that one.
+pub fn fingerprint() -> u64 {
+    static PRINT: LazyLock<u64> = LazyLock::new(|| {
+        // FNV-1a over the scale's bits, then every weight.
+        let bytes = weights::SCALE
+            .to_bits()
+            .to_le_bytes()
+            .into_iter()
+            .chain(WEIGHTS.iter().flatten().flat_map(|w| w.to_le_bytes()));
+        bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+    });
+    *PRINT
+}
+
 /// Opening and ending sums of the weights.
 #[derive(Default)]
 struct Sums {

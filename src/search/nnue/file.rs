@@ -7,7 +7,9 @@
 //! | 4 (u32)               | inputs, 363                                                |
 //! | 4 (u32)               | hidden units H                                             |
 //! | 4 (f32)               | logistic scale: P(win) = sigmoid(scale * cp)               |
-//! | 4 (u32)               | flags (version 2 only): bit 0 = residual                   |
+//! | 4 (u32)               | flags (version 2 on): bit 0 = residual                     |
+//! | 8 (u64)               | (version 3) of a residual net, the fingerprint of the hand |
+//! |                       | evaluation it corrects ([`crate::search::eval::fingerprint`]), else 0 |
 //! | 363 x H x 2 (i16)     | feature weights, input by input (H each), on `1/QA`        |
 //! | H x 2 (i16)           | hidden biases, on `1/QA`                                   |
 //! | 2 x H x 2 (i16)       | output weights, attackers to move then defenders, cp x QB  |
@@ -18,27 +20,32 @@
 //!
 //! Version 2 adds the flags word; version 1 files, without it, are plain networks and still
 //! read. A residual network's output is a correction added to the hand evaluation
-//! ([`QuantisedNetwork::evaluate_position`]). Unknown versions and flags are refused.
+//! ([`QuantisedNetwork::evaluate_position`]), and only to the one it was trained on: version 3
+//! records which, version 2 files do not say. Unknown versions and flags are refused.
 
 use super::network::QuantisedNetwork;
 use super::{HIDDEN, INPUTS, QA};
-use crate::search::eval::weights::SCALE;
+use crate::search::eval::fingerprint;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 pub const MAGIC: &[u8; 8] = b"HNEFINNU";
-/// The version this build writes; it reads 1 and 2.
-pub const VERSION: u32 = 2;
+/// The version this build writes; it reads 1 to 3.
+pub const VERSION: u32 = 3;
 /// Magic, version, inputs, hidden units and scale: the whole header of version 1.
 const HEADER_V1: usize = 8 + 4 + 4 + 4 + 4;
 /// Version 2 adds the flags.
-const HEADER: usize = HEADER_V1 + 4;
+const HEADER_V2: usize = HEADER_V1 + 4;
+/// Version 3 adds the hand evaluation's fingerprint.
+const HEADER: usize = HEADER_V2 + 8;
 const BODY: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 * 2;
 /// The size of a net file for this build's shape.
 pub const FILE_SIZE: usize = HEADER + BODY;
 /// The size of a version 1 file.
 pub const FILE_SIZE_V1: usize = HEADER_V1 + BODY;
+/// The size of a version 2 file.
+pub const FILE_SIZE_V2: usize = HEADER_V2 + BODY;
 /// Flag: the network is a correction to the hand evaluation.
 pub const FLAG_RESIDUAL: u32 = 1;
 
@@ -103,13 +110,14 @@ impl QuantisedNetwork {
             expected,
         };
         if bytes.len() < 12 {
-            return Err(truncated(HEADER));
+            return Err(truncated(HEADER_V1));
         }
         let mut r = Reader(&bytes[8..]);
         let version = r.u32();
         let (header, size) = match version {
             1 => (HEADER_V1, FILE_SIZE_V1),
-            2 => (HEADER, FILE_SIZE),
+            2 => (HEADER_V2, FILE_SIZE_V2),
+            3 => (HEADER, FILE_SIZE),
             _ => return Err(NnueError::Version(version)),
         };
         if bytes.len() < header {
@@ -127,6 +135,11 @@ impl QuantisedNetwork {
         if flags & !FLAG_RESIDUAL != 0 {
             return Err(NnueError::Flags(flags));
         }
+        let hand = if version >= 3 {
+            u64::from_le_bytes(r.take())
+        } else {
+            0
+        };
         match bytes.len() {
             n if n < size => return Err(truncated(size)),
             n if n > size => {
@@ -139,6 +152,7 @@ impl QuantisedNetwork {
         }
         let mut net = QuantisedNetwork::zero(scale);
         net.residual = flags & FLAG_RESIDUAL != 0;
+        net.hand = if net.residual { hand } else { 0 };
         let mut index = 0;
         let mut feature = |r: &mut Reader| {
             let value = r.i16();
@@ -179,6 +193,7 @@ impl QuantisedNetwork {
         out.extend_from_slice(&self.scale.to_le_bytes());
         let flags = if self.residual { FLAG_RESIDUAL } else { 0 };
         out.extend_from_slice(&flags.to_le_bytes());
+        out.extend_from_slice(&self.hand.to_le_bytes());
         let weights = self
             .feature_weights
             .iter()
@@ -202,11 +217,14 @@ impl QuantisedNetwork {
         let net = QuantisedNetwork::from_bytes(&bytes)?;
         if !net.fits_hand_evaluation() {
             log::warn!(
-                "net file {}: a correction to another hand evaluation than this build's \
-                 (logistic scale {}, this build's {}); train it again on this build",
+                "net file {}: a correction to {} hand evaluation than this build's; train it \
+                 again on this build",
                 path.display(),
-                net.scale(),
-                SCALE as f32
+                if net.hand == 0 {
+                    "a hand evaluation it does not name (format version 2), maybe another"
+                } else {
+                    "another"
+                }
             );
         }
         Ok(net)
@@ -223,10 +241,9 @@ impl QuantisedNetwork {
     }
 
     /// Whether the network can run on this build: a plain network always, a correction only
-    /// on the hand evaluation it was trained on, which its logistic scale identifies (every
-    /// refit of the hand evaluation fits a new one).
+    /// on the hand evaluation it was trained on.
     pub fn fits_hand_evaluation(&self) -> bool {
-        !self.is_residual() || self.scale() == SCALE as f32
+        !self.is_residual() || self.hand == fingerprint()
     }
 
     pub fn save(&self, path: &Path) -> Result<(), NnueError> {
@@ -240,6 +257,7 @@ impl QuantisedNetwork {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::eval::weights::SCALE;
     use crate::search::nnue::FloatNetwork;
 
     fn net() -> QuantisedNetwork {
@@ -271,12 +289,19 @@ mod tests {
 
     #[test]
     fn a_correction_fits_only_the_hand_evaluation_it_was_trained_on() {
-        let mut net = FloatNetwork::residual(3, SCALE as f32).quantise();
-        assert!(net.fits_hand_evaluation());
-        net = FloatNetwork::residual(3, SCALE as f32 * 1.01).quantise();
-        assert!(!net.fits_hand_evaluation());
-        net = FloatNetwork::random(3, SCALE as f32 * 1.01).quantise();
-        assert!(net.fits_hand_evaluation(), "a plain network stands alone");
+        let trained = FloatNetwork::residual(3, SCALE as f32).quantise();
+        assert_eq!(trained.hand, fingerprint());
+        assert!(trained.fits_hand_evaluation());
+        let mut other = trained.clone();
+        other.hand ^= 1;
+        assert!(!other.fits_hand_evaluation());
+        // A version 2 file does not say which hand evaluation: it is not taken to fit.
+        let v2 = QuantisedNetwork::from_bytes(&version_2(&trained)).unwrap();
+        assert!(v2.is_residual() && v2.hand == 0);
+        assert!(!v2.fits_hand_evaluation());
+        let plain = FloatNetwork::random(3, SCALE as f32).quantise();
+        assert_eq!(plain.hand, 0);
+        assert!(plain.fits_hand_evaluation(), "a plain network stands alone");
     }
 
     #[test]
@@ -288,27 +313,41 @@ mod tests {
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), FILE_SIZE);
         assert_eq!(u32::from_le_bytes(bytes[24..28].try_into().unwrap()), 1);
+        assert_eq!(
+            u64::from_le_bytes(bytes[28..36].try_into().unwrap()),
+            fingerprint()
+        );
         let back = QuantisedNetwork::from_bytes(&bytes).unwrap();
         assert!(back.is_residual());
         assert_eq!(back, net);
         // The same weights without the flag are another network.
-        let plain = QuantisedNetwork::from_bytes(&net_v2_with_flags(&bytes, 0)).unwrap();
+        let plain = QuantisedNetwork::from_bytes(&with_flags(&bytes, 0)).unwrap();
         assert!(!plain.is_residual());
         assert_ne!(plain, net);
     }
 
-    fn net_v2_with_flags(bytes: &[u8], flags: u32) -> Vec<u8> {
+    fn with_flags(bytes: &[u8], flags: u32) -> Vec<u8> {
         let mut b = bytes.to_vec();
         b[24..28].copy_from_slice(&flags.to_le_bytes());
         b
     }
 
-    /// A version 1 file of `net`: the header without the flags.
+    /// A version 2 file of `net`: the header without the fingerprint.
+    fn version_2(net: &QuantisedNetwork) -> Vec<u8> {
+        let v3 = net.to_bytes();
+        let mut b = v3[..HEADER_V2].to_vec();
+        b[8..12].copy_from_slice(&2u32.to_le_bytes());
+        b.extend_from_slice(&v3[HEADER..]);
+        assert_eq!(b.len(), FILE_SIZE_V2);
+        b
+    }
+
+    /// A version 1 file of `net`: the header without the flags and the fingerprint.
     fn version_1(net: &QuantisedNetwork) -> Vec<u8> {
-        let v2 = net.to_bytes();
-        let mut b = v2[..HEADER_V1].to_vec();
+        let v3 = net.to_bytes();
+        let mut b = v3[..HEADER_V1].to_vec();
         b[8..12].copy_from_slice(&1u32.to_le_bytes());
-        b.extend_from_slice(&v2[HEADER..]);
+        b.extend_from_slice(&v3[HEADER..]);
         b
     }
 
@@ -356,7 +395,7 @@ mod tests {
             with(&|b| b.push(0)),
             NnueError::TrailingBytes { .. }
         ));
-        assert!(matches!(with(&|b| b[8] = 3), NnueError::Version(3)));
+        assert!(matches!(with(&|b| b[8] = 4), NnueError::Version(4)));
         assert!(matches!(with(&|b| b[8] = 0), NnueError::Version(0)));
         assert!(matches!(with(&|b| b[24] = 3), NnueError::Flags(3)));
         assert!(matches!(

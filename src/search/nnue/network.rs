@@ -180,6 +180,10 @@ impl FloatNetwork {
         let feature = |w: f32| q16(w.clamp(-FEATURE_CLIP, FEATURE_CLIP), QA);
         let mut net = QuantisedNetwork::zero(self.scale);
         net.residual = self.residual;
+        // A correction is trained on this build's hand evaluation, and belongs to it.
+        if self.residual {
+            net.hand = crate::search::eval::fingerprint();
+        }
         for (f, row) in net.feature_weights.iter_mut().enumerate() {
             for (q, &w) in row.iter_mut().zip(self.row(f as u16)) {
                 *q = feature(w);
@@ -243,6 +247,9 @@ pub struct QuantisedNetwork {
     pub(crate) scale: f32,
     /// Whether the output is a correction added to the hand evaluation.
     pub(crate) residual: bool,
+    /// Of a residual network, the fingerprint of the hand evaluation it was trained on
+    /// ([`crate::search::eval::fingerprint`]); 0 where unknown (net files of version 2).
+    pub(crate) hand: u64,
 }
 
 // The scale is never NaN (the file and the trainer refuse it), so bitwise equality is equality.
@@ -254,6 +261,7 @@ impl PartialEq for QuantisedNetwork {
             && self.output_bias == other.output_bias
             && self.scale.to_bits() == other.scale.to_bits()
             && self.residual == other.residual
+            && self.hand == other.hand
     }
 }
 
@@ -282,6 +290,7 @@ impl QuantisedNetwork {
             output_bias: [0; 2],
             scale,
             residual: false,
+            hand: 0,
         }
     }
 
