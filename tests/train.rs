@@ -149,6 +149,20 @@ fn bad_settings_and_files_are_refused_with_a_reason() {
         &["train", "planted.txt", "--batch", "0", "-o", "x.nnue"],
     );
     assert!(!ok && err.contains("--batch"), "{err}");
+    let (ok, err) = hnefi(
+        &dir,
+        &[
+            "train",
+            "planted.txt",
+            "--lr",
+            "0.001",
+            "--lr-end",
+            "0.01",
+            "-o",
+            "x.nnue",
+        ],
+    );
+    assert!(!ok && err.contains("--lr-end"), "{err}");
     let (ok, err) = hnefi(&dir, &["train", "missing.txt", "-o", "x.nnue"]);
     assert!(!ok && err.contains("cannot read"), "{err}");
     std::fs::write(dir.join("bad.txt"), "11/11 a;1;a;1\n").unwrap();

@@ -25,9 +25,13 @@ pub struct TrainArgs {
     /// Positions per step of Adam.
     #[arg(long, default_value_t = 4096)]
     pub batch: usize,
-    /// Adam's step size (feature weights lie within ±1).
+    /// Adam's step size at the start (feature weights lie within ±1).
     #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
+    /// The step size at the end: it falls from --lr along a half cosine over the run, so
+    /// that the last epochs settle (default: --lr, a constant step).
+    #[arg(long)]
+    pub lr_end: Option<f32>,
     /// Weight of the game result in the target (the rest: the search score, where known).
     #[arg(long, default_value_t = 0.5)]
     pub lambda: f64,
@@ -71,6 +75,14 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     if !(args.lr > 0.0 && args.lr.is_finite()) {
         return Err(CliError::out_of_range("--lr", args.lr, "a positive number"));
     }
+    let lr_end = args.lr_end.unwrap_or(args.lr);
+    if !(lr_end > 0.0 && lr_end <= args.lr) {
+        return Err(CliError::out_of_range(
+            "--lr-end",
+            lr_end,
+            "a positive number no larger than --lr",
+        ));
+    }
     if !(args.weight_decay >= 0.0 && args.weight_decay.is_finite()) {
         return Err(CliError::out_of_range(
             "--weight-decay",
@@ -83,6 +95,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         epochs: args.epochs,
         batch: args.batch,
         learning_rate: args.lr,
+        learning_rate_end: lr_end,
         lambda: args.lambda,
         scale: SCALE,
         seed: args.seed,

@@ -30,8 +30,12 @@ pub struct TrainSettings {
     pub epochs: usize,
     /// Positions per step of Adam.
     pub batch: usize,
-    /// Adam's step size, in the network's units (feature weights are within ±1).
+    /// Adam's step size at the first step, in the network's units (feature weights are
+    /// within ±1).
     pub learning_rate: f32,
+    /// The step size at the last step: it falls from `learning_rate` along a half cosine,
+    /// so that the last epochs settle instead of jumping about the minimum.
+    pub learning_rate_end: f32,
     /// Weight of the game result in the target; the rest goes to the search score.
     pub lambda: f64,
     /// The logistic scale: cp = logit / scale.
@@ -246,6 +250,20 @@ pub fn initial_network(settings: &TrainSettings) -> FloatNetwork {
     }
 }
 
+/// The step size at `step` of `steps` (from 0): a half cosine from the first to the last.
+pub fn learning_rate(settings: &TrainSettings, step: usize, steps: usize) -> f32 {
+    let progress = if steps > 1 {
+        step as f64 / (steps - 1) as f64
+    } else {
+        0.0
+    };
+    let (start, end) = (
+        f64::from(settings.learning_rate),
+        f64::from(settings.learning_rate_end),
+    );
+    (end + (start - end) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())) as f32
+}
+
 /// Trains a network from random weights on `train`, calling `batch_done` with the positions
 /// of each batch and `epoch_done` after each epoch.
 pub fn train(
@@ -269,17 +287,22 @@ pub fn train(
     let mut grad = vec![0.0; PARAMS];
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut best: Option<Trained> = None;
+    let batch_size = settings.batch.max(1);
+    let steps = settings.epochs * train.len().div_ceil(batch_size);
+    let mut step = 0;
     for epoch in 1..=settings.epochs {
         let mut rng = SplitMix64::new(mix(settings.seed ^ spread(epoch as u64)));
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }
         let mut loss = 0.0;
-        for batch in order.chunks(settings.batch.max(1)) {
+        for batch in order.chunks(batch_size) {
             loss += train.gradient(&net, batch, &mut grad);
-            adam.step(&mut net.params, &grad, settings.learning_rate);
+            let lr = learning_rate(settings, step, steps);
+            step += 1;
+            adam.step(&mut net.params, &grad, lr);
             if settings.weight_decay > 0.0 {
-                net.scale_output_weights(1.0 - settings.learning_rate * settings.weight_decay);
+                net.scale_output_weights(1.0 - lr * settings.weight_decay);
             }
             net.clip();
             batch_done(batch.len());
@@ -385,6 +408,7 @@ mod tests {
             epochs: 30,
             batch: 16,
             learning_rate: 0.001,
+            learning_rate_end: 0.001,
             lambda: 1.0,
             scale: SCALE,
             seed: 4,
@@ -535,6 +559,23 @@ mod tests {
         };
         let (free, decayed) = (run(0.0), run(100.0));
         assert!(decayed < free, "{decayed} vs {free}");
+    }
+
+    #[test]
+    fn the_step_size_falls_from_the_first_to_the_last_along_a_half_cosine() {
+        let settings = TrainSettings {
+            learning_rate: 0.001,
+            learning_rate_end: 0.0001,
+            ..settings()
+        };
+        let at = |step| learning_rate(&settings, step, 101);
+        assert!((at(0) - 0.001).abs() < 1e-9);
+        assert!((at(50) - 0.00055).abs() < 1e-9);
+        assert!((at(100) - 0.0001).abs() < 1e-9);
+        assert!((1..=100).all(|s| at(s) < at(s - 1)));
+        // A single step, and a constant step size, stay at the first.
+        assert_eq!(learning_rate(&settings, 0, 1), 0.001);
+        assert!((0..10).all(|s| learning_rate(&self::settings(), s, 10) == 0.001));
     }
 
     #[test]
