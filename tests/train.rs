@@ -142,6 +142,35 @@ fn validation_files_replace_the_held_out_games() {
 }
 
 #[test]
+fn quiet_only_keeps_the_quiet_positions_of_both_sets() {
+    let dir = workdir("quiet");
+    let args = [
+        "train",
+        "planted.txt",
+        "--validate",
+        "planted.txt",
+        "--quiet-only",
+        "--epochs",
+        "1",
+        "-o",
+        "q.nnue",
+    ];
+    let (ok, err) = hnefi(&dir, &args);
+    assert!(ok, "{err}");
+    let quiet: usize = err
+        .split_once("planted.txt: 170 positions (")
+        .and_then(|(_, rest)| rest.split_once(" quiet)"))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of quiet positions in {err}"));
+    // Some kings see a corner, some soldiers can capture: not all 170 are quiet, nor none.
+    assert!(0 < quiet && quiet < 170, "{err}");
+    assert!(
+        err.contains(&format!("{quiet} training positions, {quiet} held out")),
+        "{err}"
+    );
+}
+
+#[test]
 fn bad_settings_and_files_are_refused_with_a_reason() {
     let dir = workdir("bad");
     let (ok, err) = hnefi(

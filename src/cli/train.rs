@@ -4,6 +4,8 @@
 use super::CliError;
 use super::common::{check_fit_settings, progress_bar, read_samples, thread_pool};
 use clap::Args;
+use hnefi::board::Rules;
+use hnefi::learn::sample::Sample;
 use hnefi::learn::train::{self, TrainData, TrainSettings};
 use hnefi::learn::tune::held_out;
 use hnefi::search::eval::weights::SCALE;
@@ -55,6 +57,11 @@ pub struct TrainArgs {
     /// output towards zero (for a residual network, towards the hand evaluation).
     #[arg(long, default_value_t = 0.0)]
     pub weight_decay: f32,
+    /// Train and validate only on quiet positions (no capture for the side to move, no open
+    /// line from the king to a corner): the search score of the others counts what the next
+    /// moves win, which the search finds itself.
+    #[arg(long)]
+    pub quiet_only: bool,
     /// Worker threads (default: all cores). The result does not depend on them.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -111,6 +118,16 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     };
     let mut train_data = empty();
     let mut validation = empty();
+    let rules = Rules::default();
+    let keep = |s: &Sample| !args.quiet_only || train::is_quiet(&s.board, &rules);
+    let kept = |samples: &[Sample]| {
+        if args.quiet_only {
+            let quiet = samples.iter().filter(|s| keep(s)).count();
+            format!(" ({quiet} quiet)")
+        } else {
+            String::new()
+        }
+    };
     for path in &args.data {
         let samples = pool.install(|| read_samples(path))?;
         let holdout = if args.validate.is_empty() {
@@ -118,24 +135,30 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         } else {
             0.0
         };
-        for s in &samples {
+        for s in samples.iter().filter(|s| keep(s)) {
             if held_out(s.game, args.seed, holdout) {
                 validation.push(s, settings.lambda, settings.scale);
             } else {
                 train_data.push(s, settings.lambda, settings.scale);
             }
         }
-        eprintln!("{}: {} positions", path.display(), samples.len());
+        eprintln!(
+            "{}: {} positions{}",
+            path.display(),
+            samples.len(),
+            kept(&samples)
+        );
     }
     for path in &args.validate {
         let samples = pool.install(|| read_samples(path))?;
-        for s in &samples {
+        for s in samples.iter().filter(|s| keep(s)) {
             validation.push(s, settings.lambda, settings.scale);
         }
         eprintln!(
-            "{}: {} positions to validate on",
+            "{}: {} positions{} to validate on",
             path.display(),
-            samples.len()
+            samples.len(),
+            kept(&samples)
         );
     }
     if train_data.is_empty() {

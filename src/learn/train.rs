@@ -15,9 +15,10 @@
 //! of its pieces: forward and backward cost O(pieces x hidden units).
 
 use super::sample::Sample;
-use crate::board::{Rules, Side};
+use crate::board::{Board, MoveList, Rules, Side};
 use crate::search::eval::evaluate as hand_evaluate;
 use crate::search::nnue::{Accumulator, FloatNetwork, PARAMS, QuantisedNetwork, board_features};
+use crate::search::ordering::Tactics;
 use crate::splitmix::{SplitMix64, mix, spread};
 use rayon::prelude::*;
 
@@ -188,6 +189,19 @@ impl Default for TrainData {
     fn default() -> TrainData {
         TrainData::new()
     }
+}
+
+/// Whether nothing is about to happen: the side to move can capture nothing and the king
+/// sees no corner. The search score of a position that is not quiet counts what its next
+/// moves win, which a static evaluation cannot see and should not be taught to guess.
+pub fn is_quiet(board: &Board, rules: &Rules) -> bool {
+    let tactics = Tactics::new(board, rules);
+    if tactics.open_lines.any() {
+        return false;
+    }
+    let mut captures = MoveList::new();
+    board.generate_moves_to(tactics.any_capture, &mut captures);
+    captures.is_empty()
 }
 
 pub fn sigmoid(x: f64) -> f64 {
@@ -559,6 +573,41 @@ mod tests {
         };
         let (free, decayed) = (run(0.0), run(100.0));
         assert!(decayed < free, "{decayed} vs {free}");
+    }
+
+    #[test]
+    fn a_position_with_a_capture_or_an_open_corner_is_not_quiet() {
+        let rules = Rules::default();
+        let squares = |names: &[&str]| -> Bitboard {
+            names
+                .iter()
+                .map(|n| crate::board::Square::parse(n).unwrap())
+                .collect()
+        };
+        let board = |attackers: &[&str], king: &str, side| {
+            let king = crate::board::Square::parse(king).unwrap();
+            Board::new(squares(attackers), squares(&["d4"]), king, side).unwrap()
+        };
+        assert!(is_quiet(&Board::start(), &rules));
+        // e8-e4 takes d4 against c4.
+        assert!(!is_quiet(
+            &board(&["c4", "e8"], "f6", Side::Attackers),
+            &rules
+        ));
+        // From g9 no attacker reaches e4, and the king on f6 sees no corner.
+        assert!(is_quiet(
+            &board(&["c4", "g9"], "f6", Side::Attackers),
+            &rules
+        ));
+        // The king on f1 sees a1 and k1.
+        assert!(!is_quiet(
+            &board(&["c4", "g9"], "f1", Side::Defenders),
+            &rules
+        ));
+        assert!(!is_quiet(
+            &board(&["c4", "g9"], "f1", Side::Attackers),
+            &rules
+        ));
     }
 
     #[test]
