@@ -237,6 +237,55 @@ fn a_residual_net_starts_from_the_hand_evaluation_and_says_so_in_its_file() {
     assert!(*losses.last().unwrap() < hand / 2.0, "{hand} -> {losses:?}");
     let net = QuantisedNetwork::load(&dir.join("r.nnue")).expect("a valid net file");
     assert!(net.is_residual());
+    // The next generation goes on from it: its start is where this one ended.
+    let (ok, err) = hnefi(
+        &dir,
+        &[
+            "train",
+            "planted.txt",
+            "--residual",
+            "--init",
+            "r.nnue",
+            "--validate",
+            "planted.txt",
+            "--lambda",
+            "1",
+            "--epochs",
+            "1",
+            "-o",
+            "r2.nnue",
+        ],
+    );
+    assert!(ok, "{err}");
+    let start: f64 = err
+        .lines()
+        .find_map(|l| l.strip_prefix("r.nnue: held-out loss "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the start's loss")
+        .parse()
+        .unwrap();
+    assert!(start < hand / 2.0, "{hand} -> {start}");
+    // A start of the other kind is refused.
+    let (ok, err) = hnefi(
+        &dir,
+        &["train", "planted.txt", "--init", "r.nnue", "-o", "x.nnue"],
+    );
+    assert!(
+        !ok && err.contains("r.nnue") && err.contains("--residual"),
+        "{err}"
+    );
+    let (ok, err) = hnefi(
+        &dir,
+        &[
+            "train",
+            "planted.txt",
+            "--init",
+            "missing.nnue",
+            "-o",
+            "x.nnue",
+        ],
+    );
+    assert!(!ok && err.contains("missing.nnue"), "{err}");
     let (ok, err) = hnefi(
         &dir,
         &["train", "planted.txt", "--weight-decay=-1", "-o", "x.nnue"],

@@ -9,8 +9,8 @@ use hnefi::learn::sample::Sample;
 use hnefi::learn::train::{self, TrainData, TrainSettings};
 use hnefi::learn::tune::held_out;
 use hnefi::search::eval::weights::SCALE;
-use hnefi::search::nnue::HIDDEN;
-use std::path::PathBuf;
+use hnefi::search::nnue::{FloatNetwork, HIDDEN, QuantisedNetwork};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Args)]
@@ -53,6 +53,11 @@ pub struct TrainArgs {
     /// starts from the hand evaluation, whose held-out loss is shown first.
     #[arg(long)]
     pub residual: bool,
+    /// Go on from this net file's weights instead of a fresh start: the next generation from
+    /// the last one. It must be of the same kind (--residual or not); a lower --lr keeps
+    /// more of what it knew.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
     /// Decoupled weight decay of the output weights, per unit of --lr: pulls the network's
     /// output towards zero (for a residual network, towards the hand evaluation).
     #[arg(long, default_value_t = 0.0)]
@@ -98,6 +103,10 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         ));
     }
     let pool = thread_pool(args.threads)?;
+    let start = match &args.init {
+        Some(path) => initial_from_file(path, args.residual)?,
+        None => None,
+    };
     let settings = TrainSettings {
         epochs: args.epochs,
         batch: args.batch,
@@ -171,20 +180,26 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         settings.batch,
         settings.epochs
     );
+    let (checked, name) = if validation.is_empty() {
+        (&train_data, "training")
+    } else {
+        (&validation, "held-out")
+    };
     if settings.residual {
-        let start = train::initial_network(&settings);
-        let (checked, name) = if validation.is_empty() {
-            (&train_data, "training")
-        } else {
-            (&validation, "held-out")
-        };
-        let loss = pool.install(|| checked.loss(&start));
+        let hand = train::initial_network(&settings);
+        let loss = pool.install(|| checked.loss(&hand));
         eprintln!("residual: the hand evaluation's {name} loss {loss:.6}");
+    }
+    let start = start.unwrap_or_else(|| train::initial_network(&settings));
+    if let Some(path) = &args.init {
+        let loss = pool.install(|| checked.loss(&start));
+        eprintln!("{}: {name} loss {loss:.6} at the start", path.display());
     }
     let bar = progress_bar((settings.epochs * train_data.len()) as u64, "positions");
     let mut epoch_start = Instant::now();
     let trained = pool.install(|| {
-        train::train(
+        train::train_from(
+            start,
             &train_data,
             &validation,
             &settings,
@@ -216,11 +231,6 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let quantised = net.quantise();
     quantised.save(&args.out)?;
     eprintln!("wrote {}", args.out.display());
-    let (checked, name) = if validation.is_empty() {
-        (&train_data, "training")
-    } else {
-        (&validation, "held-out")
-    };
     let report = pool.install(|| train::quantisation_error(&net, &quantised, checked));
     eprintln!(
         "quantised vs float over {} {name} positions: max {:.1} cp, mean {:.2} cp \
@@ -231,4 +241,35 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         return Err(CliError::QuantisationBound(report.beyond_bound));
     }
     Ok(())
+}
+
+/// The float network of the net file `path`, to go on training from: of the kind asked for,
+/// on this build's logistic scale.
+fn initial_from_file(path: &Path, residual: bool) -> Result<Option<FloatNetwork>, CliError> {
+    let net = QuantisedNetwork::load(path)?;
+    let invalid = |reason: String| CliError::Invalid {
+        path: path.to_path_buf(),
+        reason,
+    };
+    match (net.is_residual(), residual) {
+        (true, false) => {
+            return Err(invalid(
+                "a residual network (a correction to the hand evaluation): add --residual".into(),
+            ));
+        }
+        (false, true) => {
+            return Err(invalid(
+                "a plain network, not a correction to the hand evaluation: drop --residual".into(),
+            ));
+        }
+        _ => {}
+    }
+    if (f64::from(net.scale()) - SCALE).abs() > 1e-6 * SCALE {
+        return Err(invalid(format!(
+            "trained on the logistic scale {}, this build's is {SCALE}",
+            net.scale()
+        )));
+    }
+    // `load` has warned if it corrects another hand evaluation: a start all the same.
+    Ok(Some(FloatNetwork::from_quantised(&net)))
 }

@@ -278,9 +278,25 @@ pub fn learning_rate(settings: &TrainSettings, step: usize, steps: usize) -> f32
     (end + (start - end) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())) as f32
 }
 
-/// Trains a network from random weights on `train`, calling `batch_done` with the positions
-/// of each batch and `epoch_done` after each epoch.
+/// Trains a network from [`initial_network`] on `train`, calling `batch_done` with the
+/// positions of each batch and `epoch_done` after each epoch.
 pub fn train(
+    train: &TrainData,
+    validation: &TrainData,
+    settings: &TrainSettings,
+    batch_done: impl FnMut(usize),
+    epoch_done: impl FnMut(&EpochReport),
+) -> Trained {
+    let start = initial_network(settings);
+    train_from(start, train, validation, settings, batch_done, epoch_done)
+}
+
+/// Trains on from the network `start`: a generation from the weights of the one before
+/// (read from its net file by [`FloatNetwork::from_quantised`]). Adam's moments start at
+/// zero, so the first steps are as large as `settings.learning_rate`: a lower one keeps
+/// what the start knew.
+pub fn train_from(
+    start: FloatNetwork,
     train: &TrainData,
     validation: &TrainData,
     settings: &TrainSettings,
@@ -289,10 +305,11 @@ pub fn train(
 ) -> Trained {
     assert!(
         train.residual == settings.residual
+            && start.residual == settings.residual
             && (validation.is_empty() || validation.residual == settings.residual),
-        "residual training needs residual data, and only it"
+        "residual training needs a residual start and residual data, and only they"
     );
-    let mut net = initial_network(settings);
+    let mut net = start;
     let mut adam = Adam {
         m: vec![0.0; PARAMS],
         v: vec![0.0; PARAMS],
@@ -485,6 +502,52 @@ mod tests {
         assert_eq!(report.positions, samples.len());
         assert_eq!(report.beyond_bound, 0);
         assert!(report.mean < 3.0 && report.max < 10.0, "{report:?}");
+    }
+
+    #[test]
+    fn training_goes_on_from_a_net_file() {
+        let samples = king_on_edge_data();
+        let train_data = data(&samples);
+        let short = TrainSettings {
+            epochs: 5,
+            ..settings()
+        };
+        let first = train(&train_data, &TrainData::new(), &short, |_| {}, |_| {}).net;
+        // Read back from its file, the net fits the data as it did, far from a fresh start.
+        let start = FloatNetwork::from_quantised(&first.quantise());
+        let (fresh, was, at_start) = (
+            train_data.loss(&initial_network(&short)),
+            train_data.loss(&first),
+            train_data.loss(&start),
+        );
+        assert!((at_start - was).abs() < was / 100.0, "{was} -> {at_start}");
+        assert!(at_start < fresh, "{fresh} vs {at_start}");
+        let more = train_from(
+            start,
+            &train_data,
+            &TrainData::new(),
+            &short,
+            |_| {},
+            |_| {},
+        );
+        let after = train_data.loss(&more.net);
+        assert!(after < at_start, "{at_start} -> {after}");
+        // A plain start does not go on as a correction to the hand evaluation.
+        let residual = TrainSettings {
+            residual: true,
+            ..short
+        };
+        let mismatched = std::panic::catch_unwind(|| {
+            train_from(
+                first.clone(),
+                &residual_data(&samples),
+                &TrainData::new(),
+                &residual,
+                |_| {},
+                |_| {},
+            )
+        });
+        assert!(mismatched.is_err());
     }
 
     fn residual_data(samples: &[Sample]) -> TrainData {

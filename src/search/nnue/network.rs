@@ -82,6 +82,41 @@ impl FloatNetwork {
         net
     }
 
+    /// The float network a quantised one came from, as near as its grid tells: training
+    /// can go on from a net file (a new generation from the last one's weights), and
+    /// quantising the result again gives back the same integers.
+    pub fn from_quantised(net: &QuantisedNetwork) -> FloatNetwork {
+        let mut params = vec![0.0; PARAMS];
+        let qa = QA as f32;
+        for (f, row) in net.feature_weights.iter().enumerate() {
+            let start = FEATURE_WEIGHTS + f * HIDDEN;
+            for (w, &q) in params[start..start + HIDDEN].iter_mut().zip(row) {
+                *w = f32::from(q) / qa;
+            }
+        }
+        for (w, &q) in params[FEATURE_BIAS..OUTPUT_WEIGHTS]
+            .iter_mut()
+            .zip(&net.feature_bias)
+        {
+            *w = f32::from(q) / qa;
+        }
+        // The output layer is in cp on the file's grid; the float one in logits.
+        let scale = f64::from(net.scale);
+        for (side, weights) in net.output_weights.iter().enumerate() {
+            let start = OUTPUT_WEIGHTS + side * HIDDEN;
+            for (w, &q) in params[start..start + HIDDEN].iter_mut().zip(weights) {
+                *w = (f64::from(q) / f64::from(QB) * scale) as f32;
+            }
+            params[OUTPUT_BIAS + side] =
+                (f64::from(net.output_bias[side]) / f64::from(QA * QB) * scale) as f32;
+        }
+        FloatNetwork {
+            params,
+            scale: net.scale,
+            residual: net.residual,
+        }
+    }
+
     fn row(&self, feature: u16) -> &[f32] {
         let start = FEATURE_WEIGHTS + feature as usize * HIDDEN;
         &self.params[start..start + HIDDEN]
@@ -378,6 +413,25 @@ mod tests {
             let bound = float.quantisation_bound(37);
             assert!(bound > 20.0 * worst, "{bound}");
             assert!(mean < 2.0 && worst < 10.0, "mean {mean} worst {worst}");
+        }
+    }
+
+    #[test]
+    fn a_net_file_read_back_into_floats_quantises_to_the_same_integers() {
+        for residual in [false, true] {
+            let mut float = spread_network(4);
+            float.residual = residual;
+            let quantised = float.quantise();
+            let back = FloatNetwork::from_quantised(&quantised);
+            assert_eq!(back.residual, residual);
+            assert_eq!(back.scale.to_bits(), quantised.scale.to_bits());
+            assert!(back.quantise() == quantised);
+            // And it plays as the file does, within the file's own rounding.
+            for ply in random_plies(4, 2, 100) {
+                let b = ply.after;
+                let (q, f) = (quantised.evaluate_board(&b), back.evaluate(&b));
+                assert!((f64::from(q) - f).abs() <= 1.0, "{b:?}: {q} vs {f}");
+            }
         }
     }
 
