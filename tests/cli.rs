@@ -74,6 +74,23 @@ fn analyse_shows_a_diagram_and_lines_in_record_notation() {
 }
 
 #[test]
+fn eval_shows_the_terms_and_the_network() {
+    let (ok, out, err) = hnefi(&["eval"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("\ntotal "), "{out}");
+    assert!(
+        out.contains("network correction to the hand evaluation: "),
+        "{out}"
+    );
+    assert!(out.ends_with("\n") && out.contains("side to move (attackers), with the network: "));
+    let (ok, hand, _) = hnefi(&["eval", "--eval", "hand"]);
+    assert!(ok && !hand.contains("network"), "{hand}");
+    assert!(out.starts_with(&hand), "{hand}\n{out}");
+    let (ok, _, err) = hnefi(&["eval", "--eval-file", "/nonexistent.nnue"]);
+    assert!(!ok && err.contains("/nonexistent.nnue"), "{err}");
+}
+
+#[test]
 fn bench_ends_with_nodes_and_nps() {
     let (ok, out, _) = hnefi(&["bench", "3"]);
     assert!(ok);
@@ -114,16 +131,17 @@ fn bench_with_a_network_shows_incremental_and_refreshed_speeds() {
     assert_eq!(counts[1].0, "nnue incremental");
     assert_eq!(counts[2].0, "");
     assert!(counts.iter().all(|c| c.1 == counts[0].1), "{out}");
-    // The network searches otherwise than the hand evaluation.
-    let (ok, hand, _) = hnefi(&["bench", "3"]);
+    // The network searches otherwise than the hand evaluation, which prints one line.
+    let (ok, hand, _) = hnefi(&["bench", "3", "--eval", "hand"]);
     assert!(ok);
+    assert_eq!(hand.lines().count(), 1, "{hand}");
     assert_ne!(hand.split(' ').next(), lines[2].split(' ').next());
-    // Without a file, the network built into the binary.
-    let (ok, built_in, err) = hnefi(&["bench", "3", "--eval", "nnue"]);
+    // By default, the network built into the binary.
+    let (ok, built_in, err) = hnefi(&["bench", "3"]);
     assert!(ok, "{err}");
     assert_eq!(built_in.lines().count(), 3, "{built_in}");
     assert_ne!(built_in.lines().last(), lines.last().copied());
-    let (ok, _, err) = hnefi(&["bench", "3", "--eval-file", file]);
+    let (ok, _, err) = hnefi(&["bench", "3", "--eval", "hand", "--eval-file", file]);
     assert!(!ok && err.contains("--eval-file"), "{err}");
 }
 

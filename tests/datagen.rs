@@ -126,7 +126,7 @@ fn random_net(dir: &Path, seed: u64) -> &'static str {
 fn datagen_plays_with_the_network_when_asked() {
     let dir = workdir("nnue");
     let net = random_net(&dir, 7);
-    let (ok, err) = datagen(&dir, "hand.txt", &[]);
+    let (ok, err) = datagen(&dir, "hand.txt", &["--eval", "hand"]);
     assert!(ok, "{err}");
     assert!(err.contains("hand evaluation"), "{err}");
     let with_net = ["--eval", "nnue", "--eval-file", net];
@@ -146,14 +146,14 @@ fn datagen_plays_with_the_network_when_asked() {
     );
     assert!(ok, "{err}");
     assert_eq!(lines(&dir.join("again.txt")), nnue);
-    // Without a file, the network built into the binary.
-    let (ok, err) = datagen(&dir, "built-in.txt", &["--eval", "nnue"]);
+    // By default, the network built into the binary.
+    let (ok, err) = datagen(&dir, "built-in.txt", &[]);
     assert!(ok, "{err}");
     assert!(err.contains("nnue (built in) evaluation"), "{err}");
     let built_in = lines(&dir.join("built-in.txt"));
     assert!(built_in != hand && built_in != nnue);
     for (extra, expected) in [
-        (&["--eval-file", net][..], "--eval nnue"),
+        (&["--eval", "hand", "--eval-file", net][..], "--eval nnue"),
         (
             &["--eval", "nnue", "--eval-file", "games.csv"][..],
             "games.csv",

@@ -251,8 +251,25 @@ fn game_over_gives_bestmove_none_and_perft_divides() {
     let lines = e.until("Nodes searched");
     assert_eq!(lines.last().unwrap(), "Nodes searched: 6788");
     assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 117);
+    // The hand evaluation's terms, then what the network (the default) makes of them.
     e.send("eval");
-    e.until("info string side to move");
+    let lines = e.until("info string side to move (attackers), with the network");
+    assert!(lines.iter().any(|l| l.starts_with("info string total ")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string network correction"))
+    );
+    e.send("setoption name Eval value hand");
+    e.send("eval");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string side to move (attackers): "))
+    );
+    assert!(!lines.iter().any(|l| l.contains("network")), "{lines:?}");
     e.send("quit");
     assert!(e.close());
 }
@@ -480,16 +497,17 @@ fn eval_and_eval_file_work_in_either_order() {
     // the network must play all the same.
     let eval_first = searched_with(&[("Eval", "nnue"), ("EvalFile", file)]);
     assert_eq!(eval_first, file_first);
-    let hand = searched_with(&[]);
+    let hand = searched_with(&[("Eval", "hand")]);
     assert_ne!(hand.0, file_first.0, "the network's scores are its own");
-    // A file alone does not switch the evaluation, and Eval hand switches it back.
-    assert_eq!(searched_with(&[("EvalFile", file)]), hand);
+    // The network is the default: a file alone plays it, and Eval hand switches it off.
+    assert_eq!(searched_with(&[("EvalFile", file)]), file_first);
     assert_eq!(
         searched_with(&[("Eval", "nnue"), ("EvalFile", file), ("Eval", "hand")]),
         hand
     );
     // Without a file, or with the file unset again, the network built into the binary.
-    let built_in = searched_with(&[("Eval", "nnue")]);
+    let built_in = searched_with(&[]);
+    assert_eq!(searched_with(&[("Eval", "nnue")]), built_in);
     assert_ne!(built_in, hand);
     assert_ne!(built_in, file_first);
     assert_eq!(

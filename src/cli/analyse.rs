@@ -2,6 +2,7 @@
 //! evaluation term by term.
 
 use super::CliError;
+use super::common::EvalChoice;
 use clap::Args;
 use hnefi::board::notation::parse_fen;
 use hnefi::board::{Preset, Rules, START_FEN};
@@ -28,6 +29,8 @@ pub struct AnalyseArgs {
     pub threads: usize,
     #[arg(long, default_value = "copenhagen")]
     pub rules: Preset,
+    #[command(flatten)]
+    pub eval: EvalChoice,
 }
 
 pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
@@ -72,10 +75,13 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
         },
         ..Limits::default()
     };
+    let (eval, net) = args.eval.load()?;
     let mut engine = Engine::new(Options {
         multipv: args.multipv,
         threads: args.threads,
         hash_mb: 64,
+        eval,
+        net,
         ..Options::default()
     });
     let root = pos.clone();
@@ -114,13 +120,23 @@ pub struct EvalArgs {
     /// Position (default: the start position).
     #[arg(long, default_value = START_FEN)]
     pub fen: String,
+    /// With `nnue`, the network's correction and the evaluation the search takes follow
+    /// the hand evaluation's terms.
+    #[command(flatten)]
+    pub eval: EvalChoice,
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
+    use hnefi::search::nnue::{QuantisedNetwork, describe};
     let board = parse_fen(&args.fen).map_err(CliError::Fen)?;
-    print!(
-        "{}",
-        hnefi::search::eval::breakdown(&board, &hnefi::board::Rules::default())
-    );
+    let rules = Rules::default();
+    let (eval, net) = args.eval.load()?;
+    print!("{}", hnefi::search::eval::breakdown(&board, &rules));
+    if eval != hnefi::search::EvalKind::Hand {
+        let net = net
+            .as_deref()
+            .unwrap_or_else(|| QuantisedNetwork::embedded());
+        print!("{}", describe(net, &board, &rules));
+    }
     Ok(())
 }

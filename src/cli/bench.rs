@@ -2,11 +2,10 @@
 //! count and its speed on one or more threads.
 
 use super::CliError;
+use super::common::EvalChoice;
 use clap::Args;
 use hnefi::board::{Board, Rules};
 use hnefi::search::EvalKind;
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
@@ -14,38 +13,17 @@ pub struct BenchArgs {
     /// Search depth.
     #[arg(default_value_t = hnefi::bench::DEFAULT_DEPTH)]
     pub depth: u32,
-    /// The evaluation: `nnue` runs the bench twice, with the accumulators updated move by
-    /// move and computed afresh at every node, and shows both speeds (the same nodes).
-    #[arg(long, default_value = "hand")]
-    pub eval: BenchEval,
-    /// The network for `--eval nnue`; without it, the one built into the binary.
-    #[arg(long)]
-    pub eval_file: Option<PathBuf>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum BenchEval {
-    Hand,
-    Nnue,
+    /// With `nnue` the bench runs twice, the accumulators updated move by move and computed
+    /// afresh at every node, and shows both speeds (the same nodes).
+    #[command(flatten)]
+    pub eval: EvalChoice,
 }
 
 pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     if !(1..=30).contains(&args.depth) {
         return Err(CliError::out_of_range("DEPTH", args.depth, "1-30"));
     }
-    if args.eval == BenchEval::Hand && args.eval_file.is_some() {
-        return Err(CliError::out_of_range(
-            "--eval-file",
-            "with --eval hand",
-            "given with --eval nnue only",
-        ));
-    }
-    let net = args
-        .eval_file
-        .as_deref()
-        .map(super::common::load_net)
-        .transpose()?
-        .map(Arc::new);
+    let (eval, net) = args.eval.load()?;
     let run = |eval: EvalKind, show: bool| {
         hnefi::bench::run(args.depth, eval, net.clone(), |i, fen, nodes| {
             if show {
@@ -53,12 +31,12 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
             }
         })
     };
-    match args.eval {
-        BenchEval::Hand => {
+    match eval {
+        EvalKind::Hand => {
             let result = run(EvalKind::Hand, true)?;
             println!("{} nodes {} nps", result.nodes, result.nps());
         }
-        BenchEval::Nnue => {
+        EvalKind::Nnue | EvalKind::NnueRefresh => {
             let incremental = run(EvalKind::Nnue, true)?;
             let refresh = run(EvalKind::NnueRefresh, false)?;
             // The same search either way: only the accumulators' cost differs.

@@ -1,13 +1,16 @@
-//! What several commands share: the default games file, reading files, openings, thread
-//! pools, progress bars, shards and Ctrl-C.
+//! What several commands share: the default games file, reading files, the evaluation,
+//! openings, thread pools, progress bars, shards and Ctrl-C.
 
 use super::CliError;
+use clap::Args;
 use hnefi::board::{Move, Rules};
 use hnefi::learn::sample::Sample;
+use hnefi::search::EvalKind;
+use hnefi::search::nnue::QuantisedNetwork;
 use hnefi::tournament::openings::{BUILT_IN, load_openings};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -143,9 +146,54 @@ pub(super) fn interrupt_flag(notice: &'static str) -> Arc<AtomicBool> {
     stop
 }
 
+/// The evaluation a command searches with.
+#[derive(Args)]
+pub(super) struct EvalChoice {
+    /// `nnue`: the network (a correction to the hand evaluation); `hand`: the hand evaluation
+    /// alone.
+    #[arg(long, default_value = "nnue")]
+    pub eval: EvalName,
+    /// The network for `--eval nnue` (a net file of `hnefi train`); without it, the one built
+    /// into the binary.
+    #[arg(long, value_name = "NET")]
+    pub eval_file: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum EvalName {
+    Hand,
+    Nnue,
+}
+
+impl EvalChoice {
+    /// The search's evaluation and network (`None`: the built-in one), the file read and
+    /// checked.
+    pub fn load(&self) -> Result<(EvalKind, Option<Arc<QuantisedNetwork>>), CliError> {
+        match (self.eval, &self.eval_file) {
+            (EvalName::Hand, None) => Ok((EvalKind::Hand, None)),
+            (EvalName::Hand, Some(_)) => Err(CliError::out_of_range(
+                "--eval-file",
+                "with --eval hand",
+                "given with --eval nnue only",
+            )),
+            (EvalName::Nnue, None) => Ok((EvalKind::Nnue, None)),
+            (EvalName::Nnue, Some(path)) => Ok((EvalKind::Nnue, Some(Arc::new(load_net(path)?)))),
+        }
+    }
+
+    /// The evaluation for people: `hand`, `nnue FILE` or `nnue (built in)`.
+    pub fn describe(&self) -> String {
+        match (self.eval, &self.eval_file) {
+            (EvalName::Hand, _) => "hand".to_string(),
+            (EvalName::Nnue, Some(path)) => format!("nnue {}", path.display()),
+            (EvalName::Nnue, None) => "nnue (built in)".to_string(),
+        }
+    }
+}
+
 /// A net file of `hnefi train`, its path in the error.
-pub(super) fn load_net(path: &Path) -> Result<hnefi::search::nnue::QuantisedNetwork, CliError> {
-    use hnefi::search::nnue::{NnueError, QuantisedNetwork};
+pub(super) fn load_net(path: &Path) -> Result<QuantisedNetwork, CliError> {
+    use hnefi::search::nnue::NnueError;
     QuantisedNetwork::load(path).map_err(|e| match e {
         NnueError::Read { .. } => CliError::Nnue(e),
         _ => CliError::Invalid {

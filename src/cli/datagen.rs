@@ -2,14 +2,11 @@
 //! real games.
 
 use super::CliError;
-use super::bench::BenchEval;
-use super::common::{GAMES_CSV, interrupt_flag, load_net, parse_shard, progress_bar, read_text};
+use super::common::{EvalChoice, GAMES_CSV, interrupt_flag, parse_shard, progress_bar, read_text};
 use clap::Args;
 use hnefi::board::{Preset, Rules};
-use hnefi::search::EvalKind;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -57,12 +54,8 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
     /// The evaluation the games are played with.
-    #[arg(long, default_value = "hand")]
-    pub eval: super::bench::BenchEval,
-    /// The network for `--eval nnue` (a net file of `hnefi train`); without it, the one built
-    /// into the binary.
-    #[arg(long)]
-    pub eval_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub eval: EvalChoice,
     /// Resume: keep the games already in the output file and play the rest (the last game in
     /// the file is cut and played again, as an interruption may have cut it short).
     #[arg(long)]
@@ -79,6 +72,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
     if let Some(n) = args.threads.filter(|n| !(1..=256).contains(n)) {
         return Err(CliError::out_of_range("--threads", n, "1-256"));
     }
+    let (eval, net) = args.eval.load()?;
     let settings = Settings {
         rules: Rules::preset(args.rules),
         nodes: args.nodes,
@@ -94,21 +88,8 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
             (i.into(), n.into())
         },
         hash_mb: args.hash,
-        eval: match args.eval {
-            BenchEval::Hand => EvalKind::Hand,
-            BenchEval::Nnue => EvalKind::Nnue,
-        },
-        net: match (args.eval, &args.eval_file) {
-            (_, None) => None,
-            (BenchEval::Hand, Some(_)) => {
-                return Err(CliError::out_of_range(
-                    "--eval-file",
-                    "with --eval hand",
-                    "given with --eval nnue only",
-                ));
-            }
-            (BenchEval::Nnue, Some(path)) => Some(Arc::new(load_net(path)?)),
-        },
+        eval,
+        net,
     };
     settings.check()?;
     let text = read_text(&args.book)?;
@@ -122,11 +103,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
         skip.len(),
         args.output.display(),
         settings.nodes,
-        match (args.eval, &args.eval_file) {
-            (BenchEval::Hand, _) => "hand".to_string(),
-            (BenchEval::Nnue, Some(path)) => format!("nnue {}", path.display()),
-            (BenchEval::Nnue, None) => "nnue (built in)".to_string(),
-        },
+        args.eval.describe(),
         book.len(),
         settings.book_plies
     );

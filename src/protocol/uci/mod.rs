@@ -7,7 +7,8 @@ pub mod options;
 
 use super::{Flow, Input, Output, Session, Settings};
 use crate::board::Rules;
-use crate::search::{Engine, Info, Options, SearchResult, fallback_result};
+use crate::search::nnue::QuantisedNetwork;
+use crate::search::{Engine, EvalKind, Info, Options, SearchResult, fallback_result};
 use message::{Command, Reply};
 use options::Change;
 use std::sync::Arc;
@@ -116,7 +117,16 @@ impl Uci {
             Command::Display => self.display(),
             Command::Eval => {
                 let pos = self.session.position();
-                for l in crate::search::eval::breakdown(pos.board(), pos.rules()).lines() {
+                let mut text = crate::search::eval::breakdown(pos.board(), pos.rules());
+                let options = self.engine.options();
+                if options.eval != EvalKind::Hand {
+                    let net = options
+                        .net
+                        .as_deref()
+                        .unwrap_or_else(|| QuantisedNetwork::embedded());
+                    text += &crate::search::nnue::describe(net, pos.board(), pos.rules());
+                }
+                for l in text.lines() {
                     self.reply(Reply::InfoString(l.to_string()));
                 }
             }

@@ -13,6 +13,14 @@ use std::time::Duration;
 /// `EvalFile` unset, as UCI hosts write an empty string.
 const NO_FILE: &str = "<empty>";
 
+/// The `Eval` value of an evaluation.
+fn eval_name(eval: EvalKind) -> &'static str {
+    match eval {
+        EvalKind::Hand => "hand",
+        EvalKind::Nnue | EvalKind::NnueRefresh => "nnue",
+    }
+}
+
 /// The options `uci` lists, with the defaults of `options`.
 pub fn offered(options: &Options) -> Vec<EngineOption> {
     let spin = |name: &str, default: i64, min: i64, max: i64| EngineOption {
@@ -47,7 +55,7 @@ pub fn offered(options: &Options) -> Vec<EngineOption> {
         EngineOption {
             name: "Eval".into(),
             kind: OptionKind::Combo {
-                default: "hand".into(),
+                default: eval_name(options.eval).into(),
                 vars: vec!["hand".into(), "nnue".into()],
             },
         },
@@ -210,10 +218,11 @@ mod tests {
         assert_eq!(e("Colour", Some("red")), "unknown option 'Colour'");
         assert_eq!(e("Eval", Some("magic")), "option 'Eval' takes hand or nnue");
         assert!(e("EvalFile", Some("/nonexistent.nnue")).contains("cannot read net file"));
+        assert_eq!(o.eval, EvalKind::Nnue);
         assert!(matches!(
-            set("Eval", Some("NNUE")),
+            set("Eval", Some(" HAND")),
             Ok(Change::Search(Options {
-                eval: EvalKind::Nnue,
+                eval: EvalKind::Hand,
                 ..
             }))
         ));

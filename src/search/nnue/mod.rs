@@ -62,6 +62,24 @@ pub fn active_features(board: &Board, mut f: impl FnMut(usize)) {
     f(feature(Piece::King, board.king()));
 }
 
+/// The network's view of `board`, for people (UCI `eval`, `hnefi eval`): what it adds to
+/// the hand evaluation (a residual net) or says alone, and the evaluation the search takes.
+pub fn describe(net: &QuantisedNetwork, board: &Board, rules: &crate::board::Rules) -> String {
+    let acc = Accumulator::refresh(net, board);
+    let output = net.evaluate(&acc, board.side_to_move());
+    let total = net.evaluate_position(&acc, board, rules);
+    let kind = if net.is_residual() {
+        "correction to the hand evaluation"
+    } else {
+        "evaluation"
+    };
+    format!(
+        "network {kind}: {output:+} cp for the side to move\n\
+         side to move ({}), with the network: {total}\n",
+        board.side_to_move()
+    )
+}
+
 /// Random games for the tests: every move with the piece that made it and what it took.
 #[cfg(test)]
 pub(crate) mod testing {
