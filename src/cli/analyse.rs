@@ -127,15 +127,12 @@ pub struct EvalArgs {
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
-    use hnefi::search::nnue::{QuantisedNetwork, describe};
+    use hnefi::search::nnue::describe;
     let board = parse_fen(&args.fen).map_err(CliError::Fen)?;
     let rules = Rules::default();
     let (eval, net) = args.eval.load()?;
     print!("{}", hnefi::search::eval::breakdown(&board, &rules));
-    if eval != hnefi::search::EvalKind::Hand {
-        let net = net
-            .as_deref()
-            .unwrap_or_else(|| QuantisedNetwork::embedded());
+    if let Some(net) = eval.network(net.as_deref()) {
         print!("{}", describe(net, &board, &rules));
     }
     Ok(())

@@ -114,6 +114,26 @@ pub enum EvalKind {
     NnueRefresh,
 }
 
+impl EvalKind {
+    /// The network this evaluation runs: `file` (a net read from an `EvalFile`) or, without
+    /// one, the network built into the binary; none for the hand evaluation.
+    pub fn network(self, file: Option<&QuantisedNetwork>) -> Option<&QuantisedNetwork> {
+        match self {
+            EvalKind::Hand => None,
+            EvalKind::Nnue | EvalKind::NnueRefresh => {
+                Some(file.unwrap_or_else(|| QuantisedNetwork::embedded()))
+            }
+        }
+    }
+}
+
+impl Options {
+    /// The network the search evaluates with, if it runs one.
+    pub fn network(&self) -> Option<&QuantisedNetwork> {
+        self.eval.network(self.net.as_deref())
+    }
+}
+
 impl Default for Options {
     fn default() -> Options {
         Options {
@@ -336,4 +356,33 @@ fn check(options: &Options) -> Result<(), OptionsError> {
         return Err(OptionsError::Zero { what: "MultiPV" });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_network_is_the_eval_files_or_else_the_built_in_one() {
+        let built_in = QuantisedNetwork::embedded();
+        let file = built_in.clone();
+        assert!(EvalKind::Hand.network(Some(&file)).is_none());
+        for kind in [EvalKind::Nnue, EvalKind::NnueRefresh] {
+            assert!(std::ptr::eq(kind.network(None).unwrap(), built_in));
+            assert!(std::ptr::eq(kind.network(Some(&file)).unwrap(), &file));
+        }
+        let options = Options {
+            net: Some(Arc::new(file)),
+            ..Options::default()
+        };
+        assert!(std::ptr::eq(
+            options.network().unwrap(),
+            options.net.as_deref().unwrap()
+        ));
+        let hand = Options {
+            eval: EvalKind::Hand,
+            ..options
+        };
+        assert!(hand.network().is_none());
+    }
 }

@@ -155,13 +155,7 @@ pub(super) fn run(
             main_depth: &main_depth,
             breadcrumbs: &breadcrumbs,
             params: options.params,
-            net: match options.eval {
-                EvalKind::Hand => None,
-                EvalKind::Nnue | EvalKind::NnueRefresh => Some(match options.net.as_deref() {
-                    Some(net) => net,
-                    None => QuantisedNetwork::embedded(),
-                }),
-            },
+            net: options.network(),
             refresh: options.eval == EvalKind::NnueRefresh,
         };
         // Helpers are a bonus: one the system will not start is done without.

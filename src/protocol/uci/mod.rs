@@ -7,8 +7,7 @@ pub mod options;
 
 use super::{Flow, Input, Output, Session, Settings};
 use crate::board::Rules;
-use crate::search::nnue::QuantisedNetwork;
-use crate::search::{Engine, EvalKind, Info, Options, SearchResult, fallback_result};
+use crate::search::{Engine, Info, Options, SearchResult, fallback_result};
 use message::{Command, Reply};
 use options::Change;
 use std::sync::Arc;
@@ -118,12 +117,7 @@ impl Uci {
             Command::Eval => {
                 let pos = self.session.position();
                 let mut text = crate::search::eval::breakdown(pos.board(), pos.rules());
-                let options = self.engine.options();
-                if options.eval != EvalKind::Hand {
-                    let net = options
-                        .net
-                        .as_deref()
-                        .unwrap_or_else(|| QuantisedNetwork::embedded());
+                if let Some(net) = self.engine.options().network() {
                     text += &crate::search::nnue::describe(net, pos.board(), pos.rules());
                 }
                 for l in text.lines() {
