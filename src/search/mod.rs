@@ -106,7 +106,7 @@ pub enum EvalKind {
     /// The hand-written evaluation of [`eval`], fitted by `hnefi tune`.
     Hand,
     /// The network of [`Options::net`], trained by `hnefi train`: the default since the
-    /// built-in network g1 beat the hand evaluation at 200 ms a move.
+    /// first self-trained network, g1, beat the hand evaluation at 200 ms a move.
     #[default]
     Nnue,
     /// The same network, its accumulator computed from scratch at every node instead of
