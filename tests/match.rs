@@ -338,6 +338,49 @@ fn bad_command_lines_are_refused_with_a_reason() {
 }
 
 #[test]
+fn an_option_the_engine_refuses_stops_the_match() {
+    let dir = scratch("options");
+    let cases = [
+        ("option.EvalFile=/nonexistent.nnue", "cannot read net file"),
+        ("option.Foo=1", "offers no option 'Foo'"),
+        ("option.Hash=abc", "'abc' is not a whole number"),
+    ];
+    for (option, expect) in cases {
+        let mut args = hnefi_engine("good", 100);
+        args.extend(hnefi_engine("typo", 100));
+        args.push(option.into());
+        let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+            .arg("match")
+            .args(&args)
+            .arg("--records")
+            .arg(dir.join("games.csv"))
+            .output()
+            .expect("run hnefi match");
+        assert!(!out.status.success(), "{option}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("engine typo") && err.contains(option) && err.contains(expect),
+            "{option}: {err}"
+        );
+        assert!(
+            !dir.join("games.csv").exists(),
+            "{option}: no game is played"
+        );
+    }
+    // Options the engine takes pass, in any case of their names.
+    let mut args = hnefi_engine("a", 100);
+    args.extend(hnefi_engine("b", 100));
+    args.extend(words("option.hash=8 option.Eval=hand --games 2"));
+    let (out, summary) = run(&dir, &args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(summary.expect("a summary").games(), 2);
+}
+
+#[test]
 fn opentafl_engines_are_refused_rules_they_cannot_be_told() {
     let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
         .args([
