@@ -381,6 +381,30 @@ fn an_option_the_engine_refuses_stops_the_match() {
 }
 
 #[test]
+fn opentafl_engines_are_told_the_increment_as_overtime() {
+    let dir = scratch("otep-clock");
+    let path = script(&dir, "otep_tell.sh");
+    let told = dir.join("told.txt");
+    let mut args = hnefi_engine("hnefi", 100);
+    args.extend(words("--engine cmd=sh proto=otep name=bad tc=60+2"));
+    args.push(format!("args={path} {}", told.display()));
+    args.extend(words("--games 2"));
+    let (out, summary) = run(&dir, &args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(summary.expect("a summary").games(), 2);
+    let told = std::fs::read_to_string(&told).expect("what the engine was told");
+    // Main time and one period of the increment make the 60 s; the opponent has no clock and
+    // is shown the engine's own. OpenTafl's host ends the line with a space.
+    let clocks: Vec<&str> = told.lines().filter(|l| l.starts_with("clock")).collect();
+    assert_eq!(clocks, ["clock 58000 58000 2 1 1 "; 2], "{told}");
+    assert!(told.contains("clock 58000 58000 2 1 1 \nplay "), "{told}");
+}
+
+#[test]
 fn opentafl_engines_are_refused_rules_they_cannot_be_told() {
     let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
         .args([

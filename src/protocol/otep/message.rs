@@ -4,7 +4,7 @@
 //! to move until the reader knows better. Moves are `d1-d3`, captures `xe2`.
 
 use super::rules::{RulesError, parse_rules, rules_string};
-use crate::board::notation::{NotationError, parse_move, parse_opentafl, record_move, to_opentafl};
+use crate::board::notation::{NotationError, parse_move, parse_opentafl, to_opentafl};
 use crate::board::{Bitboard, Board, Move, Outcome, Rules, Side, Square};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;
@@ -14,11 +14,15 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-/// The clocks as the host reports them before asking for a move.
+/// The clocks as the host reports them before asking for a move. OpenTafl's clocks have main
+/// time and then overtime periods (byo-yomi) of `overtime_s` each; a side whose main time is
+/// spent is reported with the time left in its current period, marked `*`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClockReport {
-    /// Main time left in ms, attackers first.
+    /// Main time left in ms (in overtime: the period's time left), attackers first.
     pub main_ms: [u64; 2],
+    /// Whether the side's main time is spent, attackers first.
+    pub in_overtime: [bool; 2],
     /// Length of an overtime period in seconds.
     pub overtime_s: u64,
     /// Overtime periods left, attackers first.
@@ -26,24 +30,53 @@ pub struct ClockReport {
 }
 
 impl ClockReport {
-    /// The report of `clock`, which must run for both sides (see [`Clock::shown_to`]);
-    /// OpenTafl's increment is the host's to add, so none is reported.
+    /// The report of `clock`, which must run for both sides (see [`Clock::shown_to`]).
+    /// OpenTafl's protocol has no word for an increment; a Fischer clock with left `L` and
+    /// increment `I` is told as main time `L - I` and one overtime period of `I` (whole
+    /// seconds, the smaller side's): what the engine may spend now is `L` either way, and the
+    /// period is what it may spend on every move. OpenTafl's AI paces itself by its overtime
+    /// and, told a clock without any, may think longer than the clock allows. Without an
+    /// increment of a second or more the report has no overtime, as OpenTafl's host sends it.
     pub fn of(clock: Clock) -> ClockReport {
-        let ms = |side| {
-            let left = clock.side(side).map_or(Duration::ZERO, |c| c.left);
-            u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
-        };
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let sides = [Side::Attackers, Side::Defenders].map(|s| clock.side(s).unwrap_or_default());
+        let overtime_s = sides.iter().map(|c| c.inc.as_secs()).min().unwrap_or(0);
+        let period = overtime_s.saturating_mul(1000);
+        let left = sides.map(|c| ms(c.left));
+        if period == 0 {
+            return ClockReport {
+                main_ms: left,
+                in_overtime: [false; 2],
+                overtime_s: 0,
+                overtimes: [0, 0],
+            };
+        }
         ClockReport {
-            main_ms: [ms(Side::Attackers), ms(Side::Defenders)],
-            overtime_s: 0,
-            overtimes: [0, 0],
+            main_ms: left.map(|l| if l > period { l - period } else { l }),
+            in_overtime: left.map(|l| l <= period),
+            overtime_s,
+            overtimes: [1, 1],
         }
     }
 
-    /// What the engine plays on: the main times, without increment (overtime is ignored).
+    /// What the engine plays on: a side with overtime left may spend its main time and one
+    /// period now, and at least a period on every later move, which is a Fischer clock with the
+    /// period as increment.
     pub fn clock(self) -> Clock {
-        let side = |ms| Some(SideClock::new(Duration::from_millis(ms), Duration::ZERO));
-        Clock::new(side(self.main_ms[0]), side(self.main_ms[1]))
+        let side = |i: usize| {
+            let main = Duration::from_millis(self.main_ms[i]);
+            let period = Duration::from_secs(self.overtime_s);
+            if self.overtimes[i] == 0 || period.is_zero() {
+                return Some(SideClock::new(main, Duration::ZERO));
+            }
+            let now = if self.in_overtime[i] {
+                main
+            } else {
+                main.saturating_add(period)
+            };
+            Some(SideClock::new(now, period))
+        };
+        Clock::new(side(0), side(1))
     }
 }
 
@@ -149,14 +182,30 @@ impl fmt::Display for Command {
             Command::Position(board) => write!(f, "position {}", to_opentafl(board)),
             Command::Side(side) => write!(f, "side {side}"),
             // The OpenTafl host ends the line with a space.
-            Command::Clock(c) => write!(
-                f,
-                "clock {} {} {} {} {} ",
-                c.main_ms[0], c.main_ms[1], c.overtime_s, c.overtimes[0], c.overtimes[1]
-            ),
+            Command::Clock(c) => {
+                let star = |i: usize| if c.in_overtime[i] { "*" } else { "" };
+                write!(
+                    f,
+                    "clock {}{} {}{} {} {} {} ",
+                    c.main_ms[0],
+                    star(0),
+                    c.main_ms[1],
+                    star(1),
+                    c.overtime_s,
+                    c.overtimes[0],
+                    c.overtimes[1]
+                )
+            }
             Command::Play(side) => write!(f, "play {side}"),
             Command::OpponentMove(m) => {
-                write!(f, "opponent-move {}", record_move(m.mv, m.captures))?;
+                write!(f, "opponent-move {}-{}", m.mv.from(), m.mv.to())?;
+                // OpenTafl writes captures `xe2/g2` and reads at most four; it works them out
+                // itself from the move, so more go unsaid.
+                if (1..=4).contains(&m.captures.count()) {
+                    let squares: Vec<String> =
+                        m.captures.into_iter().map(|s| s.to_string()).collect();
+                    write!(f, "x{}", squares.join("/"))?;
+                }
                 match &m.position {
                     Some(board) => write!(f, " {}", to_opentafl(board)),
                     None => Ok(()),
@@ -203,6 +252,7 @@ impl FromStr for Command {
                     |i| arg(i).map_or(Ok(0), |w| parse_amount(w).map_err(MessageError::Clock));
                 Command::Clock(ClockReport {
                     main_ms: [main(att)?, main(def)?],
+                    in_overtime: [att.ends_with('*'), def.ends_with('*')],
                     overtime_s: more(3)?,
                     overtimes: [more(4)?, more(5)?],
                 })
@@ -400,6 +450,10 @@ mod tests {
     use super::*;
     use crate::protocol::testing::{assert_round_trips, mv};
 
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
     #[test]
     fn commands_read_back_what_they_write() {
         let start = Board::start();
@@ -412,6 +466,7 @@ mod tests {
             Command::Side(Side::Defenders),
             Command::Clock(ClockReport {
                 main_ms: [300_000, 5],
+                in_overtime: [false, true],
                 overtime_s: 30,
                 overtimes: [3, 2],
             }),
@@ -436,13 +491,42 @@ mod tests {
             matches!(text.parse(), Ok(Command::Rules { start: back, .. }) if back == start),
             "{text}"
         );
+    }
+
+    #[test]
+    fn fischer_clocks_are_told_with_their_increment_as_overtime() {
+        let side = |left_ms, inc_ms| Some(SideClock::new(ms(left_ms), ms(inc_ms)));
+        let line = |a, d| Command::Clock(ClockReport::of(Clock::new(a, d))).to_string();
+        // No increment of a whole second: no overtime, as OpenTafl's host sends such a clock.
+        assert_eq!(line(side(2000, 0), side(2000, 0)), "clock 2000 2000 0 0 0 ");
         assert_eq!(
-            Command::Clock(ClockReport::of(Clock::both(SideClock::new(
-                Duration::from_secs(2),
-                Duration::ZERO
-            ))))
-            .to_string(),
+            line(side(2000, 900), side(2000, 900)),
             "clock 2000 2000 0 0 0 "
+        );
+        // Main time and one period of the increment add up to the time left.
+        assert_eq!(
+            line(side(61_500, 2000), side(59_000, 2000)),
+            "clock 59500 57000 2 1 1 "
+        );
+        // Whole seconds of the smaller increment; a side with no more than a period left is in
+        // overtime, told the time left in it.
+        assert_eq!(
+            line(side(3000, 3500), side(1500, 2000)),
+            "clock 1000 1500* 2 1 1 "
+        );
+        // The engine reads back what it may spend now, and the period as its increment.
+        let report = ClockReport::of(Clock::new(side(61_500, 2000), side(1500, 2000)));
+        assert_eq!(
+            report.clock(),
+            Clock::new(side(61_500, 2000), side(1500, 2000))
+        );
+        // A host's clock with three 30 s periods: main time and one period now.
+        let Ok(Command::Clock(host)) = "clock 300000 25000* 30 3 2 ".parse() else {
+            panic!("a clock");
+        };
+        assert_eq!(
+            host.clock(),
+            Clock::new(side(330_000, 30_000), side(25_000, 30_000))
         );
     }
 
@@ -455,10 +539,32 @@ mod tests {
         assert_eq!(read("opponent-move Td1-d3"), (mv("d1d3"), 0));
         assert_eq!(read("opponent-move k8-f8xf7/g8"), (mv("k8f8"), 2));
         assert_eq!(read("opponent-move d1d3xe2xz99"), (mv("d1d3"), 1));
+    }
+
+    #[test]
+    fn captures_are_told_as_opentafl_reads_them() {
+        let told = |captures: &str| {
+            let captures = captures
+                .split_whitespace()
+                .map(|s| Square::parse(s).unwrap())
+                .collect();
+            Command::OpponentMove(OpponentMove {
+                mv: mv("j2-j4"),
+                captures,
+                position: None,
+            })
+            .to_string()
+        };
+        assert_eq!(told(""), "opponent-move j2-j4");
+        assert_eq!(told("i4"), "opponent-move j2-j4xi4");
+        assert_eq!(told("i4 j5"), "opponent-move j2-j4xi4/j5");
+        assert_eq!(told("a2 a3 a4 a5"), "opponent-move j2-j4xa2/a3/a4/a5");
+        assert_eq!(told("a2 a3 a4 a5 a6"), "opponent-move j2-j4");
         assert_eq!(
             "clock 1800* -5 0 0 0 ".parse::<Command>(),
             Ok(Command::Clock(ClockReport {
                 main_ms: [1800, 0],
+                in_overtime: [true, false],
                 overtime_s: 0,
                 overtimes: [0, 0]
             }))
