@@ -13,7 +13,8 @@ pub const DEFAULT_PORT: u16 = 49152;
 /// line, so this is generous; a longer line is dropped whole and logged.
 const MAX_LINE: usize = 64 << 20;
 
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The longest wait for a connection to open.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// A server that takes longer than this to accept a line is taken to be gone.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -47,17 +48,19 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Connects to `address` (`HOST:PORT`) and starts reading; every line and the end of the
-    /// connection go to `deliver`, which returns false once nobody listens any more.
+    /// Connects to `address` (`HOST:PORT`), waiting at most `timeout` for each of its
+    /// addresses, and starts reading; every line and the end of the connection go to
+    /// `deliver`, which returns false once nobody listens any more.
     pub fn open(
         address: &str,
         generation: u64,
+        timeout: Duration,
         deliver: impl Fn(Incoming) -> bool + Send + 'static,
     ) -> io::Result<Connection> {
         let mut last = io::Error::new(io::ErrorKind::NotFound, "no address");
         let mut found = None;
         for addr in address.to_socket_addrs()? {
-            match TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT) {
+            match TcpStream::connect_timeout(&addr, timeout) {
                 Ok(stream) => {
                     found = Some(stream);
                     break;

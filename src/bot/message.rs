@@ -35,7 +35,36 @@ pub enum LoginRefusal {
     Other(String),
 }
 
+impl std::fmt::Display for LoginRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoginRefusal::WrongVersion => f.write_str("the server speaks another protocol version"),
+            LoginRefusal::AlreadyExists => f.write_str("an account of that name exists"),
+            LoginRefusal::LoggedInAlready => {
+                f.write_str("the account is logged in on another connection")
+            }
+            LoginRefusal::RetriedTooSoon => {
+                f.write_str("too many failed logins; the server wants a pause")
+            }
+            LoginRefusal::NoSuchAccount => {
+                f.write_str("no such account (--create-account creates it)")
+            }
+            LoginRefusal::WrongPassword => f.write_str("wrong password"),
+            LoginRefusal::Other(text) => write!(f, "the server says '{text}'"),
+        }
+    }
+}
+
 impl LoginRefusal {
+    /// Whether the same login may succeed a little later: the server has not yet seen an old
+    /// connection go, or wants a pause after failures.
+    pub fn passes(&self) -> bool {
+        matches!(
+            self,
+            LoginRefusal::LoggedInAlready | LoginRefusal::RetriedTooSoon
+        )
+    }
+
     fn read(text: &str) -> LoginRefusal {
         let has = |word: &str| text.split_whitespace().any(|w| w == word);
         if has("wrong_version") {

@@ -59,6 +59,15 @@ pub enum BotError {
     WrongVersion(String),
     #[error("login refused: {0}")]
     Login(String),
+    #[error(
+        "could not log in at {server} in {secs} s ({tries} tries; the last: {why}); check --server"
+    )]
+    Unreachable {
+        server: String,
+        secs: u64,
+        tries: u32,
+        why: String,
+    },
     #[error("{0}")]
     Setting(String),
     #[error(transparent)]
@@ -94,7 +103,8 @@ fn check(config: &BotConfig) -> Result<(), BotError> {
 }
 
 /// Plays on the server until `config.games` games are over, or forever. Fails only on what
-/// no retry can mend: bad settings, a refused login, another protocol version.
+/// no retry can mend: bad settings, a refused login, another protocol version, or a server
+/// that never let the bot log in at all.
 pub fn run(config: BotConfig) -> Result<(), BotError> {
     check(&config)?;
     // Every game gets its own engine; one now shows that the settings can be had.

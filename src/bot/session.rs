@@ -12,7 +12,7 @@
 
 use super::clock::ClockPolicy;
 use super::command::Command;
-use super::connection::{Backoff, Connection, Incoming};
+use super::connection::{Backoff, CONNECT_TIMEOUT, Connection, Incoming};
 use super::game::{Ending, Game, Next};
 use super::lobby::Lobby;
 use super::message::{GameId, LineError, LoginRefusal, ServerLine};
@@ -35,6 +35,10 @@ const RECORD_PATIENCE: Duration = Duration::from_secs(10);
 const RECORD_TRIES: u32 = 3;
 /// A connection held this long starts the backoff over.
 const STABLE: Duration = Duration::from_secs(30);
+/// A bot not logged in this long after its start gives up: the address is wrong or the
+/// server is down, and a person waiting for it wants to know. Once logged in, the bot comes
+/// back after any cut, however long.
+const FIRST_LOGIN_PATIENCE: Duration = Duration::from_secs(30);
 
 enum Event {
     Server(Incoming),
@@ -60,6 +64,11 @@ pub struct Session {
     generation: u64,
     backoff: Backoff,
     logged_in_once: bool,
+    /// Until the first login: when to give up, the attempts so far and what went wrong last.
+    first_login_by: Option<Instant>,
+    started: Instant,
+    tries: u32,
+    trouble: String,
     last_heard: Instant,
     ping_sent: Option<Instant>,
     last_ping: Instant,
@@ -91,6 +100,10 @@ impl Session {
             generation: 0,
             backoff: Backoff::default(),
             logged_in_once: false,
+            first_login_by: Some(now + FIRST_LOGIN_PATIENCE),
+            started: now,
+            tries: 0,
+            trouble: String::new(),
             last_heard: now,
             ping_sent: None,
             last_ping: now,
@@ -109,7 +122,7 @@ impl Session {
                 log::info!("{} games played; leaving", self.finished);
                 return Ok(());
             }
-            self.tick();
+            self.tick()?;
             match self.inbox.recv_timeout(TICK) {
                 Ok(Event::Server(Incoming::Line { generation, text })) => {
                     if generation == self.generation {
@@ -162,6 +175,7 @@ impl Session {
         if matches!(self.link, Link::Down { .. }) {
             return;
         }
+        self.trouble = why.to_string();
         let pause = self.backoff.pause();
         log::warn!(
             "connection to {} lost: {why}; reconnecting in {:.1} s",
@@ -178,8 +192,26 @@ impl Session {
     }
 
     /// What time alone decides.
-    fn tick(&mut self) {
+    fn tick(&mut self) -> Result<(), BotError> {
         let now = Instant::now();
+        if let Some(by) = self.first_login_by {
+            let hopeless = match &self.link {
+                Link::Down { retry } => *retry > by,
+                Link::LoggingIn { .. } => now >= by,
+                Link::Online { .. } => false,
+            };
+            if hopeless {
+                if matches!(self.link, Link::LoggingIn { .. }) {
+                    self.trouble = "connected, but the login got no answer".into();
+                }
+                return Err(BotError::Unreachable {
+                    server: self.address.clone(),
+                    secs: self.started.elapsed().as_secs_f64().round() as u64,
+                    tries: self.tries,
+                    why: std::mem::take(&mut self.trouble),
+                });
+            }
+        }
         match &self.link {
             Link::Down { retry } if now >= *retry => self.connect(),
             Link::LoggingIn { since, .. } if now.duration_since(*since) > LOGIN_PATIENCE => {
@@ -191,7 +223,7 @@ impl Session {
                 }
                 if now.duration_since(self.last_heard) > SILENCE {
                     self.lost("the server has been silent for a minute");
-                    return;
+                    return Ok(());
                 }
                 if now.duration_since(self.last_ping) > PING_EVERY {
                     self.last_ping = now;
@@ -213,12 +245,18 @@ impl Session {
             }
             _ => {}
         }
+        Ok(())
     }
 
     fn connect(&mut self) {
         self.generation += 1;
+        self.tries += 1;
         let events = self.events.clone();
-        let opened = Connection::open(&self.address, self.generation, move |incoming| {
+        let timeout = self.first_login_by.map_or(CONNECT_TIMEOUT, |by| {
+            by.saturating_duration_since(Instant::now())
+                .clamp(Duration::from_millis(100), CONNECT_TIMEOUT)
+        });
+        let opened = Connection::open(&self.address, self.generation, timeout, move |incoming| {
             events.send(Event::Server(incoming)).is_ok()
         });
         match opened {
@@ -231,6 +269,7 @@ impl Session {
                 self.login(create);
             }
             Err(e) => {
+                self.trouble = e.to_string();
                 let pause = self.backoff.pause();
                 log::warn!(
                     "cannot connect to {}: {e}; trying again in {:.1} s",
@@ -322,6 +361,7 @@ impl Session {
                     since: Instant::now(),
                 };
                 self.logged_in_once = true;
+                self.first_login_by = None;
                 self.send(Command::SoftwareId(format!(
                     "hnefi-{}",
                     env!("CARGO_PKG_VERSION")
@@ -343,11 +383,12 @@ impl Session {
             ServerLine::LoginRefused(LoginRefusal::WrongVersion) => {
                 Err(BotError::WrongVersion(self.config.version_id.clone()))
             }
-            ServerLine::LoginRefused(
-                refusal @ (LoginRefusal::NoSuchAccount | LoginRefusal::WrongPassword),
-            ) if !self.logged_in_once => Err(BotError::Login(format!("{refusal:?}"))),
+            // Until the bot has logged in once, only a refusal that may pass is tried again.
+            ServerLine::LoginRefused(refusal) if !self.logged_in_once && !refusal.passes() => Err(
+                BotError::Login(format!("{refusal} (account {})", self.config.username)),
+            ),
             ServerLine::LoginRefused(refusal) => {
-                self.lost(&format!("login refused: {refusal:?}"));
+                self.lost(&format!("login refused: {refusal}"));
                 Ok(())
             }
             other => {

@@ -1,0 +1,169 @@
+//! `hnefi bot` against servers that never let it in, run for real against local listeners
+//! that refuse, stay silent or answer as hnefatafl.org's server does: it gives up within a
+//! minute when it never logged in, at once on a refused login, and never once it has logged
+//! in. (Whole games against the real server are in hnefatafl_server.rs.)
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const MINUTE: Duration = Duration::from_secs(60);
+
+fn start_bot(server: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["bot", "--server", server, "--username", "ai-test"])
+        .args(["--password", "pw", "--hash", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hnefi bot")
+}
+
+/// Waits up to `within` for the bot to end by itself: its success, its standard error and
+/// how long it ran. A bot still running then is killed, and the test fails.
+fn ends_within(mut bot: Child, within: Duration) -> (bool, String, Duration) {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = bot.try_wait().expect("wait") {
+            let mut err = String::new();
+            std::io::Read::read_to_string(&mut bot.stderr.take().expect("stderr"), &mut err)
+                .expect("read stderr");
+            return (status.success(), err, started.elapsed());
+        }
+        if started.elapsed() > within {
+            let _ = bot.kill();
+            let _ = bot.wait();
+            panic!("the bot still runs after {within:?}");
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// An address where nothing listens: connections are refused.
+fn refusing_address() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.local_addr().expect("address").to_string()
+}
+
+/// Serves each connection the listener takes with `serve`, reporting the bot's lines.
+fn fake_server(
+    mut serve: impl FnMut(usize, &mut TcpStream, &str) -> bool + Send + 'static,
+) -> (String, Receiver<(usize, String)>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let address = listener.local_addr().expect("address").to_string();
+    let (tx, rx) = channel();
+    thread::spawn(move || {
+        for (n, stream) in listener.incoming().enumerate() {
+            let Ok(mut stream) = stream else { return };
+            let tx = tx.clone();
+            let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+            // `serve` answers each line and says whether the connection stays open.
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 0) {
+                let text = line.trim_end().to_string();
+                line.clear();
+                if tx.send((n, text.clone())).is_err() || !serve(n, &mut stream, &text) {
+                    break;
+                }
+            }
+        }
+    });
+    (address, rx)
+}
+
+#[test]
+fn a_server_that_never_answers_is_given_up_within_a_minute() {
+    // Accepts and reads, never answers.
+    let (silent, _lines) = fake_server(|_, _, _| true);
+    let cases = [
+        (refusing_address(), "refused"),
+        (
+            "no-such-host.invalid".to_string(),
+            "no-such-host.invalid:49152",
+        ),
+        (silent, "the login got no answer"),
+    ];
+    let runs: Vec<_> = cases
+        .into_iter()
+        .map(|(server, why)| {
+            let bot = start_bot(&server);
+            thread::spawn(move || (server, why, ends_within(bot, MINUTE)))
+        })
+        .collect();
+    for run in runs {
+        let (server, why, (ok, err, took)) = run.join().expect("a run");
+        assert!(!ok, "{server}");
+        assert!(took < MINUTE, "{server}: {took:?}");
+        assert!(
+            err.contains("could not log in at") && err.contains(why) && err.contains("--server"),
+            "{server}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_refused_login_ends_the_bot_at_once() {
+    let (server, lines) = fake_server(|_, stream, _| {
+        let _ = stream.write_all(b"? login multiple_possible_errors wrong_password\n");
+        true
+    });
+    let (ok, err, took) = ends_within(start_bot(&server), MINUTE);
+    assert!(!ok);
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(
+        err.contains("login refused: wrong password (account ai-test)"),
+        "{err}"
+    );
+    let seen: Vec<_> = lines.try_iter().collect();
+    assert!(
+        seen.iter().all(|(n, _)| *n == 0),
+        "one connection: {seen:?}"
+    );
+    assert!(seen[0].1.ends_with("login ai-test pw"), "{seen:?}");
+}
+
+#[test]
+fn a_bot_that_logged_in_comes_back_however_long_the_server_is_away() {
+    // The first connection logs in and is cut at once; then the server drops every
+    // connection unanswered for longer than a bot that never logged in would wait, and then
+    // lets it log in again.
+    let away = Duration::from_secs(31);
+    let mut back_at = None;
+    let (server, lines) = fake_server(move |n, stream, line| {
+        if !line.contains(" login ") {
+            return true;
+        }
+        let now = Instant::now();
+        let back = *back_at.get_or_insert(now + away);
+        if n == 0 || now >= back {
+            let _ = stream.write_all(b"= login\n");
+        }
+        n > 0 && now >= back
+    });
+    let mut bot = start_bot(&server);
+    let started = Instant::now();
+    let mut logins = Vec::new();
+    while started.elapsed() < away + 2 * MINUTE {
+        if let Ok((n, line)) = lines.recv_timeout(Duration::from_millis(200))
+            && line.contains(" login ")
+        {
+            logins.push((n, started.elapsed()));
+            if started.elapsed() > away {
+                break;
+            }
+        }
+        assert!(
+            bot.try_wait().expect("wait").is_none(),
+            "the bot gave up: {logins:?}"
+        );
+    }
+    let _ = bot.kill();
+    let _ = bot.wait();
+    assert!(logins.len() >= 3, "{logins:?}");
+    let (last, at) = *logins.last().expect("a login");
+    assert!(last > 0 && at > away, "{logins:?}");
+}
