@@ -1,6 +1,7 @@
 //! `hnefi annotate` and `hnefi board` run for real, and the report of a real game rendered in
 //! headless Chromium: one graph point per ply, a diagram for every judged move, and a click on
-//! a move that changes the board shown, with scripts on and off.
+//! a move that changes the board shown, with scripts on and off. A long game's report stays
+//! light enough to send.
 
 mod webdriver;
 
@@ -11,6 +12,8 @@ use webdriver::{Session, TempDir, find_program};
 /// A real game of `data/copenhagen.csv`: 42 plies, with captures, won by the defenders.
 const GAME_LINE: &str = "8";
 const GAME_PLIES: usize = 42;
+/// A 100-ply game of `data/copenhagen.csv`, the length the report's size is held to.
+const LONG_GAME_LINE: &str = "1172";
 
 fn hnefi(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
@@ -57,6 +60,45 @@ fn annotate_writes_a_self_contained_page() {
         );
     }
     assert_eq!(html.matches("class=\"position").count(), GAME_PLIES + 1);
+    // Every drawing reused by reference is in the page.
+    for reference in html.split("href=\"#").skip(1) {
+        let id = &reference[..reference.find('"').unwrap()];
+        assert!(
+            html.contains(&format!("id=\"{id}\"")),
+            "#{id} is used but nowhere in the page"
+        );
+    }
+}
+
+#[test]
+fn a_hundred_ply_report_is_light() {
+    let dir = TempDir::new("hnefi-light");
+    let out = dir.0.join("report.html");
+    // A fixed depth gives the same page everywhere; a shallow one keeps the test quick, and
+    // the page's size hardly depends on the depth.
+    let (ok, _, err) = hnefi(&[
+        "annotate",
+        "data/copenhagen.csv",
+        "--game",
+        LONG_GAME_LINE,
+        "--depth",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("analysed 101 positions"), "{err}");
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        html.len() < 300_000,
+        "the report of 100 plies takes {} bytes",
+        html.len()
+    );
+    assert_eq!(html.matches("class=\"position").count(), 101);
+    // The pieces are drawn once and named once, each kind for people who cannot see it.
+    for kind in ["attacker", "defender", "king"] {
+        assert_eq!(html.matches(&format!("<title>{kind}</title>")).count(), 1);
+    }
 }
 
 #[test]
@@ -111,8 +153,19 @@ fn board_draws_one_position() {
     let (ok, svg, err) = hnefi(&["board", "--moves", "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3"]);
     assert!(ok, "{err}");
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-    assert_eq!(svg.matches("class=\"piece attacker\"").count(), 24);
-    assert_eq!(svg.matches("class=\"piece defender\"").count(), 11);
+    // A file of its own: well-formed, and holding every drawing it reuses.
+    let doc = roxmltree::Document::parse(&svg).expect("the diagram is well-formed XML");
+    let used = |id: &str| {
+        assert!(doc.descendants().any(|n| n.attribute("id") == Some(id)));
+        let href = format!("#{id}");
+        doc.descendants()
+            .filter(|n| n.has_tag_name("use") && n.attribute("href") == Some(href.as_str()))
+            .count()
+    };
+    assert_eq!(used("a"), 24);
+    assert_eq!(used("d"), 11);
+    assert_eq!(used("k"), 1);
+    assert_eq!(used("board"), 1);
     assert!(svg.contains("<title>captured on e2</title>"));
     assert!(svg.contains("data-from=\"g3\" data-to=\"e3\""));
 }
@@ -178,19 +231,40 @@ fn the_report_works_in_a_real_browser() {
             .filter_map(|f| b.attribute(&f, "id"))
             .collect()
     };
+    // The pieces of the board shown, each as where it stands and the drawing it reuses. The
+    // browser must find that drawing: a piece with nothing to draw has an empty box.
     let pieces = |b: &Session| {
         b.execute(
             "return [...document.querySelectorAll('.boards .position')]\
              .filter(f => f.offsetParent !== null)\
-             .map(f => [...f.querySelectorAll('.piece')].map(p => p.textContent).join(','))",
+             .map(f => {\
+               const svg = f.querySelector('svg');\
+               const again = svg.querySelector(':scope > use');\
+               const drawing = again ? document.querySelector(again.getAttribute('href')) : svg;\
+               const drawn = u => u.getBBox().width > 20;\
+               if (again && !drawn(again)) return 'nothing drawn';\
+               return [...drawing.querySelectorAll('use:not([href=\"#board\"])')]\
+                 .map(u => drawn(u) ? u.getAttribute('href') + '@' \
+                   + u.getAttribute('x') + ',' + u.getAttribute('y') : 'nothing drawn')\
+                 .join(' ');\
+             })",
         )
         .to_string()
     };
     assert_eq!(shown(&browser), [format!("ply-{GAME_PLIES}")]);
     let before = pieces(&browser);
+    assert!(
+        before.contains("#k@") && !before.contains("nothing drawn"),
+        "{before}"
+    );
     browser.click(&browser.find(".moves a.move[data-ply='5']"));
     assert_eq!(shown(&browser), ["ply-5"]);
-    assert_ne!(pieces(&browser), before, "the board did not change");
+    let after = pieces(&browser);
+    assert_ne!(after, before, "the board did not change");
+    assert!(
+        after.matches("#a@").count() > 20 && !after.contains("nothing drawn"),
+        "{after}"
+    );
     // A point of the graph does the same.
     browser.click(&browser.find(".graph circle.ply[data-ply='12']"));
     assert_eq!(shown(&browser), ["ply-12"]);
@@ -212,4 +286,9 @@ fn the_report_works_in_a_real_browser() {
     assert_eq!(shown(&plain), [format!("ply-{GAME_PLIES}")]);
     plain.click(&plain.find(".moves a.move[data-ply='7']"));
     assert_eq!(shown(&plain), ["ply-7"]);
+    let seventh = pieces(&plain);
+    assert!(
+        seventh.contains("#k@") && !seventh.contains("nothing drawn"),
+        "{seventh}"
+    );
 }

@@ -2,11 +2,15 @@
 //! move as an arrow with what it captured crossed out, and a better move as a second arrow.
 //! Written with `maud` so that every text is escaped and every element closed: the same markup
 //! is a standalone `.svg` file (XML) and an inline drawing in the report's HTML.
+//!
+//! The empty board and the three kinds of piece are drawn once, in [`shared`], and every
+//! diagram places them with `<use>`: a report holds a hundred boards, and drawing each piece in
+//! full made it a megabyte.
 
 use crate::board::notation::RecordMove;
 use crate::board::square::SIZE;
-use crate::board::{Bitboard, Board, Move, Square};
-use maud::{Markup, html};
+use crate::board::{Bitboard, Board, Move, Piece, Square};
+use maud::{Markup, PreEscaped, html};
 
 /// Side of a square, in SVG units.
 pub const CELL: f64 = 40.0;
@@ -38,33 +42,109 @@ pub fn centre(sq: Square) -> (f64, f64) {
     )
 }
 
-/// `board` with `marks`, as an `<svg>` element that stands on its own.
+/// The id of the shared drawing of `piece`: its letter in a FEN, kept short because a report
+/// refers to it thousands of times.
+fn piece_id(piece: Piece) -> &'static str {
+    match piece {
+        Piece::Attacker => "a",
+        Piece::Defender => "d",
+        Piece::King => "k",
+    }
+}
+
+/// The id of the shared empty board.
+const BOARD_ID: &str = "board";
+
+/// `board` with `marks`, as an `<svg>` element that stands on its own: a file of its own, with
+/// the shared drawings inside.
 pub fn render(board: &Board, marks: &Marks) -> Markup {
-    let captured = marks.last.map_or(Bitboard::EMPTY, |m| m.captures);
+    frame(true, html! { (shared()) (markings(board, marks)) })
+}
+
+/// `board` with `marks`, as an `<svg>` element for a document that holds [`shared`] once.
+/// Named `id`, the drawing can be shown again elsewhere in the document with [`again`].
+pub fn render_in_document(board: &Board, marks: &Marks, id: Option<&str>) -> Markup {
+    let drawing = markings(board, marks);
+    frame(
+        false,
+        html! {
+            @match id {
+                Some(id) => g id=(id) { (drawing) },
+                None => (drawing),
+            }
+        },
+    )
+}
+
+/// The drawing of [`render_in_document`] named `id`, shown once more.
+pub fn again(id: &str) -> Markup {
+    frame(false, html! { use href=(format!("#{id}")) {} })
+}
+
+/// An `<svg>` of a board around `content`. An HTML page gives its inline drawings their
+/// namespace; a file of its own must name it.
+fn frame(standalone: bool, content: Markup) -> Markup {
     let view = format!("0 0 {EXTENT} {EXTENT}");
-    let inner = SIZE as f64 * CELL;
     html! {
-        svg xmlns="http://www.w3.org/2000/svg" viewBox=(view) class="board"
-            role="img" aria-label="Hnefatafl board" font-family="system-ui, sans-serif" {
-            rect width=(EXTENT) height=(EXTENT) rx="10" fill="#3b342c" {}
-            rect x=(MARGIN) y=(MARGIN) width=(inner) height=(inner) fill="#efe3c8" {}
-            (squares())
-            (grid())
-            (coordinates())
-            @if let Some(last) = marks.last {
-                (highlight(last.mv.from()))
-                (highlight(last.mv.to()))
+        svg xmlns=[standalone.then_some("http://www.w3.org/2000/svg")] viewBox=(view)
+            class="board" role="img" aria-label="Hnefatafl board" { (content) }
+    }
+}
+
+/// The empty board and a piece of each kind, centred on the origin, as `<defs>` for `<use>`.
+/// Each kind is named by a title here, once for all the boards that show it.
+pub fn shared() -> Markup {
+    let inner = SIZE as f64 * CELL;
+    let r = CELL * 0.38;
+    let ring = r * 0.68;
+    html! {
+        defs {
+            g id=(BOARD_ID) {
+                rect width=(EXTENT) height=(EXTENT) rx="10" fill="#3b342c" {}
+                rect x=(MARGIN) y=(MARGIN) width=(inner) height=(inner) fill="#efe3c8" {}
+                (squares())
+                (grid())
+                (coordinates())
             }
-            @for sq in captured {
-                (crossed(sq))
+            g id=(piece_id(Piece::Attacker)) fill=(ATTACKER_FILL) stroke="#0d0c0b" stroke-width="1.5" {
+                title { "attacker" }
+                circle r=(r) {}
+                // An inner ring gives the flat discs some depth.
+                circle r=(ring) fill="none" stroke="#5a554d" stroke-width="1.2" {}
             }
-            (pieces(board))
-            @if let Some(last) = marks.last {
-                (arrow(last.mv, LAST_MOVE, "last-move", false))
+            g id=(piece_id(Piece::Defender)) fill=(DEFENDER_FILL) stroke="#4a443a" stroke-width="1.5" {
+                title { "defender" }
+                circle r=(r) {}
+                circle r=(ring) fill="none" stroke="#d8cfbd" stroke-width="1.2" {}
             }
-            @if let Some(better) = marks.better {
-                (arrow(better, BETTER_MOVE, "better-move", true))
+            g id=(piece_id(Piece::King)) fill=(DEFENDER_FILL) stroke="#a8841c" stroke-width="3" {
+                title { "king" }
+                circle r=(r) {}
+                circle r=(ring) fill="none" stroke="#d8cfbd" stroke-width="1.2" {}
+                path d="M-8 5v-9l4 5 4-8 4 8 4-5v9z" fill="#c9a227" stroke="#8a6d14"
+                    stroke-width="1" stroke-linejoin="round" {}
             }
+        }
+    }
+}
+
+/// The empty board with the pieces of `board` and `marks` on it.
+fn markings(board: &Board, marks: &Marks) -> Markup {
+    let captured = marks.last.map_or(Bitboard::EMPTY, |m| m.captures);
+    html! {
+        use href=(format!("#{BOARD_ID}")) {}
+        @if let Some(last) = marks.last {
+            (highlight(last.mv))
+        }
+        @for sq in captured {
+            (crossed(sq))
+        }
+        (pieces(board))
+        @if let Some(last) = marks.last {
+            (arrow(last.mv, LAST_MOVE, "last-move", false))
+        }
+        @if let Some(better) = marks.better {
+            (arrow(better, BETTER_MOVE, "better-move", true))
         }
     }
 }
@@ -100,7 +180,7 @@ fn grid() -> Markup {
 
 fn coordinates() -> Markup {
     html! {
-        g fill="#d9ccb0" font-size="12" text-anchor="middle" {
+        g fill="#d9ccb0" font-family="system-ui, sans-serif" font-size="12" text-anchor="middle" {
             @for file in 0..SIZE {
                 @let x = MARGIN + (f64::from(file) + 0.5) * CELL;
                 text x=(x) y=(EXTENT - 8.0) { ((b'a' + file) as char) }
@@ -113,11 +193,21 @@ fn coordinates() -> Markup {
     }
 }
 
-fn highlight(sq: Square) -> Markup {
-    let (cx, cy) = centre(sq);
+/// The squares `mv` left and reached, shaded.
+fn highlight(mv: Move) -> Markup {
+    let d: String = [mv.from(), mv.to()]
+        .into_iter()
+        .map(|sq| {
+            let (cx, cy) = centre(sq);
+            format!(
+                "M{} {}h{CELL}v{CELL}h-{CELL}z",
+                cx - CELL / 2.0,
+                cy - CELL / 2.0
+            )
+        })
+        .collect();
     html! {
-        rect x=(cx - CELL / 2.0) y=(cy - CELL / 2.0) width=(CELL) height=(CELL)
-            fill=(LAST_MOVE) fill-opacity="0.18" {}
+        path d=(d) fill=(LAST_MOVE) fill-opacity="0.18" {}
     }
 }
 
@@ -136,44 +226,26 @@ fn crossed(sq: Square) -> Markup {
     }
 }
 
-/// The pieces, grouped by kind so that the colours are written once a group.
+/// The pieces, each a `<use>` of its kind's shared drawing. Written by hand to close each
+/// element in the tag itself, the shortest form both XML and HTML read: a fixed id and two
+/// numbers, nothing to escape.
 fn pieces(board: &Board) -> Markup {
-    let r = CELL * 0.38;
-    let on = |bits: Bitboard| bits.into_iter().map(centre_of).collect::<Vec<_>>();
-    let attackers = on(board.attackers());
-    let defenders = on(board.defenders());
-    let king = centre_of(board.king());
-    html! {
-        g fill=(ATTACKER_FILL) stroke="#0d0c0b" stroke-width="1.5" {
-            @for (sq, x, y) in &attackers {
-                circle class="piece attacker" cx=(x) cy=(y) r=(r) { title { "attacker on " (sq) } }
-            }
+    let kinds = [
+        (Piece::Attacker, board.attackers()),
+        (Piece::Defender, board.defenders()),
+        (Piece::King, Bitboard::from_square(board.king())),
+    ];
+    let mut out = String::new();
+    for (piece, squares) in kinds {
+        for sq in squares {
+            let (x, y) = centre(sq);
+            out.push_str(&format!(
+                r##"<use href="#{}" x="{x}" y="{y}"/>"##,
+                piece_id(piece)
+            ));
         }
-        g fill=(DEFENDER_FILL) stroke="#4a443a" stroke-width="1.5" {
-            @for (sq, x, y) in &defenders {
-                circle class="piece defender" cx=(x) cy=(y) r=(r) { title { "defender on " (sq) } }
-            }
-            circle class="piece king" cx=(king.1) cy=(king.2) r=(r) stroke="#a8841c" stroke-width="3" {
-                title { "king on " (king.0) }
-            }
-        }
-        // An inner ring gives the flat discs some depth.
-        g fill="none" stroke-width="1.2" {
-            g stroke="#5a554d" {
-                @for (_, x, y) in &attackers { circle cx=(x) cy=(y) r=(r * 0.68) {} }
-            }
-            g stroke="#d8cfbd" {
-                @for (_, x, y) in defenders.iter().chain([&king]) { circle cx=(x) cy=(y) r=(r * 0.68) {} }
-            }
-        }
-        path d=(format!("M{} {}v-9l4 5 4-8 4 8 4-5v9z", king.1 - 8.0, king.2 + 5.0))
-            fill="#c9a227" stroke="#8a6d14" stroke-width="1" stroke-linejoin="round" {}
     }
-}
-
-fn centre_of(sq: Square) -> (Square, f64, f64) {
-    let (x, y) = centre(sq);
-    (sq, x, y)
+    PreEscaped(out)
 }
 
 /// An arrow from the centre of `mv`'s square to just short of the centre of its target.
@@ -209,7 +281,6 @@ fn arrow(mv: Move, colour: &str, class: &str, dashed: bool) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Piece;
     use crate::board::notation::{parse_fen, parse_record_move};
 
     /// The square under an SVG point, worked out from the drawing's geometry alone.
@@ -233,23 +304,19 @@ mod tests {
         let svg = render(&board, &marks).into_string();
         let doc = roxmltree::Document::parse(&svg).expect("the diagram is well-formed XML");
         let mut seen = Vec::new();
-        for node in doc.descendants().filter(|n| n.has_tag_name("circle")) {
-            let Some(class) = node.attribute("class") else {
+        for node in doc.descendants().filter(|n| n.has_tag_name("use")) {
+            let href = node.attribute("href").unwrap();
+            if href == format!("#{BOARD_ID}") {
                 continue;
-            };
+            }
             let at = |a| node.attribute(a).unwrap().parse::<f64>().unwrap();
-            let sq = square_under(at("cx"), at("cy"));
-            let piece = match class {
-                "piece attacker" => Piece::Attacker,
-                "piece defender" => Piece::Defender,
-                "piece king" => Piece::King,
-                other => panic!("unexpected class {other}"),
+            let sq = square_under(at("x"), at("y"));
+            let piece = match href {
+                "#a" => Piece::Attacker,
+                "#d" => Piece::Defender,
+                "#k" => Piece::King,
+                other => panic!("unexpected use of {other}"),
             };
-            let title = node.first_element_child().and_then(|t| t.text()).unwrap();
-            assert_eq!(
-                title,
-                format!("{} on {sq}", class.trim_start_matches("piece "))
-            );
             seen.push((sq, piece));
         }
         let expected: Vec<(Square, Piece)> = Square::all()
@@ -279,5 +346,52 @@ mod tests {
             .map(|n| n.attribute("data-square").unwrap().to_string())
             .collect();
         assert_eq!(restricted, ["a1", "k1", "f6", "a11", "k11"]);
+    }
+
+    /// Every `<use>` of `doc` with the element it draws, which must be in `defs`.
+    fn used<'a>(
+        doc: &'a roxmltree::Document<'a>,
+        defs: &'a roxmltree::Document<'a>,
+    ) -> Vec<&'a str> {
+        doc.descendants()
+            .filter(|n| n.has_tag_name("use"))
+            .map(|n| {
+                let id = n.attribute("href").unwrap().strip_prefix('#').unwrap();
+                assert!(
+                    defs.descendants().any(|d| d.attribute("id") == Some(id)),
+                    "#{id} is drawn nowhere"
+                );
+                id
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_standalone_diagram_holds_what_it_uses_and_an_inline_one_only_refers_to_it() {
+        let board = Board::start();
+        let standalone = render(&board, &Marks::default()).into_string();
+        let doc = roxmltree::Document::parse(&standalone).unwrap();
+        assert_eq!(used(&doc, &doc).len(), 1 + 24 + 12 + 1);
+        let inline = render_in_document(&board, &Marks::default(), None).into_string();
+        assert!(!inline.contains("<defs>") && !inline.contains("<title>"));
+        let shared = format!("<svg>{}</svg>", shared().into_string());
+        let defs = roxmltree::Document::parse(&shared).unwrap();
+        let inline_doc = roxmltree::Document::parse(&inline).unwrap();
+        assert_eq!(used(&inline_doc, &defs), used(&doc, &doc));
+        // Each kind of piece is named once, for people who cannot see the drawing.
+        let names = [
+            (Piece::Attacker, "attacker"),
+            (Piece::Defender, "defender"),
+            (Piece::King, "king"),
+        ];
+        for (piece, name) in names {
+            let titled = defs
+                .descendants()
+                .find(|n| n.attribute("id") == Some(piece_id(piece)))
+                .and_then(|g| g.children().find(|c| c.has_tag_name("title")))
+                .and_then(|t| t.text());
+            assert_eq!(titled, Some(name));
+        }
+        assert_eq!(shared.matches("<title>").count(), 3);
     }
 }

@@ -2,7 +2,8 @@
 //! judgements, a diagram at every judged move and at the end, and a board for every ply.
 //! Clicking a move shows its board: the inline script (`page.js`) does it in place, and with
 //! scripts off the links are anchors and the stylesheet (`page.css`) shows the targeted board.
-//! Nothing is fetched: styles, script and drawings are all inline.
+//! Nothing is fetched: styles, script and drawings are all inline, the board and the pieces
+//! drawn once at the top and reused by every diagram.
 
 use super::analysis::{Analysis, Step};
 use super::classify::{BLUNDER, INACCURACY, Judgement, LEAD, MISTAKE};
@@ -37,6 +38,10 @@ pub fn render(game: &Game, analysis: &Analysis) -> String {
                 style { (PreEscaped(STYLE)) }
             }
             body {
+                // The drawings every board uses, once for the page.
+                svg.shared aria-hidden="true" {
+                    (diagram::shared())
+                }
                 header.top {
                     p.brand { "Hnefi · annotated game" }
                     h1 {
@@ -86,7 +91,12 @@ pub fn render(game: &Game, analysis: &Analysis) -> String {
                                 (note(analysis, step, *judgement))
                             }
                             article.note.final id="final" {
-                                (diagram::render(&analysis.points[last].board, &marks(analysis, last)))
+                                @if is_judged(analysis, last) {
+                                    (diagram::again(&diagram_id(last)))
+                                } @else {
+                                    (diagram::render_in_document(&analysis.points[last].board,
+                                        &marks(analysis, last), Some(&diagram_id(last))))
+                                }
                                 div.text {
                                     h3 { "Final position" }
                                     p { (result(game, analysis.outcome)) }
@@ -129,6 +139,18 @@ fn marks(analysis: &Analysis, ply: usize) -> Marks {
     }
 }
 
+/// Whether the move that led to `ply` is judged, and so has a note with its diagram.
+fn is_judged(analysis: &Analysis, ply: usize) -> bool {
+    ply.checked_sub(1)
+        .is_some_and(|i| analysis.steps[i].judgement.is_some())
+}
+
+/// The id of the diagram of `ply` among the key moments, which the viewer shows again rather
+/// than draw the same board twice.
+fn diagram_id(ply: usize) -> String {
+    format!("diagram-{ply}")
+}
+
 /// One board of the viewer, with its caption and the links to its neighbours.
 fn position(analysis: &Analysis, ply: usize) -> Markup {
     let last = analysis.points.len() - 1;
@@ -136,7 +158,11 @@ fn position(analysis: &Analysis, ply: usize) -> Markup {
     let point = &analysis.points[ply];
     html! {
         figure.position.final[ply == last] id=(format!("ply-{ply}")) data-ply=(ply) {
-            (diagram::render(&point.board, &marks(analysis, ply)))
+            @if ply == last || is_judged(analysis, ply) {
+                (diagram::again(&diagram_id(ply)))
+            } @else {
+                (diagram::render_in_document(&point.board, &marks(analysis, ply), None))
+            }
             figcaption {
                 div.caption-line {
                     @match step {
@@ -219,7 +245,8 @@ fn note(analysis: &Analysis, step: &Step, j: Judgement) -> Markup {
     let mover = |p: f64| super::scale::for_side(p, side);
     html! {
         article class=(format!("note {}", j.name())) id=(format!("note-{}", step.ply)) data-ply=(step.ply) {
-            (diagram::render(&analysis.points[step.ply].board, &marks(analysis, step.ply)))
+            (diagram::render_in_document(&analysis.points[step.ply].board,
+                &marks(analysis, step.ply), Some(&diagram_id(step.ply))))
             div.text {
                 h3 {
                     (analysis.label(step)) " "
