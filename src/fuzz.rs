@@ -411,6 +411,7 @@ impl Instance {
         let settings = Settings {
             move_time: Some(Duration::from_millis(5)),
             max_nodes: Some(config.max_nodes),
+            ..Settings::default()
         };
         let protocol = config.protocol;
         let loop_thread = std::thread::spawn(move || run(Some(protocol), rx, output, settings));

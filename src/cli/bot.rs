@@ -3,7 +3,7 @@
 use clap::{ArgGroup, Args, ValueEnum};
 use hnefi::board::Side;
 use hnefi::bot::{BotConfig, Clock, Offer, Seek, VERSION_ID};
-use hnefi::search::Options;
+use hnefi::search::{Level, Options};
 use std::time::Duration;
 
 use super::error::CliError;
@@ -63,6 +63,9 @@ pub struct BotArgs {
     /// Transposition table per game, in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Playing strength, from 0 (a beginner can win) to 20 (full strength).
+    #[arg(long, default_value_t = Level::MAX)]
+    pub level: Level,
     /// The most time per move in milliseconds, whatever the clock allows; also the time per
     /// move of untimed games (default 4000 there).
     #[arg(long)]
@@ -128,6 +131,7 @@ pub fn bot(args: BotArgs) -> Result<(), CliError> {
         engine: Options {
             threads: args.threads,
             hash_mb: args.hash,
+            level: args.level,
             ..Options::default()
         },
         movetime: args.movetime.map(Duration::from_millis),

@@ -3,6 +3,7 @@
 use super::CliError;
 use clap::{Args, ValueEnum};
 use hnefi::protocol::{Protocol, Settings, run_stdio};
+use hnefi::search::Level;
 use std::time::Duration;
 
 #[derive(Args)]
@@ -17,6 +18,10 @@ pub struct EngineArgs {
     /// The most nodes any one search of the engine loop may visit, whatever the host asks.
     #[arg(long)]
     nodes: Option<u64>,
+    /// Playing strength, from 0 (a beginner can win) to 20 (full strength); a UCI host may
+    /// change it with `setoption name Skill Level`.
+    #[arg(long, default_value_t = Level::MAX)]
+    level: Level,
 }
 
 /// The protocols as the command line names them.
@@ -46,6 +51,7 @@ pub fn engine(args: EngineArgs) -> Result<(), CliError> {
         Settings {
             move_time: args.movetime.map(Duration::from_millis),
             max_nodes: args.nodes,
+            level: args.level,
         },
     );
     Ok(())

@@ -27,7 +27,7 @@ pub fn connect(address: &str, move_time: Duration) -> Result<usize, ConnectError
     let reader = BufReader::new(stream);
     let mut game = Game::new(Settings {
         move_time: Some(move_time),
-        max_nodes: None,
+        ..Settings::default()
     });
     let mut engine = Engine::default();
     let mut moves = 0;

@@ -18,6 +18,7 @@ pub use diagram::diagram;
 pub use io::{Input, LineError, MAX_LINE, Output, spawn_reader};
 pub use session::{IllegalMove, Session};
 
+use crate::search::Level;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -99,6 +100,8 @@ pub struct Settings {
     /// The most nodes any one search may visit (`--nodes`): fixed-effort play under
     /// protocols whose hosts cannot ask for it, and quick searches in tests and fuzzing.
     pub max_nodes: Option<u64>,
+    /// How strongly the engine plays (`--level`); a UCI host may change it.
+    pub level: Level,
 }
 
 /// Runs the engine loop on stdin and stdout until the host quits or the input ends.

@@ -3,7 +3,7 @@
 
 use super::Settings;
 use crate::board::{Bitboard, Board, Move, MoveError, Position, Rules, Side};
-use crate::search::{Clock, Limits};
+use crate::search::{Clock, Level, Limits, Options};
 use std::time::Duration;
 
 /// A move of a host's game that could not be played.
@@ -23,6 +23,7 @@ pub struct Session {
     move_time: Duration,
     /// The most nodes any search may visit.
     max_nodes: Option<u64>,
+    level: Level,
 }
 
 impl Session {
@@ -34,6 +35,15 @@ impl Session {
             clock: Clock::NONE,
             move_time: settings.move_time.unwrap_or(move_time),
             max_nodes: settings.max_nodes,
+            level: settings.level,
+        }
+    }
+
+    /// The options of the session's engine, before a host changes any.
+    pub fn engine_options(&self) -> Options {
+        Options {
+            level: self.level,
+            ..Options::default()
         }
     }
 
@@ -160,10 +170,12 @@ mod tests {
     #[test]
     fn limits_come_from_the_clock_else_the_move_time_and_are_capped() {
         let settings = Settings {
-            move_time: None,
             max_nodes: Some(500),
+            level: Level::new(3).unwrap(),
+            ..Settings::default()
         };
         let mut s = Session::new(Rules::default(), Duration::from_secs(2), settings);
+        assert_eq!(s.engine_options().level, settings.level);
         let l = s.move_limits();
         assert_eq!(
             (l.movetime, l.nodes),

@@ -8,6 +8,7 @@ pub mod nnue;
 pub mod ordering;
 pub mod params;
 pub mod score;
+pub mod skill;
 pub mod solve;
 mod threads;
 pub mod time;
@@ -17,6 +18,7 @@ use crate::board::{Move, MoveList, Position};
 pub use clock::{Clock, SideClock};
 use nnue::QuantisedNetwork;
 pub use score::Score;
+pub use skill::Level;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -98,6 +100,12 @@ pub struct Options {
     /// The NNUE network of [`EvalKind::Nnue`] (UCI `EvalFile`); without one, the network
     /// built into the binary ([`QuantisedNetwork::embedded`]).
     pub net: Option<Arc<QuantisedNetwork>>,
+    /// How strongly the engine plays (UCI `Skill Level`); [`Level::MAX`] leaves the search
+    /// untouched.
+    pub level: Level,
+    /// Below full strength, what the choice among good moves is drawn from, mixed with the
+    /// position: the same seed plays the same game. Without one, every search draws afresh.
+    pub seed: Option<u64>,
 }
 
 /// The evaluations the search can run.
@@ -144,6 +152,8 @@ impl Default for Options {
             params: params::SearchParams::default(),
             eval: EvalKind::default(),
             net: None,
+            level: Level::MAX,
+            seed: None,
         }
     }
 }

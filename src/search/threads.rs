@@ -4,6 +4,7 @@
 use super::alphabeta::{RootMove, Searcher};
 use super::nnue::QuantisedNetwork;
 use super::params::SearchParams;
+use super::skill::draw_seed;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{EvalKind, Info, Limits, Options, Reporter, Score, SearchResult};
@@ -33,6 +34,8 @@ pub struct Shared<'a> {
     /// Whether the network's accumulators are computed afresh at every node
     /// ([`EvalKind::NnueRefresh`]).
     pub refresh: bool,
+    /// Below full strength, the level's node budget ([`super::Level::node_budget`]).
+    pub level_nodes: Option<u64>,
 }
 
 /// Marks left by threads on the positions they are searching near the root. A thread that
@@ -143,7 +146,8 @@ pub(super) fn run(
         .collect();
     let lines: Mutex<Vec<Info>> = Mutex::new(Vec::new());
     let threads = options.threads.max(1);
-    let multipv = options.multipv.max(1);
+    let shown = options.multipv.max(1);
+    let multipv = options.level.lines(shown);
     let (depth, best_moves, from_helper) = std::thread::scope(|s| {
         let shared = || Shared {
             tt,
@@ -157,6 +161,7 @@ pub(super) fn run(
             params: options.params,
             net: options.network(),
             refresh: options.eval == EvalKind::NnueRefresh,
+            level_nodes: options.level.node_budget(),
         };
         // Helpers are a bonus: one the system will not start is done without.
         let helpers: Vec<_> = (1..threads)
@@ -166,7 +171,7 @@ pub(super) fn run(
                 std::thread::Builder::new()
                     .spawn_scoped(s, move || {
                         let mut searcher = Searcher::new(shared, pos, id, threads);
-                        searcher.iterate(pos.board(), root_moves, 1, &mut |_| {})
+                        searcher.iterate(pos.board(), root_moves, 1, 1, &mut |_| {})
                     })
                     .map_err(|e| log::warn!("search helper {id} not started: {e}"))
                     .ok()
@@ -184,7 +189,8 @@ pub(super) fn run(
             }
             l.push(info);
         };
-        let (mut depth, mut best) = main.iterate(pos.board(), root_moves, multipv, &mut on_info);
+        let (mut depth, mut best) =
+            main.iterate(pos.board(), root_moves, multipv, shown, &mut on_info);
         // An infinite or ponder search never ends by itself: wait for the word.
         while (limits.infinite || pondering.load(Ordering::Relaxed))
             && !stop.load(Ordering::Relaxed)
@@ -226,7 +232,11 @@ pub(super) fn run(
         l.clear();
         l.push(info);
     }
-    if let Some(rm) = best_moves.first() {
+    let played = options.level.choose(
+        &exact_scores(&best_moves[..multipv.min(best_moves.len())]),
+        draw_seed(options.seed.unwrap_or_else(fresh_seed), pos.board().key()),
+    );
+    if let Some(rm) = best_moves.get(played) {
         result.best = Some(rm.mv);
         result.ponder = rm.pv.get(1).copied();
         result.score = rm.score;
@@ -235,4 +245,20 @@ pub(super) fn run(
     result.depth = result.lines.first().map_or(0, |i| i.depth);
     result.nodes = nodes.load(Ordering::Relaxed);
     result
+}
+
+/// The scores of `lines` as far as they are exact: a line the search never finished scores
+/// below every real score.
+fn exact_scores(lines: &[RootMove]) -> Vec<Score> {
+    lines
+        .iter()
+        .map(|rm| rm.score)
+        .take_while(|&s| s > -Score::INFINITE)
+        .collect()
+}
+
+/// A seed for a search of an engine nobody seeded: different in every search.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    RandomState::new().hash_one(std::time::SystemTime::now())
 }

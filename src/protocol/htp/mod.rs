@@ -6,7 +6,7 @@ pub mod message;
 use super::driver::{Dialogue, Search};
 use super::{Flow, Input, Output, Session, Settings};
 use crate::board::{MoveError, MoveList, Preset, Rules, Side};
-use crate::search::{Clock, Engine, Limits, Options, SearchResult};
+use crate::search::{Clock, Engine, Limits, SearchResult};
 use message::{Action, Answer, COMMANDS, Command, MessageError, Play, Reply, Status};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
@@ -143,7 +143,7 @@ impl Htp {
 
     /// Handles lines (`first`, then the input) until `quit` or end of input.
     pub fn run(mut self, first: Option<Input>, input: Receiver<Input>) {
-        let engine = Engine::new(Options::default());
+        let engine = Engine::new(self.game.session().engine_options());
         super::driver::drive(&mut self, engine, first, input);
     }
 
@@ -245,8 +245,8 @@ mod tests {
     #[test]
     fn huge_clocks_saturate_and_negative_ones_are_refused() {
         let settings = Settings {
-            move_time: None,
             max_nodes: Some(300),
+            ..Settings::default()
         };
         let mut game = Game::new(settings);
         let mut engine = Engine::default();

@@ -7,7 +7,7 @@ pub mod rules;
 use super::driver::{Dialogue, Search};
 use super::{Flow, Input, Output, Session, Settings};
 use crate::board::Rules;
-use crate::search::{Engine, Limits, Options, SearchResult};
+use crate::search::{Engine, Level, Limits, Options, SearchResult};
 use message::{AnalysisLine, Command, MessageError, Reply};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
@@ -44,7 +44,7 @@ impl Otep {
     /// of input.
     pub fn run(mut self, first: Option<Input>, input: Receiver<Input>) {
         self.reply(Reply::Hello);
-        let engine = Engine::new(Options::default());
+        let engine = Engine::new(self.session.engine_options());
         super::driver::drive(&mut self, engine, first, input);
     }
 
@@ -65,8 +65,10 @@ impl Otep {
 
     fn analyze(&mut self, lines: u64, seconds: u64, search: &mut Search) {
         let options = search.engine().options().clone();
+        // Analysis is for people studying the game: at full strength, whatever the level.
         let wanted = Options {
             multipv: lines.clamp(1, MAX_LINES) as usize,
+            level: Level::MAX,
             ..options.clone()
         };
         // Only MultiPV changes, which needs no memory: this cannot fail, but say so if it did.
@@ -212,8 +214,8 @@ mod tests {
         fn start() -> Host {
             let sink = Sink::default();
             let settings = Settings {
-                move_time: None,
                 max_nodes: Some(300),
+                ..Settings::default()
             };
             let otep = Otep::new(Output::new(Box::new(sink.clone())), settings);
             let (to_engine, rx) = channel();

@@ -7,7 +7,7 @@ pub mod options;
 
 use super::{Flow, Input, Output, Session, Settings};
 use crate::board::Rules;
-use crate::search::{Engine, Info, Options, SearchResult, fallback_result};
+use crate::search::{Engine, Info, SearchResult, fallback_result};
 use message::{Command, Reply};
 use options::Change;
 use std::sync::Arc;
@@ -39,11 +39,12 @@ struct PerftRun {
 
 impl Uci {
     pub fn new(out: Output, settings: Settings) -> Uci {
+        // UCI hosts always give the limits, so the move time is never used.
+        let session = Session::new(Rules::default(), Duration::ZERO, settings);
         Uci {
             out,
-            engine: Engine::new(Options::default()),
-            // UCI hosts always give the limits, so the move time is never used.
-            session: Session::new(Rules::default(), Duration::ZERO, settings),
+            engine: Engine::new(session.engine_options()),
+            session,
             ponder_enabled: false,
             perft: None,
         }

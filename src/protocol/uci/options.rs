@@ -5,7 +5,8 @@ use crate::board::Preset;
 use crate::protocol::number::{NumberError, parse_amount, truncate};
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::params::{SearchParams, TUNABLES};
-use crate::search::{EvalKind, Options};
+use crate::search::skill::LevelError;
+use crate::search::{EvalKind, Level, Options};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,6 +32,12 @@ pub fn offered(options: &Options) -> Vec<EngineOption> {
         spin("Hash", options.hash_mb as i64, 1, 65536),
         spin("Threads", options.threads as i64, 1, 256),
         spin("MultiPV", 1, 1, 256),
+        spin(
+            "Skill Level",
+            options.level.get().into(),
+            Level::MIN.get().into(),
+            Level::MAX.get().into(),
+        ),
         EngineOption {
             name: "Rules".into(),
             kind: OptionKind::Combo {
@@ -104,6 +111,8 @@ pub enum OptionError {
     },
     #[error("{0}")]
     Rules(String),
+    #[error("option 'Skill Level': {0}")]
+    Level(#[from] LevelError),
     #[error("option 'Ponder' takes true or false")]
     Ponder,
     #[error("option '{0}' needs a whole number")]
@@ -140,6 +149,7 @@ pub fn change(name: &str, value: Option<&str>, current: &Options) -> Result<Chan
         "hash" => options.hash_mb = number(1, 65536)? as usize,
         "threads" => options.threads = number(1, 256)? as usize,
         "multipv" => options.multipv = number(1, 256)? as usize,
+        "skill level" => options.level = Level::new(number(0, u64::MAX)?)?,
         "move overhead" => options.move_overhead = Duration::from_millis(number(0, 5000)?),
         "rules" => {
             return value
@@ -214,6 +224,14 @@ mod tests {
         let e = |name: &str, value: Option<&str>| set(name, value).unwrap_err().to_string();
         assert_eq!(e("Hash", Some("0")), "option 'Hash': 0 is outside 1..65536");
         assert_eq!(e("Threads", None), "option 'Threads' needs a value");
+        assert_eq!(
+            e("Skill Level", Some("21")),
+            "option 'Skill Level': level 21 is outside 0..20 (20 is full strength)"
+        );
+        assert!(matches!(
+            set("skill level", Some(" 0")),
+            Ok(Change::Search(Options { level, .. })) if level == Level::MIN
+        ));
         assert!(e("Rules", Some("chess")).contains("unknown rules preset"));
         assert_eq!(e("Colour", Some("red")), "unknown option 'Colour'");
         assert_eq!(e("Eval", Some("magic")), "option 'Eval' takes hand or nnue");

@@ -6,17 +6,20 @@ use crate::board::Board;
 use crate::search::Info;
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
+use crate::search::skill::MIN_DEPTH;
 use std::sync::atomic::Ordering;
 
 impl Searcher<'_> {
-    /// Iterative deepening. Reports each finished iteration through `report` (thread 0 only)
-    /// and returns the depth it completed with the root moves of that depth, best first.
-    /// Whichever thread completes the depth limit first stops the others.
+    /// Iterative deepening over `multipv` lines. Reports the first `shown` lines of each
+    /// finished iteration through `report` (thread 0 only) and returns the depth it completed
+    /// with the root moves of that depth, best first. Whichever thread completes the depth
+    /// limit first stops the others.
     pub fn iterate(
         &mut self,
         board: &Board,
         mut root_moves: Vec<RootMove>,
         multipv: usize,
+        shown: usize,
         report: &mut dyn FnMut(Info),
     ) -> (u32, Vec<RootMove>) {
         let max_depth = self
@@ -80,12 +83,17 @@ impl Searcher<'_> {
             // A later line may have scored above an earlier one: report them best first.
             root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.id == 0 {
-                for (i, rm) in root_moves[..multipv].iter().enumerate() {
+                for (i, rm) in root_moves[..multipv.min(shown)].iter().enumerate() {
                     report(self.info(depth as u32, i + 1, rm));
                 }
             }
             completed = root_moves.clone();
             completed_depth = depth as u32;
+            if completed_depth >= MIN_DEPTH
+                && let Some(budget) = self.shared.level_nodes
+            {
+                self.node_limit = Some(self.node_limit.map_or(budget, |n| n.min(budget)));
+            }
             if depth == max_depth
                 && !self.shared.limits.infinite
                 && !self.shared.pondering.load(Ordering::Relaxed)

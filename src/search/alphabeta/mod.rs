@@ -40,11 +40,15 @@ pub struct Searcher<'a> {
     threads: usize,
     /// Under the NNUE evaluation, the accumulator of the node at each ply of the path.
     accumulators: Vec<Accumulator>,
+    /// The nodes after which thread 0 stops the search: the host's limit, lowered to the
+    /// level's budget once the search is deep enough for it.
+    node_limit: Option<u64>,
 }
 
 impl<'a> Searcher<'a> {
     pub fn new(shared: Shared<'a>, pos: &Position, id: usize, threads: usize) -> Searcher<'a> {
         let params = shared.params;
+        let node_limit = shared.limits.nodes;
         let accumulators = match shared.net {
             Some(net) => vec![Accumulator::refresh(net, pos.board()); MAX_PLY],
             None => Vec::new(),
@@ -64,6 +68,7 @@ impl<'a> Searcher<'a> {
             pv_len: vec![0; MAX_PLY + 1],
             aborted: false,
             threads,
+            node_limit,
         }
     }
 
@@ -171,7 +176,7 @@ impl<'a> Searcher<'a> {
             self.flush();
         }
         if self.id == 0
-            && let Some(limit) = self.shared.limits.nodes
+            && let Some(limit) = self.node_limit
             && self.nodes >= limit
         {
             self.shared.stop.store(true, Ordering::Relaxed);
