@@ -1,8 +1,10 @@
 //! The search through its API: tactics, reproducibility, whole games, stopping.
 
-use hnefi::board::notation::parse_fen;
-use hnefi::board::{MoveList, Position, Preset, Rules};
-use hnefi::search::{Engine, Limits, Options};
+mod common;
+
+use hnefi::board::notation::{parse_fen, parse_record_move};
+use hnefi::board::{Move, MoveList, Position, Preset, Rules};
+use hnefi::search::{Engine, Level, Limits, Options};
 use hnefi::tactics::Tactic;
 use std::time::Duration;
 
@@ -297,4 +299,131 @@ fn refreshed_accumulators_search_as_the_updated_ones() {
         (r.nodes, r.score, r.best)
     };
     assert_eq!(search(EvalKind::Nnue), search(EvalKind::NnueRefresh));
+}
+
+/// Whether the side to move after `mv` has a reply that wins at once.
+fn loses_at_once(pos: &Position, mv: Move) -> bool {
+    let mut after = pos.clone();
+    after.try_play(mv).expect("a legal move");
+    if after.outcome().is_some() {
+        return after.outcome().and_then(|o| o.winner) != Some(pos.side_to_move());
+    }
+    let mut replies = MoveList::new();
+    after.legal_moves(&mut replies);
+    replies.iter().any(|&r| {
+        let mut end = after.clone();
+        end.try_play(r).expect("a legal reply");
+        end.outcome()
+            .is_some_and(|o| o.winner == Some(after.side_to_move()))
+    })
+}
+
+/// The positions of the real games where the loser played a move that lost at once.
+fn blunders(count: usize) -> Vec<Position> {
+    let mut found = Vec::new();
+    for rec in common::games().iter().filter(|r| !r.timeout) {
+        let mut pos = Position::start(Rules::default());
+        let moves: Vec<Move> = rec
+            .moves
+            .iter()
+            .map(|m| parse_record_move(m).expect("a record move").mv)
+            .collect();
+        let Some(last_two) = moves.len().checked_sub(2) else {
+            continue;
+        };
+        for &mv in &moves[..last_two] {
+            if pos.try_play(mv).is_err() || pos.outcome().is_some() {
+                break;
+            }
+        }
+        if pos.plies() == last_two
+            && pos.outcome().is_none()
+            && loses_at_once(&pos, moves[last_two])
+        {
+            found.push(pos);
+            if found.len() == count {
+                break;
+            }
+        }
+    }
+    found
+}
+
+fn weakest(seed: u64) -> Engine {
+    Engine::new(Options {
+        level: Level::MIN,
+        seed: Some(seed),
+        ..Options::default()
+    })
+}
+
+#[test]
+fn the_weakest_level_never_plays_a_move_that_loses_at_once_when_another_exists() {
+    let positions = blunders(150);
+    assert!(positions.len() >= 100, "{} positions", positions.len());
+    let mut checked = 0;
+    for (i, pos) in positions.iter().enumerate() {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        if list.iter().all(|&m| loses_at_once(pos, m)) {
+            continue;
+        }
+        checked += 1;
+        for seed in 0..3 {
+            let best = weakest(seed)
+                .search(pos, Limits::default())
+                .best
+                .expect("a move");
+            assert!(
+                !loses_at_once(pos, best),
+                "position {i}, seed {seed}: {best}"
+            );
+        }
+    }
+    assert!(checked >= 15, "{checked} positions with a move that holds");
+}
+
+#[test]
+fn a_seeded_level_plays_the_same_moves_and_the_seed_matters() {
+    let mut pos = Position::start(Rules::default());
+    for _ in 0..6 {
+        let moves: Vec<Option<Move>> = (0..8)
+            .map(|seed| weakest(seed).search(&pos, Limits::default()).best)
+            .collect();
+        let again = weakest(3).search(&pos, Limits::default()).best;
+        assert_eq!(again, moves[3]);
+        if moves.iter().any(|m| *m != moves[0]) {
+            return;
+        }
+        pos.try_play(moves[0].expect("a move")).unwrap();
+    }
+    panic!("eight seeds played the same six moves");
+}
+
+#[test]
+fn a_level_below_full_strength_searches_less() {
+    let pos = Position::start(Rules::default());
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let full = Engine::new(Options::default()).search(&pos, limits.clone());
+    let level = |l: u64| Options {
+        level: Level::new(l).unwrap(),
+        seed: Some(1),
+        ..Options::default()
+    };
+    let low = Engine::new(level(0)).search(&pos, limits.clone());
+    let mid = Engine::new(level(8)).search(&pos, limits);
+    assert_eq!(low.depth, 3, "the weakest level sees three plies");
+    assert!(
+        low.depth <= mid.depth && mid.depth < full.depth,
+        "{} {} {}",
+        low.depth,
+        mid.depth,
+        full.depth
+    );
+    assert!(mid.nodes < full.nodes);
+    // The host asked for one line: it hears of one.
+    assert!(low.lines.iter().all(|l| l.multipv == 1), "{:?}", low.lines);
 }

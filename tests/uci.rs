@@ -565,3 +565,56 @@ fn eval_nnue_takes_a_net_file_and_refuses_a_bad_one() {
     e.send("quit");
     assert!(e.close());
 }
+
+#[test]
+fn skill_level_is_offered_bounded_and_taken_from_the_command_line() {
+    let offered = |e: &mut Engine| -> String {
+        e.send("uci");
+        let lines = e.until("uciok");
+        lines
+            .into_iter()
+            .find(|l| l.starts_with("option name Skill Level type spin"))
+            .expect("a Skill Level option")
+    };
+    let mut e = Engine::start();
+    assert_eq!(
+        offered(&mut e),
+        "option name Skill Level type spin default 20 min 0 max 20"
+    );
+    for bad in ["21", "-1", "strong", ""] {
+        e.send(&format!("setoption name Skill Level value {bad}"));
+        let got = e.until("info string error");
+        assert!(
+            got.last().unwrap().contains("Skill Level"),
+            "{bad}: {got:?}"
+        );
+    }
+    e.send("setoption name Skill Level value 0");
+    e.send("position startpos moves d1d3");
+    e.send("go depth 20");
+    let lines = e.until("bestmove");
+    // The level decides how deep: three plies, however deep the host asks.
+    let deepest = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
+        .max();
+    assert_eq!(deepest, Some(3), "{lines:?}");
+    assert!(
+        lines.iter().all(|l| !l.contains("multipv 2")),
+        "one line asked for"
+    );
+    e.send("quit");
+    assert!(e.close());
+
+    let mut e = Engine::from_child(common::spawn_hnefi(&["--level", "7"]));
+    assert!(offered(&mut e).contains("default 7 "));
+    e.send("quit");
+    assert!(e.close());
+
+    let dir = common::fresh_dir("uci-level");
+    for bad in ["21", "x"] {
+        let (ok, stderr) = common::run_hnefi_in(&dir, &["--level", bad]);
+        assert!(!ok && stderr.contains("level"), "{bad}: {stderr}");
+    }
+}

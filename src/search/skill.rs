@@ -1,6 +1,6 @@
 //! Strength levels for people: a weaker engine that loses the way people lose. Below full
 //! strength the search is cut short (a node budget that grows with the level, never below
-//! two plies, so that a reply that wins at once is always seen), and the move is drawn among
+//! three plies, so that a reply that wins at once is always seen), and the move is drawn among
 //! the best few lines, a worse line the less likely the further it falls behind, and never
 //! one that loses by force while another does not, nor one more than a level's margin behind.
 
@@ -23,20 +23,22 @@ pub enum LevelError {
     NotANumber,
 }
 
-/// Lines searched below full strength: the candidates the move is drawn from.
-pub const CANDIDATES: usize = 4;
+/// Lines searched just below full strength, the candidates the move is drawn from; each two
+/// levels down add one.
+const CANDIDATES: usize = 4;
 
-/// Plies every weakened search completes whatever its budget: two see a reply that wins at
-/// once.
-pub const MIN_DEPTH: u32 = 2;
+/// Plies every weakened search completes whatever its budget: three see every reply that
+/// wins at once, also by leaving the mover no move (which two plies missed in a real game).
+pub const MIN_DEPTH: u32 = 3;
 
-/// The node budget of level 0; each level up allows half as many again.
+/// The node budget of level 0; each level up allows 40% more.
 const BASE_NODES: f64 = 1000.0;
-const NODE_GROWTH: f64 = 1.5;
+const NODE_GROWTH: f64 = 1.4;
 
-/// At level 0, how far (centipawns) behind the best line a move may be and still be played;
-/// the margin shrinks evenly to nothing at full strength.
-const MAX_MARGIN: i32 = 200;
+/// At level 0, how far (centipawns, about four attackers) behind the best line a move may be
+/// and still be played; the margin shrinks with the square of the levels left to full
+/// strength, so that the upper levels differ mostly in depth and the lower ones in care.
+const MAX_MARGIN: i32 = 400;
 
 impl Level {
     pub const MIN: Level = Level(0);
@@ -64,19 +66,21 @@ impl Level {
         (!self.is_full()).then(|| (BASE_NODES * NODE_GROWTH.powi(self.0.into())) as u64)
     }
 
-    /// Lines the search keeps exact for [`Level::choose`]: [`CANDIDATES`] below full
-    /// strength, else `multipv`.
+    /// Lines the search keeps exact for [`Level::choose`]: at least the candidates of the
+    /// level below full strength, else `multipv`.
     pub fn lines(self, multipv: usize) -> usize {
         if self.is_full() {
             multipv
         } else {
-            multipv.max(CANDIDATES)
+            multipv.max(CANDIDATES + usize::from(Level::MAX.0 - self.0) / 2)
         }
     }
 
     /// How far behind the best a played line may be.
     fn margin(self) -> i32 {
-        MAX_MARGIN * i32::from(Level::MAX.0 - self.0) / i32::from(Level::MAX.0)
+        let left = i32::from(Level::MAX.0 - self.0);
+        let full = i32::from(Level::MAX.0);
+        MAX_MARGIN * left * left / (full * full)
     }
 
     /// The index of the line to play among `scores`, the exact scores of the searched lines,
@@ -154,8 +158,13 @@ mod tests {
         assert_eq!(Level::default(), Level::MAX);
         assert_eq!(Level::MAX.node_budget(), None);
         assert_eq!(Level::MAX.lines(1), 1);
-        assert_eq!(Level::MIN.lines(1), CANDIDATES);
-        assert_eq!(Level::MIN.lines(9), 9);
+        assert_eq!(Level::MIN.lines(1), 14);
+        assert_eq!(Level::new(19).unwrap().lines(1), CANDIDATES);
+        assert_eq!(Level::MIN.lines(20), 20);
+        assert_eq!(
+            (Level::MIN.margin(), Level::new(10).unwrap().margin()),
+            (400, 100)
+        );
         let budgets: Vec<u64> = (0..20)
             .map(|l| Level::new(l).unwrap().node_budget().unwrap())
             .collect();
