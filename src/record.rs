@@ -1,7 +1,8 @@
 //! Game records in the community format of `copenhagen.csv`:
 //! `moves,attacker_captures,defender_captures,result`, moves like `g3-e3xe2`, attackers first.
 
-use crate::board::notation::{RecordMove, parse_record_move};
+use crate::board::RecordMove;
+use crate::board::notation::parse_record_move;
 use crate::board::{NotationError, Position, Rules, Side};
 use std::fmt;
 use std::str::FromStr;

@@ -1,127 +1,116 @@
-//! Sets of squares as 121 bits of a `u128`, with shifts that respect the board's edges.
+//! Sets of squares, one bit a square in the geometry's word, with shifts that respect the
+//! board's edges.
 
-use super::square::{Direction, NUM_SQUARES, SIZE, Square};
+use super::geometry::{Geometry, Word};
+use super::square::{Direction, Square};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-/// A set of squares; bit `i` is square index `i`. Bits 121..128 are always zero.
+/// A set of squares; bit `i` is square index `i`. Bits from `G::SQUARES` up are always zero.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub u128);
+pub struct Bitboard<G: Geometry>(pub G::Word);
 
-const fn file_mask(file: u8) -> u128 {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < SIZE {
-        m |= 1u128 << (r * SIZE + file);
-        r += 1;
-    }
-    m
-}
-
-const fn rank_mask(rank: u8) -> u128 {
-    ((1u128 << SIZE) - 1) << (rank * SIZE)
-}
-
-impl Bitboard {
-    pub const EMPTY: Bitboard = Bitboard(0);
-    pub const ALL: Bitboard = Bitboard((1u128 << NUM_SQUARES) - 1);
-    pub const FILE_A: Bitboard = Bitboard(file_mask(0));
-    pub const FILE_K: Bitboard = Bitboard(file_mask(SIZE - 1));
-    pub const RANK_1: Bitboard = Bitboard(rank_mask(0));
-    pub const RANK_11: Bitboard = Bitboard(rank_mask(SIZE - 1));
-    pub const EDGE: Bitboard =
-        Bitboard(file_mask(0) | file_mask(SIZE - 1) | rank_mask(0) | rank_mask(SIZE - 1));
-    pub const CORNERS: Bitboard = Bitboard(1 | 1 << 10 | 1 << 110 | 1 << 120);
-    pub const THRONE: Bitboard = Bitboard(1 << 60);
+impl<G: Geometry> Bitboard<G> {
+    pub const EMPTY: Self = Bitboard(G::Word::ZERO);
+    pub const ALL: Self = Bitboard(G::ALL);
+    pub const FILE_A: Self = Bitboard(G::FILE_A);
+    /// The last file (`k` on 11x11).
+    pub const FILE_LAST: Self = Bitboard(G::FILE_LAST);
+    pub const RANK_1: Self = Bitboard(G::RANK_1);
+    /// The last rank (11 on 11x11).
+    pub const RANK_LAST: Self = Bitboard(G::RANK_LAST);
+    pub const EDGE: Self = Bitboard(G::EDGE);
+    pub const CORNERS: Self = Bitboard(G::CORNERS);
+    pub const THRONE: Self = Bitboard(G::CENTRE);
     /// Squares only the king may stop on.
-    pub const RESTRICTED: Bitboard = Bitboard(Self::CORNERS.0 | Self::THRONE.0);
+    /// Squares only the king may stop on.
+    pub const RESTRICTED: Self = Bitboard(G::RESTRICTED);
 
-    pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+    #[inline(always)]
+    pub fn from_square(sq: Square<G>) -> Self {
+        Bitboard(G::Word::bit(sq.index()))
     }
 
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
+    #[inline(always)]
+    pub fn is_empty(self) -> bool {
+        self.0.is_zero()
     }
 
-    pub const fn any(self) -> bool {
-        self.0 != 0
+    #[inline(always)]
+    pub fn any(self) -> bool {
+        !self.0.is_zero()
     }
 
-    pub const fn count(self) -> u32 {
+    #[inline(always)]
+    pub fn count(self) -> u32 {
         self.0.count_ones()
     }
 
-    pub const fn contains(self, sq: Square) -> bool {
-        self.0 >> sq.index() & 1 != 0
+    #[inline(always)]
+    pub fn contains(self, sq: Square<G>) -> bool {
+        !(self.0 & G::Word::bit(sq.index())).is_zero()
     }
 
-    pub const fn with(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 | 1u128 << sq.index())
+    #[inline(always)]
+    pub fn with(self, sq: Square<G>) -> Self {
+        Bitboard(self.0 | G::Word::bit(sq.index()))
     }
 
-    pub const fn without(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 & !(1u128 << sq.index()))
+    #[inline(always)]
+    pub fn without(self, sq: Square<G>) -> Self {
+        Bitboard(self.0 & !G::Word::bit(sq.index()))
     }
 
     /// The lowest square in the set.
-    pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 {
+    #[inline(always)]
+    pub fn first(self) -> Option<Square<G>> {
+        if self.0.is_zero() {
             None
         } else {
-            Some(Square::from_index(self.0.trailing_zeros() as u8))
+            Some(Square::from_index(self.0.lowest() as u8))
         }
     }
 
-    /// Calls `f` with each square of the set, lowest first. For hot loops: each half of the
-    /// set is a plain 64-bit loop, about half the work of the 128-bit iterator.
+    /// Calls `f` with each square of the set, lowest first. For hot loops: a `u128` is walked
+    /// as two plain 64-bit loops, about half the work of the iterator.
     #[inline(always)]
-    pub fn for_each_square(self, mut f: impl FnMut(Square)) {
-        let mut low = self.0 as u64;
-        while low != 0 {
-            f(Square::from_index(low.trailing_zeros() as u8));
-            low &= low - 1;
-        }
-        let mut high = (self.0 >> 64) as u64;
-        while high != 0 {
-            f(Square::from_index(64 + high.trailing_zeros() as u8));
-            high &= high - 1;
-        }
+    pub fn for_each_square(self, mut f: impl FnMut(Square<G>)) {
+        self.0.for_each_bit(|i| f(Square::from_index(i as u8)));
     }
 
     /// The highest square in the set.
-    pub const fn last(self) -> Option<Square> {
-        if self.0 == 0 {
+    #[inline(always)]
+    pub fn last(self) -> Option<Square<G>> {
+        if self.0.is_zero() {
             None
         } else {
-            Some(Square::from_index((127 - self.0.leading_zeros()) as u8))
+            Some(Square::from_index(self.0.highest() as u8))
         }
     }
 
     /// Every square moved one step in `dir`; squares that would leave the board drop out.
     #[inline(always)]
-    pub const fn shift(self, dir: Direction) -> Bitboard {
+    pub fn shift(self, dir: Direction) -> Self {
+        let side = G::SIDE as u32;
         match dir {
-            Direction::North => Bitboard((self.0 << SIZE) & Self::ALL.0),
-            Direction::South => Bitboard(self.0 >> SIZE),
-            Direction::East => Bitboard((self.0 & !Self::FILE_K.0) << 1),
-            Direction::West => Bitboard((self.0 & !Self::FILE_A.0) >> 1),
+            Direction::North => Bitboard((self.0 << side) & G::ALL),
+            Direction::South => Bitboard(self.0 >> side),
+            Direction::East => Bitboard((self.0 & !G::FILE_LAST) << 1),
+            Direction::West => Bitboard((self.0 & !G::FILE_A) >> 1),
         }
     }
 
     /// The squares next to any square of the set (orthogonally), the set itself excluded
     /// only where no neighbour brings it back.
     #[inline]
-    pub const fn neighbours(self) -> Bitboard {
-        Bitboard(
-            self.shift(Direction::North).0
-                | self.shift(Direction::South).0
-                | self.shift(Direction::East).0
-                | self.shift(Direction::West).0,
-        )
+    pub fn neighbours(self) -> Self {
+        self.shift(Direction::North)
+            | self.shift(Direction::South)
+            | self.shift(Direction::East)
+            | self.shift(Direction::West)
     }
 
     /// Everything 4-connected to `self` through `through` (the seed itself included).
-    pub fn flood(self, through: Bitboard) -> Bitboard {
+    pub fn flood(self, through: Self) -> Self {
         let mut reached = self;
         loop {
             let next = reached | (reached.neighbours() & through);
@@ -133,7 +122,7 @@ impl Bitboard {
     }
 
     /// Like [`Bitboard::flood`], but stops as soon as the fill touches `goal`.
-    pub fn flood_reaches(self, through: Bitboard, goal: Bitboard) -> bool {
+    pub fn flood_reaches(self, through: Self, goal: Self) -> bool {
         let mut reached = self;
         loop {
             if (reached & goal).any() {
@@ -150,60 +139,40 @@ impl Bitboard {
     /// The squares each piece of `self` reaches sliding in `dir` through `empty`, without the
     /// pieces themselves. Rays of different pieces in one direction never overlap, because a
     /// piece stops the ray of the piece behind it, so a popcount counts moves exactly.
-    /// Kogge-Stone doubling: four steps cover the ten squares of the longest ray.
+    /// Kogge-Stone doubling: four steps cover the twelve squares of 13x13's longest ray.
     #[inline(always)]
-    pub const fn slide(self, dir: Direction, empty: Bitboard) -> Bitboard {
+    pub fn slide(self, dir: Direction, empty: Self) -> Self {
         let gen0 = self.0;
         let mut g = gen0;
-        let e = empty.0;
-        match dir {
-            Direction::North => {
-                let mut p = e;
-                g |= p & (g << 11);
-                p &= p << 11;
-                g |= p & (g << 22);
-                p &= p << 22;
-                g |= p & (g << 44);
-                p &= p << 44;
-                g |= p & (g << 88);
-            }
-            Direction::South => {
-                let mut p = e;
-                g |= p & (g >> 11);
-                p &= p >> 11;
-                g |= p & (g >> 22);
-                p &= p >> 22;
-                g |= p & (g >> 44);
-                p &= p >> 44;
-                g |= p & (g >> 88);
-            }
-            Direction::East => {
-                let mut p = e & !Self::FILE_A.0;
-                g |= p & (g << 1);
-                p &= p << 1;
-                g |= p & (g << 2);
-                p &= p << 2;
-                g |= p & (g << 4);
-                p &= p << 4;
-                g |= p & (g << 8);
-            }
-            Direction::West => {
-                let mut p = e & !Self::FILE_K.0;
-                g |= p & (g >> 1);
-                p &= p >> 1;
-                g |= p & (g >> 2);
-                p &= p >> 2;
-                g |= p & (g >> 4);
-                p &= p >> 4;
-                g |= p & (g >> 8);
-            }
+        let (step, mut p, north_or_east) = match dir {
+            Direction::North => (G::SIDE as u32, empty.0, true),
+            Direction::South => (G::SIDE as u32, empty.0, false),
+            Direction::East => (1, empty.0 & !G::FILE_A, true),
+            Direction::West => (1, empty.0 & !G::FILE_LAST, false),
+        };
+        if north_or_east {
+            g = g | (p & (g << step));
+            p = p & (p << step);
+            g = g | (p & (g << (2 * step)));
+            p = p & (p << (2 * step));
+            g = g | (p & (g << (4 * step)));
+            p = p & (p << (4 * step));
+            g = g | (p & (g << (8 * step)));
+        } else {
+            g = g | (p & (g >> step));
+            p = p & (p >> step);
+            g = g | (p & (g >> (2 * step)));
+            p = p & (p >> (2 * step));
+            g = g | (p & (g >> (4 * step)));
+            p = p & (p >> (4 * step));
+            g = g | (p & (g >> (8 * step)));
         }
         Bitboard(g ^ gen0)
     }
 
     /// Empty squares a rook on `from` can slide to, given the occupied squares `occupied`.
     #[inline]
-    pub fn rook_targets(from: Square, occupied: Bitboard) -> Bitboard {
+    pub fn rook_targets(from: Square<G>, occupied: Self) -> Self {
         Bitboard::rook_attacks(from, occupied) & !occupied
     }
 
@@ -211,27 +180,29 @@ impl Bitboard {
     /// occupied square in each direction. Seen from a target square, the pieces among them are
     /// those that can move there.
     #[inline]
-    pub fn rook_attacks(from: Square, occupied: Bitboard) -> Bitboard {
-        let mut targets = 0u128;
+    pub fn rook_attacks(from: Square<G>, occupied: Self) -> Self {
+        let rays = G::rays();
+        let mut targets = G::Word::ZERO;
         for dir in Direction::ALL {
-            let ray = RAYS[dir.index()][from.index()];
+            let ray = rays[dir.index()][from.index()];
             let blockers = ray & occupied.0;
-            targets |= if blockers == 0 {
-                ray
-            } else {
-                let nearest = match dir {
-                    Direction::North | Direction::East => blockers.trailing_zeros(),
-                    Direction::South | Direction::West => 127 - blockers.leading_zeros(),
+            targets = targets
+                | if blockers.is_zero() {
+                    ray
+                } else {
+                    let nearest = match dir {
+                        Direction::North | Direction::East => blockers.lowest(),
+                        Direction::South | Direction::West => blockers.highest(),
+                    };
+                    ray & !rays[dir.index()][nearest as usize]
                 };
-                ray & !RAYS[dir.index()][nearest as usize]
-            };
         }
         Bitboard(targets)
     }
 
     /// The squares strictly between two squares of one rank or file (empty otherwise).
-    pub fn between(a: Square, b: Square) -> Bitboard {
-        let mut set = Bitboard::EMPTY;
+    pub fn between(a: Square<G>, b: Square<G>) -> Self {
+        let mut set = Self::EMPTY;
         for dir in Direction::ALL {
             let ray = Bitboard::ray(a, dir);
             if ray.contains(b) {
@@ -242,41 +213,19 @@ impl Bitboard {
     }
 
     /// The squares strictly between `from` and the edge in `dir`.
-    pub const fn ray(from: Square, dir: Direction) -> Bitboard {
-        Bitboard(RAYS[dir.index()][from.index()])
+    #[inline(always)]
+    pub fn ray(from: Square<G>, dir: Direction) -> Self {
+        Bitboard(G::rays()[dir.index()][from.index()])
     }
 }
 
-const fn make_rays() -> [[u128; NUM_SQUARES]; 4] {
-    let mut rays = [[0u128; NUM_SQUARES]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let dir = Direction::ALL[d];
-        let mut s = 0;
-        while s < NUM_SQUARES {
-            let mut cur = Square::from_index(s as u8);
-            let mut m = 0u128;
-            while let Some(next) = cur.step(dir) {
-                m |= 1u128 << next.index();
-                cur = next;
-            }
-            rays[d][s] = m;
-            s += 1;
-        }
-        d += 1;
-    }
-    rays
-}
-
-static RAYS: [[u128; NUM_SQUARES]; 4] = make_rays();
-
-impl Iterator for Bitboard {
-    type Item = Square;
+impl<G: Geometry> Iterator for Bitboard<G> {
+    type Item = Square<G>;
 
     #[inline]
-    fn next(&mut self) -> Option<Square> {
+    fn next(&mut self) -> Option<Square<G>> {
         let sq = self.first()?;
-        self.0 &= self.0 - 1;
+        self.0 = self.0.clear_lowest();
         Some(sq)
     }
 
@@ -286,26 +235,26 @@ impl Iterator for Bitboard {
     }
 }
 
-impl ExactSizeIterator for Bitboard {}
+impl<G: Geometry> ExactSizeIterator for Bitboard<G> {}
 
-impl FromIterator<Square> for Bitboard {
-    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Self {
-        iter.into_iter().fold(Bitboard::EMPTY, Bitboard::with)
+impl<G: Geometry> FromIterator<Square<G>> for Bitboard<G> {
+    fn from_iter<I: IntoIterator<Item = Square<G>>>(iter: I) -> Self {
+        iter.into_iter().fold(Self::EMPTY, Bitboard::with)
     }
 }
 
 macro_rules! bit_op {
     ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
-        impl $tr for Bitboard {
-            type Output = Bitboard;
+        impl<G: Geometry> $tr for Bitboard<G> {
+            type Output = Self;
             #[inline(always)]
-            fn $f(self, rhs: Bitboard) -> Bitboard {
+            fn $f(self, rhs: Self) -> Self {
                 Bitboard(self.0 $op rhs.0)
             }
         }
-        impl $atr for Bitboard {
+        impl<G: Geometry> $atr for Bitboard<G> {
             #[inline(always)]
-            fn $af(&mut self, rhs: Bitboard) {
+            fn $af(&mut self, rhs: Self) {
                 self.0 = self.0 $op rhs.0;
             }
         }
@@ -315,19 +264,19 @@ bit_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
 bit_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
 bit_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
 
-impl Not for Bitboard {
-    type Output = Bitboard;
+impl<G: Geometry> Not for Bitboard<G> {
+    type Output = Self;
     #[inline(always)]
-    fn not(self) -> Bitboard {
-        Bitboard(!self.0 & Bitboard::ALL.0)
+    fn not(self) -> Self {
+        Bitboard(!self.0 & G::ALL)
     }
 }
 
-impl std::fmt::Debug for Bitboard {
+impl<G: Geometry> std::fmt::Debug for Bitboard<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f)?;
-        for rank in (0..SIZE).rev() {
-            for file in 0..SIZE {
+        for rank in (0..G::SIDE).rev() {
+            for file in 0..G::SIDE {
                 let sq = Square::from_coords(file, rank).expect("on board");
                 write!(f, "{}", if self.contains(sq) { 'X' } else { '.' })?;
             }
@@ -340,58 +289,95 @@ impl std::fmt::Debug for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::geometry::{Eleven, Nine, Seven, Thirteen};
 
-    #[test]
-    fn for_each_square_visits_what_the_iterator_yields() {
-        for bits in [
-            0u128,
-            1,
-            1 << 63,
-            1 << 64,
-            (1 << 121) - 1,
-            0x1234_5678_9abc_def0_0fed_cba9_8765_4321 & ((1 << 121) - 1),
-        ] {
+    /// Runs a test body once per board size.
+    macro_rules! each_size {
+        ($body:ident) => {
+            $body::<Seven>();
+            $body::<Nine>();
+            $body::<Eleven>();
+            $body::<Thirteen>();
+        };
+    }
+
+    /// Pseudo-random sets of squares of a size.
+    fn random_sets<G: Geometry>(count: usize) -> Vec<Bitboard<G>> {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..count)
+            .map(|_| {
+                let density = next() % 4;
+                Square::<G>::all()
+                    .filter(|_| next() % 4 <= density)
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn iteration_agrees<G: Geometry>() {
+        for set in random_sets::<G>(200)
+            .into_iter()
+            .chain([Bitboard::ALL, Bitboard::EMPTY])
+        {
             let mut seen = Vec::new();
-            Bitboard(bits).for_each_square(|sq| seen.push(sq));
-            assert_eq!(seen, Bitboard(bits).collect::<Vec<_>>());
+            set.for_each_square(|sq| seen.push(sq));
+            assert_eq!(seen, set.collect::<Vec<_>>());
+            assert_eq!(seen.len(), set.count() as usize);
+            assert_eq!(seen.first().copied(), set.first());
+            assert_eq!(seen.last().copied(), set.last());
         }
     }
 
-    fn sq(s: &str) -> Square {
+    #[test]
+    fn for_each_square_visits_what_the_iterator_yields() {
+        each_size!(iteration_agrees);
+    }
+
+    fn sq(s: &str) -> Square<Eleven> {
         Square::parse(s).unwrap()
     }
 
     #[test]
     fn constants() {
-        assert_eq!(Bitboard::ALL.count(), 121);
-        assert_eq!(Bitboard::EDGE.count(), 40);
-        assert!(Bitboard::THRONE.contains(sq("f6")));
-        assert_eq!(Bitboard::CORNERS.count(), 4);
+        type B = Bitboard<Eleven>;
+        assert_eq!(B::ALL.count(), 121);
+        assert_eq!(B::EDGE.count(), 40);
+        assert!(B::THRONE.contains(sq("f6")));
+        assert_eq!(B::CORNERS.count(), 4);
         for c in ["a1", "k1", "a11", "k11"] {
-            assert!(Bitboard::CORNERS.contains(sq(c)));
+            assert!(B::CORNERS.contains(sq(c)));
         }
+        let m13 = Square::<Thirteen>::parse("m13").unwrap();
+        assert!(Bitboard::<Thirteen>::CORNERS.contains(m13));
+        assert!(Bitboard::<Seven>::THRONE.contains(Square::parse("d4").unwrap()));
     }
 
-    #[test]
-    fn shifts_do_not_wrap() {
-        for s in Square::all() {
+    fn shifts_stay_on_the_board<G: Geometry>() {
+        for s in Square::<G>::all() {
             let b = Bitboard::from_square(s);
             for dir in Direction::ALL {
                 assert_eq!(b.shift(dir).first(), s.step(dir), "{s} {dir:?}");
+                assert_eq!(b.shift(dir).count(), s.step(dir).is_some() as u32);
             }
         }
     }
 
     #[test]
-    fn slide_matches_rook_targets() {
-        // Pseudo-random boards: the set-wise slide equals the per-piece ray scan.
-        let mut x = 0x9E3779B97F4A7C15u128;
-        for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let occ = Bitboard(x & Bitboard::ALL.0 & (x >> 3));
-            let pieces = Bitboard(occ.0 & (x >> 40));
+    fn shifts_do_not_wrap() {
+        each_size!(shifts_stay_on_the_board);
+    }
+
+    /// The set-wise slide equals the per-piece ray scan, and the ray scan equals stepping.
+    fn slides_agree<G: Geometry>() {
+        let sets = random_sets::<G>(400);
+        for pair in sets.chunks(2) {
+            let (occ, pieces) = (pair[0] | pair[1], pair[1]);
             let empty = !occ;
             let mut setwise = 0;
             for dir in Direction::ALL {
@@ -399,7 +385,26 @@ mod tests {
             }
             let per_piece: u32 = pieces.map(|p| Bitboard::rook_targets(p, occ).count()).sum();
             assert_eq!(setwise, per_piece);
+            for from in pieces {
+                let mut stepped = Bitboard::EMPTY;
+                for dir in Direction::ALL {
+                    let mut cur = from;
+                    while let Some(next) = cur.step(dir) {
+                        stepped = stepped.with(next);
+                        if occ.contains(next) {
+                            break;
+                        }
+                        cur = next;
+                    }
+                }
+                assert_eq!(Bitboard::rook_attacks(from, occ), stepped);
+            }
         }
+    }
+
+    #[test]
+    fn slide_matches_rook_targets() {
+        each_size!(slides_agree);
     }
 
     #[test]
@@ -414,6 +419,8 @@ mod tests {
             t,
             Bitboard::from_square(sq("a2")) | Bitboard::from_square(sq("b1"))
         );
+        let g7 = Square::<Thirteen>::parse("g7").unwrap();
+        assert_eq!(Bitboard::rook_targets(g7, Bitboard::EMPTY).count(), 24);
     }
 
     #[test]

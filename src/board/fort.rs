@@ -37,35 +37,36 @@
 
 use super::bitboard::Bitboard;
 use super::captures::edge_lines;
+use super::geometry::Geometry;
 use super::position::Board;
 use super::square::{Direction, Square};
 
 /// Whether the defenders have an exit fort: the king on the edge, able to move, and enclosed by
 /// a wall that no sequence of attacker moves can break. See the module documentation.
-pub fn is_exit_fort(board: &Board) -> bool {
+pub fn is_exit_fort<G: Geometry>(board: &Board<G>) -> bool {
     let king = board.king();
     if !king.is_edge() {
         return false;
     }
     let occupied = board.occupied();
-    if (Bitboard::from_square(king).neighbours() & !occupied).is_empty() {
+    if (Bitboard::<G>::from_square(king).neighbours() & !occupied).is_empty() {
         return false;
     }
     let attackers = board.attackers().count();
     let mut wall = board.defenders();
     loop {
-        let reach = board.attackers().flood(!wall & !Bitboard::CORNERS);
+        let reach = board.attackers().flood(!wall & !Bitboard::<G>::CORNERS);
         if reach.contains(king) {
             return false;
         }
-        let landable = reach & !Bitboard::RESTRICTED;
+        let landable = reach & !Bitboard::<G>::RESTRICTED;
         // A lone attacker has no second attacker to close a sandwich with.
         let partner = if attackers >= 2 {
-            landable | Bitboard::CORNERS | Bitboard::THRONE
+            landable | Bitboard::<G>::CORNERS | Bitboard::<G>::THRONE
         } else {
-            Bitboard::CORNERS | Bitboard::THRONE
+            Bitboard::<G>::CORNERS | Bitboard::<G>::THRONE
         };
-        let breakable: Bitboard = wall
+        let breakable: Bitboard<G> = wall
             .filter(|&sq| {
                 custodial_threat(sq, partner, landable)
                     || shieldwall_threat(board, sq, landable, attackers)
@@ -79,7 +80,11 @@ pub fn is_exit_fort(board: &Board) -> bool {
 }
 
 /// Whether an attacker could land beside `sq` with a `partner` square on the far side.
-fn custodial_threat(sq: Square, partner: Bitboard, landable: Bitboard) -> bool {
+fn custodial_threat<G: Geometry>(
+    sq: Square<G>,
+    partner: Bitboard<G>,
+    landable: Bitboard<G>,
+) -> bool {
     [
         (Direction::North, Direction::South),
         (Direction::East, Direction::West),
@@ -97,9 +102,14 @@ fn custodial_threat(sq: Square, partner: Bitboard, landable: Bitboard) -> bool {
 /// Whether the edge defender on `sq` could ever be in a closed shieldwall row. The row is made
 /// of defenders standing now (no defender but the king moves), each with a landable front,
 /// and needs no more attackers than the `attackers` there are.
-fn shieldwall_threat(board: &Board, sq: Square, landable: Bitboard, attackers: u32) -> bool {
+fn shieldwall_threat<G: Geometry>(
+    board: &Board<G>,
+    sq: Square<G>,
+    landable: Bitboard<G>,
+    attackers: u32,
+) -> bool {
     for (along, inward) in edge_lines(sq) {
-        let member = |s: Square| {
+        let member = |s: Square<G>| {
             board.defenders().contains(s) && s.step(inward).is_some_and(|f| landable.contains(f))
         };
         if !member(sq) {
@@ -111,7 +121,7 @@ fn shieldwall_threat(board: &Board, sq: Square, landable: Bitboard, attackers: u
         while let Some(prev) = lo.step(back).filter(|&s| member(s)) {
             lo = prev;
         }
-        let mut run: arrayvec::ArrayVec<Square, 11> = arrayvec::ArrayVec::new();
+        let mut run: arrayvec::ArrayVec<Square<G>, 13> = arrayvec::ArrayVec::new();
         run.push(lo);
         while let Some(next) = run
             .last()
@@ -121,8 +131,9 @@ fn shieldwall_threat(board: &Board, sq: Square, landable: Bitboard, attackers: u
             run.push(next);
         }
         let at = run.iter().position(|&s| s == sq).unwrap_or(0);
-        let end_ok = |s: Option<Square>| s.is_some_and(|s| landable.contains(s) || s.is_corner());
-        let lands = |s: Option<Square>| s.is_some_and(|s| landable.contains(s));
+        let end_ok =
+            |s: Option<Square<G>>| s.is_some_and(|s| landable.contains(s) || s.is_corner());
+        let lands = |s: Option<Square<G>>| s.is_some_and(|s| landable.contains(s));
         for i in 0..=at {
             for j in at.max(i + 1)..run.len() {
                 let (before, after) = (run[i].step(back), run[j].step(along));
@@ -148,6 +159,7 @@ fn shieldwall_threat(board: &Board, sq: Square, landable: Bitboard, attackers: u
 mod tests {
     use super::*;
     use crate::board::piece::Side;
+    use crate::board::{Bitboard, Board, Square};
 
     #[test]
     fn a_shieldwall_needs_an_attacker_on_every_square_it_fills() {

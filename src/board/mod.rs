@@ -1,9 +1,13 @@
 //! The game itself: squares, pieces, rules, move generation and the end of the game.
 //! Knows nothing of search or of text protocols.
+//!
+//! Every board type takes its size as a [`Geometry`]. The names exported here without one
+//! are the 11x11 board's, which the search, the protocols and the tools still play alone.
 
 pub mod bitboard;
 pub mod captures;
 pub mod fort;
+pub mod geometry;
 pub mod movegen;
 pub mod moves;
 pub mod no_escape;
@@ -16,12 +20,23 @@ pub mod rules;
 pub mod square;
 pub mod zobrist;
 
-pub use bitboard::Bitboard;
-pub use moves::{Move, MoveList};
-pub use notation::{NotationError, START_FEN};
+pub use geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
+pub use moves::MAX_MOVES;
+pub use notation::START_FEN;
 pub use outcome::{Outcome, Reason};
 pub use piece::{Piece, Side};
-pub use position::{Board, MoveError, Position, SetupError};
 pub use rulebook::{History, Rulebook};
 pub use rules::{Preset, Rules, UnknownPreset};
-pub use square::Square;
+
+/// A set of squares of the 11x11 board.
+pub type Bitboard = bitboard::Bitboard<Eleven>;
+pub type Board = position::Board<Eleven>;
+pub type Move = moves::Move<Eleven>;
+pub type MoveError = position::MoveError<Eleven>;
+pub type MoveList = moves::MoveList<Eleven>;
+pub type NotationError = notation::NotationError<Eleven>;
+pub type Position = position::Position<Eleven>;
+pub type SetupError = position::SetupError<Eleven>;
+pub type Square = square::Square<Eleven>;
+pub type RecordMove = notation::RecordMove<Eleven>;
+pub type Custodial = captures::Custodial<Eleven>;

@@ -29,11 +29,12 @@
 //! `d < 4` and `a >= 13` (`a` without corners here).
 
 use super::bitboard::Bitboard;
+use super::geometry::Geometry;
 use super::position::Board;
-use super::square::{CORNERS, Direction, SIZE, Square};
+use super::square::{Direction, Square};
 
 /// Whether hnefatafl.org's program would now declare that the king cannot escape.
-pub fn king_cannot_escape(board: &Board) -> bool {
+pub fn king_cannot_escape<G: Geometry>(board: &Board<G>) -> bool {
     let defenders = board.defenders().count();
     let attackers = board.attackers().count();
     if king_boxed_on_edge(board, defenders, attackers) {
@@ -49,7 +50,7 @@ pub fn king_cannot_escape(board: &Board) -> bool {
 }
 
 /// The first case of the module documentation.
-fn king_boxed_on_edge(board: &Board, defenders: u32, attackers: u32) -> bool {
+fn king_boxed_on_edge<G: Geometry>(board: &Board<G>, defenders: u32, attackers: u32) -> bool {
     let king = board.king();
     let Some(inward) = inward_direction(king) else {
         return false;
@@ -58,7 +59,7 @@ fn king_boxed_on_edge(board: &Board, defenders: u32, attackers: u32) -> bool {
         Direction::North | Direction::South => [Direction::East, Direction::West],
         Direction::East | Direction::West => [Direction::North, Direction::South],
     };
-    let is_attacker = |sq: Option<Square>| sq.is_some_and(|s| board.attackers().contains(s));
+    let is_attacker = |sq: Option<Square<G>>| sq.is_some_and(|s| board.attackers().contains(s));
     let mut count = attackers;
     for dir in along {
         let next = king.step(dir);
@@ -75,7 +76,7 @@ fn king_boxed_on_edge(board: &Board, defenders: u32, attackers: u32) -> bool {
             return false;
         }
     }
-    let inward_pair = |from: Option<Square>| {
+    let inward_pair = |from: Option<Square<G>>| {
         let one = from.and_then(|s| s.step(inward));
         is_attacker(one) && is_attacker(one.and_then(|s| s.step(inward)))
     };
@@ -87,14 +88,14 @@ fn king_boxed_on_edge(board: &Board, defenders: u32, attackers: u32) -> bool {
 
 /// The direction from an edge square into the board; `None` off the edge. A corner is on two
 /// edges, but the king on a corner has escaped and the test is not asked.
-fn inward_direction(sq: Square) -> Option<Direction> {
+fn inward_direction<G: Geometry>(sq: Square<G>) -> Option<Direction> {
     if sq.file() == 0 {
         Some(Direction::East)
-    } else if sq.file() == SIZE - 1 {
+    } else if sq.file() == G::SIDE - 1 {
         Some(Direction::West)
     } else if sq.rank() == 0 {
         Some(Direction::North)
-    } else if sq.rank() == SIZE - 1 {
+    } else if sq.rank() == G::SIDE - 1 {
         Some(Direction::South)
     } else {
         None
@@ -102,16 +103,16 @@ fn inward_direction(sq: Square) -> Option<Direction> {
 }
 
 /// The shut edge squares of all four corners if every corner is sealed, else `None`.
-fn sealed_corners(board: &Board) -> Option<Bitboard> {
-    let mut shut = Bitboard::EMPTY;
-    for corner in CORNERS {
+fn sealed_corners<G: Geometry>(board: &Board<G>) -> Option<Bitboard<G>> {
+    let mut shut = Bitboard::<G>::EMPTY;
+    for corner in Square::<G>::corners() {
         shut |= sealed_corner(board, corner)?;
     }
     Some(shut)
 }
 
 /// The shut squares of one corner if it is sealed.
-fn sealed_corner(board: &Board, corner: Square) -> Option<Bitboard> {
+fn sealed_corner<G: Geometry>(board: &Board<G>, corner: Square<G>) -> Option<Bitboard<G>> {
     let attackers = board.attackers();
     let defenders = board.pieces(crate::board::Side::Defenders);
     let (first, second) = corner_lines(corner);
@@ -133,12 +134,12 @@ fn sealed_corner(board: &Board, corner: Square) -> Option<Bitboard> {
         return None;
     }
     let area = seed.flood(through);
-    Some((area & Bitboard::EDGE) | crossed.with(corner))
+    Some((area & Bitboard::<G>::EDGE) | crossed.with(corner))
 }
 
 /// A corner's two neighbours, and the two squares one further along the same edges.
-fn corner_lines(corner: Square) -> (Bitboard, Bitboard) {
-    let (mut first, mut second) = (Bitboard::EMPTY, Bitboard::EMPTY);
+fn corner_lines<G: Geometry>(corner: Square<G>) -> (Bitboard<G>, Bitboard<G>) {
+    let (mut first, mut second) = (Bitboard::<G>::EMPTY, Bitboard::<G>::EMPTY);
     for dir in Direction::ALL {
         if let Some(one) = corner.step(dir) {
             first = first.with(one);
@@ -152,15 +153,15 @@ fn corner_lines(corner: Square) -> (Bitboard, Bitboard) {
 
 /// Whether on every edge the squares outside `shut` form at most one unbroken run of at most
 /// `n` squares.
-fn edges_open_at_most(shut: Bitboard, n: u32) -> bool {
-    let edges: [fn(u8) -> Square; 4] = [
+fn edges_open_at_most<G: Geometry>(shut: Bitboard<G>, n: u32) -> bool {
+    let edges: [fn(u8) -> Square<G>; 4] = [
         |i| Square::from_index(i),
-        |i| Square::from_index((SIZE - 1) * SIZE + i),
-        |i| Square::from_index(i * SIZE),
-        |i| Square::from_index(i * SIZE + SIZE - 1),
+        |i| Square::from_index((G::SIDE - 1) * G::SIDE + i),
+        |i| Square::from_index(i * G::SIDE),
+        |i| Square::from_index(i * G::SIDE + G::SIDE - 1),
     ];
     edges.iter().all(|square| {
-        let open: u32 = (0..SIZE)
+        let open: u32 = (0..G::SIDE)
             .filter(|&i| !shut.contains(square(i)))
             .fold(0, |bits, i| bits | 1 << i);
         let run = open >> open.trailing_zeros().min(31);
@@ -171,6 +172,7 @@ fn edges_open_at_most(shut: Bitboard, n: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
     use crate::board::notation::parse_fen;
 
     fn board(fen: &str) -> Board {

@@ -2,10 +2,11 @@
 //! moves as `d1d3`, `d1-d3` or the record form `g3-e3xe2`.
 
 use super::bitboard::Bitboard;
+use super::geometry::{Eleven, Geometry};
 use super::moves::Move;
 use super::piece::{Piece, Side};
 use super::position::{Board, SetupError};
-use super::square::{SIZE, Square, SquareError};
+use super::square::{Square, SquareError};
 use std::fmt::Write;
 
 /// The Copenhagen start position.
@@ -14,10 +15,10 @@ pub const START_FEN: &str =
 
 /// Why a text could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NotationError {
+pub enum NotationError<G: Geometry> {
     #[error("empty position")]
     Empty,
-    #[error("expected 11 ranks separated by '/', found {0}")]
+    #[error("expected {side} ranks separated by '/', found {0}", side = G::SIDE)]
     RankCount(usize),
     #[error("rank {rank}: '{ch}' at character {column} is not a piece ({pieces}) or a digit")]
     BadChar {
@@ -26,9 +27,9 @@ pub enum NotationError {
         column: usize,
         pieces: &'static str,
     },
-    #[error("rank {rank}: describes {squares} squares, expected 11")]
+    #[error("rank {rank}: describes {squares} squares, expected {side}", side = G::SIDE)]
     RankLength { rank: u8, squares: usize },
-    #[error("rank {rank}: empty-square count must be a number from 1 to 11")]
+    #[error("rank {rank}: empty-square count must be a number from 1 to {side}", side = G::SIDE)]
     BadRun { rank: u8 },
     #[error("missing side to move after the board (expected 'a' or 'd')")]
     NoSide,
@@ -39,18 +40,18 @@ pub enum NotationError {
     #[error("OpenTafl position must start and end with '/'")]
     Slashes,
     #[error(transparent)]
-    Setup(#[from] SetupError),
+    Setup(#[from] SetupError<G>),
     #[error("move '{text}': {reason}")]
     BadMove { text: String, reason: String },
     #[error("move '{text}': {from} and {to} are the same square")]
     NullMove {
         text: String,
-        from: Square,
-        to: Square,
+        from: Square<G>,
+        to: Square<G>,
     },
 }
 
-fn bad_move(text: &str, reason: impl ToString) -> NotationError {
+fn bad_move<G: Geometry>(text: &str, reason: impl ToString) -> NotationError<G> {
     NotationError::BadMove {
         text: text.to_string(),
         reason: reason.to_string(),
@@ -58,13 +59,13 @@ fn bad_move(text: &str, reason: impl ToString) -> NotationError {
 }
 
 /// Reads one rank's text into `row` (file order); `letters` maps a character to a piece.
-fn parse_rank(
+fn parse_rank<G: Geometry>(
     text: &str,
     rank: u8,
     letters: fn(char) -> Option<Piece>,
     pieces: &'static str,
-    row: &mut Vec<(Square, Piece)>,
-) -> Result<(), NotationError> {
+    row: &mut Vec<(Square<G>, Piece)>,
+) -> Result<(), NotationError<G>> {
     let mut file = 0usize;
     let mut chars = text.char_indices().peekable();
     while let Some((i, ch)) = chars.next() {
@@ -74,7 +75,7 @@ fn parse_rank(
                 run = run * 10 + d2 as usize;
                 chars.next();
             }
-            if run == 0 || run > SIZE as usize {
+            if run == 0 || run > G::SIDE as usize {
                 return Err(NotationError::BadRun { rank });
             }
             file += run;
@@ -91,11 +92,11 @@ fn parse_rank(
                 pieces,
             });
         }
-        if file > SIZE as usize {
+        if file > G::SIDE as usize {
             break;
         }
     }
-    if file != SIZE as usize {
+    if file != G::SIDE as usize {
         let squares = file + chars.count();
         return Err(NotationError::RankLength {
             rank,
@@ -105,9 +106,12 @@ fn parse_rank(
     Ok(())
 }
 
-fn build(placed: &[(Square, Piece)], side: Side) -> Result<Board, NotationError> {
-    let mut attackers = Bitboard::EMPTY;
-    let mut defenders = Bitboard::EMPTY;
+fn build<G: Geometry>(
+    placed: &[(Square<G>, Piece)],
+    side: Side,
+) -> Result<Board<G>, NotationError<G>> {
+    let mut attackers = Bitboard::<G>::EMPTY;
+    let mut defenders = Bitboard::<G>::EMPTY;
     let mut king = None;
     for &(sq, piece) in placed {
         match piece {
@@ -136,16 +140,16 @@ fn fen_letter(ch: char) -> Option<Piece> {
 
 /// Reads a FEN: ranks 11 to 1 separated by `/`, `a` attacker, `d` defender, `k` king, digits
 /// for empty squares, then the side to move, `a` or `d`.
-pub fn parse_fen(text: &str) -> Result<Board, NotationError> {
+fn read_fen<G: Geometry>(text: &str) -> Result<Board<G>, NotationError<G>> {
     let mut fields = text.split_whitespace();
     let placement = fields.next().ok_or(NotationError::Empty)?;
     let ranks: Vec<&str> = placement.split('/').collect();
-    if ranks.len() != SIZE as usize {
+    if ranks.len() != G::SIDE as usize {
         return Err(NotationError::RankCount(ranks.len()));
     }
     let mut placed = Vec::with_capacity(40);
     for (i, rank_text) in ranks.iter().enumerate() {
-        let rank = SIZE - i as u8;
+        let rank = G::SIDE - i as u8;
         parse_rank(rank_text, rank, fen_letter, "a, d, k", &mut placed)?;
     }
     let side = match fields.next() {
@@ -161,8 +165,8 @@ pub fn parse_fen(text: &str) -> Result<Board, NotationError> {
 }
 
 /// Writes ranks as runs of letters and digits, first rank first as `order` gives them.
-fn write_ranks(
-    board: &Board,
+fn write_ranks<G: Geometry>(
+    board: &Board<G>,
     ranks: impl Iterator<Item = u8>,
     letter: fn(Piece) -> char,
     out: &mut String,
@@ -172,8 +176,8 @@ fn write_ranks(
             out.push('/');
         }
         let mut run = 0;
-        for file in 0..SIZE {
-            let sq = Square::from_coords(file, rank).expect("on board");
+        for file in 0..G::SIDE {
+            let sq = Square::<G>::from_coords(file, rank).expect("on board");
             match board.piece_at(sq) {
                 None => run += 1,
                 Some(p) => {
@@ -192,14 +196,14 @@ fn write_ranks(
 }
 
 /// The FEN of `board`, as [`parse_fen`] reads it.
-pub fn to_fen(board: &Board) -> String {
+pub fn to_fen<G: Geometry>(board: &Board<G>) -> String {
     let mut out = String::with_capacity(64);
     let letter = |p| match p {
         Piece::Attacker => 'a',
         Piece::Defender => 'd',
         Piece::King => 'k',
     };
-    write_ranks(board, (0..SIZE).rev(), letter, &mut out);
+    write_ranks(board, (0..G::SIDE).rev(), letter, &mut out);
     out.push(' ');
     out.push(board.side_to_move().letter());
     out
@@ -216,7 +220,7 @@ fn opentafl_letter(ch: char) -> Option<Piece> {
 
 /// Reads an OpenTafl position string: `/row/row/.../`, rank 1 first, `t` attacker, `T`
 /// defender, `K` king. It carries no side to move, so the caller gives it.
-pub fn parse_opentafl(text: &str, side: Side) -> Result<Board, NotationError> {
+fn read_opentafl<G: Geometry>(text: &str, side: Side) -> Result<Board<G>, NotationError<G>> {
     let text = text.trim();
     if text.is_empty() {
         return Err(NotationError::Empty);
@@ -226,7 +230,7 @@ pub fn parse_opentafl(text: &str, side: Side) -> Result<Board, NotationError> {
         .and_then(|t| t.strip_suffix('/'))
         .ok_or(NotationError::Slashes)?;
     let ranks: Vec<&str> = inner.split('/').collect();
-    if ranks.len() != SIZE as usize {
+    if ranks.len() != G::SIDE as usize {
         return Err(NotationError::RankCount(ranks.len()));
     }
     let mut placed = Vec::with_capacity(40);
@@ -243,7 +247,7 @@ pub fn parse_opentafl(text: &str, side: Side) -> Result<Board, NotationError> {
 }
 
 /// The OpenTafl position string of `board`.
-pub fn to_opentafl(board: &Board) -> String {
+pub fn to_opentafl<G: Geometry>(board: &Board<G>) -> String {
     let mut out = String::with_capacity(64);
     out.push('/');
     let letter = |p| match p {
@@ -251,13 +255,16 @@ pub fn to_opentafl(board: &Board) -> String {
         Piece::Defender => 'T',
         Piece::King => 'K',
     };
-    write_ranks(board, 0..SIZE, letter, &mut out);
+    write_ranks(board, 0..G::SIDE, letter, &mut out);
     out.push('/');
     out
 }
 
 /// Splits off a leading square name (a letter and one or two digits).
-fn take_square<'a>(text: &'a str, whole: &str) -> Result<(Square, &'a str), NotationError> {
+fn take_square<'a, G: Geometry>(
+    text: &'a str,
+    whole: &str,
+) -> Result<(Square<G>, &'a str), NotationError<G>> {
     let digits = text
         .char_indices()
         .skip(1)
@@ -265,13 +272,13 @@ fn take_square<'a>(text: &'a str, whole: &str) -> Result<(Square, &'a str), Nota
         .count();
     let first_len = text.chars().next().map_or(0, char::len_utf8);
     let end = first_len + digits;
-    let sq = Square::parse(&text[..end]).map_err(|e: SquareError| bad_move(whole, e))?;
+    let sq = Square::<G>::parse(&text[..end]).map_err(|e: SquareError| bad_move(whole, e))?;
     Ok((sq, &text[end..]))
 }
 
 /// Reads a move written `d1d3` or `d1-d3` (no captures allowed).
-pub fn parse_move(text: &str) -> Result<Move, NotationError> {
-    let record = parse_record_move(text)?;
+fn read_move<G: Geometry>(text: &str) -> Result<Move<G>, NotationError<G>> {
+    let record = read_record_move::<G>(text)?;
     if record.captures.any() {
         return Err(bad_move(text, "captures are not allowed here"));
     }
@@ -280,14 +287,14 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
 
 /// A move as game records write it, with the captures it claims.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct RecordMove {
-    pub mv: Move,
+pub struct RecordMove<G: Geometry> {
+    pub mv: Move<G>,
     /// Claimed captures, duplicates merged.
-    pub captures: Bitboard,
+    pub captures: Bitboard<G>,
 }
 
 /// Reads `d1d3`, `d1-d3`, or the record form `g3-e3xe2`, `e7-k7xk6xj7`.
-pub fn parse_record_move(text: &str) -> Result<RecordMove, NotationError> {
+fn read_record_move<G: Geometry>(text: &str) -> Result<RecordMove<G>, NotationError<G>> {
     let t = text.trim();
     if t.is_empty() {
         return Err(bad_move(text, "empty move"));
@@ -305,7 +312,7 @@ pub fn parse_record_move(text: &str) -> Result<RecordMove, NotationError> {
             to,
         });
     }
-    let mut captures = Bitboard::EMPTY;
+    let mut captures = Bitboard::<G>::EMPTY;
     while !rest.is_empty() {
         let Some(after) = rest.strip_prefix(['x', 'X']) else {
             return Err(bad_move(
@@ -324,7 +331,7 @@ pub fn parse_record_move(text: &str) -> Result<RecordMove, NotationError> {
 }
 
 /// The record form of a move and what it captured: `g3-e3xe2`.
-pub fn record_move(mv: Move, captured: Bitboard) -> String {
+pub fn record_move<G: Geometry>(mv: Move<G>, captured: Bitboard<G>) -> String {
     let mut out = format!("{}-{}", mv.from(), mv.to());
     for sq in captured {
         let _ = write!(out, "x{sq}");
@@ -332,9 +339,59 @@ pub fn record_move(mv: Move, captured: Bitboard) -> String {
     out
 }
 
+impl<G: Geometry> Board<G> {
+    /// Reads a FEN of this board's size (see [`parse_fen`]).
+    pub fn from_fen(text: &str) -> Result<Self, NotationError<G>> {
+        read_fen(text)
+    }
+
+    /// Reads an OpenTafl position string of this board's size (see [`parse_opentafl`]).
+    pub fn from_opentafl(text: &str, side: Side) -> Result<Self, NotationError<G>> {
+        read_opentafl(text, side)
+    }
+}
+
+impl<G: Geometry> Move<G> {
+    /// Reads a move of this board's size (see [`parse_move`]).
+    pub fn parse(text: &str) -> Result<Self, NotationError<G>> {
+        read_move(text)
+    }
+}
+
+impl<G: Geometry> RecordMove<G> {
+    /// Reads a record move of this board's size (see [`parse_record_move`]).
+    pub fn parse(text: &str) -> Result<Self, NotationError<G>> {
+        read_record_move(text)
+    }
+}
+
+/// Reads an 11x11 FEN: ranks 11 to 1 separated by `/`, `a` attacker, `d` defender, `k` king,
+/// digits for empty squares, then the side to move, `a` or `d`. Other sizes:
+/// [`Board::from_fen`].
+pub fn parse_fen(text: &str) -> Result<Board<Eleven>, NotationError<Eleven>> {
+    read_fen(text)
+}
+
+/// Reads an 11x11 OpenTafl position string: `/row/row/.../`, rank 1 first, `t` attacker, `T`
+/// defender, `K` king. It carries no side to move, so the caller gives it.
+pub fn parse_opentafl(text: &str, side: Side) -> Result<Board<Eleven>, NotationError<Eleven>> {
+    read_opentafl(text, side)
+}
+
+/// Reads an 11x11 move written `d1d3` or `d1-d3` (no captures allowed).
+pub fn parse_move(text: &str) -> Result<Move<Eleven>, NotationError<Eleven>> {
+    read_move(text)
+}
+
+/// Reads an 11x11 move as `d1d3`, `d1-d3`, or the record form `g3-e3xe2`, `e7-k7xk6xj7`.
+pub fn parse_record_move(text: &str) -> Result<RecordMove<Eleven>, NotationError<Eleven>> {
+    read_record_move(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
 
     #[test]
     fn start_fen_round_trips() {

@@ -3,72 +3,75 @@
 
 use super::bitboard::Bitboard;
 use super::captures;
+use super::geometry::{Eleven, Geometry};
 use super::moves::{Move, MoveList};
 use super::outcome::Outcome;
 use super::piece::{Piece, Side};
 use super::rulebook::{History, Rulebook};
 use super::rules::Rules;
-use super::square::{Square, THRONE};
-use super::zobrist::{KEYS, Key};
+use super::square::Square;
+use super::zobrist::Key;
 use std::fmt;
 
 /// The pieces on the board, whose turn it is, and the position's key.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Board {
-    attackers: Bitboard,
+pub struct Board<G: Geometry> {
+    attackers: Bitboard<G>,
     /// Defenders without the king.
-    defenders: Bitboard,
-    king: Square,
+    defenders: Bitboard<G>,
+    king: Square<G>,
     side: Side,
     key: Key,
 }
 
 /// Why a set of pieces is not a position Hnefi plays.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
+pub enum SetupError<G: Geometry> {
     #[error("there is no king")]
     NoKing,
     #[error("there are two or more kings (found one on {0} and one on {1})")]
-    TwoKings(Square, Square),
+    TwoKings(Square<G>, Square<G>),
     #[error("{0} is a restricted square and only the king may stand on it")]
-    PieceOnRestricted(Square),
+    PieceOnRestricted(Square<G>),
     #[error("two pieces on {0}")]
-    TwoPieces(Square),
+    TwoPieces(Square<G>),
 }
 
 /// Why a move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MoveError {
+pub enum MoveError<G: Geometry> {
     #[error("there is no piece of the {side} on {from}")]
-    NoPiece { side: Side, from: Square },
+    NoPiece { side: Side, from: Square<G> },
     #[error("{0} does not move along a rank or file")]
-    NotStraight(Move),
+    NotStraight(Move<G>),
     #[error("{mv} is blocked by the piece on {at}")]
-    Blocked { mv: Move, at: Square },
+    Blocked { mv: Move<G>, at: Square<G> },
     #[error("only the king may stop on {0}")]
-    Restricted(Square),
+    Restricted(Square<G>),
     #[error("the game is already over ({0})")]
     GameOver(Outcome),
     #[error("{0} would recreate an earlier board, which these rules forbid the defenders")]
-    Repeats(Move),
+    Repeats(Move<G>),
 }
 
-impl Board {
+impl Board<Eleven> {
     /// The Copenhagen start position, attackers to move.
-    pub fn start() -> Board {
+    pub fn start() -> Board<Eleven> {
         super::notation::parse_fen(super::notation::START_FEN).expect("the start FEN is valid")
     }
+}
 
+impl<G: Geometry> Board<G> {
     /// A board from explicit piece sets, checked: one piece per square, and no piece but the
     /// king on a restricted square. Any number of attackers and defenders is allowed, more than
     /// the start's too (composed studies use them): the rules play any such board, and every
     /// bound in the engine holds for a full board (see [`super::moves::MAX_MOVES`]).
     pub fn new(
-        attackers: Bitboard,
-        defenders: Bitboard,
-        king: Square,
+        attackers: Bitboard<G>,
+        defenders: Bitboard<G>,
+        king: Square<G>,
         side: Side,
-    ) -> Result<Board, SetupError> {
+    ) -> Result<Self, SetupError<G>> {
         let king_bb = Bitboard::from_square(king);
         if let Some(sq) = (attackers & defenders).first() {
             return Err(SetupError::TwoPieces(sq));
@@ -90,16 +93,16 @@ impl Board {
         Ok(board)
     }
 
-    pub fn attackers(&self) -> Bitboard {
+    pub fn attackers(&self) -> Bitboard<G> {
         self.attackers
     }
 
     /// The defenders without the king.
-    pub fn defenders(&self) -> Bitboard {
+    pub fn defenders(&self) -> Bitboard<G> {
         self.defenders
     }
 
-    pub fn king(&self) -> Square {
+    pub fn king(&self) -> Square<G> {
         self.king
     }
 
@@ -115,7 +118,7 @@ impl Board {
     pub fn placement_key(&self) -> Key {
         match self.side {
             Side::Attackers => self.key,
-            Side::Defenders => self.key ^ KEYS.defenders_to_move,
+            Side::Defenders => self.key ^ G::keys().defenders_to_move,
         }
     }
 
@@ -124,14 +127,14 @@ impl Board {
     pub fn arrangement_key(&self) -> Key {
         self.defenders
             .into_iter()
-            .fold(KEYS.piece(Piece::King, self.king), |key, sq| {
-                key ^ KEYS.piece(Piece::Defender, sq)
+            .fold(G::keys().piece(Piece::King, self.king), |key, sq| {
+                key ^ G::keys().piece(Piece::Defender, sq)
             })
     }
 
     /// All pieces of `side`, the king included for the defenders.
     #[inline(always)]
-    pub fn pieces(&self, side: Side) -> Bitboard {
+    pub fn pieces(&self, side: Side) -> Bitboard<G> {
         match side {
             Side::Attackers => self.attackers,
             Side::Defenders => self.defenders.with(self.king),
@@ -139,11 +142,11 @@ impl Board {
     }
 
     #[inline(always)]
-    pub fn occupied(&self) -> Bitboard {
+    pub fn occupied(&self) -> Bitboard<G> {
         (self.attackers | self.defenders).with(self.king)
     }
 
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+    pub fn piece_at(&self, sq: Square<G>) -> Option<Piece> {
         if self.king == sq {
             Some(Piece::King)
         } else if self.attackers.contains(sq) {
@@ -156,31 +159,31 @@ impl Board {
     }
 
     /// The same pieces with `side` to move.
-    pub fn with_side_to_move(mut self, side: Side) -> Board {
+    pub fn with_side_to_move(mut self, side: Side) -> Self {
         if side != self.side {
             self.side = side;
-            self.key ^= KEYS.defenders_to_move;
+            self.key ^= G::keys().defenders_to_move;
         }
         self
     }
 
     /// The key computed from scratch; `play` keeps `key` equal to it.
     pub fn compute_key(&self) -> Key {
-        let mut key = KEYS.piece(Piece::King, self.king);
+        let mut key = G::keys().piece(Piece::King, self.king);
         for sq in self.attackers {
-            key ^= KEYS.piece(Piece::Attacker, sq);
+            key ^= G::keys().piece(Piece::Attacker, sq);
         }
         for sq in self.defenders {
-            key ^= KEYS.piece(Piece::Defender, sq);
+            key ^= G::keys().piece(Piece::Defender, sq);
         }
         if self.side == Side::Defenders {
-            key ^= KEYS.defenders_to_move;
+            key ^= G::keys().defenders_to_move;
         }
         key
     }
 
     /// Checks that `mv` is a legal move here, by the board alone (no history, game not over).
-    pub fn check_move(&self, mv: Move) -> Result<(), MoveError> {
+    pub fn check_move(&self, mv: Move<G>) -> Result<(), MoveError<G>> {
         let (from, to) = (mv.from(), mv.to());
         let piece = match self.piece_at(from) {
             Some(p) if p.side() == self.side => p,
@@ -214,7 +217,7 @@ impl Board {
 
     /// Plays `mv`, which must be legal, and returns the pieces it captured.
     #[inline]
-    pub fn play(&mut self, mv: Move, rules: &Rules) -> Bitboard {
+    pub fn play(&mut self, mv: Move<G>, rules: &Rules) -> Bitboard<G> {
         let (from, to) = (mv.from(), mv.to());
         let mover = self.side;
         let piece = if from == self.king {
@@ -233,7 +236,8 @@ impl Board {
                 }
             }
         };
-        self.key ^= KEYS.piece(piece, from) ^ KEYS.piece(piece, to) ^ KEYS.defenders_to_move;
+        self.key ^=
+            G::keys().piece(piece, from) ^ G::keys().piece(piece, to) ^ G::keys().defenders_to_move;
 
         let captured = captures::captured_by(self, to, mover, rules);
         if captured.any() {
@@ -248,7 +252,7 @@ impl Board {
                 }
             };
             for sq in captured {
-                self.key ^= KEYS.piece(victim, sq);
+                self.key ^= G::keys().piece(victim, sq);
             }
         }
         self.side = mover.opponent();
@@ -258,20 +262,20 @@ impl Board {
     /// The squares attackers must all hold to capture the king where he stands; `None` on
     /// the edge, where he cannot be captured. (Under Fetlar beside the throne this includes
     /// the throne, which no attacker can hold.)
-    pub fn king_capture_squares(&self, rules: &Rules) -> Option<Bitboard> {
+    pub fn king_capture_squares(&self, rules: &Rules) -> Option<Bitboard<G>> {
         if self.king.is_edge() {
             return None;
         }
         let around = Bitboard::from_square(self.king).neighbours();
         Some(if rules.king_beside_throne_by_three {
-            around.without(THRONE)
+            around.without(Square::throne())
         } else {
             around
         })
     }
 
     /// Whether an attacker just landed on `to` closed the ring around the king.
-    pub fn king_captured(&self, to: Square, rules: &Rules) -> bool {
+    pub fn king_captured(&self, to: Square<G>, rules: &Rules) -> bool {
         let around = Bitboard::from_square(self.king).neighbours();
         around.contains(to)
             && self
@@ -289,7 +293,7 @@ impl Board {
     }
 }
 
-impl fmt::Debug for Board {
+impl<G: Geometry> fmt::Debug for Board<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", super::notation::to_fen(self))
     }
@@ -298,26 +302,32 @@ impl fmt::Debug for Board {
 /// A board in a game: the rules, and every earlier board since the start so that the
 /// rulebook can judge the game and moves can be taken back.
 #[derive(Clone, Debug)]
-pub struct Position {
-    board: Board,
+pub struct Position<G: Geometry> {
+    board: Board<G>,
     book: Rulebook,
     /// Plies since the last capture (or since the start).
     quiet_plies: u16,
-    history: Vec<Undo>,
+    history: Vec<Undo<G>>,
     /// The keys and arrangement keys of the boards in `history`, as the rulebook reads them.
     keys: Vec<Key>,
     arrangements: Vec<Key>,
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Undo {
-    board: Board,
+struct Undo<G: Geometry> {
+    board: Board<G>,
     quiet_plies: u16,
-    mv: Move,
+    mv: Move<G>,
 }
 
-impl Position {
-    pub fn new(board: Board, rules: Rules) -> Position {
+impl Position<Eleven> {
+    pub fn start(rules: Rules) -> Position<Eleven> {
+        Position::new(Board::start(), rules)
+    }
+}
+
+impl<G: Geometry> Position<G> {
+    pub fn new(board: Board<G>, rules: Rules) -> Self {
         Position {
             board,
             book: Rulebook::new(rules),
@@ -328,11 +338,7 @@ impl Position {
         }
     }
 
-    pub fn start(rules: Rules) -> Position {
-        Position::new(Board::start(), rules)
-    }
-
-    pub fn board(&self) -> &Board {
+    pub fn board(&self) -> &Board<G> {
         &self.board
     }
 
@@ -362,12 +368,12 @@ impl Position {
         self.quiet_plies
     }
 
-    pub fn last_move(&self) -> Option<Move> {
+    pub fn last_move(&self) -> Option<Move<G>> {
         self.history.last().map(|u| u.mv)
     }
 
     /// The moves played, in order.
-    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+    pub fn moves(&self) -> impl Iterator<Item = Move<G>> + '_ {
         self.history.iter().map(|u| u.mv)
     }
 
@@ -383,7 +389,7 @@ impl Position {
     }
 
     /// Plays `mv` without checking it; returns the captures.
-    pub fn play(&mut self, mv: Move) -> Bitboard {
+    pub fn play(&mut self, mv: Move<G>) -> Bitboard<G> {
         self.history.push(Undo {
             board: self.board,
             quiet_plies: self.quiet_plies,
@@ -401,7 +407,7 @@ impl Position {
     }
 
     /// Plays `mv` after checking that it is legal and that the game is not over.
-    pub fn try_play(&mut self, mv: Move) -> Result<Bitboard, MoveError> {
+    pub fn try_play(&mut self, mv: Move<G>) -> Result<Bitboard<G>, MoveError<G>> {
         if let Some(outcome) = self.outcome() {
             return Err(MoveError::GameOver(outcome));
         }
@@ -413,7 +419,7 @@ impl Position {
     }
 
     /// Takes the last move back.
-    pub fn undo(&mut self) -> Option<Move> {
+    pub fn undo(&mut self) -> Option<Move<G>> {
         let undo = self.history.pop()?;
         self.keys.pop();
         self.arrangements.pop();
@@ -426,7 +432,7 @@ impl Position {
     /// refuse a defenders' move when the board with the piece moved, before its captures are
     /// taken off, was seen earlier (observed: `play: you already reached that position` for a
     /// capturing move). The rules here allow such a capture; a bot on that server avoids it.
-    pub fn recreates_board_before_captures(&self, mv: Move) -> bool {
+    pub fn recreates_board_before_captures(&self, mv: Move<G>) -> bool {
         let side = self.board.side;
         if !self.book.repeats_forbidden_for(side) {
             return false;
@@ -434,13 +440,14 @@ impl Position {
         let Some(piece) = self.board.piece_at(mv.from()) else {
             return false;
         };
-        let placement =
-            self.board.placement_key() ^ KEYS.piece(piece, mv.from()) ^ KEYS.piece(piece, mv.to());
-        self.history().placements(side).any(|p| p == placement)
+        let placement = self.board.placement_key()
+            ^ G::keys().piece(piece, mv.from())
+            ^ G::keys().piece(piece, mv.to());
+        self.history().placements::<G>(side).any(|p| p == placement)
     }
 
     /// Under `DefendersMayNotRepeat`: whether the defenders' `mv` recreates an earlier board.
-    pub fn repeats_forbidden_board(&self, mv: Move) -> bool {
+    pub fn repeats_forbidden_board(&self, mv: Move<G>) -> bool {
         if !self.book.repeats_forbidden_for(self.board.side) {
             return false;
         }
@@ -451,7 +458,7 @@ impl Position {
     }
 
     /// The legal moves, history included (empty when the game is over).
-    pub fn legal_moves(&self, list: &mut MoveList) {
+    pub fn legal_moves(&self, list: &mut MoveList<G>) {
         list.clear();
         if self.outcome().is_some() {
             return;
@@ -473,6 +480,7 @@ impl Position {
 mod tests {
     use super::*;
     use crate::board::notation::parse_move;
+    use crate::board::{Board, MoveError, Position, Square};
 
     #[test]
     fn a_capture_can_recreate_the_board_before_its_captures() {
@@ -499,7 +507,7 @@ mod tests {
         let b = Board::start();
         assert_eq!(b.attackers().count(), 24);
         assert_eq!(b.defenders().count(), 12);
-        assert_eq!(b.king(), THRONE);
+        assert_eq!(b.king(), Square::throne());
         assert_eq!(b.side_to_move(), Side::Attackers);
         assert_eq!(b.key(), b.compute_key());
     }

@@ -6,6 +6,7 @@
 //! keeps its path in such a stack and must be able to ask at every node without allocating.
 
 use super::bitboard::Bitboard;
+use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
 use super::no_escape::king_cannot_escape;
 use super::outcome::{Outcome, Reason};
@@ -13,7 +14,7 @@ use super::piece::Side;
 use super::position::Board;
 use super::rules::{NoMoves, Repetition, Rules};
 use super::square::Square;
-use super::zobrist::{KEYS, Key};
+use super::zobrist::Key;
 
 /// What came before a position, as far as the rules look back: the positions since the last
 /// capture (nothing from before a capture can recur, since captures only ever remove pieces)
@@ -63,13 +64,14 @@ impl<'a> History<'a> {
 
     /// The placement keys (side to move taken out) of the earlier positions, newest first, for
     /// a position with `side` to move.
-    pub fn placements(&self, side: Side) -> impl Iterator<Item = Key> + 'a {
+    pub fn placements<G: Geometry>(&self, side: Side) -> impl Iterator<Item = Key> + 'a {
+        let defenders_to_move = G::keys().defenders_to_move;
         self.keys.iter().rev().enumerate().map(move |(i, &key)| {
             // Sides alternate every ply; the newest earlier position was the opponent's.
             let mover = if i % 2 == 0 { side.opponent() } else { side };
             match mover {
                 Side::Attackers => key,
-                Side::Defenders => key ^ KEYS.defenders_to_move,
+                Side::Defenders => key ^ defenders_to_move,
             }
         })
     }
@@ -126,10 +128,10 @@ impl Rulebook {
     /// (`landing`: where the last move landed, unknown for a position set up from text), then
     /// hnefatafl.org's length limit and its test that the king cannot escape, then a side to
     /// move without a legal move, then repetition, the draw fort and the draw without captures.
-    pub fn outcome(
+    pub fn outcome<G: Geometry>(
         &self,
-        board: &Board,
-        landing: Option<Square>,
+        board: &Board<G>,
+        landing: Option<Square<G>>,
         history: &History,
     ) -> Option<Outcome> {
         if let Some(win) = self.mover_win_landing(board, landing) {
@@ -148,14 +150,18 @@ impl Rulebook {
     /// The win that the move `last`, just played, gave its player, if any: escape, exit fort,
     /// king captured or encirclement, by the board alone.
     #[inline]
-    pub fn mover_win(&self, board: &Board, last: Move) -> Option<Outcome> {
+    pub fn mover_win<G: Geometry>(&self, board: &Board<G>, last: Move<G>) -> Option<Outcome> {
         self.mover_win_landing(board, Some(last.to()))
     }
 
     /// [`Rulebook::mover_win`] where the last move may be unknown (a position set up from
     /// text): then a king capture cannot be told apart from a king who walked into the ring,
     /// and is not called.
-    pub fn mover_win_landing(&self, board: &Board, landing: Option<Square>) -> Option<Outcome> {
+    pub fn mover_win_landing<G: Geometry>(
+        &self,
+        board: &Board<G>,
+        landing: Option<Square<G>>,
+    ) -> Option<Outcome> {
         let rules = &self.rules;
         let mover = board.side_to_move().opponent();
         let king = board.king();
@@ -185,7 +191,11 @@ impl Rulebook {
     /// The rules that look back, for a position whose mover did not win: what the search asks
     /// at each node, in one pass over the history.
     #[inline]
-    pub fn judge_history(&self, board: &Board, history: &History) -> HistoryVerdict {
+    pub fn judge_history<G: Geometry>(
+        &self,
+        board: &Board<G>,
+        history: &History,
+    ) -> HistoryVerdict {
         let occurrences = self.occurrences(board, history);
         if let Some(end) = self.adjudication(board, history) {
             return HistoryVerdict {
@@ -213,7 +223,12 @@ impl Rulebook {
         HistoryVerdict { occurrences, end }
     }
 
-    fn end_by_history(&self, board: &Board, history: &History, count: u32) -> Option<Outcome> {
+    fn end_by_history<G: Geometry>(
+        &self,
+        board: &Board<G>,
+        history: &History,
+        count: u32,
+    ) -> Option<Outcome> {
         let rules = &self.rules;
         if count >= 3 {
             match self.favours(board.side_to_move()) {
@@ -238,7 +253,7 @@ impl Rulebook {
     /// at the side to move: a draw at its length limit, else the attackers' win when its test
     /// says the king cannot escape.
     #[inline]
-    fn adjudication(&self, board: &Board, history: &History) -> Option<Outcome> {
+    fn adjudication<G: Geometry>(&self, board: &Board<G>, history: &History) -> Option<Outcome> {
         let rules = &self.rules;
         if rules.max_plies.is_some_and(|n| history.plies >= n as usize) {
             return Some(Outcome::draw(Reason::MoveLimit));
@@ -251,7 +266,7 @@ impl Rulebook {
 
     /// How many times the position (board and side to move) has stood since the last capture.
     #[inline]
-    pub fn occurrences(&self, board: &Board, history: &History) -> Occurrences {
+    pub fn occurrences<G: Geometry>(&self, board: &Board<G>, history: &History) -> Occurrences {
         let (key, keys) = (board.key(), history.keys);
         let mut count = 1;
         let mut latest = None;
@@ -287,11 +302,11 @@ impl Rulebook {
     }
 
     /// Whether the side to move has a move the rules allow, history included.
-    pub fn has_legal_move(&self, board: &Board, history: &History) -> bool {
+    pub fn has_legal_move<G: Geometry>(&self, board: &Board<G>, history: &History) -> bool {
         if !self.repeats_forbidden_for(board.side_to_move()) {
             return board.count_moves() > 0;
         }
-        let mut list = MoveList::new();
+        let mut list = MoveList::<G>::new();
         board.generate_moves(&mut list);
         list.iter().any(|&mv| {
             let mut after = *board;
@@ -310,24 +325,26 @@ impl Rulebook {
     /// hnefatafl.org: whether a defenders' move from a position with `history`, which led to
     /// `after` capturing `captured`, recreates a board seen earlier. A capture never does, and
     /// is always allowed.
-    pub fn recreates_forbidden_board(
+    pub fn recreates_forbidden_board<G: Geometry>(
         &self,
         history: &History,
-        after: &Board,
-        captured: Bitboard,
+        after: &Board<G>,
+        captured: Bitboard<G>,
     ) -> bool {
         if !self.repeats_forbidden_for(after.side_to_move().opponent()) || captured.any() {
             return false;
         }
         // The board before the move cannot come back: the moved piece stands elsewhere.
         let placement = after.placement_key();
-        history.placements(Side::Defenders).any(|p| p == placement)
+        history
+            .placements::<G>(Side::Defenders)
+            .any(|p| p == placement)
     }
 
     /// 2017 rule 8b: after a defenders' move, their arrangement (every defender and the king)
     /// has now stood three times with no capture in between, while they still have four men
     /// besides the king.
-    pub fn draw_fort(&self, board: &Board, history: &History) -> bool {
+    pub fn draw_fort<G: Geometry>(&self, board: &Board<G>, history: &History) -> bool {
         if !self.rules.draw_fort_loses
             || board.side_to_move() != Side::Attackers
             || board.defenders().count() < 4
@@ -362,6 +379,7 @@ impl Default for Rulebook {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
     use crate::board::notation::parse_move;
     use crate::board::rules::Preset;
 

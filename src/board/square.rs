@@ -1,15 +1,53 @@
-//! Squares of the 11x11 board: `a1` is index 0, `k11` is index 120.
+//! Squares of a board of any size: `a1` is index 0, the last square the top right.
 
+use super::geometry::{Eleven, Geometry};
 use std::fmt;
+use std::marker::PhantomData;
 
-/// Width and height of the board.
-pub const SIZE: u8 = 11;
-/// Number of squares.
-pub const NUM_SQUARES: usize = 121;
+/// Width and height of the 11x11 board. Kept while the search and the tools still speak
+/// only 11x11; the board itself takes its side from its [`Geometry`].
+pub const SIZE: u8 = Eleven::SIDE;
+/// Number of squares of the 11x11 board.
+pub const NUM_SQUARES: usize = Eleven::SQUARES;
 
-/// One square of the board, index `rank * 11 + file`, both counted from zero.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Square(u8);
+/// One square of a board of geometry `G`, index `rank * side + file`, both counted from zero.
+pub struct Square<G: Geometry>(u8, PhantomData<G>);
+
+// By hand: derived impls would ask the same of `G`, which is only a marker.
+impl<G: Geometry> Clone for Square<G> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<G: Geometry> Copy for Square<G> {}
+impl<G: Geometry> PartialEq for Square<G> {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl<G: Geometry> Eq for Square<G> {}
+impl<G: Geometry> PartialOrd for Square<G> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<G: Geometry> Ord for Square<G> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&other.0)
+    }
+}
+impl<G: Geometry> std::hash::Hash for Square<G> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state)
+    }
+}
+impl<G: Geometry> fmt::Debug for Square<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Square({self})")
+    }
+}
 
 /// The four directions a piece moves in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -42,11 +80,13 @@ impl Direction {
     }
 }
 
-impl Square {
+impl<G: Geometry> Square<G> {
+    const SIDE: u8 = G::SIDE;
+
     /// The square at `index`, if it is on the board.
-    pub const fn new(index: u8) -> Option<Square> {
-        if (index as usize) < NUM_SQUARES {
-            Some(Square(index))
+    pub const fn new(index: u8) -> Option<Self> {
+        if (index as usize) < G::SQUARES {
+            Some(Square(index, PhantomData))
         } else {
             None
         }
@@ -54,117 +94,154 @@ impl Square {
 
     /// # Panics
     /// In debug builds, if `index` is off the board.
-    pub const fn from_index(index: u8) -> Square {
-        debug_assert!((index as usize) < NUM_SQUARES);
-        Square(index)
+    #[inline(always)]
+    pub const fn from_index(index: u8) -> Self {
+        debug_assert!((index as usize) < G::SQUARES);
+        Square(index, PhantomData)
     }
 
     /// The square at zero-based `file` and `rank`, if both are on the board.
-    pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if file < SIZE && rank < SIZE {
-            Some(Square(rank * SIZE + file))
+    pub const fn from_coords(file: u8, rank: u8) -> Option<Self> {
+        if file < Self::SIDE && rank < Self::SIDE {
+            Some(Square(rank * Self::SIDE + file, PhantomData))
         } else {
             None
         }
     }
 
+    #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    #[inline(always)]
     pub const fn to_u8(self) -> u8 {
         self.0
     }
 
     /// Zero-based file: 0 is `a`.
+    #[inline(always)]
     pub const fn file(self) -> u8 {
-        self.0 % SIZE
+        self.0 % Self::SIDE
     }
 
     /// Zero-based rank: 0 is rank 1.
+    #[inline(always)]
     pub const fn rank(self) -> u8 {
-        self.0 / SIZE
+        self.0 / Self::SIDE
     }
 
     /// The neighbouring square in `dir`, if there is one.
-    pub const fn step(self, dir: Direction) -> Option<Square> {
+    #[inline]
+    pub const fn step(self, dir: Direction) -> Option<Self> {
         let (f, r) = (self.file(), self.rank());
         match dir {
-            Direction::North if r + 1 < SIZE => Some(Square(self.0 + SIZE)),
-            Direction::South if r > 0 => Some(Square(self.0 - SIZE)),
-            Direction::East if f + 1 < SIZE => Some(Square(self.0 + 1)),
-            Direction::West if f > 0 => Some(Square(self.0 - 1)),
+            Direction::North if r + 1 < Self::SIDE => {
+                Some(Square(self.0 + Self::SIDE, PhantomData))
+            }
+            Direction::South if r > 0 => Some(Square(self.0 - Self::SIDE, PhantomData)),
+            Direction::East if f + 1 < Self::SIDE => Some(Square(self.0 + 1, PhantomData)),
+            Direction::West if f > 0 => Some(Square(self.0 - 1, PhantomData)),
             _ => None,
         }
     }
 
+    #[inline]
     pub const fn is_edge(self) -> bool {
         let (f, r) = (self.file(), self.rank());
-        f == 0 || r == 0 || f == SIZE - 1 || r == SIZE - 1
+        f == 0 || r == 0 || f == Self::SIDE - 1 || r == Self::SIDE - 1
     }
 
+    #[inline]
     pub const fn is_corner(self) -> bool {
         let (f, r) = (self.file(), self.rank());
-        (f == 0 || f == SIZE - 1) && (r == 0 || r == SIZE - 1)
+        (f == 0 || f == Self::SIDE - 1) && (r == 0 || r == Self::SIDE - 1)
     }
 
+    #[inline(always)]
     pub const fn is_throne(self) -> bool {
-        self.0 == THRONE.0
+        self.0 as usize == G::SQUARES / 2
     }
 
     /// Throne or corner: only the king may stop here.
+    #[inline]
     pub const fn is_restricted(self) -> bool {
         self.is_throne() || self.is_corner()
     }
 
+    /// The throne, the centre square.
+    pub const fn throne() -> Self {
+        Square((G::SQUARES / 2) as u8, PhantomData)
+    }
+
+    /// The four corners: bottom left, bottom right, top left, top right.
+    pub const fn corners() -> [Self; 4] {
+        let (side, last) = (Self::SIDE, G::SQUARES as u8 - 1);
+        [
+            Square(0, PhantomData),
+            Square(side - 1, PhantomData),
+            Square(last + 1 - side, PhantomData),
+            Square(last, PhantomData),
+        ]
+    }
+
     /// All squares, `a1` first.
-    pub fn all() -> impl Iterator<Item = Square> {
-        (0..NUM_SQUARES as u8).map(Square)
+    pub fn all() -> impl Iterator<Item = Self> {
+        (0..G::SQUARES as u8).map(Self::from_index)
     }
 
     /// Reads a square such as `f6` or `K11`; the whole of `text` must be the square.
-    pub fn parse(text: &str) -> Result<Square, SquareError> {
+    pub fn parse(text: &str) -> Result<Self, SquareError> {
         let mut chars = text.chars();
         let file_char = chars.next().ok_or(SquareError::Empty)?;
         let lower = file_char.to_ascii_lowercase();
-        if !('a'..='k').contains(&lower) {
-            return Err(SquareError::BadFile(file_char));
+        let last_file = (b'a' + Self::SIDE - 1) as char;
+        if !('a'..=last_file).contains(&lower) {
+            return Err(SquareError::BadFile {
+                file: file_char,
+                last: last_file,
+            });
         }
         let rank_text = chars.as_str();
+        let bad_rank = || SquareError::BadRank {
+            rank: rank_text.to_string(),
+            side: Self::SIDE,
+        };
         if rank_text.is_empty()
             || rank_text.len() > 2
             || !rank_text.bytes().all(|b| b.is_ascii_digit())
             || rank_text.starts_with('0')
         {
-            return Err(SquareError::BadRank(rank_text.to_string()));
+            return Err(bad_rank());
         }
-        let rank: u8 = rank_text
-            .parse()
-            .map_err(|_| SquareError::BadRank(rank_text.to_string()))?;
-        if !(1..=SIZE).contains(&rank) {
-            return Err(SquareError::BadRank(rank_text.to_string()));
+        let rank: u8 = rank_text.parse().map_err(|_| bad_rank())?;
+        if !(1..=Self::SIDE).contains(&rank) {
+            return Err(bad_rank());
         }
-        Ok(Square((rank - 1) * SIZE + (lower as u8 - b'a')))
+        Ok(Square(
+            (rank - 1) * Self::SIDE + (lower as u8 - b'a'),
+            PhantomData,
+        ))
     }
 }
 
-/// The throne, `f6`.
-pub const THRONE: Square = Square(5 * SIZE + 5);
-/// The corners `a1`, `k1`, `a11`, `k11`.
-pub const CORNERS: [Square; 4] = [Square(0), Square(10), Square(110), Square(120)];
+/// The throne of the 11x11 board, `f6`.
+pub const THRONE: Square<Eleven> = Square::throne();
+/// The corners of the 11x11 board: `a1`, `k1`, `a11`, `k11`.
+pub const CORNERS: [Square<Eleven>; 4] = Square::corners();
 
 /// Why a square could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SquareError {
     #[error("empty square name")]
     Empty,
-    #[error("file '{0}' is not a letter from a to k")]
-    BadFile(char),
-    #[error("rank '{0}' is not a number from 1 to 11")]
-    BadRank(String),
+    #[error("file '{file}' is not a letter from a to {last}")]
+    BadFile { file: char, last: char },
+    #[error("rank '{rank}' is not a number from 1 to {side}")]
+    BadRank { rank: String, side: u8 },
 }
 
-impl fmt::Display for Square {
+impl<G: Geometry> fmt::Display for Square<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
     }
@@ -173,6 +250,7 @@ impl fmt::Display for Square {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
 
     #[test]
     fn names_round_trip() {

@@ -129,7 +129,7 @@ pub fn board(args: BoardArgs) -> Result<(), CliError> {
             text: text.clone(),
             source,
         })?;
-        marks.last = Some(hnefi::board::notation::RecordMove { mv, captures });
+        marks.last = Some(hnefi::board::RecordMove { mv, captures });
     }
     let svg = diagram::render(pos.board(), &marks).into_string();
     Output::open(args.out.as_deref())?.write(&svg)

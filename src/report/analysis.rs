@@ -5,7 +5,8 @@
 use super::classify::{Judgement, turning_points};
 use super::game::{Game, ReplayError};
 use super::scale::{attackers_win, for_side};
-use crate::board::notation::{RecordMove, record_move};
+use crate::board::RecordMove;
+use crate::board::notation::record_move;
 use crate::board::{Board, Outcome, Position, Rules, Side};
 use crate::search::{Engine, Limits, Options, OptionsError, Score};
 

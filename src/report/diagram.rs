@@ -7,7 +7,7 @@
 //! diagram places them with `<use>`: a report holds a hundred boards, and drawing each piece in
 //! full made it a megabyte.
 
-use crate::board::notation::RecordMove;
+use crate::board::RecordMove;
 use crate::board::square::SIZE;
 use crate::board::{Bitboard, Board, Move, Piece, Square};
 use maud::{Markup, PreEscaped, html};

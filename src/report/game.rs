@@ -4,7 +4,8 @@
 //! file. Replaying it checks every move against the rules.
 
 use super::otg::{self, OtgError};
-use crate::board::notation::{RecordMove, parse_record_move};
+use crate::board::RecordMove;
+use crate::board::notation::parse_record_move;
 use crate::board::{Board, MoveError, Position, Rules, Side};
 use crate::record::{GameRecord, RecordError, Verdict, read_games};
 use std::path::Path;

@@ -3,7 +3,8 @@
 //! letter (`K` the king), captures as `xb7/c7`, and a trailing status (`+`, `--`); lines of
 //! side variations (`2a.1.1a. ...`) are left out, the main line is the game.
 
-use crate::board::notation::{RecordMove, parse_opentafl};
+use crate::board::RecordMove;
+use crate::board::notation::parse_opentafl;
 use crate::board::square::SquareError;
 use crate::board::{Bitboard, Board, Move, NotationError, Side, Square};
 
@@ -250,7 +251,10 @@ on two lines.]
         assert!(matches!(
             parse("1. d1-z3\n"),
             Err(OtgError::Move {
-                error: MoveWordError::Square(SquareError::BadFile('z')),
+                error: MoveWordError::Square(SquareError::BadFile {
+                    file: 'z',
+                    last: 'k'
+                }),
                 ..
             })
         ));

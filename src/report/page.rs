@@ -299,7 +299,7 @@ fn tally(analysis: &Analysis, attackers: &str, defenders: &str) -> Markup {
     }
 }
 
-fn line_text(line: &[crate::board::notation::RecordMove]) -> String {
+fn line_text(line: &[crate::board::RecordMove]) -> String {
     line.iter()
         .map(|m| record_move(m.mv, m.captures))
         .collect::<Vec<_>>()

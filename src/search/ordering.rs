@@ -2,8 +2,8 @@
 
 use super::eval::features::corner_sight;
 use super::eval::open_corner_lines;
-use crate::board::captures::Custodial;
-use crate::board::{Bitboard, Board, Move, Rules};
+use crate::board::Custodial;
+use crate::board::{Bitboard, Board, MAX_MOVES, Move, Rules};
 
 /// What a node knows about the tactics of its position, computed once and shared by ordering,
 /// pruning decisions and the quiescence search.
@@ -112,14 +112,13 @@ pub fn score_moves(
 /// once a node has turned out to need most of its moves.
 pub fn sort_rest(list: &mut [Move], scores: &mut [i32], i: usize) {
     let n = list.len();
-    let mut packed = [0i64; crate::board::moves::MAX_MOVES];
-    for j in i..n {
-        packed[j] = (scores[j] as i64) << 16 | list[j].raw() as i64;
-    }
-    packed[i..n].sort_unstable_by(|a, b| b.cmp(a));
-    for j in i..n {
-        scores[j] = (packed[j] >> 16) as i32;
-        list[j] = Move::from_raw(packed[j] as u16).expect("packed from a move");
+    let mut packed: arrayvec::ArrayVec<i64, MAX_MOVES> = (i..n)
+        .map(|j| (scores[j] as i64) << 16 | list[j].raw() as i64)
+        .collect();
+    packed.sort_unstable_by(|a, b| b.cmp(a));
+    for (j, p) in (i..n).zip(packed) {
+        scores[j] = (p >> 16) as i32;
+        list[j] = Move::from_raw(p as u16).expect("packed from a move");
     }
 }
 

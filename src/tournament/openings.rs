@@ -2,7 +2,8 @@
 //! `positions/openings.txt`), the even ones among later positions of those games
 //! (`positions/openings-balanced.txt`), and the reading of openings files.
 
-use crate::board::notation::{NotationError, parse_move};
+use crate::board::NotationError;
+use crate::board::notation::parse_move;
 use crate::board::{Move, MoveError, Outcome, Position, Rules};
 use crate::record::{Verdict, read_games};
 use crate::search::{Engine, Limits, Options, Score};

@@ -4,7 +4,8 @@
 //! to move until the reader knows better. Moves are `d1-d3`, captures `xe2`.
 
 use super::rules::{RulesError, parse_rules, rules_string};
-use crate::board::notation::{NotationError, parse_move, parse_opentafl, to_opentafl};
+use crate::board::NotationError;
+use crate::board::notation::{parse_move, parse_opentafl, to_opentafl};
 use crate::board::{Bitboard, Board, Move, Outcome, Rules, Side, Square};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;

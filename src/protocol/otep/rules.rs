@@ -1,7 +1,8 @@
 //! OpenTafl rules strings (`dim:11 name:Copenhagen atkf:y tfr:w ... start:/.../`): what Hnefi
 //! can play of them, and the string a host sends for Hnefi's rules.
 
-use crate::board::notation::{NotationError, parse_opentafl, to_opentafl};
+use crate::board::NotationError;
+use crate::board::notation::{parse_opentafl, to_opentafl};
 use crate::board::rules::Repetition;
 use crate::board::{Board, Rules, Side};
 

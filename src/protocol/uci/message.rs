@@ -4,7 +4,8 @@
 //! `btime`/`binc` the defenders'; `atime`/`ainc`/`dtime`/`dinc` say the same without the
 //! chess names.
 
-use crate::board::notation::{NotationError, parse_fen, parse_move, parse_record_move, to_fen};
+use crate::board::NotationError;
+use crate::board::notation::{parse_fen, parse_move, parse_record_move, to_fen};
 use crate::board::{Board, Move, Side};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;

@@ -3,13 +3,14 @@
 //! reductions.
 
 use super::Searcher;
-use crate::board::{Bitboard, Board, MoveList, Side};
+use crate::board::{Bitboard, Board, MAX_MOVES, MoveList, Side};
 use crate::search::eval;
 use crate::search::ordering::{Tactics, pick, score_moves, sort_rest};
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
 use crate::search::threads::BREADCRUMB_PLIES;
 use crate::search::tt::{Bound, Entry};
+use arrayvec::ArrayVec;
 
 /// Moves picked one at a time before the rest of a node's moves are sorted at once.
 const SORT_AFTER: usize = 4;
@@ -140,10 +141,13 @@ impl Searcher<'_> {
         }
 
         let mut list = MoveList::new();
-        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
+        // Only the scores in use are written: zeroing a whole list's worth at every node costs
+        // more than scoring.
+        let mut scores = ArrayVec::<i32, MAX_MOVES>::new();
         let mut generated = false;
         if let Some(m) = tt_move {
             list.push(m);
+            scores.push(0);
         }
 
         let forbid = self.book.repeats_forbidden_for(side);
@@ -170,6 +174,7 @@ impl Searcher<'_> {
                 {
                     list.swap_remove(i + dup);
                 }
+                scores.extend(std::iter::repeat_n(0, list.len() - scores.len()));
                 let killers = self.heuristics.killers(p);
                 let hist = self.heuristics.history(side);
                 score_moves(

@@ -2,10 +2,11 @@
 //! near a capturable king, and the king's runs towards the corners and the edge.
 
 use super::Searcher;
-use crate::board::{Bitboard, Board, Move, MoveList, Side};
+use crate::board::{Bitboard, Board, MAX_MOVES, Move, MoveList, Side};
 use crate::search::ordering::{Tactics, pick, score_moves};
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
+use arrayvec::ArrayVec;
 
 impl Searcher<'_> {
     pub(super) fn qsearch(
@@ -90,7 +91,7 @@ impl Searcher<'_> {
         if list.is_empty() && !self.book.has_legal_move(b, &self.past(ply, quiet)) {
             return self.no_moves_score(side, ply);
         }
-        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
+        let mut scores: ArrayVec<i32, MAX_MOVES> = std::iter::repeat_n(0, list.len()).collect();
         let hist = self.heuristics.history(side);
         score_moves(b, &list, &tactics, None, [None; 2], hist, &mut scores);
         for i in 0..list.len() {

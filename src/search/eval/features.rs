@@ -7,7 +7,7 @@
 //! patterns by the four corners and the diagonal through each.
 
 use super::super::params::PHASE_PIECES;
-use crate::board::captures::Custodial;
+use crate::board::Custodial;
 use crate::board::square::{Direction, SIZE};
 use crate::board::{Bitboard, Board, Rules, Side, Square};
 
@@ -214,7 +214,18 @@ pub const GROUPS: [Group; 23] = [
 pub const FEATURES: usize = after(SQUEEZE);
 
 /// The squares beside the corners: the last step of every escape.
-const CORNER_DOORS: Bitboard = Bitboard::CORNERS.neighbours();
+const CORNER_DOORS: Bitboard = {
+    use crate::board::Geometry;
+    let (c, side) = (crate::board::Eleven::CORNERS, SIZE as u32);
+    let (all, file_a, file_k) = (
+        crate::board::Eleven::ALL,
+        crate::board::Eleven::FILE_A,
+        crate::board::Eleven::FILE_LAST,
+    );
+    crate::board::bitboard::Bitboard(
+        (c << side & all) | c >> side | (c & !file_k) << 1 | (c & !file_a) >> 1,
+    )
+};
 
 /// Each square's 5x5 box: the squares at most two files and two ranks away.
 const BOX2: [Bitboard; 121] = {
@@ -231,7 +242,7 @@ const BOX2: [Bitboard; 121] = {
             }
             j += 1;
         }
-        t[i] = Bitboard(bits);
+        t[i] = crate::board::bitboard::Bitboard(bits);
         i += 1;
     }
     t
@@ -391,9 +402,9 @@ pub fn corner_sight(occupied: Bitboard) -> [Bitboard; 4] {
     let west = Bitboard::CORNERS.slide(Direction::West, empty);
     [
         (north & Bitboard::FILE_A) | (east & Bitboard::RANK_1),
-        (north & Bitboard::FILE_K) | (west & Bitboard::RANK_1),
-        (south & Bitboard::FILE_A) | (east & Bitboard::RANK_11),
-        (south & Bitboard::FILE_K) | (west & Bitboard::RANK_11),
+        (north & Bitboard::FILE_LAST) | (west & Bitboard::RANK_1),
+        (south & Bitboard::FILE_A) | (east & Bitboard::RANK_LAST),
+        (south & Bitboard::FILE_LAST) | (west & Bitboard::RANK_LAST),
     ]
 }
 
@@ -487,9 +498,9 @@ pub fn extract(board: &Board, rules: &Rules, sink: &mut impl Sink) {
     sink.add(KING_FREEDOM.start, routes.reach.count() as i32);
     let edges = [
         Bitboard::RANK_1,
-        Bitboard::RANK_11,
+        Bitboard::RANK_LAST,
         Bitboard::FILE_A,
-        Bitboard::FILE_K,
+        Bitboard::FILE_LAST,
     ];
     let edges = edges.iter().filter(|&&e| (routes.reach & e).any()).count();
     sink.add(KING_EDGES.start + edges, 1);
@@ -655,8 +666,8 @@ mod tests {
             }
             let free = !Bitboard::RESTRICTED.0;
             let board = Board::new(
-                Bitboard(attackers & free),
-                Bitboard(defenders & free),
+                crate::board::bitboard::Bitboard(attackers & free),
+                crate::board::bitboard::Bitboard(defenders & free),
                 Square::from_index(60),
                 Side::Attackers,
             )
