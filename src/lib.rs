@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod board;
 pub mod bot;
+pub mod files;
 pub mod fuzz;
 pub mod learn;
 pub mod perft;

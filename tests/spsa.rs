@@ -59,7 +59,14 @@ fn two_iterations_leave_a_state_and_print_the_values() {
     assert_eq!(state.iteration, 2);
     assert_eq!(state.score.games(), 2 * 2 * 2, "two pairs an iteration");
     assert_eq!(state.theta.len(), 2);
-    assert!(!dir.join("spsa.json.tmp").exists());
+    assert!(
+        std::fs::read_dir(&dir).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .ends_with(".tmp")),
+        "no temporary file left"
+    );
     // The values as engine words, then as UCI commands, as the state rounds them.
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{stdout}");

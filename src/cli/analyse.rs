@@ -57,14 +57,14 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
     if !(1..=256).contains(&args.threads) {
         return Err(CliError::out_of_range("--threads", args.threads, "1-256"));
     }
-    print!("{}", hnefi::protocol::diagram(pos.board()));
-    println!(
+    out!("{}", hnefi::protocol::diagram(pos.board()))?;
+    outln!(
         "{} to move; {}",
         pos.side_to_move(),
         hnefi::board::notation::to_fen(pos.board())
-    );
+    )?;
     if let Some(o) = pos.outcome() {
-        println!("game over: {o}");
+        outln!("game over: {o}")?;
         return Ok(());
     }
     let limits = Limits {
@@ -85,6 +85,9 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
         ..Options::default()
     });
     let root = pos.clone();
+    // A failed write (the reader has gone) ends the search: nobody reads its lines.
+    let failed = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let (stopper, failure) = (engine.stopper(), failed.clone());
     let report = move |info: &Info| {
         // Replay the line to write each move with its captures.
         let mut p = root.clone();
@@ -96,7 +99,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
             let captured = p.play(mv);
             text.push(record_move(mv, captured));
         }
-        println!(
+        let written = outln!(
             "depth {:>2}/{:<2} line {} {:>12}  {:>9} nodes {:>6.2} s  {}",
             info.depth,
             info.seldepth,
@@ -106,11 +109,21 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
             info.time.as_secs_f64(),
             text.join(" ")
         );
+        if let Err(e) = written {
+            stopper.store(true, std::sync::atomic::Ordering::Relaxed);
+            failure
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
     };
     let result = engine.search_with(&pos, limits, Box::new(report));
+    if let Some(e) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(e);
+    }
     match result.best {
-        Some(mv) => println!("best move {}-{}", mv.from(), mv.to()),
-        None => println!("no move"),
+        Some(mv) => outln!("best move {}-{}", mv.from(), mv.to())?,
+        None => outln!("no move")?,
     }
     Ok(())
 }
@@ -131,9 +144,9 @@ pub fn eval(args: EvalArgs) -> Result<(), CliError> {
     let board = parse_fen(&args.fen).map_err(CliError::Fen)?;
     let rules = Rules::default();
     let (eval, net) = args.eval.load()?;
-    print!("{}", hnefi::search::eval::breakdown(&board, &rules));
+    out!("{}", hnefi::search::eval::breakdown(&board, &rules))?;
     if let Some(net) = eval.network(net.as_deref()) {
-        print!("{}", describe(net, &board, &rules));
+        out!("{}", describe(net, &board, &rules))?;
     }
     Ok(())
 }

@@ -34,7 +34,7 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     match eval {
         EvalKind::Hand => {
             let result = run(EvalKind::Hand, true)?;
-            println!("{} nodes {} nps", result.nodes, result.nps());
+            outln!("{} nodes {} nps", result.nodes, result.nps())?;
         }
         EvalKind::Nnue | EvalKind::NnueRefresh => {
             let incremental = run(EvalKind::Nnue, true)?;
@@ -46,17 +46,17 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
                     refresh: refresh.nodes,
                 });
             }
-            println!(
+            outln!(
                 "nnue refresh: {} nodes {} nps",
                 refresh.nodes,
                 refresh.nps()
-            );
-            println!(
+            )?;
+            outln!(
                 "nnue incremental: {} nodes {} nps",
                 incremental.nodes,
                 incremental.nps()
-            );
-            println!("{} nodes {} nps", incremental.nodes, incremental.nps());
+            )?;
+            outln!("{} nodes {} nps", incremental.nodes, incremental.nps())?;
         }
     }
     Ok(())
@@ -99,19 +99,19 @@ pub fn timetodepth(args: TtdArgs) -> Result<(), CliError> {
         );
         let t = start.elapsed();
         total += t;
-        println!(
+        outln!(
             "position {i:>2}: depth {} in {:>8.3} s, {} nodes, best {}",
             r.depth,
             t.as_secs_f64(),
             r.nodes,
             r.best.map_or("(none)".to_string(), |m| m.to_string())
-        );
+        )?;
     }
-    println!(
+    outln!(
         "total {:.3} s to depth {} on {} thread(s)",
         total.as_secs_f64(),
         args.depth,
         args.threads
-    );
+    )?;
     Ok(())
 }

@@ -3,9 +3,10 @@
 
 use super::CliError;
 use super::common::{EvalChoice, GAMES_CSV, interrupt_flag, parse_shard, progress_bar, read_text};
+use super::output::write_document;
 use clap::Args;
 use hnefi::board::{Preset, Rules};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -121,7 +122,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
         args.threads,
         &stop,
         |game, totals| {
-            file.write_all(game.text().as_bytes()).map_err(|source| {
+            file.append(game.text().as_bytes()).map_err(|source| {
                 hnefi::learn::datagen::DatagenError::Io {
                     path: output.clone(),
                     source,
@@ -184,22 +185,16 @@ pub fn games_data(args: GamesDataArgs) -> Result<(), CliError> {
     let text = read_text(&args.games)?;
     let (samples, r) = hnefi::learn::games::samples_from_games(&text);
     let to_stdout = args.output.as_os_str() == "-";
-    let sink: Box<dyn Write> = if to_stdout {
-        Box::new(std::io::stdout().lock())
-    } else {
-        Box::new(std::fs::File::create(&args.output).map_err(CliError::write(&args.output))?)
-    };
-    let mut out = std::io::BufWriter::new(sink);
-    let written = samples
-        .iter()
-        .try_for_each(|s| writeln!(out, "{s}"))
-        .and_then(|()| out.flush());
+    let text: String = samples.iter().map(|s| format!("{s}\n")).collect();
+    write_document(
+        (!to_stdout).then_some(args.output.as_path()),
+        text.as_bytes(),
+    )?;
     let name = if to_stdout {
         PathBuf::from("standard output")
     } else {
         args.output.clone()
     };
-    written.map_err(CliError::write(&name))?;
     eprintln!(
         "games-data: {} lines: {} games used (attackers won {}, defenders won {}, drawn {}), \
          {} unfinished skipped, {} unreadable, {} cut short at an illegal move; {} positions (from games won by the attackers {}, by the defenders \

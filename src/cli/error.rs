@@ -21,6 +21,8 @@ pub enum CliError {
     Read { path: PathBuf, source: io::Error },
     #[error("cannot write {}: {source}", path.display())]
     Write { path: PathBuf, source: io::Error },
+    #[error("cannot write standard output: {0}")]
+    Stdout(io::Error),
     /// An argument outside the values that make sense.
     #[error("{flag} {value}: must be {expected}")]
     OutOfRange {

@@ -105,7 +105,7 @@ pub fn fuzz(args: FuzzArgs) -> Result<(), CliError> {
             }
         });
         let secs = report.elapsed.as_secs_f64();
-        println!(
+        outln!(
             "{name}: {} lines in {secs:.1} s ({:.0} lines/s), seed {}: {} panics, {} hangs, \
              {} restarts, {}",
             report.lines,
@@ -119,9 +119,9 @@ pub fn fuzz(args: FuzzArgs) -> Result<(), CliError> {
             } else {
                 "DID NOT answer the probe or end"
             }
-        );
+        )?;
         for f in &report.failures {
-            println!("  {f}");
+            outln!("  {f}")?;
         }
         clean &= report.clean();
     }

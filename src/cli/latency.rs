@@ -78,15 +78,15 @@ pub fn latency(args: LatencyArgs) -> Result<(), CliError> {
     let _ = engine.join();
     let summary = |name: &str, v: &mut Vec<Duration>| {
         v.sort();
-        println!(
+        outln!(
             "{name}: median {:.3} ms, max {:.3} ms over {} searches on {} thread(s)",
             v[v.len() / 2].as_secs_f64() * 1e3,
             v[v.len() - 1].as_secs_f64() * 1e3,
             v.len(),
             args.threads
-        );
+        )
     };
-    summary("isready -> readyok", &mut ready);
-    summary("stop -> bestmove", &mut stop);
+    summary("isready -> readyok", &mut ready)?;
+    summary("stop -> bestmove", &mut stop)?;
     Ok(())
 }

@@ -2,6 +2,9 @@
 //! arguments, calls the library and prints; a new command is a variant of [`Command`], an arm
 //! of [`run`] and a file.
 
+#[macro_use]
+mod output;
+
 mod analyse;
 mod bench;
 mod bot;
@@ -120,6 +123,8 @@ pub fn run() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of the output has gone (`hnefi eval | head -1`): nothing more to say.
+        Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hnefi: {e}");
             ExitCode::FAILURE

@@ -2,6 +2,7 @@
 
 use super::CliError;
 use super::common::{GAMES_CSV, progress_bar, read_text, thread_pool};
+use super::output::{check_writable, write_document};
 use clap::Args;
 use hnefi::board::{Preset, Rules};
 use std::path::PathBuf;
@@ -33,6 +34,10 @@ pub struct OpeningsArgs {
     pub threads: Option<usize>,
     #[arg(long, default_value = "copenhagen")]
     pub rules: Preset,
+    /// Where to write the openings, replacing the file only once they are all found (default:
+    /// standard output).
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
 }
 
 fn format_opening(line: &[hnefi::board::Move]) -> String {
@@ -45,23 +50,25 @@ fn format_opening(line: &[hnefi::board::Move]) -> String {
 
 pub fn openings(args: OpeningsArgs) -> Result<(), CliError> {
     let text = read_text(&args.games)?;
+    if let Some(path) = &args.out {
+        check_writable(path)?;
+    }
     if args.balanced {
         return balanced_openings(&args, &text);
     }
     let list = hnefi::tournament::openings::openings_from_games(&text, args.plies);
-    println!(
-        "# The first {} plies of the real games, deduplicated, in order of first appearance:",
-        args.plies
-    );
-    println!(
-        "#   hnefi openings {} --plies {} > positions/openings.txt",
+    let mut doc = format!(
+        "# The first {} plies of the real games, deduplicated, in order of first appearance:\n\
+         #   hnefi openings {} --plies {} -o positions/openings.txt\n",
+        args.plies,
         args.games.display(),
         args.plies
     );
     for line in list {
-        println!("{}", format_opening(&line));
+        doc += &format_opening(&line);
+        doc.push('\n');
     }
-    Ok(())
+    write_document(args.out.as_deref(), doc.as_bytes())
 }
 
 fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), CliError> {
@@ -84,39 +91,41 @@ fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), CliError> {
     let kept = pool
         .install(|| balanced_openings(&candidates, rules, args.nodes, args.band, || bar.inc(1)));
     bar.finish_and_clear();
-    println!(
-        "# Balanced openings: from each real game won by either side, the position {}-{} plies \
-         in (the ply",
-        args.min_plies, args.max_plies
-    );
-    println!(
-        "# chosen from the game's line number), deduplicated, kept where Hnefi's search at {} \
-         nodes",
-        args.nodes
-    );
-    println!(
-        "# (one thread, empty table) scores it within {} cp of even: {} of {} positions.",
-        args.band,
-        kept.len(),
-        candidates.len()
-    );
     let rules = if args.rules == Preset::Copenhagen {
         String::new()
     } else {
         format!(" --rules {}", args.rules)
     };
-    println!(
-        "#   hnefi openings --balanced {} --min-plies {} --max-plies {} --nodes {} --band {}{rules} \\",
+    let mut doc = format!(
+        "# Balanced openings: from each real game won by either side, the position {}-{} plies \
+         in (the ply\n",
+        args.min_plies, args.max_plies
+    );
+    doc += &format!(
+        "# chosen from the game's line number), deduplicated, kept where Hnefi's search at {} \
+         nodes\n",
+        args.nodes
+    );
+    doc += &format!(
+        "# (one thread, empty table) scores it within {} cp of even: {} of {} positions.\n",
+        args.band,
+        kept.len(),
+        candidates.len()
+    );
+    doc += &format!(
+        "#   hnefi openings --balanced {} --min-plies {} --max-plies {} --nodes {} --band {}{rules} \\\n",
         args.games.display(),
         args.min_plies,
         args.max_plies,
         args.nodes,
         args.band,
     );
-    println!("#     > positions/openings-balanced.txt");
+    doc += "#     -o positions/openings-balanced.txt\n";
     for (line, _) in &kept {
-        println!("{}", format_opening(line));
+        doc += &format_opening(line);
+        doc.push('\n');
     }
+    write_document(args.out.as_deref(), doc.as_bytes())?;
     eprintln!(
         "openings: kept {} of {} positions within {} cp at {} nodes",
         kept.len(),

@@ -6,7 +6,7 @@ use clap::Args;
 use hnefi::board::notation::parse_fen;
 use hnefi::board::{Preset, Rules, START_FEN};
 use hnefi::perft::{Progress, divide};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -47,21 +47,19 @@ pub fn perft(args: PerftArgs) -> Result<(), CliError> {
     });
     let elapsed = start.elapsed();
     let total: u64 = results.iter().map(|(_, n)| n).sum();
-    let mut out = std::io::stdout().lock();
     if args.divide {
         for (mv, n) in &results {
-            let _ = writeln!(out, "{mv}: {n}");
+            outln!("{mv}: {n}")?;
         }
-        let _ = writeln!(out);
+        outln!()?;
     }
-    let _ = writeln!(out, "Nodes searched: {total}");
+    outln!("Nodes searched: {total}")?;
     let secs = elapsed.as_secs_f64();
-    let _ = writeln!(
-        out,
+    outln!(
         "Time: {:.3} s ({:.1} M leaves/s)",
         secs,
         total as f64 / secs.max(1e-9) / 1e6
-    );
+    )?;
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 //! progress on stderr and write the page or the drawing.
 
 use super::error::CliError;
+use super::output::{check_writable, write_document};
 use clap::Args;
 use hnefi::board::notation::{parse_fen, parse_move};
 use hnefi::board::{Position, Preset, Rules, START_FEN};
@@ -10,7 +11,7 @@ use hnefi::report::diagram::{self, Marks};
 use hnefi::report::{game, page};
 use hnefi::search::Limits;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Thinking time a position when neither --movetime nor --depth is given.
@@ -56,9 +57,11 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
         ));
     }
     let game = game::load(&args.game, args.game_line)?;
-    // Opened before the analysis, so that a path that cannot be written fails at once rather
+    // Checked before the analysis, so that a path that cannot be written fails at once rather
     // than after minutes of searching.
-    let mut out = Output::open(args.out.as_deref())?;
+    if let Some(path) = &args.out {
+        check_writable(path)?;
+    }
     let limits = Limits {
         depth: args.depth,
         movetime: match args.depth {
@@ -86,7 +89,7 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
     let elapsed = started.elapsed();
     let html = page::render(&game, &analysis);
-    out.write(&html)?;
+    write_document(args.out.as_deref(), html.as_bytes())?;
     eprintln!(
         "analysed {} positions in {:.1} s ({:.0} ms each){}",
         analysis.points.len(),
@@ -132,38 +135,5 @@ pub fn board(args: BoardArgs) -> Result<(), CliError> {
         marks.last = Some(hnefi::board::RecordMove { mv, captures });
     }
     let svg = diagram::render(pos.board(), &marks).into_string();
-    Output::open(args.out.as_deref())?.write(&svg)
-}
-
-/// Where a command's document goes: a file, or standard output.
-enum Output {
-    File(std::fs::File, PathBuf),
-    Stdout,
-}
-
-impl Output {
-    fn open(path: Option<&Path>) -> Result<Output, CliError> {
-        match path {
-            Some(path) => std::fs::File::create(path)
-                .map(|f| Output::File(f, path.to_path_buf()))
-                .map_err(CliError::write(path)),
-            None => Ok(Output::Stdout),
-        }
-    }
-
-    fn write(&mut self, text: &str) -> Result<(), CliError> {
-        use std::io::Write;
-        match self {
-            Output::File(file, path) => file
-                .write_all(text.as_bytes())
-                .and_then(|()| file.flush())
-                .map_err(CliError::write(path.clone())),
-            Output::Stdout => {
-                let mut out = std::io::stdout().lock();
-                out.write_all(text.as_bytes())
-                    .and_then(|()| out.flush())
-                    .map_err(CliError::write("standard output"))
-            }
-        }
-    }
+    write_document(args.out.as_deref(), svg.as_bytes())
 }

@@ -187,9 +187,9 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
     for (p, t) in state.schedule.params.iter().zip(&state.theta) {
         eprintln!("  {:<18} {:>7} -> {t:>10.2}", p.name, p.start);
     }
-    println!("{}", state.option_words());
+    outln!("{}", state.option_words())?;
     for line in state.setoption_lines() {
-        println!("{line}");
+        outln!("{line}")?;
     }
     if interrupted {
         // 130 is what shells report for Ctrl-C.

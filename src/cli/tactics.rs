@@ -2,6 +2,7 @@
 
 use super::CliError;
 use super::common::{GAMES_CSV, read_text};
+use super::output::{check_writable, write_document};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -15,6 +16,10 @@ pub struct TacticsArgs {
     /// The EPD to solve.
     #[arg(long, default_value = "positions/tactics.epd")]
     pub file: PathBuf,
+    /// Where --generate writes the EPD, replacing the file only once it is complete (default:
+    /// standard output).
+    #[arg(long, short, requires = "generate")]
+    pub out: Option<PathBuf>,
     /// Search depth for solving.
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
@@ -24,28 +29,33 @@ pub fn tactics(args: TacticsArgs) -> Result<(), CliError> {
     use hnefi::tactics::{generate, parse_epd, solve_rate};
     if let Some(path) = args.generate {
         let text = read_text(&path)?;
+        if let Some(out) = &args.out {
+            check_writable(out)?;
+        }
         let found = generate(&text, 6, 3);
-        println!("# Forced wins in 1-3 moves (dm) from the last 6 positions of every game of");
-        println!("# copenhagen.csv, copenhagen rules, repetition ignored; bm lists every winning");
-        println!("# first move. Found and checked by the exhaustive solver (src/search/solve.rs):");
-        println!(
-            "#   hnefi tactics --generate {} > positions/tactics.epd",
+        let mut doc = format!(
+            "# Forced wins in 1-3 moves (dm) from the last 6 positions of every game of\n\
+             # copenhagen.csv, copenhagen rules, repetition ignored; bm lists every winning\n\
+             # first move. Found and checked by the exhaustive solver (src/search/solve.rs):\n\
+             #   hnefi tactics --generate {} -o positions/tactics.epd\n",
             path.display()
         );
         for t in &found {
-            println!("{}", t.to_epd());
+            doc += &t.to_epd();
+            doc.push('\n');
         }
+        write_document(args.out.as_deref(), doc.as_bytes())?;
         eprintln!("{} positions", found.len());
         return Ok(());
     }
     let text = read_text(&args.file)?;
     let tactics = parse_epd(&text);
     for (n, solved, total) in solve_rate(&tactics, args.depth) {
-        println!(
+        outln!(
             "win in {n}: {solved}/{total} solved at depth {} ({:.1}%)",
             args.depth,
             100.0 * solved as f64 / total.max(1) as f64
-        );
+        )?;
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 
 use super::CliError;
 use super::common::{check_runner_limits, interrupt_flag, match_openings, parse_shard, read_text};
+use super::output::{check_writable, write_document};
 use clap::{ArgAction, Args, Subcommand};
 use hnefi::board::{Preset, Rules};
 use hnefi::tournament::runner::{Settings, check_engines, run};
@@ -217,7 +218,7 @@ fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
 
 fn write_json(summary: &Summary, path: &Option<PathBuf>) -> Result<(), CliError> {
     if let Some(path) = path {
-        std::fs::write(path, summary.to_json() + "\n").map_err(CliError::write(path))?;
+        write_document(Some(path), (summary.to_json() + "\n").as_bytes())?;
     }
     Ok(())
 }
@@ -242,18 +243,18 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
             }
             merged.sprt = sprt;
         }
-        print!("{}", merged.report());
-        return write_json(&merged, &json);
+        write_json(&merged, &json)?;
+        return out!("{}", merged.report());
     }
     let settings = settings(&args)?;
     if let Some(path) = &args.json {
         // Find out now, not after hours of games, that the summary cannot be written.
-        std::fs::File::create(path).map_err(CliError::write(path))?;
+        check_writable(path)?;
     }
     let stop = interrupt_flag("hnefi match: stopping; engines are being shut down");
     check_engines(&settings, &stop)?;
     let total = hnefi::tournament::runner::schedule(&settings).len() as u64;
-    println!("{}", settings.describe());
+    outln!("{}", settings.describe())?;
     let bar = ProgressBar::new(total);
     bar.set_style(
         ProgressStyle::with_template(
@@ -262,30 +263,39 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         .expect("a valid template"),
     );
     let every = args.report_every;
+    // A closed standard output stops the match as Ctrl-C does.
+    let mut closed = None;
     let summary = run(&settings, stop.clone(), |summary, done| {
         bar.inc(1);
         let brief = summary.encounters[done.game.encounter].brief(summary.sprt.as_ref());
         bar.set_message(brief.clone());
         let played = summary.games();
-        if every > 0 && played % every == 0 {
-            bar.suspend(|| {
-                for e in &summary.encounters {
-                    println!(
+        if every > 0 && played % every == 0 && closed.is_none() {
+            let written = bar.suspend(|| {
+                summary.encounters.iter().try_for_each(|e| {
+                    outln!(
                         "After {played} of {total} games: {} vs {}: {}",
                         e.first,
                         e.second,
                         e.brief(summary.sprt.as_ref())
-                    );
-                }
+                    )
+                })
             });
+            if let Err(e) = written {
+                stop.store(true, Ordering::Relaxed);
+                closed = Some(e);
+            }
         }
     })?;
     bar.finish_and_clear();
-    print!("{}", summary.report());
-    if let Some(path) = &settings.records {
-        println!("Games written to {}", path.display());
-    }
     write_json(&summary, &args.json)?;
+    if let Some(e) = closed {
+        return Err(e);
+    }
+    out!("{}", summary.report())?;
+    if let Some(path) = &settings.records {
+        outln!("Games written to {}", path.display())?;
+    }
     if stop.load(Ordering::Relaxed) && interrupted(&summary) {
         // The engines are already shut down; 130 is what shells report for Ctrl-C.
         std::process::exit(130);

@@ -3,6 +3,7 @@
 
 use super::CliError;
 use super::common::{check_fit_settings, progress_bar, read_samples, thread_pool};
+use super::output::check_writable;
 use clap::Args;
 use hnefi::board::Rules;
 use hnefi::learn::sample::Sample;
@@ -102,6 +103,8 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
             "a number at least 0",
         ));
     }
+    // Before the training, so that a path that cannot be written fails at once.
+    check_writable(&args.out)?;
     let pool = thread_pool(args.threads)?;
     let start = match &args.init {
         Some(path) => initial_from_file(path, args.residual)?,

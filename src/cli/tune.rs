@@ -2,6 +2,7 @@
 
 use super::CliError;
 use super::common::{check_fit_settings, read_samples};
+use super::output::{check_writable, write_document};
 use clap::Args;
 use hnefi::board::Rules;
 use hnefi::learn::tune::{self, Dataset, TuneSettings};
@@ -74,6 +75,10 @@ pub fn tune(args: TuneArgs) -> Result<(), CliError> {
             _ => None,
         },
     };
+    // Before the fit, so that a path that cannot be written fails at once.
+    if let Some(out) = &args.out {
+        check_writable(out)?;
+    }
     let rules = Rules::default();
     let mut train = Dataset::new();
     let mut validation = Dataset::new();
@@ -142,7 +147,7 @@ pub fn tune(args: TuneArgs) -> Result<(), CliError> {
         fit.scale, fit.start_train, fit.train, fit.start_validation, fit.validation
     );
     if let Some(out) = &args.out {
-        std::fs::write(out, tune::weights_file(&fit, &recipe)).map_err(CliError::write(out))?;
+        write_document(Some(out), tune::weights_file(&fit, &recipe).as_bytes())?;
         eprintln!("wrote {}", out.display());
     }
     Ok(())

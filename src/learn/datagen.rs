@@ -15,13 +15,13 @@
 //! seeds can be pooled and still be split by game.
 
 use crate::board::{Move, MoveList, Position, Rules, Side};
+use crate::files::Appender;
 use crate::learn::sample::{GameResult, SCORE_CAP, Sample, SampleError};
 use crate::record::read_games;
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::{Engine, EvalKind, Limits, Options, Score};
 use crate::splitmix::SplitMix64;
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -478,37 +478,33 @@ pub fn run(
     Ok(totals)
 }
 
-/// Opens the output for appending. Without `resume`, refuses a file that already holds data,
-/// so that a run is never silently added twice. With `resume`, returns the games `g` already
-/// in the file: the file is cut back first to the end of its last complete line and then to
-/// the start of its last game, since only that game can have been cut short (games are
-/// written whole, one after another), and the run plays it again.
+/// Opens the output for appending whole games ([`Appender`]: a write that fails leaves the
+/// games before it, and a run that wrote nothing leaves no file). Without `resume`, refuses a
+/// file that already holds data, so that a run is never silently added twice. With `resume`,
+/// returns the games `g` already in the file: the file is cut back first to the end of its
+/// last complete line and then to the start of its last game, since only that game can have
+/// been cut short (games are written whole, one after another), and the run plays it again.
 pub fn open_output(
     path: &Path,
     settings: &Settings,
     resume: bool,
-) -> Result<(File, HashSet<u64>), DatagenError> {
+) -> Result<(Appender, HashSet<u64>), DatagenError> {
     let io = |source| DatagenError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let mut file = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(path)
-        .map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    if len == 0 {
+    let mut file = Appender::open(path).map_err(io)?;
+    if file.is_empty() {
         return Ok((file, HashSet::new()));
     }
     if !resume {
         return Err(DatagenError::OutputExists(path.to_path_buf()));
     }
-    file.seek(SeekFrom::Start(0)).map_err(io)?;
-    let (keep, done) = resume_point(BufReader::new(&file), path, settings)?;
-    if keep < len {
-        file.set_len(keep).map_err(io)?;
+    let mut reader = BufReader::new(file.file());
+    reader.seek(SeekFrom::Start(0)).map_err(io)?;
+    let (keep, done) = resume_point(reader, path, settings)?;
+    if keep < file.len() {
+        file.truncate(keep).map_err(io)?;
     }
     Ok((file, done))
 }

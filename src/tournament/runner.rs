@@ -14,7 +14,6 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -195,16 +194,15 @@ pub fn run(
             .collect(),
     };
     let mut records = match &settings.records {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|error| MatchError::Records {
+        // Whole lines added to what the file held: a failed write never leaves half a record.
+        Some(path) => {
+            Some(
+                crate::files::Appender::open(path).map_err(|error| MatchError::Records {
                     path: path.clone(),
                     error,
                 })?,
-        )),
+            )
+        }
         None => None,
     };
     let workers = settings.concurrency.clamp(1, games.len().max(1));
@@ -252,7 +250,7 @@ pub fn run(
                 halves.insert(done.game.pair, half);
             }
             if let Some(w) = records.as_mut()
-                && let Err(e) = writeln!(w, "{}", done.record).and_then(|_| w.flush())
+                && let Err(e) = w.append(format!("{}\n", done.record).as_bytes())
             {
                 write_error.get_or_insert(e);
             }

@@ -464,31 +464,13 @@ impl SpsaState {
     }
 
     /// Writes the state so that the file holds either the old state or the new one whole,
-    /// whenever the process is stopped: a temporary file beside it, synced, then renamed.
+    /// whenever the process is stopped.
     pub fn save(&self, path: &Path) -> Result<(), SpsaError> {
-        let write_error = |source| SpsaError::Write {
+        let text = serde_json::to_string_pretty(self).expect("a state is always serialisable");
+        crate::files::replace(path, (text + "\n").as_bytes()).map_err(|source| SpsaError::Write {
             path: path.to_path_buf(),
             source,
-        };
-        let mut name = path
-            .file_name()
-            .ok_or_else(|| write_error(std::io::ErrorKind::InvalidInput.into()))?
-            .to_os_string();
-        name.push(".tmp");
-        let temp = path.with_file_name(name);
-        let text = serde_json::to_string_pretty(self).expect("a state is always serialisable");
-        let written = (|| {
-            use std::io::Write;
-            let mut file = std::fs::File::create(&temp)?;
-            file.write_all(text.as_bytes())?;
-            file.write_all(b"\n")?;
-            file.sync_all()?;
-            std::fs::rename(&temp, path)
-        })();
-        if written.is_err() {
-            let _ = std::fs::remove_file(&temp);
-        }
-        written.map_err(write_error)
+        })
     }
 
     pub fn load(path: &Path) -> Result<SpsaState, SpsaError> {
@@ -835,7 +817,14 @@ mod tests {
             draws: 13,
         };
         state.save(&path).unwrap();
-        assert!(!dir.join("spsa.json.tmp").exists());
+        assert!(
+            std::fs::read_dir(&dir).unwrap().all(|e| !e
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".tmp")),
+            "no temporary file left"
+        );
         let back = SpsaState::load(&path).unwrap();
         assert_eq!(back, state, "exact, floats too");
         back.check_schedule(&s, &path).unwrap();

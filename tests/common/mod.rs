@@ -118,3 +118,69 @@ pub fn run_hnefi_in(dir: &std::path::Path, args: &[&str]) -> (bool, String) {
     let (ok, _, stderr) = output_of_hnefi_in(dir, args);
     (ok, stderr)
 }
+
+/// Runs the real `hnefi` in `dir` to its end, unable to write a file past `max_bytes` bytes
+/// (the process limit RLIMIT_FSIZE, with its signal ignored, so that such a write fails with
+/// "file too large" as a full disk would): whether it succeeded, and its standard error.
+#[cfg(unix)]
+pub fn run_hnefi_with_file_limit(
+    dir: &std::path::Path,
+    args: &[&str],
+    max_bytes: u64,
+) -> (bool, String) {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hnefi"));
+    cmd.current_dir(dir).args(args);
+    // SAFETY: between fork and exec only async-signal-safe calls, on no shared state.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: max_bytes,
+                rlim_max: max_bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let out = cmd.output().expect("hnefi runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs the real `hnefi` in `dir` with its standard output a pipe whose reader has already
+/// gone (as `hnefi ... | head -0` leaves it): its exit status and its standard error.
+pub fn run_hnefi_into_closed_pipe(
+    dir: &std::path::Path,
+    args: &[&str],
+    input: &str,
+) -> (std::process::ExitStatus, String) {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hnefi");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The engine may end before it reads everything: a failed write here is no failure.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("read stderr");
+    (child.wait().expect("hnefi ends"), stderr)
+}

@@ -246,8 +246,9 @@ impl QuantisedNetwork {
         !self.is_residual() || self.hand == fingerprint()
     }
 
+    /// Writes the net file, replacing any earlier one only once it is whole.
     pub fn save(&self, path: &Path) -> Result<(), NnueError> {
-        std::fs::write(path, self.to_bytes()).map_err(|source| NnueError::Write {
+        crate::files::replace(path, &self.to_bytes()).map_err(|source| NnueError::Write {
             path: path.to_path_buf(),
             source,
         })
