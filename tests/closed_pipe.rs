@@ -65,6 +65,21 @@ fn bench_stops_quietly_after_its_progress() {
 }
 
 #[test]
+fn progress_into_a_closed_pipe_is_passed_over() {
+    // `hnefi bench 2>&1 | head -1`: the progress lines on standard error fail first.
+    let dir = common::fresh_dir("closed-pipe-both");
+    for args in [
+        &["bench", "2", "--eval", "hand"][..],
+        &["tactics", "--generate", "none.csv"],
+        &["annotate", "d1-d3", "--depth", "1"],
+    ] {
+        std::fs::write(dir.join("none.csv"), "").unwrap();
+        let status = common::run_hnefi_all_into_closed_pipe(&dir, args);
+        assert!(status.success(), "{args:?}: {status}");
+    }
+}
+
+#[test]
 fn annotate_stops_quietly() {
     silent(&["annotate", "d1-d3 e5-e2", "--depth", "1"]);
 }

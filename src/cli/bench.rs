@@ -27,7 +27,7 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     let run = |eval: EvalKind, show: bool| {
         hnefi::bench::run(args.depth, eval, net.clone(), |i, fen, nodes| {
             if show {
-                eprintln!("position {i:>2}: {nodes:>10} nodes  {fen}");
+                note!("position {i:>2}: {nodes:>10} nodes  {fen}");
             }
         })
     };

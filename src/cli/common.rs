@@ -138,7 +138,7 @@ pub(super) fn interrupt_flag(notice: &'static str) -> Arc<AtomicBool> {
         if flag.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!("\n{notice}");
+        note!("\n{notice}");
     });
     if let Err(e) = handler {
         log::warn!("cannot catch Ctrl-C: {e}");

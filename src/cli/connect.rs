@@ -16,6 +16,6 @@ pub struct ConnectArgs {
 pub fn connect(args: ConnectArgs) -> Result<(), CliError> {
     let moves =
         hnefi::protocol::connect::connect(&args.address, Duration::from_millis(args.movetime))?;
-    eprintln!("connection closed after {moves} moves by Hnefi");
+    note!("connection closed after {moves} moves by Hnefi");
     Ok(())
 }

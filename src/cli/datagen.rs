@@ -97,7 +97,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
     let book = book_from_games(&text, settings.book_plies, settings.rules);
     let (mut file, skip) = open_output(&args.output, &settings, args.skip_existing)?;
     let todo = settings.shard_games().filter(|g| !skip.contains(g)).count() as u64;
-    eprintln!(
+    note!(
         "datagen: {todo} games to play (shard {}, {} already in {}), {} nodes a move, \
          {} evaluation, {} openings of {} plies",
         args.shard,
@@ -136,7 +136,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
                 last_log = Instant::now();
                 let left = todo.saturating_sub(totals.games) as f64;
                 let eta = totals.elapsed.mul_f64(left / totals.games.max(1) as f64);
-                eprintln!(
+                note!(
                     "datagen: {}/{todo} games, {} positions, {rate:.0} positions/s, {} < {}",
                     totals.games,
                     totals.positions,
@@ -149,7 +149,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
     );
     bar.finish_and_clear();
     let totals = totals?;
-    eprintln!(
+    note!(
         "datagen: {} games, {} positions (attackers won {}, defenders won {}, drawn {}), \
          {:.0} positions/s over {:.1} s, {:.2} starts drawn per game; written to {}",
         totals.games,
@@ -195,7 +195,7 @@ pub fn games_data(args: GamesDataArgs) -> Result<(), CliError> {
     } else {
         args.output.clone()
     };
-    eprintln!(
+    note!(
         "games-data: {} lines: {} games used (attackers won {}, defenders won {}, drawn {}), \
          {} unfinished skipped, {} unreadable, {} cut short at an illegal move; {} positions (from games won by the attackers {}, by the defenders \
          {}, drawn {}) written to {}",

@@ -97,7 +97,7 @@ pub fn fuzz(args: FuzzArgs) -> Result<(), CliError> {
         let report = fuzz(&config, &mut |done| {
             if last.elapsed() >= Duration::from_secs(10) {
                 last = Instant::now();
-                eprintln!(
+                note!(
                     "fuzz {name}: {done} of {} lines, {:.0} s",
                     args.lines,
                     start.elapsed().as_secs_f64()

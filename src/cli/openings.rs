@@ -126,7 +126,7 @@ fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), CliError> {
         doc.push('\n');
     }
     write_document(args.out.as_deref(), doc.as_bytes())?;
-    eprintln!(
+    note!(
         "openings: kept {} of {} positions within {} cp at {} nodes",
         kept.len(),
         candidates.len(),

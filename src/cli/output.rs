@@ -3,6 +3,7 @@
 //! [`CliError::Stdout`], which ends the command quietly with status 0 when the pipe was
 //! closed. (Rust ignores SIGPIPE, and restoring its default would kill the match runner when
 //! an engine it writes to exits, so the closed pipe is handled where the output is written.)
+//! Diagnostics on standard error go through [`note!`], which passes over a closed one.
 //! Files: replaced whole, through [`hnefi::files`], so that a failure never costs what they
 //! held.
 
@@ -22,6 +23,15 @@ macro_rules! outln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         writeln!(std::io::stdout(), $($arg)*).map_err($crate::cli::error::CliError::Stdout)
+    }};
+}
+
+/// `eprintln!` for diagnostics and progress, which never fail a command: a closed standard
+/// error (`hnefi bench 2>&1 | head -1`) is passed over rather than a panic.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
     }};
 }
 

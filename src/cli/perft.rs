@@ -89,13 +89,14 @@ fn report_progress(progress: &Progress, done: &AtomicBool, start: Instant) {
             t.as_secs_f64()
         );
         if tty {
-            eprint!("\r{line}\x1b[K");
+            use std::io::Write;
+            let _ = write!(std::io::stderr(), "\r{line}\x1b[K");
         } else {
-            eprintln!("{line}");
+            note!("{line}");
         }
         printed = true;
     }
     if printed && tty {
-        eprintln!();
+        note!();
     }
 }

@@ -90,7 +90,7 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
     let elapsed = started.elapsed();
     let html = page::render(&game, &analysis);
     write_document(args.out.as_deref(), html.as_bytes())?;
-    eprintln!(
+    note!(
         "analysed {} positions in {:.1} s ({:.0} ms each){}",
         analysis.points.len(),
         elapsed.as_secs_f64(),

@@ -94,7 +94,7 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
             ("openings", &state.openings, &openings_name),
         ] {
             if was != now {
-                eprintln!("hnefi spsa: warning: the run began with {what} {was}, now {now}");
+                note!("hnefi spsa: warning: the run began with {what} {was}, now {now}");
             }
         }
         state
@@ -151,7 +151,7 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
             .zip(&state.theta)
             .map(|(p, t)| format!("{} {t:.2}", p.name))
             .collect();
-        eprintln!(
+        note!(
             "iteration {}/{}: theta+ {}-{}-{} (W-L-D), total {}-{}-{}, {}/iteration, {} left; {}",
             step.iteration + 1,
             state.schedule.iterations,
@@ -169,14 +169,14 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
     let state = &tuner.state;
     let interrupted = stop.load(Ordering::Relaxed) && !state.done();
     if interrupted {
-        eprintln!(
+        note!(
             "hnefi spsa: stopped after {} of {} iterations; {} holds them, --resume goes on",
             state.iteration,
             state.schedule.iterations,
             args.state.display()
         );
     }
-    eprintln!(
+    note!(
         "After {} iterations ({} games, theta+ {}-{}-{}):",
         state.iteration,
         state.score.games(),
@@ -185,7 +185,7 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
         state.score.draws
     );
     for (p, t) in state.schedule.params.iter().zip(&state.theta) {
-        eprintln!("  {:<18} {:>7} -> {t:>10.2}", p.name, p.start);
+        note!("  {:<18} {:>7} -> {t:>10.2}", p.name, p.start);
     }
     outln!("{}", state.option_words())?;
     for line in state.setoption_lines() {
@@ -201,7 +201,7 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
 /// The run's settings, on stderr, before it starts.
 fn describe(state: &SpsaState, games: &MatchGames) {
     let s = &state.schedule;
-    eprintln!(
+    note!(
         "SPSA: {}; {} iterations of {} pairs, openings {} ({}), seed {}, draw at {} plies",
         games.engine.describe(),
         s.iterations,
@@ -212,15 +212,21 @@ fn describe(state: &SpsaState, games: &MatchGames) {
         games.max_plies
     );
     for p in &s.params {
-        eprintln!(
+        note!(
             "  {:<18} start {:>7} in {}..{}, c_end {}, r_end {}",
-            p.name, p.start, p.min, p.max, p.c_end, p.r_end
+            p.name,
+            p.start,
+            p.min,
+            p.max,
+            p.c_end,
+            p.r_end
         );
     }
     if state.iteration > 0 {
-        eprintln!(
+        note!(
             "Resuming after iteration {} of {}",
-            state.iteration, s.iterations
+            state.iteration,
+            s.iterations
         );
     }
 }

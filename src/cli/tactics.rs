@@ -45,7 +45,7 @@ pub fn tactics(args: TacticsArgs) -> Result<(), CliError> {
             doc.push('\n');
         }
         write_document(args.out.as_deref(), doc.as_bytes())?;
-        eprintln!("{} positions", found.len());
+        note!("{} positions", found.len());
         return Ok(());
     }
     let text = read_text(&args.file)?;

@@ -192,7 +192,7 @@ fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
             .iter()
             .any(|e| e.proto == hnefi::protocol::Protocol::Htp)
     {
-        eprintln!(
+        note!(
             "hnefi match: warning: hnefatafl text protocol engines play the hnefatafl-org rules; \
              with --rules {} they may refuse legal moves (consider --rules hnefatafl-org)",
             args.rules

@@ -154,7 +154,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
                 train_data.push(s, settings.lambda, settings.scale);
             }
         }
-        eprintln!(
+        note!(
             "{}: {} positions{}",
             path.display(),
             samples.len(),
@@ -166,7 +166,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         for s in samples.iter().filter(|s| keep(s)) {
             validation.push(s, settings.lambda, settings.scale);
         }
-        eprintln!(
+        note!(
             "{}: {} positions{} to validate on",
             path.display(),
             samples.len(),
@@ -176,7 +176,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     if train_data.is_empty() {
         return Err(CliError::NoTrainingData);
     }
-    eprintln!(
+    note!(
         "{} training positions, {} held out; {HIDDEN} hidden units, batch {}, {} epochs",
         train_data.len(),
         validation.len(),
@@ -191,12 +191,12 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     if settings.residual {
         let hand = train::initial_network(&settings);
         let loss = pool.install(|| checked.loss(&hand));
-        eprintln!("residual: the hand evaluation's {name} loss {loss:.6}");
+        note!("residual: the hand evaluation's {name} loss {loss:.6}");
     }
     let start = start.unwrap_or_else(|| train::initial_network(&settings));
     if let Some(path) = &args.init {
         let loss = pool.install(|| checked.loss(&start));
-        eprintln!("{}: {name} loss {loss:.6} at the start", path.display());
+        note!("{}: {name} loss {loss:.6} at the start", path.display());
     }
     let bar = progress_bar((settings.epochs * train_data.len()) as u64, "positions");
     let mut epoch_start = Instant::now();
@@ -215,7 +215,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
                 );
                 // A hidden bar (stderr not a terminal) swallows its printlns.
                 if bar.is_hidden() {
-                    eprintln!("{line}");
+                    note!("{line}");
                 } else {
                     bar.println(line);
                 }
@@ -225,20 +225,24 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     });
     bar.finish_and_clear();
     if !validation.is_empty() {
-        eprintln!(
+        note!(
             "kept the net of epoch {} (held out {:.6}), the lowest held-out loss",
-            trained.epoch, trained.validation
+            trained.epoch,
+            trained.validation
         );
     }
     let net = trained.net;
     let quantised = net.quantise();
     quantised.save(&args.out)?;
-    eprintln!("wrote {}", args.out.display());
+    note!("wrote {}", args.out.display());
     let report = pool.install(|| train::quantisation_error(&net, &quantised, checked));
-    eprintln!(
+    note!(
         "quantised vs float over {} {name} positions: max {:.1} cp, mean {:.2} cp \
          (worst-case bound {:.0} cp)",
-        report.positions, report.max, report.mean, report.bound
+        report.positions,
+        report.max,
+        report.mean,
+        report.bound
     );
     if report.beyond_bound > 0 {
         return Err(CliError::QuantisationBound(report.beyond_bound));

@@ -95,7 +95,7 @@ pub fn tune(args: TuneArgs) -> Result<(), CliError> {
                 train.push(s, &rules);
             }
         }
-        eprintln!("{}: {} positions", path.display(), samples.len());
+        note!("{}: {} positions", path.display(), samples.len());
         recipe.push_str(&format!(
             "{}: {} positions\n",
             path.display(),
@@ -105,7 +105,7 @@ pub fn tune(args: TuneArgs) -> Result<(), CliError> {
     if train.is_empty() {
         return Err(CliError::NoTrainingData);
     }
-    eprintln!(
+    note!(
         "{} training positions, {} held out, {} features",
         train.len(),
         validation.len(),
@@ -135,20 +135,24 @@ pub fn tune(args: TuneArgs) -> Result<(), CliError> {
             );
             // A hidden bar (stderr not a terminal) swallows its printlns.
             if bar.is_hidden() {
-                eprintln!("{line}");
+                note!("{line}");
             } else {
                 bar.println(line);
             }
         },
     );
     bar.finish_and_clear();
-    eprintln!(
+    note!(
         "K {:.6e}; loss train {:.6} -> {:.6}, held out {:.6} -> {:.6}",
-        fit.scale, fit.start_train, fit.train, fit.start_validation, fit.validation
+        fit.scale,
+        fit.start_train,
+        fit.train,
+        fit.start_validation,
+        fit.validation
     );
     if let Some(out) = &args.out {
         write_document(Some(out), tune::weights_file(&fit, &recipe).as_bytes())?;
-        eprintln!("wrote {}", out.display());
+        note!("wrote {}", out.display());
     }
     Ok(())
 }

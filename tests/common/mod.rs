@@ -184,3 +184,21 @@ pub fn run_hnefi_into_closed_pipe(
         .expect("read stderr");
     (child.wait().expect("hnefi ends"), stderr)
 }
+
+/// Runs the real `hnefi` in `dir` with standard output and standard error one pipe whose
+/// reader has already gone (`hnefi ... 2>&1 | head -0`): its exit status.
+pub fn run_hnefi_all_into_closed_pipe(
+    dir: &std::path::Path,
+    args: &[&str],
+) -> std::process::ExitStatus {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    std::process::Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(writer.try_clone().expect("a second end"))
+        .stderr(writer)
+        .status()
+        .expect("hnefi runs")
+}
