@@ -11,8 +11,8 @@ pub struct EngineArgs {
     /// Protocol of the engine loop (default: chosen by the first line).
     #[arg(long, value_enum)]
     protocol: Option<ProtocolArg>,
-    /// Thinking time per move in milliseconds when an OpenTafl or hnefatafl text protocol host
-    /// gives no clock (default: 3000 and 2000).
+    /// Thinking time per move in milliseconds when the host gives no clock (default: 3000
+    /// under OpenTafl's engine protocol, 2000 under the hnefatafl text protocol).
     #[arg(long)]
     movetime: Option<u64>,
     /// The most nodes any one search of the engine loop may visit, whatever the host asks.
@@ -46,6 +46,12 @@ impl From<ProtocolArg> for Protocol {
 }
 
 pub fn engine(args: EngineArgs) -> Result<(), CliError> {
+    if args.movetime == Some(0) {
+        return Err(CliError::out_of_range("--movetime", 0, "at least 1"));
+    }
+    if args.nodes == Some(0) {
+        return Err(CliError::out_of_range("--nodes", 0, "at least 1"));
+    }
     run_stdio(
         args.protocol.map(Protocol::from),
         Settings {

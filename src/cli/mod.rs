@@ -29,11 +29,20 @@ use error::CliError;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "hnefi", version, about = "Hnefi, a Copenhagen Hnefatafl engine", long_about = None)]
+#[command(
+    name = "hnefi",
+    version,
+    about = "Hnefi, a Copenhagen Hnefatafl engine",
+    long_about = None,
+    after_help = "Without a command, hnefi is an engine on standard input and output. Its \
+        first line picks the protocol: UCI, OpenTafl's engine protocol (also taken when a \
+        program on pipes says nothing for 1.5 s) or the hnefatafl text protocol. At a \
+        terminal, type `uci` or `help`; `quit` leaves."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Without a subcommand: the engine loop.
+    /// Without a command: the engine loop.
     #[command(flatten)]
     engine: engine::EngineArgs,
 }

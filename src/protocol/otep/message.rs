@@ -303,7 +303,8 @@ impl FromStr for Command {
                 Some("3") => Finish::Won(Side::Defenders),
                 other => return Err(MessageError::FinishCode(truncate(other.unwrap_or("")))),
             }),
-            "goodbye" => Command::Goodbye,
+            // `quit` for people, who leave every protocol with it.
+            "goodbye" | "quit" => Command::Goodbye,
             other => return Err(MessageError::Unknown(truncate(other))),
         })
     }
@@ -486,6 +487,7 @@ mod tests {
             Command::Finish(Finish::Won(Side::Defenders)),
             Command::Goodbye,
         ]);
+        assert_eq!("quit".parse(), Ok(Command::Goodbye));
         // Rules strings say the flags, not the preset's name.
         let text = Command::Rules { rules, start }.to_string();
         assert!(

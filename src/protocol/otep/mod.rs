@@ -149,6 +149,16 @@ impl Dialogue for Otep {
                 self.status(format!("unsupported rules: {e}"));
                 self.reply(Reply::Error(0));
             }
+            MessageError::Unknown(word) => {
+                // A person who typed after the silence that picks this protocol.
+                let theirs = super::Protocol::of_first_line(&word);
+                self.status(format!(
+                    "error: unknown command '{word}' (this is OpenTafl's engine protocol, \
+                     taken after {:.1} s of silence; `quit` leaves, and `hnefi --protocol \
+                     {theirs}` starts in {theirs})",
+                    super::FIRST_LINE_WAIT.as_secs_f64()
+                ))
+            }
             other => self.status(format!("error: {other}")),
         }
     }
@@ -185,22 +195,9 @@ impl Dialogue for Otep {
 mod tests {
     use super::*;
     use crate::board::Side;
+    use crate::protocol::testing::Sink;
     use crate::search::{Clock, SideClock};
     use std::sync::mpsc::channel;
-    use std::sync::{Arc, Mutex};
-
-    #[derive(Clone, Default)]
-    struct Sink(Arc<Mutex<Vec<u8>>>);
-
-    impl std::io::Write for Sink {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     /// A loop with a 300-node cap, talked to line by line as a host does.
     struct Host {
@@ -235,7 +232,7 @@ mod tests {
         /// The lines since the last call, up to the first that starts with `prefix`.
         fn until(&mut self, prefix: &str) -> Vec<String> {
             for _ in 0..1000 {
-                let text = String::from_utf8(self.sink.0.lock().unwrap().clone()).unwrap();
+                let text = self.sink.text();
                 let lines: Vec<String> = text.lines().skip(self.seen).map(String::from).collect();
                 if let Some(i) = lines.iter().position(|l| l.starts_with(prefix)) {
                     self.seen += i + 1;

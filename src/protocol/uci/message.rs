@@ -56,6 +56,8 @@ pub enum Command {
     Display,
     /// The evaluation term by term, for people.
     Eval,
+    /// The protocols and how to leave, for people.
+    Help,
 }
 
 fn millis(d: Duration) -> u128 {
@@ -135,6 +137,7 @@ impl fmt::Display for Command {
             Command::Quit => f.write_str("quit"),
             Command::Display => f.write_str("d"),
             Command::Eval => f.write_str("eval"),
+            Command::Help => f.write_str("help"),
         }
     }
 }
@@ -161,6 +164,7 @@ impl FromStr for Command {
             "quit" => Command::Quit,
             "d" => Command::Display,
             "eval" => Command::Eval,
+            "help" => Command::Help,
             other => return Err(CommandError::Unknown(truncate(other))),
         })
     }
@@ -660,6 +664,7 @@ mod tests {
             Command::Go(Limits::default()),
             Command::Perft(3),
             Command::Display,
+            Command::Help,
         ]);
         let go = Command::Go(Limits {
             clock,

@@ -114,6 +114,11 @@ impl Uci {
             }
             Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => return Flow::Quit,
+            Command::Help => {
+                for line in super::HELP.lines() {
+                    self.out.line(line);
+                }
+            }
             Command::Display => self.display(),
             Command::Eval => {
                 let pos = self.session.position();
