@@ -118,15 +118,18 @@ pub fn divide_until(
         .collect()
 }
 
+/// The perft that a [`divide`] to `depth` splits: the sum of its root moves' counts, or 1 at
+/// depth 0, where by convention the position itself is the one leaf.
+pub fn total(depth: u32, divided: &[(Move, u64)]) -> u64 {
+    match depth {
+        0 => 1,
+        _ => divided.iter().map(|(_, n)| n).sum(),
+    }
+}
+
 /// Total perft of a position on the current rayon pool.
 pub fn perft_parallel(board: &Board, depth: u32, rules: &Rules) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    divide(board, depth, rules, &Progress::default())
-        .iter()
-        .map(|(_, n)| n)
-        .sum()
+    total(depth, &divide(board, depth, rules, &Progress::default()))
 }
 
 #[cfg(test)]

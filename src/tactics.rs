@@ -2,7 +2,7 @@
 //! solver, and the engine's solve rate on them.
 
 use crate::board::notation::{parse_fen, parse_move, to_fen};
-use crate::board::{Move, Position, Rules};
+use crate::board::{Move, NotationError, Position, Rules};
 use crate::record::read_games;
 use crate::search::solve::Solver;
 use crate::search::{Engine, Limits, Options};
@@ -29,37 +29,80 @@ impl Tactic {
         )
     }
 
-    pub fn parse(line: &str) -> Option<Tactic> {
-        let (fen, rest) = line.split_once(" bm ")?;
+    /// One EPD line: `FEN bm MOVE...; dm N; id "..."`.
+    pub fn parse(line: &str) -> Result<Tactic, EpdError> {
+        let (fen, rest) = line.split_once(" bm ").ok_or(EpdError::NoBestMove)?;
+        let fen = fen.trim();
+        parse_fen(fen).map_err(EpdError::Fen)?;
         let mut winning = Vec::new();
-        let mut moves_to_win = 0;
+        let mut moves_to_win = None;
         let mut id = String::new();
         for (i, field) in rest.split(';').map(str::trim).enumerate() {
             if i == 0 {
                 winning = field
                     .split_whitespace()
-                    .filter_map(|m| parse_move(m).ok())
-                    .collect();
+                    .map(parse_move)
+                    .collect::<Result<_, _>>()
+                    .map_err(EpdError::Move)?;
             } else if let Some(n) = field.strip_prefix("dm ") {
-                moves_to_win = n.trim().parse().ok()?;
+                let n = n.trim();
+                moves_to_win = Some(
+                    n.parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| EpdError::MovesToWin(n.to_string()))?,
+                );
             } else if let Some(s) = field.strip_prefix("id ") {
                 id = s.trim_matches('"').to_string();
             }
         }
-        Some(Tactic {
-            fen: fen.trim().to_string(),
-            moves_to_win,
+        if winning.is_empty() {
+            return Err(EpdError::NoBestMove);
+        }
+        Ok(Tactic {
+            fen: fen.to_string(),
+            moves_to_win: moves_to_win.ok_or(EpdError::NoMovesToWin)?,
             winning,
             id,
         })
     }
 }
 
-/// The tactics of an EPD file; comments (`#`), blank and unreadable lines are skipped.
-pub fn parse_epd(text: &str) -> Vec<Tactic> {
+/// Why a line is not a tactic.
+#[derive(Debug, thiserror::Error)]
+pub enum EpdError {
+    #[error("no ' bm MOVE...;' after the FEN")]
+    NoBestMove,
+    #[error("bad FEN: {0}")]
+    Fen(NotationError),
+    #[error("bm: {0}")]
+    Move(NotationError),
+    #[error("no 'dm N;' (the moves to the win)")]
+    NoMovesToWin,
+    #[error("dm: '{0}' is not a number of moves from 1")]
+    MovesToWin(String),
+}
+
+/// A line of an EPD file that is not a tactic.
+#[derive(Debug, thiserror::Error)]
+#[error("line {line}: {source} (a tactic is `FEN bm MOVE...; dm N; id \"NAME\";`)")]
+pub struct EpdLineError {
+    pub line: usize,
+    pub source: EpdError,
+}
+
+/// The tactics of an EPD file; comments (`#`) and blank lines are skipped, any other line
+/// must be a tactic.
+pub fn parse_epd(text: &str) -> Result<Vec<Tactic>, EpdLineError> {
     text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(Tactic::parse)
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(i, l)| {
+            Tactic::parse(l).map_err(|source| EpdLineError {
+                line: i + 1,
+                source,
+            })
+        })
         .collect()
 }
 
@@ -158,4 +201,33 @@ pub fn solve_rate(tactics: &[Tactic], depth: u32) -> Vec<(u32, usize, usize)> {
     }
     rows.sort();
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epd_lines_read_back_and_bad_ones_say_why() {
+        let line = "3aaaaa3/5a5/11/a4d4a/a3ddd3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 a \
+                    bm d1d3 h1h3; dm 2; id \"game 7 ply 40\";";
+        let t = Tactic::parse(line).unwrap();
+        assert_eq!(Tactic::parse(&t.to_epd()).unwrap().to_epd(), t.to_epd());
+        assert_eq!((t.moves_to_win, t.winning.len()), (2, 2));
+        let text = format!("# comment\n\n{line}\ngarbage\n");
+        let e = parse_epd(&text).unwrap_err().to_string();
+        assert!(
+            e.starts_with("line 4: no ' bm MOVE...;'") && e.contains("dm N"),
+            "{e}"
+        );
+        for (bad, why) in [
+            (line.replace("dm 2", "dm 0"), "dm: '0'"),
+            (line.replace("; dm 2", ""), "no 'dm N;'"),
+            (line.replace("d1d3", "d1z3"), "bm: "),
+            (line.replace("3aaaaa3 a", "3aaaaa3 x"), "bad FEN"),
+        ] {
+            let e = Tactic::parse(&bad).unwrap_err().to_string();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
 }

@@ -73,6 +73,130 @@ fn analyse_shows_a_diagram_and_lines_in_record_notation() {
     assert!(ok && out.contains("game over"), "{out}");
 }
 
+/// Scores say whose view they are, with a unit, and the attackers' chance as the reports
+/// give it, whoever is to move.
+#[test]
+fn analyse_scores_are_the_attackers_with_their_chance() {
+    for moves in ["d1d3", "d1d3 f4f3"] {
+        let (ok, out, err) = hnefi(&["analyse", "--depth", "2", "--moves", moves]);
+        assert!(ok, "{err}");
+        let line = out.lines().find(|l| l.starts_with("depth  2/")).unwrap();
+        assert!(
+            line.contains(" cp for the attackers (") && line.contains("% to win)"),
+            "{line}"
+        );
+    }
+}
+
+/// A scratch file `name` holding `text`, its path as text.
+fn scratch(name: &str, text: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-scratch");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn nonsense_is_refused_with_a_reason() {
+    let refused = |args: &[&str], why: &str| {
+        let (ok, out, err) = hnefi(args);
+        assert!(!ok && out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains(why), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    };
+    let garbage = scratch("garbage.epd", "this is not EPD\n");
+    refused(
+        &["tactics", "--file", &garbage],
+        "garbage.epd: line 1: no ' bm MOVE...;'",
+    );
+    let empty = scratch("empty.epd", "# nothing but a comment\n");
+    refused(&["tactics", "--file", &empty], "no tactics in it");
+    refused(
+        &["tactics", "--depth", "0"],
+        "--depth 0: must be at least 1",
+    );
+    refused(
+        &["analyse", "--depth", "0"],
+        "--depth 0: must be at least 1",
+    );
+    refused(
+        &["analyse", "--movetime", "0"],
+        "--movetime 0: must be at least 1",
+    );
+    refused(&["--nodes", "0"], "--nodes 0: must be at least 1");
+    refused(&["--movetime", "0"], "--movetime 0: must be at least 1");
+    // By convention the position itself is the one leaf at depth 0.
+    let (ok, out, _) = hnefi(&["perft", "0"]);
+    assert!(ok && out.contains("Nodes searched: 1\n"), "{out}");
+}
+
+#[test]
+fn input_a_tafl_player_would_type_is_taken() {
+    let page = |game: &str| {
+        let (ok, out, err) = hnefi(&["annotate", game, "--depth", "1"]);
+        assert!(ok, "{game}: {err}");
+        assert!(out.starts_with("<!DOCTYPE html>"), "{game}");
+    };
+    page("1. d1-d3 e5-e2 2. g1-g3");
+    page(&scratch("moves.txt", "1. d1-d3 e5-e2\n2. g1-g3 f4-c4\n"));
+    // A file that is no game: one error that says what a game is, not a warning a line.
+    let notes = scratch(
+        "notes.md",
+        &"# Notes\n\nSome prose, line after line.\n".repeat(140),
+    );
+    let (ok, _, err) = hnefi(&["annotate", &notes, "--depth", "1"]);
+    assert!(!ok && err.contains("notes.md is not a game"), "{err}");
+    assert!(
+        err.contains("1. d1-d3 e5-e2") && err.contains(".otg"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // OpenTafl's position strings, with or without the side to move.
+    let start = "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+    for fen in [start.to_string(), format!("{start} a")] {
+        let (ok, out, err) = hnefi(&["perft", "2", "--fen", &fen]);
+        assert!(ok && out.contains("Nodes searched: 6788"), "{err}");
+    }
+    let (ok, out, _) = hnefi(&["board", "--fen", &format!("{start} d")]);
+    assert!(ok && out.starts_with("<svg"), "{out}");
+    let (ok, _, err) = hnefi(&["perft", "1", "--fen", "not a position"]);
+    assert!(
+        !ok && err.contains("a position is a FEN") && err.contains("OpenTafl"),
+        "{err}"
+    );
+}
+
+#[test]
+fn messages_say_it_once_and_clearly() {
+    let me = env!("CARGO_BIN_EXE_hnefi");
+    let engine = format!("cmd={me}");
+    let (ok, _, err) = hnefi(&["match", "--engine", &engine, "--engine", &engine]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.starts_with("hnefi: engine 'hnefi': a UCI engine needs a limit"),
+        "{err}"
+    );
+    let (ok, _, err) = hnefi(&["tune", "--holdout", "-0.5", "x.txt"]);
+    assert!(
+        !ok && err.contains("--holdout -0.5: must be within 0..1"),
+        "{err}"
+    );
+    let (ok, help, _) = hnefi(&["analyse", "--help"]);
+    assert!(ok);
+    let fen = help.lines().find(|l| l.contains("--fen")).unwrap();
+    assert_eq!(fen.matches("default").count(), 1, "{fen}");
+    for flag in ["--threads", "--rules"] {
+        let line = help.lines().find(|l| l.contains(flag)).unwrap();
+        assert!(
+            line.contains(flag) && line.len() > flag.len() + 40,
+            "{line}"
+        );
+    }
+    let (ok, help, _) = hnefi(&["--help"]);
+    assert!(ok && help.contains("3000 under OpenTafl's engine protocol, 2000 under"));
+}
+
 #[test]
 fn eval_shows_the_terms_and_the_network() {
     let (ok, out, err) = hnefi(&["eval"]);

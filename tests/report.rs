@@ -138,11 +138,14 @@ fn annotate_and_board_refuse_bad_input_clearly() {
     );
     let (ok, _, err) = hnefi(&["annotate", "no such thing"]);
     assert!(
-        !ok && err.contains("neither a file nor a game record"),
+        !ok && err.contains("neither a file nor a game: give the moves"),
         "{err}"
     );
     let (ok, _, err) = hnefi(&["board", "--fen", "11/11 a"]);
-    assert!(!ok && err.contains("bad --fen"), "{err}");
+    assert!(
+        !ok && err.contains("'--fen <POSITION>': expected 11 ranks"),
+        "{err}"
+    );
     let (ok, _, err) = hnefi(&["board", "--moves", "d1d3 d3d1"]);
     assert!(!ok && err.contains("--moves 2"), "{err}");
     assert!(!err.contains("panicked"));

@@ -5,17 +5,13 @@ mod common;
 use hnefi::board::notation::{parse_fen, parse_record_move};
 use hnefi::board::{Move, MoveList, Position, Preset, Rules};
 use hnefi::search::{Engine, Level, Limits, Options};
-use hnefi::tactics::Tactic;
+use hnefi::tactics::{Tactic, parse_epd};
 use std::time::Duration;
 
 fn tactics() -> Vec<Tactic> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/tactics.epd");
-    std::fs::read_to_string(path)
-        .expect("positions/tactics.epd")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| Tactic::parse(l).expect("valid EPD line"))
-        .collect()
+    let text = std::fs::read_to_string(path).expect("positions/tactics.epd");
+    parse_epd(&text).expect("valid EPD lines")
 }
 
 #[test]

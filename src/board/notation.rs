@@ -378,6 +378,27 @@ pub fn parse_opentafl(text: &str, side: Side) -> Result<Board<Eleven>, NotationE
     read_opentafl(text, side)
 }
 
+/// Reads an 11x11 position as people paste it: a FEN, or an OpenTafl position string (it starts
+/// with `/`) with the side to move after it, `a` or `d`, the attackers when none is given.
+pub fn parse_position(text: &str) -> Result<Board<Eleven>, NotationError<Eleven>> {
+    let text = text.trim();
+    if !text.starts_with('/') {
+        return parse_fen(text);
+    }
+    let mut fields = text.split_whitespace();
+    let placement = fields.next().ok_or(NotationError::Empty)?;
+    let side = match fields.next() {
+        None => Side::Attackers,
+        Some(s) if s.eq_ignore_ascii_case("a") => Side::Attackers,
+        Some(s) if s.eq_ignore_ascii_case("d") => Side::Defenders,
+        Some(s) => return Err(NotationError::BadSide(s.to_string())),
+    };
+    if let Some(extra) = fields.next() {
+        return Err(NotationError::Trailing(extra.to_string()));
+    }
+    parse_opentafl(placement, side)
+}
+
 /// Reads an 11x11 move written `d1d3` or `d1-d3` (no captures allowed).
 pub fn parse_move(text: &str) -> Result<Move<Eleven>, NotationError<Eleven>> {
     read_move(text)
@@ -416,6 +437,19 @@ mod tests {
         );
         assert_eq!(b.piece_at(Square::parse("k8").unwrap()), None);
         assert_eq!(to_opentafl(&b), text);
+        // As people paste it: with the side to move after it, or none (the attackers).
+        assert_eq!(parse_position(&format!("{text} d")), Ok(b));
+        let start = to_opentafl(&Board::start());
+        assert_eq!(parse_position(&start), Ok(Board::start()));
+        assert_eq!(parse_position(START_FEN), Ok(Board::start()));
+        assert_eq!(
+            parse_position(&format!("{text} x")),
+            Err(NotationError::BadSide("x".into()))
+        );
+        assert_eq!(
+            parse_position(&format!("{text} d more")),
+            Err(NotationError::Trailing("more".into()))
+        );
     }
 
     #[test]

@@ -2,17 +2,18 @@
 //! evaluation term by term.
 
 use super::CliError;
-use super::common::EvalChoice;
+use super::common::{EvalChoice, PositionArg};
 use clap::Args;
-use hnefi::board::notation::parse_fen;
-use hnefi::board::{Preset, Rules, START_FEN};
+use hnefi::board::{Preset, Rules, Side};
+use hnefi::report::graph::percent;
+use hnefi::report::scale::attackers_win;
+use hnefi::search::Score;
 use std::time::Duration;
 
 #[derive(Args)]
 pub struct AnalyseArgs {
-    /// Position (default: the start position).
-    #[arg(long, default_value = START_FEN)]
-    pub fen: String,
+    #[command(flatten)]
+    pub position: PositionArg,
     /// Moves played from it, as d1d3 or d1-d3.
     #[arg(long, num_args = 1.., value_delimiter = ' ')]
     pub moves: Vec<String>,
@@ -25,8 +26,10 @@ pub struct AnalyseArgs {
     /// Lines to show.
     #[arg(long, default_value_t = 1)]
     pub multipv: usize,
+    /// Search threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Rules preset: copenhagen, copenhagen-2017, hnefatafl-org or fetlar.
     #[arg(long, default_value = "copenhagen")]
     pub rules: Preset,
     #[command(flatten)]
@@ -37,7 +40,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
     use hnefi::board::Position;
     use hnefi::board::notation::{parse_move, record_move};
     use hnefi::search::{Engine, Info, Limits, Options};
-    let board = parse_fen(&args.fen).map_err(CliError::Fen)?;
+    let board = args.position.board();
     let mut pos = Position::new(board, Rules::preset(args.rules));
     for (i, text) in args.moves.iter().filter(|m| !m.is_empty()).enumerate() {
         let mv = parse_move(text).map_err(|source| CliError::MoveText {
@@ -56,6 +59,12 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
     }
     if !(1..=256).contains(&args.threads) {
         return Err(CliError::out_of_range("--threads", args.threads, "1-256"));
+    }
+    if args.depth == Some(0) {
+        return Err(CliError::out_of_range("--depth", 0, "at least 1"));
+    }
+    if args.movetime == Some(0) {
+        return Err(CliError::out_of_range("--movetime", 0, "at least 1"));
     }
     out!("{}", hnefi::protocol::diagram(pos.board()))?;
     outln!(
@@ -88,6 +97,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
     // A failed write (the reader has gone) ends the search: nobody reads its lines.
     let failed = std::sync::Arc::new(std::sync::Mutex::new(None));
     let (stopper, failure) = (engine.stopper(), failed.clone());
+    let to_move = pos.side_to_move();
     let report = move |info: &Info| {
         // Replay the line to write each move with its captures.
         let mut p = root.clone();
@@ -100,11 +110,11 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
             text.push(record_move(mv, captured));
         }
         let written = outln!(
-            "depth {:>2}/{:<2} line {} {:>12}  {:>9} nodes {:>6.2} s  {}",
+            "depth {:>2}/{:<2} line {} {:>36}  {:>9} nodes {:>6.2} s  {}",
             info.depth,
             info.seldepth,
             info.multipv,
-            info.score.to_string(),
+            for_people(info.score, to_move),
             info.nodes,
             info.time.as_secs_f64(),
             text.join(" ")
@@ -128,11 +138,24 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// A score of the side to move for people: from the attackers' view with its unit, and the
+/// attackers' chance of winning as `hnefi annotate`'s reports give it.
+fn for_people(score: Score, to_move: Side) -> String {
+    let attackers = score.for_attackers(to_move);
+    let value = match attackers.plies_to_end() {
+        Some(_) => attackers.to_string(),
+        None => format!("{:+} cp", attackers.0),
+    };
+    format!(
+        "{value} for the attackers ({} to win)",
+        percent(attackers_win(attackers))
+    )
+}
+
 #[derive(Args)]
 pub struct EvalArgs {
-    /// Position (default: the start position).
-    #[arg(long, default_value = START_FEN)]
-    pub fen: String,
+    #[command(flatten)]
+    pub position: PositionArg,
     /// With `nnue`, the network's correction and the evaluation the search takes follow
     /// the hand evaluation's terms.
     #[command(flatten)]
@@ -141,7 +164,7 @@ pub struct EvalArgs {
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
     use hnefi::search::nnue::describe;
-    let board = parse_fen(&args.fen).map_err(CliError::Fen)?;
+    let board = args.position.board();
     let rules = Rules::default();
     let (eval, net) = args.eval.load()?;
     out!("{}", hnefi::search::eval::breakdown(&board, &rules))?;
@@ -149,4 +172,25 @@ pub fn eval(args: EvalArgs) -> Result<(), CliError> {
         out!("{}", describe(net, &board, &rules))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_for_people_say_whose_view_and_the_chance() {
+        assert_eq!(
+            for_people(Score(466), Side::Defenders),
+            "-466 cp for the attackers (25% to win)"
+        );
+        assert_eq!(
+            for_people(Score(0), Side::Attackers),
+            "+0 cp for the attackers (50% to win)"
+        );
+        assert_eq!(
+            for_people(Score::win_in(3), Side::Defenders),
+            "loss in 3 for the attackers (0% to win)"
+        );
+    }
 }

@@ -64,8 +64,10 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
 
 #[derive(Args)]
 pub struct TtdArgs {
+    /// The depth to reach.
     #[arg(long, default_value_t = 9)]
     pub depth: u32,
+    /// Search threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Transposition table size in MB (the engine's default).

@@ -3,7 +3,8 @@
 
 use super::CliError;
 use clap::Args;
-use hnefi::board::{Move, Rules};
+use hnefi::board::notation::{parse_position, to_opentafl};
+use hnefi::board::{Board, Move, Rules};
 use hnefi::learn::sample::Sample;
 use hnefi::search::EvalKind;
 use hnefi::search::nnue::QuantisedNetwork;
@@ -144,6 +145,31 @@ pub(super) fn interrupt_flag(notice: &'static str) -> Arc<AtomicBool> {
         log::warn!("cannot catch Ctrl-C: {e}");
     }
     stop
+}
+
+/// `--fen`: the position a command starts from.
+#[derive(Args)]
+pub(super) struct PositionArg {
+    /// The position: a FEN, or an OpenTafl position string (rank 1 first) and then the side
+    /// to move, `a` or `d` (the attackers if none) [default: the start position].
+    #[arg(long = "fen", value_name = "POSITION", value_parser = position)]
+    fen: Option<Board>,
+}
+
+impl PositionArg {
+    pub fn board(&self) -> Board {
+        self.fen.unwrap_or_else(Board::start)
+    }
+}
+
+fn position(text: &str) -> Result<Board, String> {
+    let start = to_opentafl(&Board::start());
+    parse_position(text).map_err(|e| {
+        format!(
+            "{e}; a position is a FEN ('{}') or an OpenTafl position string ('{start} a')",
+            hnefi::board::START_FEN
+        )
+    })
 }
 
 /// The evaluation a command searches with.

@@ -46,6 +46,7 @@ pub struct DatagenArgs {
     /// A game going on past this many plies (from the initial position) is a draw.
     #[arg(long, default_value_t = 300)]
     pub max_plies: usize,
+    /// Rules preset: copenhagen, copenhagen-2017, hnefatafl-org or fetlar.
     #[arg(long, default_value = "copenhagen")]
     pub rules: Preset,
     /// Games played at once, one engine thread each (default: all cores).

@@ -33,8 +33,6 @@ pub enum CliError {
     /// Arguments that do not go together, and how to set them.
     #[error("{0}")]
     Conflict(&'static str),
-    #[error("bad --fen: {0}")]
-    Fen(#[source] NotationError),
     #[error("--moves {index} ({text}): {source}")]
     MoveText {
         index: usize,

@@ -10,6 +10,7 @@ pub struct LatencyArgs {
     /// Searches to interrupt.
     #[arg(long, default_value_t = 20)]
     pub rounds: usize,
+    /// Search threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
 }

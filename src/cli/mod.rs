@@ -96,9 +96,20 @@ enum Command {
     Bot(bot::BotArgs),
 }
 
+/// The command line as clap reads it. Negative numbers are read as values everywhere, so
+/// that `--holdout -0.5` gets the range error that says what would do, rather than clap's
+/// advice to write `-- -0`.
+fn command() -> clap::Command {
+    fn negatives_are_values(cmd: clap::Command) -> clap::Command {
+        cmd.allow_negative_numbers(true)
+            .mut_subcommands(negatives_are_values)
+    }
+    negatives_are_values(Cli::command())
+}
+
 /// Parses the command line and runs its command; errors go to stderr.
 pub fn run() -> ExitCode {
-    let matches = Cli::command().get_matches();
+    let matches = command().get_matches();
     let mut cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -138,5 +149,28 @@ pub fn run() -> ExitCode {
             eprintln!("hnefi: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `hnefi CMD --help` explains every argument of every command.
+    #[test]
+    fn every_argument_has_help() {
+        fn missing(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+            for arg in cmd.get_arguments() {
+                if arg.get_help().is_none() {
+                    out.push(format!("{path} {}", arg.get_id()));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                missing(sub, &format!("{path} {}", sub.get_name()), out);
+            }
+        }
+        let mut out = Vec::new();
+        missing(&command(), "hnefi", &mut out);
+        assert!(out.is_empty(), "no help: {out:#?}");
     }
 }

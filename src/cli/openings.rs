@@ -19,8 +19,10 @@ pub struct OpeningsArgs {
     /// at --nodes scores it within --band cp of even.
     #[arg(long)]
     pub balanced: bool,
+    /// With --balanced: the fewest plies into a game.
     #[arg(long, default_value_t = 8, requires = "balanced")]
     pub min_plies: usize,
+    /// With --balanced: the most plies into a game.
     #[arg(long, default_value_t = 16, requires = "balanced")]
     pub max_plies: usize,
     /// Nodes searched per position.
@@ -32,6 +34,7 @@ pub struct OpeningsArgs {
     /// Worker threads (default: all cores).
     #[arg(long, requires = "balanced")]
     pub threads: Option<usize>,
+    /// Rules preset: copenhagen, copenhagen-2017, hnefatafl-org or fetlar.
     #[arg(long, default_value = "copenhagen")]
     pub rules: Preset,
     /// Where to write the openings, replacing the file only once they are all found (default:

@@ -1,11 +1,10 @@
 //! `hnefi perft`: counts the leaves of the move tree in parallel, with a progress line.
 
 use super::CliError;
-use super::common::thread_pool;
+use super::common::{PositionArg, thread_pool};
 use clap::Args;
-use hnefi::board::notation::parse_fen;
-use hnefi::board::{Preset, Rules, START_FEN};
-use hnefi::perft::{Progress, divide};
+use hnefi::board::{Preset, Rules};
+use hnefi::perft::{Progress, divide, total};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -14,9 +13,8 @@ use std::time::{Duration, Instant};
 pub struct PerftArgs {
     /// Plies to count.
     pub depth: u32,
-    /// Position to count from (default: the start position).
-    #[arg(long, default_value = START_FEN)]
-    pub fen: String,
+    #[command(flatten)]
+    pub position: PositionArg,
     /// Print the count below each root move.
     #[arg(long)]
     pub divide: bool,
@@ -29,7 +27,7 @@ pub struct PerftArgs {
 }
 
 pub fn perft(args: PerftArgs) -> Result<(), CliError> {
-    let board = parse_fen(&args.fen).map_err(CliError::Fen)?;
+    let board = args.position.board();
     let rules = Rules::preset(args.rules);
     if args.depth > 12 {
         return Err(CliError::out_of_range("DEPTH", args.depth, "at most 12"));
@@ -46,7 +44,7 @@ pub fn perft(args: PerftArgs) -> Result<(), CliError> {
         results
     });
     let elapsed = start.elapsed();
-    let total: u64 = results.iter().map(|(_, n)| n).sum();
+    let total = total(args.depth, &results);
     if args.divide {
         for (mv, n) in &results {
             outln!("{mv}: {n}")?;

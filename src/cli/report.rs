@@ -1,11 +1,12 @@
 //! `hnefi annotate` and `hnefi board`: parse the command line, run the report library, show
 //! progress on stderr and write the page or the drawing.
 
+use super::common::PositionArg;
 use super::error::CliError;
 use super::output::{check_writable, write_document};
 use clap::Args;
-use hnefi::board::notation::{parse_fen, parse_move};
-use hnefi::board::{Position, Preset, Rules, START_FEN};
+use hnefi::board::notation::parse_move;
+use hnefi::board::{Position, Preset, Rules};
 use hnefi::report::analysis::{Settings, analyse};
 use hnefi::report::diagram::{self, Marks};
 use hnefi::report::{game, page};
@@ -31,11 +32,13 @@ pub struct AnnotateArgs {
     /// Search depth a position.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Search threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Transposition table in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Rules preset: copenhagen, copenhagen-2017, hnefatafl-org or fetlar.
     #[arg(long, default_value = "copenhagen")]
     pub rules: Preset,
     /// Where to write the HTML report (default: standard output).
@@ -104,12 +107,12 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
 
 #[derive(Args)]
 pub struct BoardArgs {
-    /// Position (default: the start position).
-    #[arg(long, default_value = START_FEN)]
-    pub fen: String,
+    #[command(flatten)]
+    pub position: PositionArg,
     /// Moves played from it, as d1d3 or d1-d3; the last one is drawn as an arrow.
     #[arg(long, num_args = 1.., value_delimiter = ' ')]
     pub moves: Vec<String>,
+    /// Rules preset: copenhagen, copenhagen-2017, hnefatafl-org or fetlar.
     #[arg(long, default_value = "copenhagen")]
     pub rules: Preset,
     /// Where to write the SVG (default: standard output).
@@ -118,7 +121,7 @@ pub struct BoardArgs {
 }
 
 pub fn board(args: BoardArgs) -> Result<(), CliError> {
-    let start = parse_fen(&args.fen).map_err(CliError::Fen)?;
+    let start = args.position.board();
     let mut pos = Position::new(start, Rules::preset(args.rules));
     let mut marks = Marks::default();
     for (i, text) in args.moves.iter().filter(|m| !m.is_empty()).enumerate() {

@@ -48,8 +48,20 @@ pub fn tactics(args: TacticsArgs) -> Result<(), CliError> {
         note!("{} positions", found.len());
         return Ok(());
     }
+    if args.depth == 0 {
+        return Err(CliError::out_of_range("--depth", 0, "at least 1"));
+    }
     let text = read_text(&args.file)?;
-    let tactics = parse_epd(&text);
+    let invalid = |reason: String| CliError::Invalid {
+        path: args.file.clone(),
+        reason,
+    };
+    let tactics = parse_epd(&text).map_err(|e| invalid(e.to_string()))?;
+    if tactics.is_empty() {
+        return Err(invalid(
+            "no tactics in it (lines like `FEN bm MOVE...; dm N;`, or # comments)".into(),
+        ));
+    }
     for (n, solved, total) in solve_rate(&tactics, args.depth) {
         outln!(
             "win in {n}: {solved}/{total} solved at depth {} ({:.1}%)",

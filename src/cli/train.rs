@@ -23,6 +23,7 @@ pub struct TrainArgs {
     /// Where to write the quantised network (the net file format of src/search/nnue/file.rs).
     #[arg(long, short)]
     pub out: PathBuf,
+    /// Passes over the training positions (each in steps of --batch positions).
     #[arg(long, default_value_t = 10)]
     pub epochs: usize,
     /// Positions per step of Adam.

@@ -19,6 +19,7 @@ pub struct TuneArgs {
     /// src/search/eval/weights.rs). Nothing is written without it.
     #[arg(long, short)]
     pub out: Option<PathBuf>,
+    /// Passes over the training positions, one step of Adam each.
     #[arg(long, default_value_t = 1000)]
     pub epochs: usize,
     /// Adam's step size, in cp.

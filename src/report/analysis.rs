@@ -160,9 +160,8 @@ pub fn analyse(
 /// One position: the rulebook's verdict where the game is over, else a search.
 fn assess(engine: &mut Engine, pos: &Position, limits: &Limits) -> Point {
     let side = pos.side_to_move();
-    let attackers_view = |s: Score| if side == Side::Attackers { s } else { -s };
     if let Some(end) = pos.outcome() {
-        let score = attackers_view(Score::of_outcome(end, side, 0));
+        let score = Score::of_outcome(end, side, 0).for_attackers(side);
         return Point {
             board: *pos.board(),
             score,
@@ -185,7 +184,7 @@ fn assess(engine: &mut Engine, pos: &Position, limits: &Limits) -> Point {
             Err(_) => break,
         }
     }
-    let score = attackers_view(result.score);
+    let score = result.score.for_attackers(side);
     Point {
         board: *pos.board(),
         score,

@@ -7,7 +7,7 @@ use super::otg::{self, OtgError};
 use crate::board::RecordMove;
 use crate::board::notation::parse_record_move;
 use crate::board::{Board, MoveError, Position, Rules, Side};
-use crate::record::{GameRecord, RecordError, Verdict, read_games};
+use crate::record::{GameRecord, RecordError, Verdict};
 use std::path::Path;
 
 /// A game and what its record says about it.
@@ -49,10 +49,17 @@ pub enum GameError {
     #[error("--game picks a line of a file of records, not of {0}")]
     GameOfOne(String),
     #[error(
-        "'{0}' is neither a file nor a game record (moves like 'd1-d3 e5-e2', or a line of \
-         data/copenhagen.csv)"
+        "'{0}' is neither a file nor a game: give the moves ('1. d1-d3 e5-e2 2. ...' or \
+         'd1-d3 e5-e2 ...'), a line of data/copenhagen.csv, or a file of either, or an \
+         OpenTafl .otg game"
     )]
     Unrecognised(String),
+    #[error(
+        "{path} is not a game: not an OpenTafl .otg file, nor lines of records \
+         ('moves,captures,captures,result' as in data/copenhagen.csv), nor the moves of one \
+         game ('1. d1-d3 e5-e2 2. ...'); as moves, {source}"
+    )]
+    NotAGame { path: String, source: RecordError },
     #[error("record: {0}")]
     Line(RecordError),
     #[error("the game has no moves")]
@@ -97,22 +104,62 @@ fn from_line(text: &str) -> Result<Game, GameError> {
     let record = if text.contains(',') {
         GameRecord::parse(text).map_err(GameError::Line)?
     } else {
-        let first = text.split_whitespace().next().unwrap_or_default();
+        let moves = without_move_numbers(text);
+        let first = moves.split_whitespace().next().unwrap_or_default();
         if parse_record_move(first).is_err() {
             return Err(GameError::Unrecognised(text.to_string()));
         }
-        GameRecord::parse(&format!("{text},0,0,Ongoing")).map_err(GameError::Line)?
+        plain_moves(&moves).map_err(GameError::Line)?
     };
     from_record(record, Vec::new())
 }
 
+/// The moves of a game as people write them, numbered (`1. d1-d3 e5-e2`, `1.d1-d3`) or not,
+/// without the numbers.
+fn without_move_numbers(text: &str) -> String {
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|word| {
+            let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
+            if rest.len() < word.len() && rest.starts_with('.') {
+                rest.trim_start_matches('.')
+            } else {
+                word
+            }
+        })
+        .filter(|word| !word.is_empty())
+        .collect();
+    words.join(" ")
+}
+
+/// A game of moves alone, its result unknown.
+fn plain_moves(moves: &str) -> Result<GameRecord, RecordError> {
+    GameRecord::parse(&format!("{moves},0,0,Ongoing"))
+}
+
+/// A file of records (one game a line, `game` its line number), or failing that the moves of
+/// one game over any number of lines.
 fn from_records(text: &str, path: &str, game: Option<usize>) -> Result<Game, GameError> {
     let line = match game {
         Some(line) => line,
         None => {
-            let games = read_games(text);
+            let games: Vec<usize> = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| GameRecord::parse(l).is_ok())
+                .map(|(i, _)| i + 1)
+                .collect();
             match games.as_slice() {
-                [(line, _)] => *line,
+                [line] => *line,
+                [] => {
+                    let moves = plain_moves(&without_move_numbers(text)).map_err(|source| {
+                        GameError::NotAGame {
+                            path: path.to_string(),
+                            source,
+                        }
+                    })?;
+                    return from_record(moves, vec![("game".into(), file_name(path))]);
+                }
                 _ => {
                     return Err(GameError::Choose {
                         path: path.to_string(),
@@ -136,13 +183,17 @@ fn from_records(text: &str, path: &str, game: Option<usize>) -> Result<Game, Gam
         line,
         source,
     })?;
-    let file = Path::new(path)
-        .file_name()
-        .map_or(path.to_string(), |f| f.to_string_lossy().into_owned());
     from_record(
         record,
-        vec![("game".into(), format!("{file}, line {line}"))],
+        vec![("game".into(), format!("{}, line {line}", file_name(path)))],
     )
+}
+
+/// The last part of `path`, for the report's header.
+fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map_or(path.to_string(), |f| f.to_string_lossy().into_owned())
 }
 
 fn from_record(record: GameRecord, details: Vec<(String, String)>) -> Result<Game, GameError> {
@@ -173,10 +224,7 @@ fn from_otg(parsed: otg::OtgGame, path: &str) -> Game {
         .filter_map(|k| parsed.tag(k).map(|v| (k.to_string(), v.to_string())))
         .collect();
     if details.is_empty() {
-        let file = Path::new(path)
-            .file_name()
-            .map_or(path.to_string(), |f| f.to_string_lossy().into_owned());
-        details.push(("game".into(), file));
+        details.push(("game".into(), file_name(path)));
     }
     Game {
         start: parsed.start.unwrap_or_else(Board::start),
@@ -237,12 +285,43 @@ mod tests {
         assert_eq!(g.verdict, Verdict::Win(Side::Attackers));
         assert_eq!(g.termination.as_deref(), Some("on time"));
         assert_eq!(g.replay(Rules::default()).unwrap().len(), 3);
+        for numbered in [
+            "1. d1-d3 e5-e2 2. g1-g3 f4-c4 3. g3-e3xe2",
+            "1.d1-d3 e5-e2 2.g1-g3 f4-c4 3.g3-e3xe2",
+            "1. d1-d3 1... e5-e2 2. g1-g3 2... f4-c4 3. g3-e3xe2",
+        ] {
+            let g = load(numbered, None).unwrap();
+            assert_eq!(g.moves.len(), 5, "{numbered}");
+        }
+    }
+
+    #[test]
+    fn a_file_of_one_game_as_moves_and_a_file_that_is_no_game() {
+        let dir = std::env::temp_dir().join(format!("hnefi-game-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let moves = dir.join("moves.txt");
+        std::fs::write(&moves, "1. d1-d3 e5-e2\n2. g1-g3 f4-c4\n3. g3-e3xe2\n").unwrap();
+        let g = load(moves.to_str().unwrap(), None).unwrap();
+        assert_eq!(g.moves.len(), 5);
+        assert_eq!(g.details[0].1, "moves.txt");
+        let prose = dir.join("notes.md");
+        std::fs::write(
+            &prose,
+            "# Notes\n\nNot a game, line after line.\n".repeat(50),
+        )
+        .unwrap();
+        let e = load(prose.to_str().unwrap(), None).unwrap_err().to_string();
+        assert!(
+            e.contains("notes.md is not a game") && e.contains("1. d1-d3"),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn clear_errors() {
         let e = |s: &str, n| load(s, n).unwrap_err().to_string();
-        assert!(e("hello world", None).contains("neither a file nor a game record"));
+        assert!(e("hello world", None).contains("neither a file nor a game: give the moves"));
         assert!(e("d1-d3 e5-z2", None).contains("move 2"));
         assert!(e("d1-d3", Some(3)).contains("--game"));
         let csv = concat!(env!("CARGO_MANIFEST_DIR"), "/data/copenhagen.csv");

@@ -25,6 +25,14 @@ impl Score {
         Score(-Self::WIN.0 + plies as i32)
     }
 
+    /// This score of `to_move`'s, from the attackers' view.
+    pub fn for_attackers(self, to_move: Side) -> Score {
+        match to_move {
+            Side::Attackers => self,
+            Side::Defenders => -self,
+        }
+    }
+
     /// A finished game, for `side`, `ply` plies from the root.
     pub fn of_outcome(outcome: Outcome, side: Side, ply: u32) -> Score {
         match outcome.winner {
@@ -115,5 +123,7 @@ mod tests {
         assert_eq!(Score::win_in(5).to_tt(2), Score::win_in(3));
         assert!(!Score(2500).is_decisive());
         assert_eq!(Score(125).to_string(), "+1.25");
+        assert_eq!(Score(125).for_attackers(Side::Defenders), Score(-125));
+        assert_eq!(Score(125).for_attackers(Side::Attackers), Score(125));
     }
 }

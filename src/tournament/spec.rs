@@ -35,18 +35,18 @@ pub enum SpecError {
     UnknownKey(String),
     #[error("an engine needs cmd=COMMAND")]
     NoCommand,
-    #[error("{0}: give tc= or st=, not both")]
+    #[error("engine '{0}': give tc= or st=, not both")]
     TwoTimes(String),
-    #[error("{0}: listen= is for proto=htp only")]
+    #[error("engine '{0}': listen= is for proto=htp only")]
     ListenWithoutHtp(String),
     #[error(
-        "{0}: {1} cannot limit an engine by st=, nodes= or depth=; give tc= or nothing (the \
+        "engine '{0}': {1} cannot limit an engine by st=, nodes= or depth=; give tc= or nothing (the \
          engine's own pace)"
     )]
     ClockOnly(String, Protocol),
-    #[error("{0}: a UCI engine needs a limit: tc=, st=, nodes= or depth=")]
+    #[error("engine '{0}': a UCI engine needs a limit: tc=, st=, nodes= or depth=")]
     NoLimit(String),
-    #[error("{0}: option.NAME= is sent as UCI setoption; {1} has no options")]
+    #[error("engine '{0}': option.NAME= is sent as UCI setoption; {1} has no options")]
     Options(String, Protocol),
 }
 

@@ -215,7 +215,7 @@ impl Uci {
             .spawn(
                 move || match crate::perft::divide_until(&board, depth, &rules, &flag) {
                     Some(lines) => {
-                        let total: u64 = lines.iter().map(|(_, n)| n).sum();
+                        let total = crate::perft::total(depth, &lines);
                         for (mv, n) in lines {
                             say(Reply::PerftMove(mv, n));
                         }
