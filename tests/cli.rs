@@ -276,3 +276,56 @@ fn latency_reports_both_measures() {
     assert!(out.contains("isready -> readyok: median"), "{out}");
     assert!(out.contains("stop -> bestmove: median"), "{out}");
 }
+
+#[test]
+fn completions_for_each_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (ok, out, err) = hnefi(&["completions", shell]);
+        assert!(ok, "{shell}: {err}");
+        // Fish names a flag without its dashes.
+        for word in ["annotate", "completions", "fen", "movetime"] {
+            assert!(out.contains(word), "{shell}: no {word}");
+        }
+    }
+    let (ok, _, err) = hnefi(&["completions", "tcsh"]);
+    assert!(!ok && err.contains("possible values: bash"), "{err}");
+    // Where bash is at hand, what it is given must read as a script.
+    let (_, script, _) = hnefi(&["completions", "bash"]);
+    let path = scratch("hnefi.bash", &script);
+    if let Ok(check) = Command::new("bash").args(["-n", &path]).output() {
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+    }
+}
+
+#[test]
+fn manual_pages_of_hnefi_and_of_each_command() {
+    let (ok, page, err) = hnefi(&["man"]);
+    assert!(ok, "{err}");
+    assert!(page.contains(".TH hnefi 1 "), "{page}");
+    assert!(
+        page.contains("Without a command, hnefi is an engine"),
+        "{page}"
+    );
+    let (_, help, _) = hnefi(&["--help"]);
+    // Every command listed, and each one's own page there.
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(commands.len() > 20, "{commands:?}");
+    for command in commands {
+        assert!(page.contains(&format!("hnefi\\-{}(1)", command.replace('-', "\\-"))));
+        let (ok, own, err) = hnefi(&["man", command]);
+        assert!(ok, "{command}: {err}");
+        assert!(own.contains(&format!(".TH hnefi-{command} 1 ")), "{own}");
+    }
+    let (ok, _, err) = hnefi(&["man", "nope"]);
+    assert!(!ok && err.contains("man nope: must be a command"), "{err}");
+}

@@ -15,6 +15,7 @@ mod engine;
 mod error;
 mod fuzz;
 mod latency;
+mod manual;
 mod openings;
 mod perft;
 mod report;
@@ -32,6 +33,8 @@ use std::process::ExitCode;
 #[command(
     name = "hnefi",
     version,
+    // Each command's manual page carries the version too.
+    propagate_version = true,
     about = "Hnefi, a Copenhagen Hnefatafl engine",
     long_about = None,
     after_help = "Without a command, hnefi is an engine on standard input and output. Its \
@@ -94,6 +97,10 @@ enum Command {
     /// Play on hnefatafl.org's server (hnefatafl-server) as a bot: offer or join games, play
     /// them within the server's clock, come back after a dropped connection.
     Bot(bot::BotArgs),
+    /// Print the completions of hnefi's commands and arguments for a shell.
+    Completions(manual::CompletionsArgs),
+    /// Print hnefi's manual page (roff), or a command's: `hnefi man > hnefi.1; man ./hnefi.1`.
+    Man(manual::ManArgs),
 }
 
 /// The command line as clap reads it. Negative numbers are read as values everywhere, so
@@ -139,6 +146,8 @@ pub fn run() -> ExitCode {
         Some(Command::Annotate(args)) => report::annotate(args),
         Some(Command::Board(args)) => report::board(args),
         Some(Command::Bot(args)) => bot::bot(args),
+        Some(Command::Completions(args)) => manual::completions(args),
+        Some(Command::Man(args)) => manual::man(args),
         None => engine::engine(cli.engine),
     };
     match result {
