@@ -52,8 +52,8 @@ pub struct SearchParams {
 impl Default for SearchParams {
     fn default() -> SearchParams {
         // RfpMaxDepth, RfpMargin, LmrBase, LmrDivisor, HistoryMax and RepetitionScore as
-        // SPSA left them (250 iterations of 8 pairs at 10,000 nodes; README, Tuning the
-        // search by SPSA); the others stayed within half a step of these.
+        // SPSA left them (250 iterations of 8 pairs at 10,000 nodes; docs/tuning.md, the
+        // search's parameters by SPSA); the others stayed within half a step of these.
         SearchParams {
             aspiration_window: 40,
             rfp_max_depth: 5,

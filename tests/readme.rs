@@ -1,0 +1,109 @@
+//! README.md's command list against the real binary: every command `hnefi --help` lists is in
+//! it, and every flag it shows is one the command takes, so that the README cannot fall behind
+//! the command line.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+fn help(path: &[String]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(path)
+        .arg("--help")
+        .output()
+        .expect("run hnefi");
+    assert!(out.status.success(), "hnefi {path:?} --help failed");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The commands a help text lists under `Commands:`, `help` aside.
+fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// The entries of README.md's `## Commands` list: each `    hnefi ...` line with the indented
+/// lines after it, as (command path, flags shown).
+fn readme_entries() -> Vec<(Vec<String>, Vec<String>)> {
+    let path = common::repo_file("README.md");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let section: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "## Commands")
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .collect();
+    let mut entries: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    for line in section {
+        if let Some(rest) = line.strip_prefix("    hnefi") {
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let path = words
+                .iter()
+                .take_while(|w| w.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+                .take_while(|w| !w.starts_with('-'))
+                .map(|w| w.to_string())
+                .collect();
+            entries.push((path, Vec::new()));
+        } else if !line.starts_with("    ") {
+            continue;
+        }
+        let Some((_, flags)) = entries.last_mut() else {
+            continue;
+        };
+        for word in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+            if word == "-o" || (word.starts_with("--") && word.len() > 2) {
+                flags.push(word.to_string());
+            }
+        }
+    }
+    entries
+}
+
+#[test]
+fn the_readme_lists_every_command_with_flags_it_takes() {
+    let entries = readme_entries();
+    assert!(entries.len() > 20, "README.md's command list: {entries:?}");
+    let listed: BTreeSet<Vec<String>> = entries.iter().map(|(path, _)| path.clone()).collect();
+
+    let top = help(&[]);
+    let mut commands = Vec::new();
+    for name in subcommands(&top) {
+        let path = vec![name];
+        for sub in subcommands(&help(&path)) {
+            commands.push(vec![path[0].clone(), sub]);
+        }
+        commands.push(path);
+    }
+    for path in &commands {
+        assert!(
+            listed.contains(path),
+            "README.md's command list lacks `hnefi {}`",
+            path.join(" ")
+        );
+    }
+    for (path, flags) in &entries {
+        assert!(
+            path.is_empty() || commands.contains(path),
+            "README.md lists `hnefi {}`, which `hnefi --help` does not",
+            path.join(" ")
+        );
+        let text = help(path);
+        for flag in flags {
+            assert!(
+                [" ", ",", "\n"]
+                    .iter()
+                    .any(|end| text.contains(&format!("{flag}{end}"))),
+                "README.md shows `hnefi {} ... {flag}`, which its --help does not list",
+                path.join(" ")
+            );
+        }
+    }
+}
