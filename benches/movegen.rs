@@ -28,7 +28,7 @@ fn movegen(c: &mut Criterion) {
             let mut n = 0;
             for board in &boards {
                 let mut list = MoveList::new();
-                black_box(board).generate_moves(&mut list);
+                black_box(board).generate_moves(&hnefi::board::Rulebook::default(), &mut list);
                 n += list.len();
             }
             n
@@ -38,7 +38,7 @@ fn movegen(c: &mut Criterion) {
         b.iter(|| {
             boards
                 .iter()
-                .map(|b| black_box(b).count_moves())
+                .map(|b| black_box(b).count_moves(&hnefi::board::Rulebook::default()))
                 .sum::<u32>()
         })
     });
@@ -48,7 +48,7 @@ fn movegen(c: &mut Criterion) {
         .iter()
         .map(|b| {
             let mut list = MoveList::new();
-            b.generate_moves(&mut list);
+            b.generate_moves(&hnefi::board::Rulebook::default(), &mut list);
             (*b, list[list.len() / 2])
         })
         .collect();
@@ -57,7 +57,7 @@ fn movegen(c: &mut Criterion) {
             let mut over = 0;
             for &(board, mv) in &firsts {
                 let mut child = black_box(board);
-                child.play(mv, &rules);
+                child.play(mv, &hnefi::board::Rulebook::new(rules));
                 over += book.mover_win(&child, mv).is_some() as u32;
             }
             over

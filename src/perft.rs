@@ -1,41 +1,54 @@
 //! Perft: the leaves of the legal move tree, by position alone (history ignored), as chess
 //! engines count them. Parallel over root moves; bulk-counted at the last ply.
 
-use crate::board::{Board, History, Move, MoveList, Rulebook, Rules};
+use crate::board::geometry::Geometry;
+use crate::board::moves::{Move, MoveList};
+use crate::board::position::Board;
+use crate::board::rulebook::Rulebook;
+use crate::board::{History, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Leaves at `depth` plies below `board`, which must not be a finished game. A position whose
 /// game is over (by the board alone) has no moves: the move that ended it is a leaf and is not
 /// expanded.
-pub fn perft(board: &Board, depth: u32, rules: &Rules) -> u64 {
-    count(board, depth, rules, None).expect("only a stop ends a count early")
+pub fn perft<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) -> u64 {
+    count(board, depth, &Rulebook::new(*rules), None).expect("only a stop ends a count early")
 }
 
 /// [`perft`] that gives up, returning `None`, soon after `stop` is set: a deep perft can take
 /// days, and a protocol must stay able to end it.
-pub fn perft_until(board: &Board, depth: u32, rules: &Rules, stop: &AtomicBool) -> Option<u64> {
-    count(board, depth, rules, Some(stop))
+pub fn perft_until<G: Geometry>(
+    board: &Board<G>,
+    depth: u32,
+    rules: &Rules,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    count(board, depth, &Rulebook::new(*rules), Some(stop))
 }
 
-fn count(board: &Board, depth: u32, rules: &Rules, stop: Option<&AtomicBool>) -> Option<u64> {
+fn count<G: Geometry>(
+    board: &Board<G>,
+    depth: u32,
+    book: &Rulebook<G>,
+    stop: Option<&AtomicBool>,
+) -> Option<u64> {
     match depth {
         0 => Some(1),
-        1 => Some(board.count_moves() as u64),
+        1 => Some(board.count_moves(book) as u64),
         _ => {
             // Below depth 3 a subtree takes microseconds: checking there would only slow it.
             if depth >= 3 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return None;
             }
-            let book = Rulebook::new(*rules);
             let mut list = MoveList::new();
-            board.generate_moves(&mut list);
+            board.generate_moves(book, &mut list);
             let mut total = 0;
             for &mv in &list {
                 let mut child = *board;
-                child.play(mv, rules);
+                child.play(mv, book);
                 if book.mover_win(&child, mv).is_none() {
-                    total += count(&child, depth - 1, rules, stop)?;
+                    total += count(&child, depth - 1, book, stop)?;
                 }
             }
             Some(total)
@@ -46,8 +59,8 @@ fn count(board: &Board, depth: u32, rules: &Rules, stop: Option<&AtomicBool>) ->
 /// Whether the rulebook calls a set-up position over by the board alone (king on a corner, a
 /// fort after the defenders' move, an encirclement after the attackers', no legal move): it
 /// then has no moves.
-pub fn is_over(board: &Board, rules: &Rules) -> bool {
-    Rulebook::new(*rules)
+pub fn is_over<G: Geometry>(board: &Board<G>, rules: &Rules) -> bool {
+    Rulebook::<G>::new(*rules)
         .outcome(board, None, &History::none())
         .is_some()
 }
@@ -62,24 +75,30 @@ pub struct Progress {
 
 /// Perft split by root move, in generation order, computed in parallel on the current rayon
 /// pool. Each root's count is added to `progress` as it finishes.
-pub fn divide(board: &Board, depth: u32, rules: &Rules, progress: &Progress) -> Vec<(Move, u64)> {
+pub fn divide<G: Geometry>(
+    board: &Board<G>,
+    depth: u32,
+    rules: &Rules,
+    progress: &Progress,
+) -> Vec<(Move<G>, u64)> {
     let mut list = MoveList::new();
     if depth == 0 || is_over(board, rules) {
         return Vec::new();
     }
-    board.generate_moves(&mut list);
+    let book = Rulebook::new(*rules);
+    board.generate_moves(&book, &mut list);
     progress.roots_total.store(list.len(), Ordering::Relaxed);
     list.par_iter()
         .with_max_len(1)
         .map(|&mv| {
             let mut child = *board;
-            child.play(mv, rules);
+            child.play(mv, &book);
             let n = if depth == 1 {
                 1
-            } else if Rulebook::new(*rules).mover_win(&child, mv).is_some() {
+            } else if book.mover_win(&child, mv).is_some() {
                 0
             } else {
-                perft(&child, depth - 1, rules)
+                count(&child, depth - 1, &book, None).expect("no stop")
             };
             progress.leaves.fetch_add(n, Ordering::Relaxed);
             progress.roots_done.fetch_add(1, Ordering::Relaxed);
@@ -89,29 +108,29 @@ pub fn divide(board: &Board, depth: u32, rules: &Rules, progress: &Progress) -> 
 }
 
 /// [`divide`] that gives up, returning `None`, soon after `stop` is set.
-pub fn divide_until(
-    board: &Board,
+pub fn divide_until<G: Geometry>(
+    board: &Board<G>,
     depth: u32,
     rules: &Rules,
     stop: &AtomicBool,
-) -> Option<Vec<(Move, u64)>> {
+) -> Option<Vec<(Move<G>, u64)>> {
     let mut list = MoveList::new();
     if depth == 0 || is_over(board, rules) {
         return Some(Vec::new());
     }
     let book = Rulebook::new(*rules);
-    board.generate_moves(&mut list);
+    board.generate_moves(&book, &mut list);
     list.par_iter()
         .with_max_len(1)
         .map(|&mv| {
             let mut child = *board;
-            child.play(mv, rules);
+            child.play(mv, &book);
             let n = if depth == 1 {
                 1
             } else if book.mover_win(&child, mv).is_some() {
                 0
             } else {
-                perft_until(&child, depth - 1, rules, stop)?
+                count(&child, depth - 1, &book, Some(stop))?
             };
             Some((mv, n))
         })
@@ -120,7 +139,7 @@ pub fn divide_until(
 
 /// The perft that a [`divide`] to `depth` splits: the sum of its root moves' counts, or 1 at
 /// depth 0, where by convention the position itself is the one leaf.
-pub fn total(depth: u32, divided: &[(Move, u64)]) -> u64 {
+pub fn total<M>(depth: u32, divided: &[(M, u64)]) -> u64 {
     match depth {
         0 => 1,
         _ => divided.iter().map(|(_, n)| n).sum(),
@@ -128,8 +147,47 @@ pub fn total(depth: u32, divided: &[(Move, u64)]) -> u64 {
 }
 
 /// Total perft of a position on the current rayon pool.
-pub fn perft_parallel(board: &Board, depth: u32, rules: &Rules) -> u64 {
+pub fn perft_parallel<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) -> u64 {
     total(depth, &divide(board, depth, rules, &Progress::default()))
+}
+
+/// Why a position could not be counted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PerftError {
+    #[error("board size {0}: Hnefi plays 7, 9, 11 and 13")]
+    Size(u8),
+    #[error("position: {0}")]
+    Position(String),
+}
+
+/// [`divide`] of a FEN under `rules`, on a board of `rules.side`: the one place that picks
+/// the compiled board for a size. The moves come back as text.
+pub fn divide_fen(
+    fen: &str,
+    depth: u32,
+    rules: &Rules,
+    progress: &Progress,
+) -> Result<Vec<(String, u64)>, PerftError> {
+    use crate::board::geometry::{Eleven, Nine, Seven, Thirteen};
+    fn run<G: Geometry>(
+        fen: &str,
+        depth: u32,
+        rules: &Rules,
+        progress: &Progress,
+    ) -> Result<Vec<(String, u64)>, PerftError> {
+        let board = Board::<G>::from_fen(fen).map_err(|e| PerftError::Position(e.to_string()))?;
+        Ok(divide(&board, depth, rules, progress)
+            .into_iter()
+            .map(|(mv, n)| (mv.to_string(), n))
+            .collect())
+    }
+    match rules.side {
+        7 => run::<Seven>(fen, depth, rules, progress),
+        9 => run::<Nine>(fen, depth, rules, progress),
+        11 => run::<Eleven>(fen, depth, rules, progress),
+        13 => run::<Thirteen>(fen, depth, rules, progress),
+        n => Err(PerftError::Size(n)),
+    }
 }
 
 #[cfg(test)]
@@ -152,5 +210,35 @@ mod tests {
         // Stopped: a depth that would take hours gives up at once.
         let stop = AtomicBool::new(true);
         assert_eq!(divide_until(&b, 9, &r, &stop), None);
+    }
+
+    /// OpenTafl's own move generator (v0.4.8.0b, through a harness around its classes, both
+    /// its hard-coded variants and their rules strings) counts the same leaves.
+    #[test]
+    fn every_preset_counts_as_its_host() {
+        use crate::board::Preset;
+        let cases: [(Preset, &[u64]); 8] = [
+            (Preset::SeaBattle, &[80, 4400, 353_200]),
+            (Preset::Tablut, &[80, 4400, 353_200]),
+            (Preset::FotevikenTablut, &[80, 4344, 337_856]),
+            (Preset::Tawlbwrdd, &[136, 7620, 1_042_016]),
+            (Preset::Brandub, &[40, 960, 39_512]),
+            (Preset::Magpie, &[40, 960, 39_512]),
+            (Preset::Fetlar, &[116, 6788, 806_344]),
+            (Preset::Copenhagen13, &[]),
+        ];
+        for (preset, counts) in cases {
+            let rules = Rules::preset(preset);
+            for (depth, &n) in counts.iter().enumerate() {
+                let divided = divide_fen(
+                    preset.start_fen(),
+                    depth as u32 + 1,
+                    &rules,
+                    &Progress::default(),
+                );
+                let total: u64 = divided.unwrap().iter().map(|(_, n)| n).sum();
+                assert_eq!(total, n, "{preset} depth {}", depth + 1);
+            }
+        }
     }
 }

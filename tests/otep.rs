@@ -49,7 +49,7 @@ fn a_game_turn_by_turn() {
         .mv;
     let mut board = Board::start();
     board.check_move(mv).expect("legal");
-    board.play(mv, &hnefi::board::Rules::default());
+    board.play(mv, &hnefi::board::Rulebook::default());
     // The host confirms with the position, then the opponent answers.
     send(&format!(
         "move {}",
@@ -57,10 +57,10 @@ fn a_game_turn_by_turn() {
     ));
     let reply_mv = {
         let mut list = hnefi::board::MoveList::new();
-        board.generate_moves(&mut list);
+        board.generate_moves(&hnefi::board::Rulebook::default(), &mut list);
         list[0]
     };
-    board.play(reply_mv, &hnefi::board::Rules::default());
+    board.play(reply_mv, &hnefi::board::Rulebook::default());
     send(&format!(
         "opponent-move {}-{} {}",
         reply_mv.from(),

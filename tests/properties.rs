@@ -62,10 +62,10 @@ proptest! {
         let b = crowded(&cells, king, defenders_move);
         prop_assert_eq!(parse_fen(&to_fen(&b)).unwrap(), b);
         let mut list = MoveList::new();
-        b.generate_moves(&mut list);
-        prop_assert_eq!(list.len() as u64, b.count_moves() as u64);
+        b.generate_moves(&hnefi::board::Rulebook::default(), &mut list);
+        prop_assert_eq!(list.len() as u64, b.count_moves(&hnefi::board::Rulebook::default()) as u64);
         for rules in [Rules::default(), Rules::preset(hnefi::board::Preset::Fetlar)] {
-            prop_assert!(!evaluate(&b, &rules).is_decisive(), "{:?}", b);
+            prop_assert!(!evaluate(&b, &hnefi::board::Rulebook::new(rules)).is_decisive(), "{:?}", b);
             let pos = Position::new(b, rules);
             let mut engine = Engine::new(Options { hash_mb: 1, ..Options::default() });
             let r = engine.search(&pos, Limits { nodes: Some(300), ..Limits::default() });

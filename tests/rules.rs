@@ -22,7 +22,7 @@ fn play(board: &Board, text: &str, rules: &Rules) -> (Board, Bitboard) {
         .check_move(m)
         .unwrap_or_else(|e| panic!("{text}: {e}"));
     let mut b = *board;
-    let captured = b.play(m, rules);
+    let captured = b.play(m, &hnefi::board::Rulebook::new(*rules));
     assert_eq!(b.key(), b.compute_key());
     (b, captured)
 }
@@ -75,7 +75,7 @@ fn pieces_move_like_rooks_without_jumping() {
     assert!(b.check_move(mv("a4a7")).is_err(), "jumps a5");
     assert!(b.check_move(mv("d1e2")).is_err(), "diagonal");
     let mut list = MoveList::new();
-    b.generate_moves(&mut list);
+    b.generate_moves(&hnefi::board::Rulebook::default(), &mut list);
     assert_eq!(list.len(), 116);
 }
 
@@ -664,7 +664,8 @@ fn hnefatafl_org_forbids_defenders_recreating_a_board() {
     assert!(!list.contains(&back));
     assert_eq!(list.len() + 1, {
         let mut all = MoveList::new();
-        pos.board().generate_moves(&mut all);
+        pos.board()
+            .generate_moves(&hnefi::board::Rulebook::default(), &mut all);
         all.len()
     });
     // The attackers may repeat freely.
@@ -709,14 +710,14 @@ fn perft_stops_at_game_over() {
     let d1 = hnefi::perft::perft(&b, 1, &rules);
     let d2 = hnefi::perft::perft(&b, 2, &rules);
     let mut list = MoveList::new();
-    b.generate_moves(&mut list);
+    b.generate_moves(&hnefi::board::Rulebook::default(), &mut list);
     let expanded: u64 = list
         .iter()
         .filter(|m| !m.to().is_corner())
         .map(|&m| {
             let mut c = b;
-            c.play(m, &rules);
-            c.count_moves() as u64
+            c.play(m, &hnefi::board::Rulebook::new(rules));
+            c.count_moves(&hnefi::board::Rulebook::default()) as u64
         })
         .sum();
     assert_eq!(d1, list.len() as u64);

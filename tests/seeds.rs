@@ -7,7 +7,7 @@ mod common;
 use common::{setup, sq, squares};
 use hnefi::board::fort::is_exit_fort;
 use hnefi::board::notation::{parse_fen, parse_move};
-use hnefi::board::{Bitboard, Board, Move, Reason, Rules, Side};
+use hnefi::board::{Bitboard, Board, Move, Reason, Rulebook, Rules, Side};
 
 /// One diagram of seed 001.
 struct Diagram {
@@ -113,7 +113,7 @@ fn seed_001_move_diagrams_capture_exactly_the_marked_pieces() {
         board
             .check_move(mv)
             .unwrap_or_else(|e| panic!("{}: {mv:?}: {e}", d.source));
-        let captured = board.play(mv, &rules);
+        let captured = board.play(mv, &Rulebook::new(rules));
         assert_eq!(captured, d.captured, "{}: {mv:?}", d.source);
         assert_eq!(board.key(), board.compute_key());
         if d.kind == "no-capture" {
@@ -150,7 +150,7 @@ fn closing_moves_capture(d: &Diagram, rules: &Rules) -> Vec<bool> {
         .expect("valid");
         let mv = Move::new(back, n);
         b.check_move(mv).expect("legal");
-        b.play(mv, rules);
+        b.play(mv, &Rulebook::new(*rules));
         let win = hnefi::board::Rulebook::new(*rules).mover_win(&b, mv);
         results.push(win.map(|o| o.reason) == Some(Reason::KingCaptured));
     }
@@ -212,5 +212,5 @@ fn seed_003_three_separate_captures_at_once() {
     let mut b = setup("a: g3 k3 i1 i11; d: h3 j3 i2; k: f6", Side::Attackers);
     let mv = Move::new(sq("i11"), sq("i3"));
     b.check_move(mv).unwrap();
-    assert_eq!(b.play(mv, &rules), squares("h3 j3 i2"));
+    assert_eq!(b.play(mv, &Rulebook::new(rules)), squares("h3 j3 i2"));
 }

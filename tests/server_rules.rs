@@ -120,10 +120,11 @@ fn play_game(program: &std::path::Path, seed: u64, engine: &mut Engine) -> &'sta
                 return end.reason.label();
             }
             let mut list = MoveList::new();
-            pos.board().generate_moves(&mut list);
+            pos.board()
+                .generate_moves(&hnefi::board::Rulebook::default(), &mut list);
             if let Some(&mv) = list.iter().find(|&&m| {
                 let mut after = *pos.board();
-                after.play(m, pos.rules());
+                after.play(m, pos.rulebook());
                 pos.rulebook().mover_win(&after, m).is_none()
                     && !pos.recreates_board_before_captures(m)
                     && !pos.repeats_forbidden_board(m)
@@ -142,7 +143,8 @@ fn play_game(program: &std::path::Path, seed: u64, engine: &mut Engine) -> &'sta
         pos.legal_moves(&mut legal);
         if side == Side::Defenders && rng.below(4) == 0 {
             let mut all = MoveList::new();
-            pos.board().generate_moves(&mut all);
+            pos.board()
+                .generate_moves(&hnefi::board::Rulebook::default(), &mut all);
             let forbidden: Vec<_> = all
                 .iter()
                 .filter(|&&m| pos.repeats_forbidden_board(m))
@@ -161,7 +163,7 @@ fn play_game(program: &std::path::Path, seed: u64, engine: &mut Engine) -> &'sta
                 .iter()
                 .filter(|&&m| {
                     let mut after = *pos.board();
-                    after.play(m, pos.rules());
+                    after.play(m, pos.rulebook());
                     pos.rulebook().mover_win(&after, m).is_none()
                 })
                 .collect();

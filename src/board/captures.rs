@@ -3,9 +3,10 @@
 
 use super::bitboard::Bitboard;
 use super::geometry::Geometry;
-use super::piece::Side;
+use super::moves::Move;
+use super::piece::{Piece, Side};
 use super::position::Board;
-use super::rules::Rules;
+use super::rulebook::Rulebook;
 use super::square::{Direction, Square};
 
 /// The custodial geometry of one side's captures: the pieces that close them, the pieces
@@ -23,30 +24,28 @@ pub struct Custodial<G: Geometry> {
 
 impl<G: Geometry> Custodial<G> {
     #[inline]
-    pub fn of(board: &Board<G>, mover: Side, rules: &Rules) -> Self {
-        let king = board.king();
-        let king_bb = if rules.king_armed {
-            Bitboard::<G>::from_square(king)
+    pub fn of(board: &Board<G>, mover: Side, book: &Rulebook<G>) -> Self {
+        let rules = book.rules();
+        let king = Bitboard::<G>::from_square(board.king());
+        let (men, victims, victim) = match mover {
+            Side::Attackers => (board.attackers(), board.defenders(), Piece::Defender),
+            Side::Defenders => (board.defenders(), board.attackers(), Piece::Attacker),
+        };
+        let own_king = mover == Side::Defenders;
+        let hammers = if own_king && rules.king_hammer {
+            men | king
         } else {
-            Bitboard::<G>::EMPTY
+            men
         };
-        let (hammers, victims, throne_hostile) = match mover {
-            Side::Attackers => (
-                board.attackers(),
-                board.defenders(),
-                // The throne is hostile to defenders only while it is empty.
-                !king.is_throne(),
-            ),
-            Side::Defenders => (board.defenders() | king_bb, board.attackers(), true),
+        let partners = if own_king && rules.king_anvil {
+            men | king
+        } else {
+            men
         };
-        let mut anvils = hammers | Bitboard::<G>::CORNERS;
-        if throne_hostile {
-            anvils |= Bitboard::<G>::THRONE;
-        }
         Custodial {
             hammers,
             victims,
-            anvils,
+            anvils: partners | book.terrain().hostile_to(victim, board.occupied()),
         }
     }
 
@@ -61,23 +60,25 @@ impl<G: Geometry> Custodial<G> {
     }
 }
 
-/// The enemy pieces that the piece of `mover` just landed on `to` captures. The moved piece is
-/// already on `to`; nothing has been removed yet. The king is never in the result.
+/// The enemy pieces that the piece of `mover` just moved by `mv` captures. The moved piece is
+/// already on its square; nothing has been removed yet. The king is never in the result.
 #[inline]
 pub(crate) fn captured_by<G: Geometry>(
     board: &Board<G>,
-    to: Square<G>,
+    mv: Move<G>,
     mover: Side,
-    rules: &Rules,
+    book: &Rulebook<G>,
 ) -> Bitboard<G> {
-    if to == board.king() && !rules.king_armed {
+    let to = mv.to();
+    let rules = book.rules();
+    if to == board.king() && !rules.king_hammer {
         return Bitboard::<G>::EMPTY;
     }
     let Custodial {
         hammers,
         victims,
         anvils,
-    } = Custodial::of(board, mover, rules);
+    } = Custodial::of(board, mover, book);
     let to_bb = Bitboard::<G>::from_square(to);
     let mut captured = Bitboard::<G>::EMPTY;
     for dir in Direction::ALL {
@@ -87,9 +88,37 @@ pub(crate) fn captured_by<G: Geometry>(
         }
     }
     if rules.shieldwall && to.is_edge() {
-        captured |= shieldwall(board, to, mover, hammers);
+        captured |= shieldwall(board, to, mover, hammers, rules.shieldwall_corners);
+    }
+    if rules.linnaean && mover == Side::Attackers {
+        captured |= linnaean(board, mv);
     }
     captured
+}
+
+/// Tablut's Linnaean capture, as OpenTafl plays it: the attacker lands two squares straight
+/// out from the throne, the king is on the throne, a defender stands between, and before the
+/// move attackers held the throne's three other sides.
+fn linnaean<G: Geometry>(board: &Board<G>, mv: Move<G>) -> Bitboard<G> {
+    let throne = Square::<G>::throne();
+    if board.king() != throne {
+        return Bitboard::EMPTY;
+    }
+    for dir in Direction::ALL {
+        let Some(between) = throne.step(dir) else {
+            continue;
+        };
+        if between.step(dir) != Some(mv.to()) || !board.defenders().contains(between) {
+            continue;
+        }
+        // The attackers around the throne before the move: the mover may have left one.
+        let before = board.attackers().without(mv.to()).with(mv.from());
+        let around = Bitboard::from_square(throne).neighbours().without(between);
+        if (around & before).count() >= 3 {
+            return Bitboard::from_square(between);
+        }
+    }
+    Bitboard::EMPTY
 }
 
 /// The edge lines through `sq`: the direction along the edge and the direction inward.
@@ -127,6 +156,7 @@ fn shieldwall<G: Geometry>(
     to: Square<G>,
     mover: Side,
     hammers: Bitboard<G>,
+    corners_close: bool,
 ) -> Bitboard<G> {
     let enemies = board.pieces(mover.opponent());
     let mut captured = Bitboard::<G>::EMPTY;
@@ -138,7 +168,7 @@ fn shieldwall<G: Geometry>(
                 break false;
             };
             if !enemies.contains(next) {
-                break hammers.contains(next) || next.is_corner();
+                break hammers.contains(next) || (corners_close && next.is_corner());
             }
             let guarded = next
                 .step(inward)

@@ -42,6 +42,8 @@ pub trait Word:
 {
     const ZERO: Self;
     fn bit(index: usize) -> Self;
+    /// The word of the low bits of `limbs`.
+    fn from_limbs(limbs: Limbs) -> Self;
     fn is_zero(self) -> bool;
     fn count_ones(self) -> u32;
     /// The index of the lowest set bit; the word is not zero.
@@ -60,6 +62,10 @@ impl Word for u64 {
     #[inline(always)]
     fn bit(index: usize) -> u64 {
         1 << index
+    }
+
+    fn from_limbs(limbs: Limbs) -> u64 {
+        to_u64(limbs)
     }
 
     #[inline(always)]
@@ -103,6 +109,10 @@ impl Word for u128 {
     #[inline(always)]
     fn bit(index: usize) -> u128 {
         1 << index
+    }
+
+    fn from_limbs(limbs: Limbs) -> u128 {
+        to_u128(limbs)
     }
 
     #[inline(always)]
@@ -149,6 +159,10 @@ impl Word for Wide {
     fn bit(index: usize) -> Wide {
         let mut limbs = [0; 3];
         limbs[index / 64] = 1 << (index % 64);
+        Wide(limbs)
+    }
+
+    fn from_limbs(limbs: Limbs) -> Wide {
         Wide(limbs)
     }
 

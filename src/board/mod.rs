@@ -12,12 +12,14 @@ pub mod movegen;
 pub mod moves;
 pub mod no_escape;
 pub mod notation;
+pub mod opentafl;
 pub mod outcome;
 pub mod piece;
 pub mod position;
 pub mod rulebook;
 pub mod rules;
 pub mod square;
+pub mod terrain;
 pub mod zobrist;
 
 pub use geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
@@ -25,7 +27,7 @@ pub use moves::MAX_MOVES;
 pub use notation::START_FEN;
 pub use outcome::{Outcome, Reason};
 pub use piece::{Piece, Side};
-pub use rulebook::{History, Rulebook};
+pub use rulebook::History;
 pub use rules::{Preset, Rules, UnknownPreset};
 
 /// A set of squares of the 11x11 board.
@@ -40,3 +42,4 @@ pub type SetupError = position::SetupError<Eleven>;
 pub type Square = square::Square<Eleven>;
 pub type RecordMove = notation::RecordMove<Eleven>;
 pub type Custodial = captures::Custodial<Eleven>;
+pub type Rulebook = rulebook::Rulebook<Eleven>;

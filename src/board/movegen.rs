@@ -1,28 +1,42 @@
 //! Legal moves by the board alone: generated into a fixed list, or counted without generating.
+//! Where each kind of piece may go comes from the rulebook's terrain (see
+//! [`super::terrain::Terrain::targets`]).
 
 use super::bitboard::Bitboard;
 use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
-use super::piece::Side;
+use super::piece::{Piece, Side};
 use super::position::Board;
+use super::rulebook::Rulebook;
 use super::square::Direction;
 
 impl<G: Geometry> Board<G> {
+    /// The kind of the side to move's men.
+    #[inline(always)]
+    fn men_kind(&self) -> Piece {
+        match self.side_to_move() {
+            Side::Attackers => Piece::Attacker,
+            Side::Defenders => Piece::Defender,
+        }
+    }
+
     /// Appends every legal move of the side to move (history not considered).
-    pub fn generate_moves(&self, list: &mut MoveList<G>) {
+    pub fn generate_moves(&self, book: &Rulebook<G>, list: &mut MoveList<G>) {
+        let terrain = book.terrain();
         let occupied = self.occupied();
-        let soldiers = match self.side_to_move() {
+        let men = match self.side_to_move() {
             Side::Attackers => self.attackers(),
             Side::Defenders => {
                 let king = self.king();
-                for to in Bitboard::<G>::rook_targets(king, occupied) {
+                for to in terrain.targets(Piece::King, king, occupied) {
                     list.push(Move::new(king, to));
                 }
                 self.defenders()
             }
         };
-        for from in soldiers {
-            for to in Bitboard::<G>::rook_targets(from, occupied) & !Bitboard::<G>::RESTRICTED {
+        let kind = self.men_kind();
+        for from in men {
+            for to in terrain.targets(kind, from, occupied) {
                 list.push(Move::new(from, to));
             }
         }
@@ -30,45 +44,74 @@ impl<G: Geometry> Board<G> {
 
     /// Appends the legal moves that land on `targets` (the king's too), found backwards from
     /// each target: cheap when the targets are few, as in a quiescence search.
-    pub fn generate_moves_to(&self, targets: Bitboard<G>, list: &mut MoveList<G>) {
+    pub fn generate_moves_to(
+        &self,
+        targets: Bitboard<G>,
+        book: &Rulebook<G>,
+        list: &mut MoveList<G>,
+    ) {
+        let terrain = book.terrain();
+        let kind = self.men_kind();
+        let king_moves = self.side_to_move() == Side::Defenders;
+        if terrain.restricted_moves(kind) || (king_moves && terrain.restricted_moves(Piece::King)) {
+            // Re-entry and speed limits depend on where a piece comes from: filter generation.
+            let mut all = MoveList::new();
+            self.generate_moves(book, &mut all);
+            list.extend(all.into_iter().filter(|m| targets.contains(m.to())));
+            return;
+        }
         let occupied = self.occupied();
         let targets = targets & !occupied;
         let king = self.king();
-        let soldiers = match self.side_to_move() {
+        let men = match self.side_to_move() {
             Side::Attackers => self.attackers(),
             Side::Defenders => self.defenders(),
         };
-        let king_moves = self.side_to_move() == Side::Defenders;
+        let men_walls = terrain.no_pass(kind);
+        let men_targets = targets & !terrain.no_stop(kind) & !men_walls;
+        let king_targets = targets & !terrain.no_stop(Piece::King) & !terrain.no_pass(Piece::King);
         for to in targets {
-            let seen = Bitboard::<G>::rook_attacks(to, occupied);
-            if !to.is_restricted() {
-                for from in seen & soldiers {
+            if men_targets.contains(to) {
+                let seen = Bitboard::rook_attacks(to, occupied | men_walls);
+                for from in seen & men {
                     list.push(Move::new(from, to));
                 }
             }
-            if king_moves && seen.contains(king) {
+            if king_moves
+                && king_targets.contains(to)
+                && Bitboard::rook_attacks(to, occupied | terrain.no_pass(Piece::King))
+                    .contains(king)
+            {
                 list.push(Move::new(king, to));
             }
         }
     }
 
-    /// The number of legal moves of the side to move, counted set-wise: all soldiers slide at
-    /// once in each direction, and their rays never overlap (see [`Bitboard::<G>::slide`]).
+    /// The number of legal moves of the side to move, counted set-wise: all men slide at once
+    /// in each direction, and their rays never overlap (see [`Bitboard::slide`]).
     #[inline]
-    pub fn count_moves(&self) -> u32 {
+    pub fn count_moves(&self, book: &Rulebook<G>) -> u32 {
+        let terrain = book.terrain();
+        let kind = self.men_kind();
+        let king_moves = self.side_to_move() == Side::Defenders;
+        if terrain.restricted_moves(kind) {
+            let mut list = MoveList::new();
+            self.generate_moves(book, &mut list);
+            return list.len() as u32;
+        }
         let occupied = self.occupied();
-        let empty = !occupied;
-        let landable = empty & !Bitboard::<G>::RESTRICTED;
-        let (soldiers, king_moves) = match self.side_to_move() {
-            Side::Attackers => (self.attackers(), 0),
-            Side::Defenders => (
+        let passable = !occupied & !terrain.no_pass(kind);
+        let landable = passable & !terrain.no_stop(kind);
+        let (men, king_count) = match king_moves {
+            false => (self.attackers(), 0),
+            true => (
                 self.defenders(),
-                Bitboard::<G>::rook_targets(self.king(), occupied).count(),
+                terrain.targets(Piece::King, self.king(), occupied).count(),
             ),
         };
-        let mut count = king_moves;
+        let mut count = king_count;
         for dir in Direction::ALL {
-            count += (soldiers.slide(dir, empty) & landable).count();
+            count += (men.slide(dir, passable) & landable).count();
         }
         count
     }

@@ -8,8 +8,8 @@ use super::moves::{Move, MoveList};
 use super::outcome::Outcome;
 use super::piece::{Piece, Side};
 use super::rulebook::{History, Rulebook};
-use super::rules::Rules;
-use super::square::Square;
+use super::rules::{KingStrength, Rules};
+use super::square::{Direction, Square};
 use super::zobrist::Key;
 use std::fmt;
 
@@ -217,7 +217,7 @@ impl<G: Geometry> Board<G> {
 
     /// Plays `mv`, which must be legal, and returns the pieces it captured.
     #[inline]
-    pub fn play(&mut self, mv: Move<G>, rules: &Rules) -> Bitboard<G> {
+    pub fn play(&mut self, mv: Move<G>, book: &Rulebook<G>) -> Bitboard<G> {
         let (from, to) = (mv.from(), mv.to());
         let mover = self.side;
         let piece = if from == self.king {
@@ -239,7 +239,7 @@ impl<G: Geometry> Board<G> {
         self.key ^=
             G::keys().piece(piece, from) ^ G::keys().piece(piece, to) ^ G::keys().defenders_to_move;
 
-        let captured = captures::captured_by(self, to, mover, rules);
+        let captured = captures::captured_by(self, mv, mover, book);
         if captured.any() {
             let victim = match mover {
                 Side::Attackers => {
@@ -259,28 +259,55 @@ impl<G: Geometry> Board<G> {
         captured
     }
 
-    /// The squares attackers must all hold to capture the king where he stands; `None` on
-    /// the edge, where he cannot be captured. (Under Fetlar beside the throne this includes
-    /// the throne, which no attacker can hold.)
-    pub fn king_capture_squares(&self, rules: &Rules) -> Option<Bitboard<G>> {
-        if self.king.is_edge() {
+    /// The squares attackers must all hold to capture the king where he stands, when he is
+    /// captured by surrounding (a strong or middleweight king); `None` where he cannot be
+    /// captured so (a strong king on the edge) or is captured like a man instead. (Under
+    /// Fetlar beside the throne this includes the throne, which no attacker can hold.)
+    pub fn king_capture_squares(&self, book: &Rulebook<G>) -> Option<Bitboard<G>> {
+        let terrain = book.terrain();
+        let around = Bitboard::from_square(self.king).neighbours();
+        let surrounded = match book.rules().king {
+            KingStrength::Strong => true,
+            KingStrength::Weak => false,
+            KingStrength::StrongNearThrone => terrain.throne_area.contains(self.king),
+            KingStrength::StrongOnThrone => terrain.throne.contains(self.king),
+            KingStrength::Middleweight => {
+                let hostile = terrain.hostile_to(Piece::King, self.occupied());
+                return Some(around & !hostile);
+            }
+        };
+        if !surrounded || self.king.is_edge() {
             return None;
         }
-        let around = Bitboard::from_square(self.king).neighbours();
-        Some(if rules.king_beside_throne_by_three {
-            around.without(Square::throne())
-        } else {
-            around
-        })
+        Some(around & !terrain.hostile_to(Piece::King, self.occupied()))
     }
 
-    /// Whether an attacker just landed on `to` closed the ring around the king.
-    pub fn king_captured(&self, to: Square<G>, rules: &Rules) -> bool {
+    /// Whether an attacker just landed on `to` captured the king.
+    pub fn king_captured(&self, to: Square<G>, book: &Rulebook<G>) -> bool {
         let around = Bitboard::from_square(self.king).neighbours();
-        around.contains(to)
-            && self
-                .king_capture_squares(rules)
-                .is_some_and(|needed| (needed & !self.attackers).is_empty())
+        if !around.contains(to) {
+            return false;
+        }
+        if let Some(needed) = self.king_capture_squares(book) {
+            return (needed & !self.attackers).is_empty();
+        }
+        let strong = match book.rules().king {
+            KingStrength::Weak => false,
+            KingStrength::StrongNearThrone => book.terrain().throne_area.contains(self.king),
+            KingStrength::StrongOnThrone => book.terrain().throne.contains(self.king),
+            KingStrength::Strong | KingStrength::Middleweight => true,
+        };
+        if strong {
+            // A strong king on the edge.
+            return false;
+        }
+        // Like a man: the square beyond him, seen from the attacker, is hostile to him.
+        let hostile = self.attackers | book.terrain().hostile_to(Piece::King, self.occupied());
+        let beyond = Direction::ALL
+            .into_iter()
+            .find(|&d| to.step(d) == Some(self.king))
+            .and_then(|d| self.king.step(d));
+        beyond.is_some_and(|sq| hostile.contains(sq))
     }
 
     /// No defender and not the king can reach the edge through squares free of attackers.
@@ -304,7 +331,7 @@ impl<G: Geometry> fmt::Debug for Board<G> {
 #[derive(Clone, Debug)]
 pub struct Position<G: Geometry> {
     board: Board<G>,
-    book: Rulebook,
+    book: Rulebook<G>,
     /// Plies since the last capture (or since the start).
     quiet_plies: u16,
     history: Vec<Undo<G>>,
@@ -346,7 +373,7 @@ impl<G: Geometry> Position<G> {
         self.book.rules()
     }
 
-    pub fn rulebook(&self) -> &Rulebook {
+    pub fn rulebook(&self) -> &Rulebook<G> {
         &self.book
     }
 
@@ -397,7 +424,7 @@ impl<G: Geometry> Position<G> {
         });
         self.keys.push(self.board.key);
         self.arrangements.push(self.board.arrangement_key());
-        let captured = self.board.play(mv, self.book.rules());
+        let captured = self.board.play(mv, &self.book);
         self.quiet_plies = if captured.any() {
             0
         } else {
@@ -452,7 +479,7 @@ impl<G: Geometry> Position<G> {
             return false;
         }
         let mut after = self.board;
-        let captured = after.play(mv, self.book.rules());
+        let captured = after.play(mv, &self.book);
         self.book
             .recreates_forbidden_board(&self.history(), &after, captured)
     }
@@ -463,7 +490,7 @@ impl<G: Geometry> Position<G> {
         if self.outcome().is_some() {
             return;
         }
-        self.board.generate_moves(list);
+        self.board.generate_moves(&self.book, list);
         if self.book.repeats_forbidden_for(self.board.side) {
             list.retain(|m| !self.repeats_forbidden_board(*m));
         }

@@ -14,6 +14,7 @@ use super::piece::Side;
 use super::position::Board;
 use super::rules::{NoMoves, Repetition, Rules};
 use super::square::Square;
+use super::terrain::Terrain;
 use super::zobrist::Key;
 
 /// What came before a position, as far as the rules look back: the positions since the last
@@ -109,26 +110,37 @@ pub struct HistoryVerdict {
     pub end: Option<Outcome>,
 }
 
-/// The rules of a game, as a judge of its end.
+/// The rules of a game on a board of size `G`, as a judge of its end, with the rules compiled
+/// for that board that moves and captures read.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct Rulebook {
+pub struct Rulebook<G: Geometry> {
     rules: Rules,
+    terrain: Terrain<G>,
 }
 
-impl Rulebook {
-    pub const fn new(rules: Rules) -> Rulebook {
-        Rulebook { rules }
+impl<G: Geometry> Rulebook<G> {
+    /// The rulebook of `rules`, whose side must be `G::SIDE`.
+    pub fn new(rules: Rules) -> Self {
+        Rulebook {
+            rules,
+            terrain: Terrain::new(&rules),
+        }
     }
 
     pub const fn rules(&self) -> &Rules {
         &self.rules
     }
 
+    #[inline(always)]
+    pub const fn terrain(&self) -> &Terrain<G> {
+        &self.terrain
+    }
+
     /// Whether the game is over at `board`, and how, in the order of RULES.md: the mover's wins
     /// (`landing`: where the last move landed, unknown for a position set up from text), then
     /// hnefatafl.org's length limit and its test that the king cannot escape, then a side to
     /// move without a legal move, then repetition, the draw fort and the draw without captures.
-    pub fn outcome<G: Geometry>(
+    pub fn outcome(
         &self,
         board: &Board<G>,
         landing: Option<Square<G>>,
@@ -150,14 +162,14 @@ impl Rulebook {
     /// The win that the move `last`, just played, gave its player, if any: escape, exit fort,
     /// king captured or encirclement, by the board alone.
     #[inline]
-    pub fn mover_win<G: Geometry>(&self, board: &Board<G>, last: Move<G>) -> Option<Outcome> {
+    pub fn mover_win(&self, board: &Board<G>, last: Move<G>) -> Option<Outcome> {
         self.mover_win_landing(board, Some(last.to()))
     }
 
     /// [`Rulebook::mover_win`] where the last move may be unknown (a position set up from
     /// text): then a king capture cannot be told apart from a king who walked into the ring,
     /// and is not called.
-    pub fn mover_win_landing<G: Geometry>(
+    pub fn mover_win_landing(
         &self,
         board: &Board<G>,
         landing: Option<Square<G>>,
@@ -167,7 +179,7 @@ impl Rulebook {
         let king = board.king();
         let reason = match mover {
             Side::Defenders => {
-                if king.is_corner() {
+                if self.terrain.escape.contains(king) {
                     Some(Reason::KingEscaped)
                 } else if rules.exit_fort && king.is_edge() && super::fort::is_exit_fort(board) {
                     Some(Reason::ExitFort)
@@ -176,7 +188,7 @@ impl Rulebook {
                 }
             }
             Side::Attackers => {
-                if landing.is_some_and(|to| board.king_captured(to, rules)) {
+                if landing.is_some_and(|to| board.king_captured(to, self)) {
                     Some(Reason::KingCaptured)
                 } else if rules.encirclement && board.encircled() {
                     Some(Reason::Encirclement)
@@ -191,11 +203,7 @@ impl Rulebook {
     /// The rules that look back, for a position whose mover did not win: what the search asks
     /// at each node, in one pass over the history.
     #[inline]
-    pub fn judge_history<G: Geometry>(
-        &self,
-        board: &Board<G>,
-        history: &History,
-    ) -> HistoryVerdict {
+    pub fn judge_history(&self, board: &Board<G>, history: &History) -> HistoryVerdict {
         let occurrences = self.occurrences(board, history);
         if let Some(end) = self.adjudication(board, history) {
             return HistoryVerdict {
@@ -223,12 +231,7 @@ impl Rulebook {
         HistoryVerdict { occurrences, end }
     }
 
-    fn end_by_history<G: Geometry>(
-        &self,
-        board: &Board<G>,
-        history: &History,
-        count: u32,
-    ) -> Option<Outcome> {
+    fn end_by_history(&self, board: &Board<G>, history: &History, count: u32) -> Option<Outcome> {
         let rules = &self.rules;
         if count >= 3 {
             match self.favours(board.side_to_move()) {
@@ -253,7 +256,7 @@ impl Rulebook {
     /// at the side to move: a draw at its length limit, else the attackers' win when its test
     /// says the king cannot escape.
     #[inline]
-    fn adjudication<G: Geometry>(&self, board: &Board<G>, history: &History) -> Option<Outcome> {
+    fn adjudication(&self, board: &Board<G>, history: &History) -> Option<Outcome> {
         let rules = &self.rules;
         if rules.max_plies.is_some_and(|n| history.plies >= n as usize) {
             return Some(Outcome::draw(Reason::MoveLimit));
@@ -266,7 +269,7 @@ impl Rulebook {
 
     /// How many times the position (board and side to move) has stood since the last capture.
     #[inline]
-    pub fn occurrences<G: Geometry>(&self, board: &Board<G>, history: &History) -> Occurrences {
+    pub fn occurrences(&self, board: &Board<G>, history: &History) -> Occurrences {
         let (key, keys) = (board.key(), history.keys);
         let mut count = 1;
         let mut latest = None;
@@ -288,6 +291,7 @@ impl Rulebook {
             Repetition::ThirdLosesForDefenders => Favours::Winner(Side::Attackers),
             // The player whose move made the repetition loses; that was the opponent's move.
             Repetition::ThirdLosesForMover => Favours::Winner(side_to_move),
+            Repetition::ThirdWinsForMover => Favours::Winner(side_to_move.opponent()),
             Repetition::ThirdIsDraw => Favours::Draw,
             Repetition::Off | Repetition::DefendersMayNotRepeat => Favours::Ignored,
         }
@@ -302,15 +306,15 @@ impl Rulebook {
     }
 
     /// Whether the side to move has a move the rules allow, history included.
-    pub fn has_legal_move<G: Geometry>(&self, board: &Board<G>, history: &History) -> bool {
+    pub fn has_legal_move(&self, board: &Board<G>, history: &History) -> bool {
         if !self.repeats_forbidden_for(board.side_to_move()) {
-            return board.count_moves() > 0;
+            return board.count_moves(self) > 0;
         }
         let mut list = MoveList::<G>::new();
-        board.generate_moves(&mut list);
+        board.generate_moves(self, &mut list);
         list.iter().any(|&mv| {
             let mut after = *board;
-            let captured = after.play(mv, &self.rules);
+            let captured = after.play(mv, self);
             !self.recreates_forbidden_board(history, &after, captured)
         })
     }
@@ -325,7 +329,7 @@ impl Rulebook {
     /// hnefatafl.org: whether a defenders' move from a position with `history`, which led to
     /// `after` capturing `captured`, recreates a board seen earlier. A capture never does, and
     /// is always allowed.
-    pub fn recreates_forbidden_board<G: Geometry>(
+    pub fn recreates_forbidden_board(
         &self,
         history: &History,
         after: &Board<G>,
@@ -344,7 +348,7 @@ impl Rulebook {
     /// 2017 rule 8b: after a defenders' move, their arrangement (every defender and the king)
     /// has now stood three times with no capture in between, while they still have four men
     /// besides the king.
-    pub fn draw_fort<G: Geometry>(&self, board: &Board<G>, history: &History) -> bool {
+    pub fn draw_fort(&self, board: &Board<G>, history: &History) -> bool {
         if !self.rules.draw_fort_loses
             || board.side_to_move() != Side::Attackers
             || board.defenders().count() < 4
@@ -370,8 +374,8 @@ impl Rulebook {
     }
 }
 
-impl Default for Rulebook {
-    fn default() -> Rulebook {
+impl Default for Rulebook<super::geometry::Eleven> {
+    fn default() -> Self {
         Rulebook::new(Rules::default())
     }
 }
@@ -380,6 +384,7 @@ impl Default for Rulebook {
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::board::geometry::Eleven;
     use crate::board::notation::parse_move;
     use crate::board::rules::Preset;
 
@@ -391,7 +396,7 @@ mod tests {
         for m in moves.split_whitespace() {
             keys.push(board.key());
             arrangements.push(board.arrangement_key());
-            let captured = board.play(parse_move(m).unwrap(), rules);
+            let captured = board.play(parse_move(m).unwrap(), &Rulebook::<Eleven>::new(*rules));
             assert!(captured.is_empty(), "the lines here capture nothing");
         }
         (keys, arrangements, board)
@@ -402,7 +407,7 @@ mod tests {
     #[test]
     fn occurrences_count_every_other_position_and_the_latest() {
         let rules = Rules::default();
-        let book = Rulebook::new(rules);
+        let book = Rulebook::<Eleven>::new(rules);
         let (keys, arr, board) = line(&format!("{CYCLE} {CYCLE}"), &rules);
         let history = History::new(&keys, &arr, keys.len());
         assert_eq!(
@@ -424,7 +429,7 @@ mod tests {
 
     #[test]
     fn favours_by_rule_and_side() {
-        let favours = |p, side| Rulebook::new(Rules::preset(p)).favours(side);
+        let favours = |p, side| Rulebook::<Eleven>::new(Rules::preset(p)).favours(side);
         use Side::*;
         assert_eq!(
             favours(Preset::Copenhagen, Defenders),
@@ -440,12 +445,12 @@ mod tests {
 
     #[test]
     fn counted_draws_read_the_history_lengths() {
-        let book = Rulebook::new(Rules::preset(Preset::HnefataflOrg));
+        let book = Rulebook::<Eleven>::new(Rules::preset(Preset::HnefataflOrg));
         let board = Board::start();
         let draw = |plies| book.outcome(&board, None, &History::new(&[], &[], plies));
         assert_eq!(draw(140), None);
         assert_eq!(draw(141), Some(Outcome::draw(Reason::MoveLimit)));
-        let book = Rulebook::new(Rules {
+        let book = Rulebook::<Eleven>::new(Rules {
             draw_fort_loses: false,
             ..Rules::preset(Preset::Copenhagen2017)
         });
@@ -459,13 +464,13 @@ mod tests {
     fn stuck_king() -> Board {
         let board =
             crate::board::notation::parse_fen("11/11/11/11/11/11/11/11/11/4a6/3aka5 d").unwrap();
-        assert_eq!(board.count_moves(), 0);
+        assert_eq!(board.count_moves(&Rulebook::default()), 0);
         board
     }
 
     #[test]
     fn a_stuck_side_comes_before_the_rules_that_look_back() {
-        let book = Rulebook::new(Rules::preset(Preset::Copenhagen2017));
+        let book = Rulebook::<Eleven>::new(Rules::preset(Preset::Copenhagen2017));
         let keys = [1; 100];
         let history = History::new(&keys, &[], 140);
         let stuck = Some(Outcome::win(Side::Attackers, Reason::NoMoves));
@@ -477,7 +482,7 @@ mod tests {
     fn hnefatafl_org_adjudicates_before_looking_at_the_side_to_move() {
         // As the site's program does: the length limit first, then its no-escape test (which
         // the boxed lone king fails), and only then the side without a move.
-        let book = Rulebook::new(Rules::preset(Preset::HnefataflOrg));
+        let book = Rulebook::<Eleven>::new(Rules::preset(Preset::HnefataflOrg));
         let at = |plies| History::new(&[], &[], plies);
         let limit = Some(Outcome::draw(Reason::MoveLimit));
         assert_eq!(book.outcome(&stuck_king(), None, &at(141)), limit);

@@ -1,9 +1,13 @@
-//! Rules: a preset plus the options in which the rule texts differ.
+//! Rules: a preset plus the options in which the rule texts and the hosts' programs differ.
+//! Geometry-free: a `Rules` names its board's side, and the rulebook compiles it for that
+//! board (see [`super::terrain`]).
 
+use super::geometry::Limbs;
+use super::piece::{Piece, Side};
 use std::fmt;
 use std::str::FromStr;
 
-/// The rule readings Hnefi knows, each a set of [`Rules`] options.
+/// The rule readings Hnefi knows, each a set of [`Rules`] options and a start position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
 pub enum Preset {
     /// Copenhagen as of the 2024 text: third repetition loses for the defenders.
@@ -16,14 +20,40 @@ pub enum Preset {
     HnefataflOrg,
     /// Fetlar 2018: no shieldwall, fort or encirclement; repetition and no-move are draws.
     Fetlar,
+    /// hnefatafl.org's 7x7 board: its 11x11 rules, but the defenders move first, the king is
+    /// captured by four on the throne and by two elsewhere, and there are no exit forts.
+    Brandubh,
+    /// hnefatafl.org's 13x13 board: its 11x11 rules on a larger board.
+    Copenhagen13,
+    /// OpenTafl's Tablut (9x9): edge escape, a king strong on and beside the throne.
+    Tablut,
+    /// OpenTafl's Foteviken Tablut (9x9): edge escape, the attackers' camps.
+    FotevikenTablut,
+    /// OpenTafl's Sea Battle (9x9): edge escape, no special squares, an unarmed king.
+    SeaBattle,
+    /// OpenTafl's Tawlbwrdd (11x11): edge escape, a weak king, no special squares.
+    Tawlbwrdd,
+    /// OpenTafl's Brandub (7x7): a weak king, corner escape, attackers first.
+    Brandub,
+    /// OpenTafl's Magpie (7x7): Brandub with a king who moves one square and is captured when
+    /// every neighbour on the board is hostile.
+    Magpie,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 4] = [
+    pub const ALL: [Preset; 12] = [
         Preset::Copenhagen,
         Preset::Copenhagen2017,
         Preset::HnefataflOrg,
         Preset::Fetlar,
+        Preset::Brandubh,
+        Preset::Copenhagen13,
+        Preset::Tablut,
+        Preset::FotevikenTablut,
+        Preset::SeaBattle,
+        Preset::Tawlbwrdd,
+        Preset::Brandub,
+        Preset::Magpie,
     ];
 
     pub fn name(self) -> &'static str {
@@ -32,6 +62,45 @@ impl Preset {
             Preset::Copenhagen2017 => "copenhagen-2017",
             Preset::HnefataflOrg => "hnefatafl-org",
             Preset::Fetlar => "fetlar",
+            Preset::Brandubh => "brandubh",
+            Preset::Copenhagen13 => "copenhagen-13",
+            Preset::Tablut => "tablut",
+            Preset::FotevikenTablut => "foteviken-tablut",
+            Preset::SeaBattle => "sea-battle",
+            Preset::Tawlbwrdd => "tawlbwrdd",
+            Preset::Brandub => "brandub",
+            Preset::Magpie => "magpie",
+        }
+    }
+
+    /// The side of the preset's board.
+    pub fn side(self) -> u8 {
+        Rules::preset(self).side
+    }
+
+    /// Whether the engine (search and protocols) plays this preset yet: the 11x11 presets
+    /// that start from the Copenhagen position. The board plays them all.
+    pub fn engine_plays(self) -> bool {
+        self.start_fen() == super::notation::START_FEN
+    }
+
+    /// The start position as a FEN, the side to move included.
+    pub fn start_fen(self) -> &'static str {
+        const TABLUT: &str = "3aaa3/4a4/4d4/a3d3a/aaddkddaa/a3d3a/4d4/4a4/3aaa3 a";
+        match self {
+            Preset::Copenhagen | Preset::Copenhagen2017 | Preset::HnefataflOrg | Preset::Fetlar => {
+                super::notation::START_FEN
+            }
+            Preset::Brandubh => "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 d",
+            Preset::Brandub | Preset::Magpie => "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a",
+            Preset::Copenhagen13 => {
+                "3aaaaaaa3/6a6/13/a5d5a/a5d5a/a4ddd4a/aa1dddkddd1aa/a4ddd4a/a5d5a/a5d5a/13/6a6/\
+                 3aaaaaaa3 a"
+            }
+            Preset::Tablut | Preset::FotevikenTablut | Preset::SeaBattle => TABLUT,
+            Preset::Tawlbwrdd => {
+                "4aaa4/4a1a4/5a5/5d5/aa2ddd2aa/a1addkdda1a/aa2ddd2aa/5d5/5a5/4a1a4/4aaa4 a"
+            }
         }
     }
 }
@@ -66,8 +135,10 @@ pub enum Repetition {
     /// The third occurrence of a position (board and side to move) wins for the attackers.
     ThirdLosesForDefenders,
     /// The third occurrence loses for the player whose move made it: the one who could have
-    /// broken the cycle (the 2017 "aggressive player").
+    /// broken the cycle (the 2017 "aggressive player"; OpenTafl's `tfr:w`).
     ThirdLosesForMover,
+    /// The third occurrence wins for the player whose move made it (OpenTafl's `tfr:l`).
+    ThirdWinsForMover,
     /// The third occurrence is a draw.
     ThirdIsDraw,
     /// A defenders' move may not recreate a board seen earlier in the game.
@@ -81,21 +152,174 @@ pub enum NoMoves {
     Draw,
 }
 
+/// Where the king escapes to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Escape {
+    /// The corner squares (the rules' own, which may be other squares or none).
+    Corners,
+    /// Any square on the edge.
+    Edge,
+}
+
+/// How the king is captured.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum KingStrength {
+    /// Hostile squares on all four sides; never on the edge.
+    Strong,
+    /// Like any man: two hostile squares in a line with the attacker that moved.
+    Weak,
+    /// Strong on the throne and beside it, weak elsewhere (Tablut).
+    StrongNearThrone,
+    /// Strong on the throne only, weak elsewhere (hnefatafl.org's 7x7).
+    StrongOnThrone,
+    /// Every neighbour on the board hostile: four inside, three on the edge (Magpie).
+    Middleweight,
+}
+
+/// A set of kinds of piece, as special-square rules name them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+pub struct Kinds(u8);
+
+impl Kinds {
+    pub const NONE: Kinds = Kinds(0);
+    pub const ATTACKERS: Kinds = Kinds(1);
+    pub const DEFENDERS: Kinds = Kinds(2);
+    pub const KING: Kinds = Kinds(4);
+    /// Both sides' men and the king.
+    pub const ALL: Kinds = Kinds(7);
+
+    pub const fn of(piece: Piece) -> Kinds {
+        Kinds(1 << piece as u8)
+    }
+
+    pub const fn contains(self, piece: Piece) -> bool {
+        self.0 & Kinds::of(piece).0 != 0
+    }
+
+    pub const fn with(self, other: Kinds) -> Kinds {
+        Kinds(self.0 | other.0)
+    }
+}
+
+/// Squares by index on the rules' board (`rank * side + file`): geometry-free, so that rules
+/// stay a plain value until the rulebook compiles them for their board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+pub struct SquareSet(pub Limbs);
+
+impl SquareSet {
+    pub const EMPTY: SquareSet = SquareSet([0; 3]);
+
+    pub const fn with(self, index: usize) -> SquareSet {
+        let mut limbs = self.0;
+        limbs[index / 64] |= 1 << (index % 64);
+        SquareSet(limbs)
+    }
+
+    pub const fn contains(self, index: usize) -> bool {
+        self.0[index / 64] >> (index % 64) & 1 != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == [0; 3]
+    }
+
+    /// The four corners of a board of `side`.
+    pub const fn corners(side: u8) -> SquareSet {
+        let (s, n) = (side as usize, side as usize * side as usize);
+        SquareSet::EMPTY.with(0).with(s - 1).with(n - s).with(n - 1)
+    }
+
+    /// The centre of a board of `side`.
+    pub const fn centre(side: u8) -> SquareSet {
+        SquareSet::EMPTY.with(side as usize * side as usize / 2)
+    }
+}
+
+/// What one kind of special square (corners, the throne, a side's forts) means to each kind
+/// of piece.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Special {
+    pub squares: SquareSet,
+    /// May move across it (when empty).
+    pub pass: Kinds,
+    /// May stop on it.
+    pub stop: Kinds,
+    /// May enter it from a square of another kind; the others may move only within.
+    pub reenter: Kinds,
+    /// Hostile to these (as the far side of a capture) when a piece stands on it.
+    pub hostile: Kinds,
+    /// Hostile to these when it is empty.
+    pub hostile_empty: Kinds,
+}
+
+impl Special {
+    /// No such squares.
+    pub const NONE: Special = Special {
+        squares: SquareSet::EMPTY,
+        pass: Kinds::ALL,
+        stop: Kinds::ALL,
+        reenter: Kinds::ALL,
+        hostile: Kinds::NONE,
+        hostile_empty: Kinds::NONE,
+    };
+
+    /// The corners of the classic boards: the king's alone, hostile to every piece.
+    pub const fn corners(side: u8) -> Special {
+        Special {
+            squares: SquareSet::corners(side),
+            pass: Kinds::KING,
+            stop: Kinds::KING,
+            reenter: Kinds::ALL,
+            hostile: Kinds::ALL,
+            hostile_empty: Kinds::ALL,
+        }
+    }
+
+    /// The throne of the classic boards: everyone passes it empty, only the king stops on it;
+    /// hostile to the attackers always and to everyone when empty.
+    pub const fn throne(side: u8) -> Special {
+        Special {
+            squares: SquareSet::centre(side),
+            pass: Kinds::ALL,
+            stop: Kinds::KING,
+            reenter: Kinds::ALL,
+            hostile: Kinds::ATTACKERS,
+            hostile_empty: Kinds::ALL,
+        }
+    }
+}
+
 /// Everything the board needs to know to play by a given rule reading.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Rules {
     pub preset: Preset,
+    /// The board's side: 7, 9, 11 or 13.
+    pub side: u8,
+    /// Who moves first from the start position.
+    pub first: Side,
+    pub escape: Escape,
+    pub king: KingStrength,
+    /// The king captures when he moves.
+    pub king_hammer: bool,
+    /// Enemy men are captured against the king.
+    pub king_anvil: bool,
+    pub corners: Special,
+    pub throne: Special,
+    pub attacker_forts: Special,
+    pub defender_forts: Special,
+    /// The most squares a move may cover, per kind of piece (`Piece` order); 0 for no limit.
+    pub speed: [u8; 3],
+    /// Tablut's Linnaean capture: a defender beside the king on the throne, whose other three
+    /// sides are held by attackers, is captured against the throne.
+    pub linnaean: bool,
     /// Rows on the edge may be captured together.
     pub shieldwall: bool,
+    /// A corner may close a shieldwall (OpenTafl's strong shieldwall).
+    pub shieldwall_corners: bool,
     /// A king on the edge in an unbreakable fort wins.
     pub exit_fort: bool,
     /// Attackers win when no defender can reach the edge.
     pub encirclement: bool,
-    /// The king takes part in captures.
-    pub king_armed: bool,
-    /// A king beside the throne is captured by three attackers (else four are needed,
-    /// which the throne forbids).
-    pub king_beside_throne_by_three: bool,
     pub repetition: Repetition,
     pub no_moves: NoMoves,
     /// 2017: the defenders lose when their own arrangement recurs three times without a capture.
@@ -113,17 +337,45 @@ impl Rules {
     pub const fn preset(preset: Preset) -> Rules {
         let copenhagen = Rules {
             preset,
+            side: 11,
+            first: Side::Attackers,
+            escape: Escape::Corners,
+            king: KingStrength::Strong,
+            king_hammer: true,
+            king_anvil: true,
+            corners: Special::corners(11),
+            throne: Special::throne(11),
+            attacker_forts: Special::NONE,
+            defender_forts: Special::NONE,
+            speed: [0; 3],
+            linnaean: false,
             shieldwall: true,
+            shieldwall_corners: true,
             exit_fort: true,
             encirclement: true,
-            king_armed: true,
-            king_beside_throne_by_three: true,
             repetition: Repetition::ThirdLosesForDefenders,
             no_moves: NoMoves::Loses,
             draw_fort_loses: false,
             no_capture_draw_plies: None,
             max_plies: None,
             no_escape_loses: false,
+        };
+        let hnefatafl_org = Rules {
+            repetition: Repetition::DefendersMayNotRepeat,
+            // hnefatafl.org's server (hnefatafl-copenhagen 6.4.1) draws the game with the
+            // 141st ply unless that move wins (tests/hnefatafl_server.rs); the same
+            // release's text-protocol program counts one ply more (tests/server_rules.rs).
+            max_plies: Some(141),
+            no_escape_loses: true,
+            ..copenhagen
+        };
+        // OpenTafl's defaults for a rules string's keys (see `opentafl.rs`).
+        let opentafl = Rules {
+            shieldwall: false,
+            shieldwall_corners: false,
+            exit_fort: false,
+            repetition: Repetition::ThirdIsDraw,
+            ..copenhagen
         };
         match preset {
             Preset::Copenhagen => copenhagen,
@@ -133,24 +385,113 @@ impl Rules {
                 no_capture_draw_plies: Some(100),
                 ..copenhagen
             },
-            Preset::HnefataflOrg => Rules {
-                repetition: Repetition::DefendersMayNotRepeat,
-                // hnefatafl.org's server (hnefatafl-copenhagen 6.4.1) draws the game with the
-                // 141st ply unless that move wins (tests/hnefatafl_server.rs); the same
-                // release's text-protocol program counts one ply more (tests/server_rules.rs).
-                max_plies: Some(141),
-                no_escape_loses: true,
-                ..copenhagen
-            },
+            Preset::HnefataflOrg => hnefatafl_org,
             Preset::Fetlar => Rules {
                 shieldwall: false,
+                shieldwall_corners: false,
                 exit_fort: false,
                 encirclement: false,
-                // Seed 002: "only be taken by surrounding him in all four directions".
-                king_beside_throne_by_three: false,
+                // Seed 002: "only be taken by surrounding him in all four directions": the
+                // empty throne is not hostile to the king.
+                throne: Special {
+                    hostile_empty: Kinds::ATTACKERS.with(Kinds::DEFENDERS),
+                    ..Special::throne(11)
+                },
                 repetition: Repetition::ThirdIsDraw,
                 no_moves: NoMoves::Draw,
                 ..copenhagen
+            },
+            Preset::Brandubh => Rules {
+                side: 7,
+                first: Side::Defenders,
+                king: KingStrength::StrongOnThrone,
+                corners: Special::corners(7),
+                // The program's capture of the king counts attackers and corners only.
+                throne: Special {
+                    hostile_empty: Kinds::ATTACKERS.with(Kinds::DEFENDERS),
+                    ..Special::throne(7)
+                },
+                exit_fort: false,
+                ..hnefatafl_org
+            },
+            Preset::Copenhagen13 => Rules {
+                side: 13,
+                corners: Special::corners(13),
+                throne: Special::throne(13),
+                ..hnefatafl_org
+            },
+            Preset::Tablut => Rules {
+                side: 9,
+                escape: Escape::Edge,
+                king: KingStrength::StrongNearThrone,
+                corners: Special::NONE,
+                throne: Special {
+                    stop: Kinds::NONE,
+                    hostile: Kinds::NONE,
+                    ..Special::throne(9)
+                },
+                linnaean: true,
+                ..opentafl
+            },
+            Preset::FotevikenTablut => Rules {
+                side: 9,
+                escape: Escape::Edge,
+                corners: Special::NONE,
+                // `cenre:` with `cens:`: once the king has left, nobody enters; `cenh:` and
+                // `cenhe:K` name no side, so the throne is hostile to nobody.
+                throne: Special {
+                    stop: Kinds::NONE,
+                    reenter: Kinds::NONE,
+                    hostile: Kinds::NONE,
+                    hostile_empty: Kinds::NONE,
+                    ..Special::throne(9)
+                },
+                attacker_forts: Special {
+                    squares: FOTEVIKEN_CAMPS,
+                    pass: Kinds::ALL,
+                    stop: Kinds::ALL,
+                    reenter: Kinds::NONE,
+                    hostile: Kinds::NONE,
+                    hostile_empty: Kinds::NONE,
+                },
+                ..opentafl
+            },
+            Preset::SeaBattle => Rules {
+                side: 9,
+                escape: Escape::Edge,
+                king_hammer: false,
+                king_anvil: false,
+                corners: Special::NONE,
+                throne: Special::NONE,
+                ..opentafl
+            },
+            Preset::Tawlbwrdd => Rules {
+                escape: Escape::Edge,
+                king: KingStrength::Weak,
+                corners: Special::NONE,
+                throne: Special::NONE,
+                ..opentafl
+            },
+            Preset::Brandub => Rules {
+                side: 7,
+                king: KingStrength::Weak,
+                corners: Special::corners(7),
+                throne: Special {
+                    hostile: Kinds::NONE,
+                    hostile_empty: Kinds::NONE,
+                    ..Special::throne(7)
+                },
+                encirclement: false,
+                ..opentafl
+            },
+            Preset::Magpie => Rules {
+                side: 7,
+                king: KingStrength::Middleweight,
+                corners: Special::corners(7),
+                throne: Special::throne(7),
+                speed: [0, 0, 1],
+                encirclement: false,
+                ..opentafl
             },
         }
     }
@@ -162,7 +503,45 @@ impl Rules {
             ..self
         }
     }
+
+    /// The most squares `piece` may move at once, if limited.
+    pub const fn speed_limit(&self, piece: Piece) -> Option<u8> {
+        match self.speed[piece as usize] {
+            0 => None,
+            n => Some(n),
+        }
+    }
 }
+
+/// Foteviken Tablut's four camps of the attackers: a4 a5 a6 b5, d1 e1 f1 e2, i4 i5 i6 h5,
+/// d9 e9 f9 e8.
+const FOTEVIKEN_CAMPS: SquareSet = {
+    let squares = [
+        (0, 3),
+        (0, 4),
+        (0, 5),
+        (1, 4),
+        (3, 0),
+        (4, 0),
+        (5, 0),
+        (4, 1),
+        (8, 3),
+        (8, 4),
+        (8, 5),
+        (7, 4),
+        (3, 8),
+        (4, 8),
+        (5, 8),
+        (4, 7),
+    ];
+    let mut set = SquareSet::EMPTY;
+    let mut i = 0;
+    while i < squares.len() {
+        set = set.with(squares[i].1 * 9 + squares[i].0);
+        i += 1;
+    }
+    set
+};
 
 impl Default for Rules {
     fn default() -> Rules {

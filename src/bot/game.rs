@@ -257,7 +257,9 @@ impl Game {
                     self.id
                 );
             }
-            self.pos.board().generate_moves(&mut list);
+            self.pos
+                .board()
+                .generate_moves(self.pos.rulebook(), &mut list);
         }
         let open: Vec<Move> = list
             .iter()

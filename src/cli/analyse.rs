@@ -4,7 +4,7 @@
 use super::CliError;
 use super::common::{EvalChoice, PositionArg};
 use clap::Args;
-use hnefi::board::{Preset, Rules, Side};
+use hnefi::board::{Preset, Rulebook, Rules, Side};
 use hnefi::report::graph::percent;
 use hnefi::report::scale::attackers_win;
 use hnefi::search::Score;
@@ -165,11 +165,11 @@ pub struct EvalArgs {
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
     use hnefi::search::nnue::describe;
     let board = args.position.board();
-    let rules = Rules::default();
+    let book = Rulebook::default();
     let (eval, net) = args.eval.load()?;
-    out!("{}", hnefi::search::eval::breakdown(&board, &rules))?;
+    out!("{}", hnefi::search::eval::breakdown(&board, &book))?;
     if let Some(net) = eval.network(net.as_deref()) {
-        out!("{}", describe(net, &board, &rules))?;
+        out!("{}", describe(net, &board, &book))?;
     }
     Ok(())
 }

@@ -5,7 +5,7 @@ use super::CliError;
 use super::common::{check_fit_settings, progress_bar, read_samples, thread_pool};
 use super::output::check_writable;
 use clap::Args;
-use hnefi::board::Rules;
+use hnefi::board::Rulebook;
 use hnefi::learn::sample::Sample;
 use hnefi::learn::train::{self, TrainData, TrainSettings};
 use hnefi::learn::tune::held_out;
@@ -131,8 +131,8 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     };
     let mut train_data = empty();
     let mut validation = empty();
-    let rules = Rules::default();
-    let keep = |s: &Sample| !args.quiet_only || train::is_quiet(&s.board, &rules);
+    let book = Rulebook::default();
+    let keep = |s: &Sample| !args.quiet_only || train::is_quiet(&s.board, &book);
     let kept = |samples: &[Sample]| {
         if args.quiet_only {
             let quiet = samples.iter().filter(|s| keep(s)).count();

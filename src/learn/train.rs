@@ -15,7 +15,7 @@
 //! of its pieces: forward and backward cost O(pieces x hidden units).
 
 use super::sample::Sample;
-use crate::board::{Board, MoveList, Rules, Side};
+use crate::board::{Board, MoveList, Rulebook, Side};
 use crate::search::eval::evaluate as hand_evaluate;
 use crate::search::nnue::{Accumulator, FloatNetwork, PARAMS, QuantisedNetwork, board_features};
 use crate::search::ordering::Tactics;
@@ -106,7 +106,7 @@ impl TrainData {
         self.side.push(sample.board.side_to_move());
         if self.residual {
             // The search's own evaluation, for the side to move, as a logit.
-            let cp = hand_evaluate(&sample.board, &Rules::default()).0;
+            let cp = hand_evaluate(&sample.board, &Rulebook::default()).0;
             self.hand.push((scale * f64::from(cp)) as f32);
         }
         let result = sample.result.attackers_score();
@@ -194,13 +194,13 @@ impl Default for TrainData {
 /// Whether nothing is about to happen: the side to move can capture nothing and the king
 /// sees no corner. The search score of a position that is not quiet counts what its next
 /// moves win, which a static evaluation cannot see and should not be taught to guess.
-pub fn is_quiet(board: &Board, rules: &Rules) -> bool {
-    let tactics = Tactics::new(board, rules);
+pub fn is_quiet(board: &Board, book: &Rulebook) -> bool {
+    let tactics = Tactics::new(board, book);
     if tactics.open_lines.any() {
         return false;
     }
     let mut captures = MoveList::new();
-    board.generate_moves_to(tactics.any_capture, &mut captures);
+    board.generate_moves_to(tactics.any_capture, book, &mut captures);
     captures.is_empty()
 }
 
@@ -559,7 +559,7 @@ mod tests {
         let samples = king_on_edge_data();
         let train_data = residual_data(&samples);
         // The hand evaluation's own loss, computed directly.
-        let rules = Rules::default();
+        let rules = Rulebook::default();
         let hand_loss = samples
             .iter()
             .map(|s| {
@@ -640,7 +640,7 @@ mod tests {
 
     #[test]
     fn a_position_with_a_capture_or_an_open_corner_is_not_quiet() {
-        let rules = Rules::default();
+        let rules = Rulebook::default();
         let squares = |names: &[&str]| -> Bitboard {
             names
                 .iter()

@@ -94,7 +94,11 @@ impl Dataset {
     }
 
     pub fn push(&mut self, sample: &Sample, rules: &Rules) {
-        extract(&sample.board, rules, &mut Collect(&mut self.features));
+        extract(
+            &sample.board,
+            &crate::board::Rulebook::new(*rules),
+            &mut Collect(&mut self.features),
+        );
         // Merge repeated features (a corner pattern seen at two corners) for a shorter loop.
         let start = *self.offsets.last().expect("offsets start with 0") as usize;
         let run = &mut self.features[start..];
@@ -385,7 +389,8 @@ mod tests {
         let w = current_weights();
         let eval = d.eval(&w, 0);
         let board = parse_fen(crate::board::START_FEN).unwrap();
-        let expected = crate::search::eval::attackers_view(&board, &rules) as f64;
+        let expected =
+            crate::search::eval::attackers_view(&board, &crate::board::Rulebook::new(rules)) as f64;
         assert!((eval - expected).abs() < 1.0, "{eval} vs {expected}");
     }
 

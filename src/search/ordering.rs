@@ -3,7 +3,7 @@
 use super::eval::features::corner_sight;
 use super::eval::open_corner_lines;
 use crate::board::Custodial;
-use crate::board::{Bitboard, Board, MAX_MOVES, Move, Rules};
+use crate::board::{Bitboard, Board, MAX_MOVES, Move, Rulebook};
 
 /// What a node knows about the tactics of its position, computed once and shared by ordering,
 /// pruning decisions and the quiescence search.
@@ -21,10 +21,10 @@ pub struct Tactics {
 }
 
 impl Tactics {
-    pub fn new(board: &Board, rules: &Rules) -> Tactics {
+    pub fn new(board: &Board, book: &Rulebook) -> Tactics {
         let king = board.king();
         let capture_squares =
-            Custodial::of(board, board.side_to_move(), rules).landings(!board.occupied());
+            Custodial::of(board, board.side_to_move(), book).landings(!board.occupied());
         let any_capture = capture_squares
             .iter()
             .fold(Bitboard::EMPTY, |all, &s| all | s);

@@ -41,7 +41,7 @@ impl Solver {
     /// Every first move that wins within `n` moves.
     pub fn winning_moves(&mut self, board: &Board, n: u32) -> Result<Vec<Move>, OutOfBudget> {
         let mut out = Vec::new();
-        for mv in ordered_moves(board) {
+        for mv in ordered_moves(board, &self.book) {
             if self.move_wins(board, mv, n)? {
                 out.push(mv);
             }
@@ -58,7 +58,7 @@ impl Solver {
             return Ok(known);
         }
         let mut result = false;
-        for mv in ordered_moves(board) {
+        for mv in ordered_moves(board, &self.book) {
             if self.move_wins(board, mv, n)? {
                 result = true;
                 break;
@@ -71,11 +71,11 @@ impl Solver {
     fn move_wins(&mut self, board: &Board, mv: Move, n: u32) -> Result<bool, OutOfBudget> {
         self.budget = self.budget.checked_sub(1).ok_or(OutOfBudget)?;
         let mut child = *board;
-        child.play(mv, self.book.rules());
+        child.play(mv, &self.book);
         if self.book.mover_win(&child, mv).is_some() {
             return Ok(true);
         }
-        let replies = ordered_moves(&child);
+        let replies = ordered_moves(&child, &self.book);
         if replies.is_empty() {
             let stuck = child.side_to_move();
             return Ok(self.book.no_moves(stuck).winner == Some(stuck.opponent()));
@@ -89,7 +89,7 @@ impl Solver {
         }
         for reply in replies {
             let mut after = child;
-            after.play(reply, self.book.rules());
+            after.play(reply, &self.book);
             if self.book.mover_win(&after, reply).is_some() || !self.wins(&after, n - 1)? {
                 return Ok(false);
             }
@@ -100,9 +100,9 @@ impl Solver {
 
 /// The moves, the king's and those landing near him first: short wins and the defences
 /// against them are found there.
-fn ordered_moves(board: &Board) -> MoveList {
+fn ordered_moves(board: &Board, book: &Rulebook) -> MoveList {
     let mut list = MoveList::new();
-    board.generate_moves(&mut list);
+    board.generate_moves(book, &mut list);
     let king = board.king();
     list.sort_by_key(|m| {
         let near = m.to().file().abs_diff(king.file()) + m.to().rank().abs_diff(king.rank());

@@ -461,7 +461,7 @@ mod tests {
         let start = Board::start();
         let mut after = start;
         let rules = Rules::default();
-        let captured = after.play(mv("d1-d3"), &rules);
+        let captured = after.play(mv("d1-d3"), &crate::board::Rulebook::new(rules));
         assert_round_trips([
             Command::Noop("hello"),
             Command::Position(start),
@@ -594,7 +594,7 @@ mod tests {
         assert_eq!(e("finish 7"), "finish: '7' is not 0, 1, 2 or 3");
         assert_eq!(e("probe"), "unknown command 'probe'");
         assert!(matches!(
-            "rules dim:9".parse::<Command>(),
+            "rules dim:9 start:/9/".parse::<Command>(),
             Err(MessageError::Rules(RulesError::BoardSize(_)))
         ));
     }

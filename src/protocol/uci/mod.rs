@@ -122,9 +122,9 @@ impl Uci {
             Command::Display => self.display(),
             Command::Eval => {
                 let pos = self.session.position();
-                let mut text = crate::search::eval::breakdown(pos.board(), pos.rules());
+                let mut text = crate::search::eval::breakdown(pos.board(), pos.rulebook());
                 if let Some(net) = self.engine.options().network() {
-                    text += &crate::search::nnue::describe(net, pos.board(), pos.rules());
+                    text += &crate::search::nnue::describe(net, pos.board(), pos.rulebook());
                 }
                 for l in text.lines() {
                     self.reply(Reply::InfoString(l.to_string()));

@@ -42,7 +42,11 @@ pub fn offered(options: &Options) -> Vec<EngineOption> {
             name: "Rules".into(),
             kind: OptionKind::Combo {
                 default: Preset::Copenhagen.to_string(),
-                vars: Preset::ALL.iter().map(|p| p.to_string()).collect(),
+                vars: Preset::ALL
+                    .iter()
+                    .filter(|p| p.engine_plays())
+                    .map(|p| p.to_string())
+                    .collect(),
             },
         },
         spin(
@@ -152,11 +156,18 @@ pub fn change(name: &str, value: Option<&str>, current: &Options) -> Result<Chan
         "skill level" => options.level = Level::new(number(0, u64::MAX)?)?,
         "move overhead" => options.move_overhead = Duration::from_millis(number(0, 5000)?),
         "rules" => {
-            return value
+            let preset: Preset = value
                 .unwrap_or("")
                 .parse()
-                .map(Change::Rules)
-                .map_err(|e| OptionError::Rules(e.to_string()));
+                .map_err(|e: crate::board::UnknownPreset| OptionError::Rules(e.to_string()))?;
+            if !preset.engine_plays() {
+                return Err(OptionError::Rules(format!(
+                    "'{preset}' is played on {n}x{n}: this engine plays the 11x11 Copenhagen \
+                     family so far",
+                    n = preset.side()
+                )));
+            }
+            return Ok(Change::Rules(preset));
         }
         "ponder" => {
             return match value.map(str::to_ascii_lowercase).as_deref() {

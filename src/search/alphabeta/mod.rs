@@ -89,11 +89,11 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn evaluate(&self, b: &Board, ply: u32) -> Score {
         match self.shared.net {
-            None => evaluate(b, self.book.rules()),
+            None => evaluate(b, &self.book),
             Some(net) => {
                 let acc = &self.accumulators[ply as usize];
                 debug_assert_eq!(*acc, Accumulator::refresh(net, b), "{b:?} at ply {ply}");
-                net.evaluate_position(acc, b, self.book.rules())
+                net.evaluate_position(acc, b, &self.book)
             }
         }
     }
@@ -138,7 +138,7 @@ impl<'a> Searcher<'a> {
     /// The squares beside the king the attackers still have to take to capture him (5 when
     /// he cannot be captured where he stands).
     fn king_open_sides(&self, b: &Board) -> u32 {
-        b.king_capture_squares(self.book.rules())
+        b.king_capture_squares(&self.book)
             .map_or(5, |needed| (needed & !b.attackers()).count())
     }
 

@@ -54,7 +54,7 @@ impl Searcher<'_> {
             return lo;
         }
 
-        let tactics = Tactics::new(b, self.book.rules());
+        let tactics = Tactics::new(b, &self.book);
         if side == Side::Defenders && tactics.open_lines.any() {
             return Score::win_in(ply + 1);
         }
@@ -93,7 +93,7 @@ impl Searcher<'_> {
         // The table's move, if legal here, is tried before the others are generated: it often
         // cuts at once. A legal one also proves the side has a move.
         let tt_move = tt_move.filter(|&m| b.check_move(m).is_ok());
-        if tt_move.is_none() && b.count_moves() == 0 {
+        if tt_move.is_none() && b.count_moves(&self.book) == 0 {
             return self.no_moves_score(side, ply);
         }
         let eval = tt.map_or_else(|| self.evaluate(b, ply), |e| e.eval);
@@ -168,7 +168,7 @@ impl Searcher<'_> {
                     break;
                 }
                 generated = true;
-                b.generate_moves(&mut list);
+                b.generate_moves(&self.book, &mut list);
                 if let Some(m) = tt_move
                     && let Some(dup) = list[i..].iter().position(|&x| x == m)
                 {
@@ -199,7 +199,7 @@ impl Searcher<'_> {
             let mv = list[i];
             i += 1;
             let mut child = *b;
-            let captured = child.play(mv, self.book.rules());
+            let captured = child.play(mv, &self.book);
             self.enter_child(b, &child, Some((mv, captured)), ply);
             let child_quiet = if captured.any() {
                 0

@@ -33,7 +33,7 @@ impl Searcher<'_> {
         let p = ply as usize;
         self.pv_len[p.min(MAX_PLY)] = 0;
         let side = b.side_to_move();
-        let tactics = Tactics::new(b, self.book.rules());
+        let tactics = Tactics::new(b, &self.book);
         if side == Side::Defenders && tactics.open_lines.any() {
             return Score::win_in(ply + 1);
         }
@@ -66,7 +66,7 @@ impl Searcher<'_> {
             targets |= king_zone;
         }
         let mut list = MoveList::new();
-        b.generate_moves_to(targets, &mut list);
+        b.generate_moves_to(targets, &self.book, &mut list);
         if side == Side::Defenders {
             // King moves to a corner or, near the horizon, to a square that sees one.
             let reach = Bitboard::rook_targets(king, b.occupied());
@@ -84,7 +84,7 @@ impl Searcher<'_> {
             let (book, history) = (&self.book, self.past(ply, quiet));
             list.retain(|mv| {
                 let mut after = *b;
-                let captured = after.play(*mv, book.rules());
+                let captured = after.play(*mv, book);
                 !book.recreates_forbidden_board(&history, &after, captured)
             });
         }
@@ -98,7 +98,7 @@ impl Searcher<'_> {
             pick(&mut list, &mut scores, i);
             let mv = list[i];
             let mut child = *b;
-            let captured = child.play(mv, self.book.rules());
+            let captured = child.play(mv, &self.book);
             self.enter_child(b, &child, Some((mv, captured)), ply);
             let score = if self.book.mover_win(&child, mv).is_some() {
                 Score::win_in(ply + 1)

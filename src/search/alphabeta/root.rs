@@ -38,7 +38,7 @@ impl Searcher<'_> {
         for i in order {
             let mv = root_moves[i].mv;
             let mut child = *board;
-            let captured = child.play(mv, self.book.rules());
+            let captured = child.play(mv, &self.book);
             self.enter_child(board, &child, Some((mv, captured)), 0);
             let score = if self.book.mover_win(&child, mv).is_some() {
                 self.pv_len[1] = 0;

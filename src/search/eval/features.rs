@@ -9,7 +9,7 @@
 use super::super::params::PHASE_PIECES;
 use crate::board::Custodial;
 use crate::board::square::{Direction, SIZE};
-use crate::board::{Bitboard, Board, Rules, Side, Square};
+use crate::board::{Bitboard, Board, Rulebook, Side, Square};
 
 /// A named run of feature numbers, for people and for the tuner's report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -462,8 +462,8 @@ fn reach(soldiers: Bitboard, empty: Bitboard, landable: Bitboard) -> (u32, Bitbo
 
 /// Victims of `mover` that a piece reaching `reach` captures with one move.
 #[inline]
-fn hanging(board: &Board, mover: Side, rules: &Rules, reach: Bitboard, empty: Bitboard) -> i32 {
-    let landings = Custodial::of(board, mover, rules).landings(empty);
+fn hanging(board: &Board, mover: Side, book: &Rulebook, reach: Bitboard, empty: Bitboard) -> i32 {
+    let landings = Custodial::of(board, mover, book).landings(empty);
     let mut victims = Bitboard::EMPTY;
     for dir in Direction::ALL {
         victims |= (landings[dir.index()] & reach).shift(dir);
@@ -480,7 +480,7 @@ pub fn phase(board: &Board) -> i32 {
 
 /// Counts every feature of `board` into `sink`.
 #[inline]
-pub fn extract(board: &Board, rules: &Rules, sink: &mut impl Sink) {
+pub fn extract(board: &Board, book: &Rulebook, sink: &mut impl Sink) {
     let attackers = board.attackers();
     let defenders = board.defenders();
     let king = board.king();
@@ -543,14 +543,14 @@ pub fn extract(board: &Board, rules: &Rules, sink: &mut impl Sink) {
     let (att_moves, att_reach) = reach(attackers, empty, landable);
     let (def_moves, def_reach) = reach(defenders, empty, landable);
     let def_moves = def_moves + routes.reach.count();
-    let def_reach = if rules.king_armed {
+    let def_reach = if book.rules().king_hammer {
         def_reach | routes.reach
     } else {
         def_reach
     };
     let attackers_to_move = board.side_to_move() == Side::Attackers;
-    let att_hanging = hanging(board, Side::Defenders, rules, def_reach, empty);
-    let def_hanging = hanging(board, Side::Attackers, rules, att_reach, empty);
+    let att_hanging = hanging(board, Side::Defenders, book, def_reach, empty);
+    let def_hanging = hanging(board, Side::Attackers, book, att_reach, empty);
     let (att_slot, def_slot) = if attackers_to_move { (1, 2) } else { (0, 3) };
     sink.add(HANGING.start + att_slot, att_hanging);
     sink.add(HANGING.start + def_slot, def_hanging);
@@ -702,7 +702,7 @@ mod tests {
         }
         let squeeze = |fen: &str| {
             let mut keep = Keep(Vec::new());
-            extract(&parse_fen(fen).unwrap(), &Rules::default(), &mut keep);
+            extract(&parse_fen(fen).unwrap(), &Rulebook::default(), &mut keep);
             let at = |i: usize| {
                 keep.0
                     .iter()
@@ -740,7 +740,7 @@ mod tests {
             }
         }
         let mut keep = Keep(Vec::new());
-        extract(&b, &Rules::default(), &mut keep);
+        extract(&b, &Rulebook::default(), &mut keep);
         let count = |g: Group, i: usize| {
             keep.0
                 .iter()

@@ -8,7 +8,7 @@ pub mod weights;
 
 use super::params::PHASE_PIECES;
 use super::score::Score;
-use crate::board::{Bitboard, Board, Rules, Side};
+use crate::board::{Bitboard, Board, Rulebook, Side};
 use features::{
     ATTACKER_SQ, DEFENDER_SQ, FEATURES, FOLDED_SQUARES, GROUPS, Group, KING_SQ, KingRoutes, Sink,
     extract, fold, phase,
@@ -92,9 +92,9 @@ fn blend(opening: i32, ending: i32, phase: i32) -> i32 {
 
 /// The evaluation in cp for the attackers (negative favours the defenders).
 #[inline]
-pub fn attackers_view(board: &Board, rules: &Rules) -> i32 {
+pub fn attackers_view(board: &Board, book: &Rulebook) -> i32 {
     let mut sums = Sums::default();
-    extract(board, rules, &mut sums);
+    extract(board, book, &mut sums);
     blend(sums.opening, sums.ending, phase(board))
 }
 
@@ -106,8 +106,8 @@ pub const MAX_EVAL: i32 = 20_000;
 
 /// The evaluation from the side to move's point of view.
 #[inline]
-pub fn evaluate(board: &Board, rules: &Rules) -> Score {
-    let v = attackers_view(board, rules).clamp(-MAX_EVAL, MAX_EVAL);
+pub fn evaluate(board: &Board, book: &Rulebook) -> Score {
+    let v = attackers_view(board, book).clamp(-MAX_EVAL, MAX_EVAL);
     match board.side_to_move() {
         Side::Attackers => Score(v),
         Side::Defenders => Score(-v),
@@ -115,7 +115,7 @@ pub fn evaluate(board: &Board, rules: &Rules) -> Score {
 }
 
 /// Each group's part of the evaluation, cp for the attackers, in the order of [`GROUPS`].
-pub fn terms(board: &Board, rules: &Rules) -> Vec<(&'static str, i32)> {
+pub fn terms(board: &Board, book: &Rulebook) -> Vec<(&'static str, i32)> {
     struct PerFeature(Vec<[i32; 2]>);
     impl Sink for PerFeature {
         fn add(&mut self, feature: usize, count: i32) {
@@ -125,7 +125,7 @@ pub fn terms(board: &Board, rules: &Rules) -> Vec<(&'static str, i32)> {
         }
     }
     let mut per = PerFeature(vec![[0; 2]; FEATURES]);
-    extract(board, rules, &mut per);
+    extract(board, book, &mut per);
     let phase = phase(board);
     GROUPS
         .iter()
@@ -139,20 +139,20 @@ pub fn terms(board: &Board, rules: &Rules) -> Vec<(&'static str, i32)> {
 }
 
 /// A table of the terms, for people: one line per group, the attackers' view.
-pub fn breakdown(board: &Board, rules: &Rules) -> String {
+pub fn breakdown(board: &Board, book: &Rulebook) -> String {
     let mut out = String::from("term               attackers' view (cp)\n");
-    for (name, v) in terms(board, rules) {
+    for (name, v) in terms(board, book) {
         out.push_str(&format!("{name:<18} {v:>+6}\n"));
     }
     out.push_str(&format!(
         "{:<18} {:>+6}   (groups rounded apart)\n",
         "total",
-        attackers_view(board, rules)
+        attackers_view(board, book)
     ));
     out.push_str(&format!(
         "side to move ({}): {}\n",
         board.side_to_move(),
-        evaluate(board, rules)
+        evaluate(board, book)
     ));
     out
 }
@@ -165,7 +165,7 @@ mod tests {
     #[test]
     fn start_is_symmetric_and_balanced() {
         let b = Board::start();
-        let rules = Rules::default();
+        let rules = Rulebook::default();
         assert_eq!(corner_distance(&b), 4);
         assert!(open_corner_lines(&b).is_empty());
         let s = evaluate(&b, &rules).0;
@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn boards_packed_with_pieces_stay_far_from_decisive_scores() {
-        let rules = Rules::default();
+        let rules = Rulebook::default();
         for fen in [
             "1dddddddddk/ddddddddddd/ddddddddddd/ddddddddddd/ddddddddddd/ddddd1ddddd/\
              ddddddddddd/ddddddddddd/ddddddddddd/ddddddddddd/1dddddddd2 d",
@@ -192,7 +192,7 @@ mod tests {
 
     #[test]
     fn an_open_line_is_bad_for_the_attackers() {
-        let rules = Rules::default();
+        let rules = Rulebook::default();
         // The king on c1 sees a1 past an empty b1, or an attacker stands on b1.
         let open = parse_fen("11/11/11/11/11/4a6/11/11/11/5a5/2k2a5 a").unwrap();
         let shut = parse_fen("11/11/11/11/11/11/11/11/11/5a5/1ak2a5 a").unwrap();
@@ -210,7 +210,7 @@ mod tests {
                 self.0.add(feature, count);
             }
         }
-        let rules = Rules::default();
+        let rules = Rulebook::default();
         for fen in [
             crate::board::START_FEN,
             "3a3a3/2aa4a2/1a5d1a1/a2d1ad1da1/2d1d4da/8da1/5k2a2/aa1d4aa1/1a2d2d1a1/2a3d1a2/3a3a3 a",
@@ -226,7 +226,7 @@ mod tests {
 
     #[test]
     fn mirrored_positions_evaluate_the_same() {
-        let rules = Rules::default();
+        let rules = Rulebook::default();
         let b =
             parse_fen("3aaaaa3/5a5/3d7/a4d4a/a3d1d3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 d")
                 .unwrap();

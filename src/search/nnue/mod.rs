@@ -64,10 +64,10 @@ pub fn active_features(board: &Board, mut f: impl FnMut(usize)) {
 
 /// The network's view of `board`, for people (UCI `eval`, `hnefi eval`): what it adds to
 /// the hand evaluation (a residual net) or says alone, and the evaluation the search takes.
-pub fn describe(net: &QuantisedNetwork, board: &Board, rules: &crate::board::Rules) -> String {
+pub fn describe(net: &QuantisedNetwork, board: &Board, book: &crate::board::Rulebook) -> String {
     let acc = Accumulator::refresh(net, board);
     let output = net.evaluate(&acc, board.side_to_move());
-    let total = net.evaluate_position(&acc, board, rules);
+    let total = net.evaluate_position(&acc, board, book);
     let kind = if net.is_residual() {
         "correction to the hand evaluation"
     } else {
@@ -83,7 +83,7 @@ pub fn describe(net: &QuantisedNetwork, board: &Board, rules: &crate::board::Rul
 /// Random games for the tests: every move with the piece that made it and what it took.
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::board::{Bitboard, Board, MoveList, Piece, Position, Rules, Square};
+    use crate::board::{Bitboard, Board, MoveList, Piece, Position, Square};
     use crate::splitmix::SplitMix64;
 
     pub struct Ply {
@@ -101,7 +101,7 @@ pub(crate) mod testing {
         let mut out = Vec::new();
         let mut list = MoveList::new();
         for _ in 0..games {
-            let mut pos = Position::start(Rules::default());
+            let mut pos = Position::start(crate::board::Rules::default());
             for _ in 0..plies {
                 pos.legal_moves(&mut list);
                 if list.is_empty() {

@@ -2,7 +2,7 @@
 
 use super::{Accumulator, FEATURE_CLIP, HIDDEN, INPUTS, QA, QB, active_features};
 use crate::board::square::NUM_SQUARES;
-use crate::board::{Board, Rules, Side};
+use crate::board::{Board, Rulebook, Side};
 use crate::search::eval::{MAX_EVAL, evaluate as hand_evaluate};
 use crate::search::score::Score;
 use crate::splitmix::SplitMix64;
@@ -363,10 +363,10 @@ impl QuantisedNetwork {
     /// network's output, plus the hand evaluation for a residual network, within
     /// `±MAX_EVAL`.
     #[inline]
-    pub fn evaluate_position(&self, acc: &Accumulator, board: &Board, rules: &Rules) -> Score {
+    pub fn evaluate_position(&self, acc: &Accumulator, board: &Board, book: &Rulebook) -> Score {
         let mut cp = self.evaluate(acc, board.side_to_move());
         if self.residual {
-            cp += hand_evaluate(board, rules).0;
+            cp += hand_evaluate(board, book).0;
         }
         Score(cp.clamp(-MAX_EVAL, MAX_EVAL))
     }
@@ -437,7 +437,7 @@ mod tests {
 
     #[test]
     fn a_residual_network_adds_its_output_to_the_hand_evaluation() {
-        let rules = Rules::default();
+        let rules = Rulebook::default();
         let start = FloatNetwork::residual(3, SCALE as f32);
         assert!(start.residual);
         let zero = start.quantise();
