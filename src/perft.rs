@@ -160,8 +160,9 @@ pub enum PerftError {
     Position(String),
 }
 
-/// [`divide`] of a FEN under `rules`, on a board of `rules.side`: the one place that picks
-/// the compiled board for a size. The moves come back as text.
+/// [`divide`] of a position (a FEN, or an OpenTafl position string and the side to move)
+/// under `rules`, on a board of `rules.side`: the one place that picks the compiled board for
+/// a size. The moves come back as text.
 pub fn divide_fen(
     fen: &str,
     depth: u32,
@@ -175,7 +176,8 @@ pub fn divide_fen(
         rules: &Rules,
         progress: &Progress,
     ) -> Result<Vec<(String, u64)>, PerftError> {
-        let board = Board::<G>::from_fen(fen).map_err(|e| PerftError::Position(e.to_string()))?;
+        let board =
+            Board::<G>::from_position(fen).map_err(|e| PerftError::Position(e.to_string()))?;
         Ok(divide(&board, depth, rules, progress)
             .into_iter()
             .map(|(mv, n)| (mv.to_string(), n))

@@ -111,7 +111,7 @@ fn malformed_lines_are_reported_and_the_game_goes_on() {
     let huge = "y".repeat(2 << 20);
     let script = format!(
         "{COPENHAGEN}\nfrobnicate\nposition /junk/\nopponent-move\nplay sideways\n{huge}\n\
-         \u{1}\u{2}\n\nrules dim:11 start:/x/\nclock 100 100 0 0 0 \nplay attackers\ngoodbye\n"
+         \u{1}\u{2}\n\nclock 100 100 0 0 0 \nplay attackers\ngoodbye\n"
     );
     stdin.write_all(script.as_bytes()).expect("write");
     drop(stdin);
@@ -134,6 +134,41 @@ fn malformed_lines_are_reported_and_the_game_goes_on() {
         .expect("a move")
         .mv;
     assert!(Board::start().check_move(mv).is_ok(), "{reply}");
+}
+
+#[test]
+fn after_refused_rules_no_move_is_played_until_rules_are_accepted() {
+    let mut child = common::spawn_hnefi(&["--protocol", "otep"]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let brandub = "rules dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let script = format!(
+        "{brandub}\nclock 100 100 0 0 0 \nplay attackers\n\
+         rules dim:11 esc:e start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/\n\
+         play attackers\n{COPENHAGEN}\nclock 100 100 0 0 0 \nplay attackers\ngoodbye\n"
+    );
+    stdin.write_all(script.as_bytes()).expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    let refusals: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("status unsupported rules"))
+        .collect();
+    assert_eq!(refusals.len(), 2, "{lines:?}");
+    assert!(refusals[0].contains("board size 7"), "{lines:?}");
+    let no_move = lines
+        .iter()
+        .filter(|l| l.contains("no move: the rules of this game were refused"))
+        .count();
+    assert_eq!(no_move, 2, "{lines:?}");
+    // Only the Copenhagen game is answered, with a legal move of its own.
+    let moves: Vec<&&str> = lines.iter().filter(|l| l.starts_with("move ")).collect();
+    assert_eq!(moves.len(), 1, "{lines:?}");
+    let mv = parse_record_move(&moves[0]["move ".len()..])
+        .expect("a move")
+        .mv;
+    assert!(Board::start().check_move(mv).is_ok(), "{moves:?}");
 }
 
 /// The 15-defender study of tests/uci.rs as an OpenTafl position (rank 1 first).

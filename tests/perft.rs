@@ -526,3 +526,51 @@ fn perft_is_the_same_on_one_thread() {
     let board = parse_fen(&e.fen).unwrap();
     assert_eq!(perft(&board, 3, &Rules::default()), e.counts[2]);
 }
+
+/// Every preset's start on its own board, against `positions/perft-variants.epd`: through the
+/// library to depth 3 (and 4 where it is under ten million leaves), and through the binary
+/// once per board size.
+#[test]
+fn every_preset_start_matches_the_variant_suite() {
+    use hnefi::board::{Preset, Rules};
+    use hnefi::perft::{Progress, divide_fen, total};
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/perft-variants.epd");
+    let text = std::fs::read_to_string(path).expect("positions/perft-variants.epd");
+    let mut presets = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let mut fields = line.split(';').map(str::trim);
+        let preset: Preset = fields.next().unwrap().parse().unwrap();
+        presets.push(preset);
+        let rules = Rules::preset(preset);
+        for field in fields.filter(|f| f.starts_with('D')) {
+            let (depth, count) = field[1..].split_once(' ').unwrap();
+            let (depth, count): (u32, u64) = (depth.parse().unwrap(), count.parse().unwrap());
+            if depth > 4 || (depth == 4 && count > 10_000_000) {
+                continue;
+            }
+            let divided = divide_fen(preset.start_fen(), depth, &rules, &Progress::default());
+            assert_eq!(total(depth, &divided.unwrap()), count, "{preset} D{depth}");
+        }
+    }
+    assert_eq!(
+        presets.len(),
+        Preset::ALL.len() - 2,
+        "every preset but the 2017 and .org readings"
+    );
+    for (preset, leaves) in [
+        ("brandubh", 944),
+        ("tablut", 4400),
+        ("copenhagen-13", 20348),
+    ] {
+        let (ok, out, err) =
+            common::output_of_hnefi_in(&std::env::temp_dir(), &["perft", "2", "--rules", preset]);
+        assert!(
+            ok && out.contains(&format!("Nodes searched: {leaves}")),
+            "{preset}: {out}{err}"
+        );
+    }
+}

@@ -340,6 +340,12 @@ pub fn record_move<G: Geometry>(mv: Move<G>, captured: Bitboard<G>) -> String {
 }
 
 impl<G: Geometry> Board<G> {
+    /// Reads a FEN or an OpenTafl position string of this board's size (see
+    /// [`parse_position`]).
+    pub fn from_position(text: &str) -> Result<Self, NotationError<G>> {
+        read_position(text)
+    }
+
     /// Reads a FEN of this board's size (see [`parse_fen`]).
     pub fn from_fen(text: &str) -> Result<Self, NotationError<G>> {
         read_fen(text)
@@ -378,12 +384,10 @@ pub fn parse_opentafl(text: &str, side: Side) -> Result<Board<Eleven>, NotationE
     read_opentafl(text, side)
 }
 
-/// Reads an 11x11 position as people paste it: a FEN, or an OpenTafl position string (it starts
-/// with `/`) with the side to move after it, `a` or `d`, the attackers when none is given.
-pub fn parse_position(text: &str) -> Result<Board<Eleven>, NotationError<Eleven>> {
+fn read_position<G: Geometry>(text: &str) -> Result<Board<G>, NotationError<G>> {
     let text = text.trim();
     if !text.starts_with('/') {
-        return parse_fen(text);
+        return read_fen(text);
     }
     let mut fields = text.split_whitespace();
     let placement = fields.next().ok_or(NotationError::Empty)?;
@@ -396,7 +400,13 @@ pub fn parse_position(text: &str) -> Result<Board<Eleven>, NotationError<Eleven>
     if let Some(extra) = fields.next() {
         return Err(NotationError::Trailing(extra.to_string()));
     }
-    parse_opentafl(placement, side)
+    read_opentafl(placement, side)
+}
+
+/// Reads an 11x11 position as people paste it: a FEN, or an OpenTafl position string (it starts
+/// with `/`) with the side to move after it, `a` or `d`, the attackers when none is given.
+pub fn parse_position(text: &str) -> Result<Board<Eleven>, NotationError<Eleven>> {
+    read_position(text)
 }
 
 /// Reads an 11x11 move written `d1d3` or `d1-d3` (no captures allowed).

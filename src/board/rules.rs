@@ -496,6 +496,21 @@ impl Rules {
         }
     }
 
+    /// Whether the engine (search and protocols) plays these rules yet: the 11x11 game with
+    /// Copenhagen's squares, corner escape and a strong king that its evaluation knows. The
+    /// board plays every rule.
+    pub fn engine_plays(&self) -> bool {
+        self.side == 11
+            && self.escape == Escape::Corners
+            && self.king == KingStrength::Strong
+            && self.corners.squares == SquareSet::corners(11)
+            && self.throne.squares == SquareSet::centre(11)
+            && self.attacker_forts.squares.is_empty()
+            && self.defender_forts.squares.is_empty()
+            && self.speed == [0; 3]
+            && !self.linnaean
+    }
+
     /// These rules with repetition ignored.
     pub const fn without_repetition(self) -> Rules {
         Rules {

@@ -4,7 +4,7 @@
 use super::CliError;
 use clap::Args;
 use hnefi::board::notation::{parse_position, to_opentafl};
-use hnefi::board::{Board, Move, Rules};
+use hnefi::board::{Board, Move, Preset, Rules};
 use hnefi::learn::sample::Sample;
 use hnefi::search::EvalKind;
 use hnefi::search::nnue::QuantisedNetwork;
@@ -170,6 +170,36 @@ fn position(text: &str) -> Result<Board, String> {
             hnefi::board::START_FEN
         )
     })
+}
+
+/// `--rules`: a preset by name, or an OpenTafl rules string, for any board.
+#[derive(Args)]
+pub(super) struct RulesArg {
+    /// The rules: a preset (copenhagen, copenhagen-2017, hnefatafl-org, fetlar, brandubh,
+    /// copenhagen-13, tablut, foteviken-tablut, sea-battle, tawlbwrdd, brandub, magpie) or an
+    /// OpenTafl rules string ('dim:9 name:Tablut esc:e ... start:/.../').
+    #[arg(long = "rules", value_name = "RULES", default_value = "copenhagen", value_parser = rules_arg)]
+    rules: (hnefi::board::Rules, String),
+}
+
+impl RulesArg {
+    /// The rules and their start position (a FEN, or an OpenTafl string and the side to move).
+    pub fn rules_and_start(&self) -> (hnefi::board::Rules, String) {
+        self.rules.clone()
+    }
+}
+
+fn rules_arg(text: &str) -> Result<(hnefi::board::Rules, String), String> {
+    use hnefi::board::opentafl::parse_rules_string;
+    if text.contains(':') {
+        let variant = parse_rules_string(text).map_err(|e| e.to_string())?;
+        let side = variant.rules.first.letter();
+        return Ok((variant.rules, format!("{} {side}", variant.start)));
+    }
+    let preset: Preset = text.parse().map_err(|e: hnefi::board::UnknownPreset| {
+        format!("{e}; or give an OpenTafl rules string ('dim:9 esc:e ... start:/.../')")
+    })?;
+    Ok((Rules::preset(preset), preset.start_fen().to_string()))
 }
 
 /// The evaluation a command searches with.

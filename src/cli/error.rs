@@ -50,6 +50,8 @@ pub enum CliError {
     Invalid { path: PathBuf, reason: String },
     #[error("--shard: '{0}' is not I/N with 1 <= I <= N")]
     Shard(String),
+    #[error("--fen: {0}")]
+    Perft(#[from] hnefi::perft::PerftError),
     #[error(transparent)]
     Options(#[from] OptionsError),
     #[error("cannot start threads: {0}")]

@@ -1,10 +1,9 @@
 //! `hnefi perft`: counts the leaves of the move tree in parallel, with a progress line.
 
 use super::CliError;
-use super::common::{PositionArg, thread_pool};
+use super::common::{RulesArg, thread_pool};
 use clap::Args;
-use hnefi::board::{Preset, Rules};
-use hnefi::perft::{Progress, divide, total};
+use hnefi::perft::{Progress, divide_fen, total};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -13,22 +12,23 @@ use std::time::{Duration, Instant};
 pub struct PerftArgs {
     /// Plies to count.
     pub depth: u32,
-    #[command(flatten)]
-    pub position: PositionArg,
+    /// The position: a FEN, or an OpenTafl position string (rank 1 first) and then the side
+    /// to move, `a` or `d`, on the board of --rules [default: the start position of --rules].
+    #[arg(long = "fen", value_name = "POSITION")]
+    pub fen: Option<String>,
     /// Print the count below each root move.
     #[arg(long)]
     pub divide: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Rules preset: copenhagen, copenhagen-2017, hnefatafl-org or fetlar.
-    #[arg(long, default_value = "copenhagen")]
-    pub rules: Preset,
+    #[command(flatten)]
+    pub rules: RulesArg,
 }
 
 pub fn perft(args: PerftArgs) -> Result<(), CliError> {
-    let board = args.position.board();
-    let rules = Rules::preset(args.rules);
+    let (rules, start) = args.rules.rules_and_start();
+    let position = args.fen.unwrap_or(start);
     if args.depth > 12 {
         return Err(CliError::out_of_range("DEPTH", args.depth, "at most 12"));
     }
@@ -38,11 +38,12 @@ pub fn perft(args: PerftArgs) -> Result<(), CliError> {
     let done = AtomicBool::new(false);
     let results = std::thread::scope(|s| {
         let reporter = s.spawn(|| report_progress(&progress, &done, start));
-        let results = pool.install(|| divide(&board, args.depth, &rules, &progress));
+        let results = pool.install(|| divide_fen(&position, args.depth, &rules, &progress));
         done.store(true, Ordering::Relaxed);
         let _ = reporter.join();
         results
     });
+    let results = results?;
     let elapsed = start.elapsed();
     let total = total(args.depth, &results);
     if args.divide {

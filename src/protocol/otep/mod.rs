@@ -29,6 +29,9 @@ pub struct Otep {
     out: Output,
     session: Session,
     purpose: Purpose,
+    /// Why the host's last rules were refused: until it sends rules Hnefi plays, there is no
+    /// game to move in.
+    refused: Option<String>,
 }
 
 impl Otep {
@@ -37,6 +40,7 @@ impl Otep {
             out,
             session: Session::new(Rules::default(), MOVE_TIME, settings),
             purpose: Purpose::Move,
+            refused: None,
         }
     }
 
@@ -97,8 +101,16 @@ impl Dialogue for Otep {
             // A search `finish` ends is stopped by the driver as soon as the word is read.
             Command::Noop(_) | Command::Side(_) | Command::Finish(_) => {}
             Command::Rules { rules, start } => {
+                self.refused = None;
                 self.session.new_game(start, rules);
                 search.engine().clear();
+            }
+            Command::Play(_) | Command::Analyze { .. } if self.refused.is_some() => {
+                let why = self.refused.as_deref().unwrap_or_default();
+                self.status(format!(
+                    "error: no move: the rules of this game were refused ({why}); send rules \
+                     Hnefi plays"
+                ));
             }
             Command::Position(board) | Command::Move(board) => {
                 let side = self.session.side_to_move();
@@ -148,6 +160,7 @@ impl Dialogue for Otep {
             MessageError::Rules(e) => {
                 self.status(format!("unsupported rules: {e}"));
                 self.reply(Reply::Error(0));
+                self.refused = Some(e.to_string());
             }
             MessageError::Unknown(word) => {
                 // A person who typed after the silence that picks this protocol.
