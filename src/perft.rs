@@ -16,6 +16,11 @@ pub fn perft<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) -> u64 {
     count(board, depth, &Rulebook::new(*rules), None).expect("only a stop ends a count early")
 }
 
+/// [`perft`] under a rulebook already built.
+pub fn perft_with<G: Geometry>(board: &Board<G>, depth: u32, book: &Rulebook<G>) -> u64 {
+    count(board, depth, book, None).expect("only a stop ends a count early")
+}
+
 /// [`perft`] that gives up, returning `None`, soon after `stop` is set: a deep perft can take
 /// days, and a protocol must stay able to end it.
 pub fn perft_until<G: Geometry>(
@@ -176,8 +181,13 @@ pub fn divide_fen(
         rules: &Rules,
         progress: &Progress,
     ) -> Result<Vec<(String, u64)>, PerftError> {
-        let board =
-            Board::<G>::from_position(fen).map_err(|e| PerftError::Position(e.to_string()))?;
+        let board = Board::<G>::from_position(fen).map_err(|e| {
+            PerftError::Position(format!(
+                "{e}; a position is a FEN or an OpenTafl position string and the side to move \
+                 ('/ranks/ a') for the {side}x{side} board",
+                side = G::SIDE
+            ))
+        })?;
         Ok(divide(&board, depth, rules, progress)
             .into_iter()
             .map(|(mv, n)| (mv.to_string(), n))

@@ -574,3 +574,31 @@ fn every_preset_start_matches_the_variant_suite() {
         );
     }
 }
+
+/// The classic boards' fast paths (masks as constants) and the general terrain count the same.
+#[test]
+fn fast_paths_and_the_general_terrain_agree() {
+    use hnefi::board::Preset;
+    use hnefi::perft::perft_with;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/perft.epd");
+    let text = std::fs::read_to_string(path).expect("positions/perft.epd");
+    let boards: Vec<Board> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| parse_fen(l.split(';').next().unwrap().trim()).unwrap())
+        .collect();
+    for preset in [Preset::Copenhagen, Preset::Fetlar] {
+        let fast = Rulebook::new(Rules::preset(preset));
+        assert!(fast.terrain().classic_moves && fast.terrain().classic_captures);
+        let general = fast.without_fast_paths();
+        for board in boards.iter().chain([&Board::start()]) {
+            for depth in 1..=3 {
+                assert_eq!(
+                    perft_with(board, depth, &fast),
+                    perft_with(board, depth, &general),
+                    "{preset} {board:?} depth {depth}"
+                );
+            }
+        }
+    }
+}

@@ -32,6 +32,22 @@ impl<G: Geometry> Custodial<G> {
             Side::Defenders => (board.defenders(), board.attackers(), Piece::Attacker),
         };
         let own_king = mover == Side::Defenders;
+        if book.terrain().classic_captures && rules.king_hammer && rules.king_anvil {
+            // Copenhagen's squares as constants: the hot path of every board of that kind.
+            let (hammers, throne_hostile) = match mover {
+                Side::Attackers => (men, board.king() != Square::throne()),
+                Side::Defenders => (men | king, true),
+            };
+            let mut anvils = hammers | Bitboard::CORNERS;
+            if throne_hostile {
+                anvils |= Bitboard::THRONE;
+            }
+            return Custodial {
+                hammers,
+                victims,
+                anvils,
+            };
+        }
         let hammers = if own_king && rules.king_hammer {
             men | king
         } else {

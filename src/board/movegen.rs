@@ -35,8 +35,27 @@ impl<G: Geometry> Board<G> {
             }
         };
         let kind = self.men_kind();
+        if terrain.classic_moves {
+            for from in men {
+                for to in Bitboard::rook_targets(from, occupied) & !Bitboard::RESTRICTED {
+                    list.push(Move::new(from, to));
+                }
+            }
+            return;
+        }
+        if terrain.restricted_moves(kind) {
+            for from in men {
+                for to in terrain.targets(kind, from, occupied) {
+                    list.push(Move::new(from, to));
+                }
+            }
+            return;
+        }
+        // The masks of `Terrain::targets`, once for all the men.
+        let blocked = occupied | terrain.no_pass(kind);
+        let allowed = !(blocked | terrain.no_stop(kind));
         for from in men {
-            for to in terrain.targets(kind, from, occupied) {
+            for to in Bitboard::rook_attacks(from, blocked) & allowed {
                 list.push(Move::new(from, to));
             }
         }
@@ -92,6 +111,23 @@ impl<G: Geometry> Board<G> {
     #[inline]
     pub fn count_moves(&self, book: &Rulebook<G>) -> u32 {
         let terrain = book.terrain();
+        if terrain.classic_moves {
+            let occupied = self.occupied();
+            let empty = !occupied;
+            let landable = empty & !Bitboard::RESTRICTED;
+            let (men, king_moves) = match self.side_to_move() {
+                Side::Attackers => (self.attackers(), 0),
+                Side::Defenders => (
+                    self.defenders(),
+                    Bitboard::rook_targets(self.king(), occupied).count(),
+                ),
+            };
+            let mut count = king_moves;
+            for dir in Direction::ALL {
+                count += (men.slide(dir, empty) & landable).count();
+            }
+            return count;
+        }
         let kind = self.men_kind();
         let king_moves = self.side_to_move() == Side::Defenders;
         if terrain.restricted_moves(kind) {

@@ -136,6 +136,14 @@ impl<G: Geometry> Rulebook<G> {
         &self.terrain
     }
 
+    /// The same rulebook with the terrain's classic fast paths off, for tests that check the
+    /// general paths give the same game.
+    #[doc(hidden)]
+    pub fn without_fast_paths(mut self) -> Self {
+        self.terrain = self.terrain.without_fast_paths();
+        self
+    }
+
     /// Whether the game is over at `board`, and how, in the order of RULES.md: the mover's wins
     /// (`landing`: where the last move landed, unknown for a position set up from text), then
     /// hnefatafl.org's length limit and its test that the king cannot escape, then a side to

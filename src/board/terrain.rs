@@ -31,6 +31,13 @@ pub struct Terrain<G: Geometry> {
     /// The throne and its neighbours.
     pub throne_area: Bitboard<G>,
     pub corners: Bitboard<G>,
+    /// Moves are the classic boards': men stop neither on the corners nor on the throne, the
+    /// king anywhere, nobody is limited otherwise. Move generation then takes a path with
+    /// the masks as constants, as fast as before the rules had terrain.
+    pub classic_moves: bool,
+    /// Men are captured against the corners, and against the throne as Copenhagen has it
+    /// (hostile to the attackers always, to the defenders when empty).
+    pub classic_captures: bool,
 }
 
 fn squares<G: Geometry>(set: SquareSet) -> Bitboard<G> {
@@ -77,6 +84,26 @@ impl<G: Geometry> Terrain<G> {
         let hostile_empty = Piece::ALL.map(|p| empty[p as usize] & !occupied[p as usize]);
         let hostile_occupied = Piece::ALL.map(|p| occupied[p as usize] & !empty[p as usize]);
         let throne = specials[1];
+        let (a, d, k) = (
+            Piece::Attacker as usize,
+            Piece::Defender as usize,
+            Piece::King as usize,
+        );
+        let restricted = Bitboard::RESTRICTED;
+        let classic_moves = no_stop[a] == restricted
+            && no_stop[d] == restricted
+            && (no_pass[a] | no_pass[d]) & !Bitboard::CORNERS == Bitboard::EMPTY
+            && no_stop[k].is_empty()
+            && no_pass[k].is_empty()
+            && !restricted_moves.iter().any(|&r| r);
+        // A man on the throne would make "the king is not on it" differ from "it is empty".
+        let classic_captures = classic_moves
+            && hostile_always[a] == Bitboard::CORNERS | Bitboard::THRONE
+            && hostile_empty[a].is_empty()
+            && hostile_occupied[a].is_empty()
+            && hostile_always[d] == Bitboard::CORNERS
+            && hostile_empty[d] == Bitboard::THRONE
+            && hostile_occupied[d].is_empty();
         Terrain {
             no_stop,
             no_pass,
@@ -94,7 +121,17 @@ impl<G: Geometry> Terrain<G> {
             throne,
             throne_area: throne | throne.neighbours(),
             corners: specials[0],
+            classic_moves,
+            classic_captures,
         }
+    }
+
+    /// The same terrain with the classic fast paths off, for tests that compare the two.
+    #[doc(hidden)]
+    pub fn without_fast_paths(mut self) -> Self {
+        self.classic_moves = false;
+        self.classic_captures = false;
+        self
     }
 
     /// Squares `piece` may never stop on.
