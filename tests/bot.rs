@@ -167,3 +167,25 @@ fn a_bot_that_logged_in_comes_back_however_long_the_server_is_away() {
     let (last, at) = *logins.last().expect("a login");
     assert!(last > 0 && at > away, "{logins:?}");
 }
+
+#[test]
+fn a_level_outside_zero_to_twenty_is_refused_before_connecting() {
+    for bad in ["21", "weak"] {
+        let bot = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+            .args([
+                "bot",
+                "--server",
+                &refusing_address(),
+                "--username",
+                "ai-test",
+            ])
+            .args(["--password", "pw", "--level", bad])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start hnefi bot");
+        let (ok, err, _) = ends_within(bot, MINUTE);
+        assert!(!ok && err.contains("level"), "{bad}: {err}");
+    }
+}

@@ -129,3 +129,38 @@ fn hnefi_avoids_captures_the_reference_server_refuses() {
         )
     );
 }
+
+/// The engine's first move under the text protocol, started with `args`.
+fn first_move(args: &[&str]) -> String {
+    let mut child = common::spawn_hnefi(args);
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"protocol_version\ngenerate_move\nquit\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("run");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find(|l| l.starts_with("= play "))
+        .expect("a move")
+        .to_string()
+}
+
+#[test]
+fn the_level_reaches_the_text_protocol() {
+    // Full strength under a node limit plays one move; a beginner, unseeded, draws its own.
+    let strong = ["--nodes", "3000"];
+    let full = first_move(&strong);
+    assert_eq!(first_move(&strong), full);
+    let beginner = ["--nodes", "3000", "--level", "0"];
+    let moves: std::collections::HashSet<String> = (0..6).map(|_| first_move(&beginner)).collect();
+    assert!(moves.len() > 1, "level 0 played only {moves:?}");
+
+    let dir = common::fresh_dir("htp-level");
+    for bad in ["21", "beginner"] {
+        let (ok, stderr) = common::run_hnefi_in(&dir, &["--protocol", "htp", "--level", bad]);
+        assert!(!ok && stderr.contains("level"), "{bad}: {stderr}");
+    }
+}

@@ -208,3 +208,35 @@ fn a_study_with_fifteen_defenders_as_start_and_as_position() {
         assert!(study.check_move(mv).is_ok(), "{reply}");
     }
 }
+
+#[test]
+fn the_level_reaches_the_opentafl_protocol() {
+    // However long the host lets it think, level 0 searches three plies: the depth of its
+    // status lines says so (full strength would go on to the node limit, many plies deeper).
+    let mut child =
+        common::spawn_hnefi(&["--level", "0", "--movetime", "600000", "--nodes", "2000000"]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdin
+        .write_all(format!("{COPENHAGEN}\nside attackers\nplay attackers\n").as_bytes())
+        .expect("write");
+    stdin.flush().expect("flush");
+    let mut depths = Vec::new();
+    for line in stdout.lines().map_while(Result::ok) {
+        if line.starts_with("move ") {
+            break;
+        }
+        if let Some(depth) = line.strip_prefix("status depth ") {
+            depths.extend(
+                depth
+                    .split_whitespace()
+                    .next()
+                    .and_then(|d| d.parse::<u32>().ok()),
+            );
+        }
+    }
+    assert_eq!(depths.iter().max(), Some(&3), "{depths:?}");
+    stdin.write_all(b"goodbye\n").expect("write");
+    drop(stdin);
+    assert!(child.wait().expect("exit").success());
+}

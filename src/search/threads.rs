@@ -232,14 +232,22 @@ pub(super) fn run(
         l.clear();
         l.push(info);
     }
+    let seed = draw_seed(options.seed.unwrap_or_else(fresh_seed), pos.board().key());
     let played = options.level.choose(
         &exact_scores(&best_moves[..multipv.min(best_moves.len())]),
-        draw_seed(options.seed.unwrap_or_else(fresh_seed), pos.board().key()),
+        seed,
     );
     if let Some(rm) = best_moves.get(played) {
         result.best = Some(rm.mv);
         result.ponder = rm.pv.get(1).copied();
         result.score = rm.score;
+    }
+    // A beginner's move: the score stays the search's view of the position.
+    if let Some(mv) = options.level.glance(pos, &list, seed)
+        && result.best != Some(mv)
+    {
+        result.best = Some(mv);
+        result.ponder = None;
     }
     result.lines = lines.into_inner().unwrap_or_else(|e| e.into_inner());
     result.depth = result.lines.first().map_or(0, |i| i.depth);
