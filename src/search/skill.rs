@@ -46,19 +46,18 @@ const NODE_GROWTH: f64 = 1.4;
 /// strength, so that the upper levels differ mostly in depth and the lower ones in care.
 const MAX_MARGIN: i32 = 400;
 
-/// Levels below [`GLANCING`] always glance instead of reading the search's lines; from there
-/// each level halves the share of its moves it glances at, until [`SEARCHING`], where none is
-/// left. Measured: a glance at 150 cp of noise lost to hnefatafl-copenhagen's depth-1 AI by
-/// about 150 Elo, while the search at its weakest settings beat it by about 200; a few
-/// glanced moves a game lose to the search (glancing at a third of its moves, the search
-/// scored 2 of 20 against itself), hence the halving.
-const GLANCING: u8 = 2;
+/// Levels below this one glance at some of their moves instead of reading the search's
+/// lines.
 const SEARCHING: u8 = 6;
 
-/// The noise of a glance at level 0 (cp): a move this much worse than the best looks is
-/// 1/e as likely; each level up cools it by 40%.
-const GLANCE_HEAT: f64 = 150.0;
-const GLANCE_COOLING: f64 = 0.6;
+/// For each level below [`SEARCHING`], the share of its moves it glances at and the noise of
+/// its glance (cp: a move this much worse than the best looks is 1/e as likely). Measured: a
+/// glance at 150 cp lost to hnefatafl-copenhagen's depth-1 AI by about 150 Elo, while the
+/// search at its weakest settings beat it by about 200; a few glanced moves a game cost much
+/// (halving the share from 1 lost 458 Elo a level, from 1/16 to none 108), hence the shares
+/// falling slowly at first.
+const GLANCE_SHARE: [f64; SEARCHING as usize] = [1.0, 1.0, 0.6, 0.35, 0.18, 0.08];
+const GLANCE_NOISE: [f64; SEARCHING as usize] = [150.0, 55.0, 35.0, 25.0, 18.0, 12.0];
 
 impl Level {
     pub const MIN: Level = Level(0);
@@ -89,7 +88,7 @@ impl Level {
     /// Lines the search keeps exact for [`Level::choose`]: at least the candidates of the
     /// level between the glancing ones and full strength, else `multipv`.
     pub fn lines(self, multipv: usize) -> usize {
-        if self.is_full() || self.0 < GLANCING {
+        if self.is_full() || self.glance_share() == 1.0 {
             multipv
         } else {
             multipv.max(CANDIDATES + usize::from(Level::MAX.0 - self.0) / 2)
@@ -134,11 +133,10 @@ impl Level {
 impl Level {
     /// The share of its moves this level picks by [`Level::glance`].
     fn glance_share(self) -> f64 {
-        match self.0 {
-            l if l < GLANCING => 1.0,
-            l if l < SEARCHING => 0.5f64.powi(i32::from(l - GLANCING + 1)),
-            _ => 0.0,
-        }
+        GLANCE_SHARE
+            .get(usize::from(self.0))
+            .copied()
+            .unwrap_or(0.0)
     }
 
     /// At the glancing levels, for their share of moves drawn by `seed`, the move a beginner
@@ -169,7 +167,7 @@ impl Level {
             }
         }
         let best = looks.iter().map(|&(_, s)| s).max()?;
-        let heat = GLANCE_HEAT * GLANCE_COOLING.powi(self.0.into());
+        let heat = GLANCE_NOISE[usize::from(self.0)];
         let weights: Vec<f64> = looks
             .iter()
             .map(|&(_, s)| (f64::from(s - best) / heat).exp())
@@ -257,9 +255,9 @@ mod tests {
         assert_eq!(Level::MAX.node_budget(), None);
         assert_eq!(Level::MAX.lines(1), 1);
         assert_eq!(Level::MIN.lines(1), 1, "a glance needs no lines");
-        assert_eq!(Level(GLANCING).lines(1), 13);
+        assert_eq!(Level(2).lines(1), 13);
         assert_eq!(Level::new(19).unwrap().lines(1), CANDIDATES);
-        assert_eq!(Level(GLANCING).lines(20), 20);
+        assert_eq!(Level(2).lines(20), 20);
         assert_eq!(
             (Level::MIN.margin(), Level::new(10).unwrap().margin()),
             (400, 100)
@@ -326,6 +324,6 @@ mod tests {
                 .count()
         };
         assert_eq!((share(1), share(SEARCHING)), (60, 0));
-        assert!((18..=42).contains(&share(GLANCING)), "{}", share(GLANCING));
+        assert!((24..=48).contains(&share(2)), "{}", share(2));
     }
 }
