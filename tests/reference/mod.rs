@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 pub mod server;
+pub mod text_protocol;
 
 /// The command CI runs to install both programs (`.ci/run`).
 pub const INSTALL: &str = "cargo install hnefatafl-copenhagen --version =6.4.1 --locked \
