@@ -55,20 +55,9 @@ fn play_game(program: &std::path::Path, seed: u64, engine: &mut Engine) -> &'sta
             };
             engine.search(&pos, limits).best.expect("a legal move")
         };
-        if pos.recreates_board_before_captures(mv) {
-            // The one reading where the program differs from the preset (PROTOCOL.md).
-            let reply = reference.play(side, mv);
-            assert!(reply.starts_with('?'), "{what}: {mv}: {reply}");
-            let other = legal
-                .iter()
-                .find(|&&m| !pos.recreates_board_before_captures(m));
-            let Some(&other) = other else {
-                return "stuck on the program's repetition";
-            };
-            reference.play_both(&mut pos, other, &what);
-            continue;
+        if !reference.play_both_or_around_its_ban(&mut pos, mv, &legal, &what) {
+            return "stuck on the program's repetition";
         }
-        reference.play_both(&mut pos, mv, &what);
     }
 }
 

@@ -119,6 +119,32 @@ impl TextProtocol {
         same_captures(&reply, pos, captured, &format!("{what} {mv}"));
     }
 
+    /// Plays `mv` into both, or, where it is a capture the program refuses as a repeat (the
+    /// one reading where it differs from the preset, PROTOCOL.md), checks the refusal and
+    /// plays another of `legal` instead. `false` when every legal move is such a capture.
+    pub fn play_both_or_around_its_ban<G: Geometry>(
+        &mut self,
+        pos: &mut Position<G>,
+        mv: Move<G>,
+        legal: &MoveList<G>,
+        what: &str,
+    ) -> bool {
+        if !pos.recreates_board_before_captures(mv) {
+            self.play_both(pos, mv, what);
+            return true;
+        }
+        let reply = self.play(pos.side_to_move(), mv);
+        assert!(reply.starts_with('?'), "{what}: {mv}: {reply}");
+        let Some(&other) = legal
+            .iter()
+            .find(|&&m| !pos.recreates_board_before_captures(m))
+        else {
+            return false;
+        };
+        self.play_both(pos, other, what);
+        true
+    }
+
     /// The defenders try a move that recreates an earlier board, if there is one: both
     /// must refuse it.
     pub fn try_forbidden_repeat<G: Geometry>(
