@@ -88,7 +88,7 @@ mod tests {
     /// search, node for node, with its accumulators kept move by move or refreshed.
     #[test]
     fn a_zero_residual_net_searches_as_the_hand_evaluation() {
-        let net = Arc::new(FloatNetwork::residual(1, SCALE as f32).quantise());
+        let net = Arc::new(FloatNetwork::residual(1, SCALE as f32, 363).quantise());
         let nodes = |eval, net| {
             let mut per = Vec::new();
             run(5, eval, net, |_, _, n| per.push(n)).unwrap();

@@ -230,7 +230,7 @@ fn bench_with_a_network_shows_incremental_and_refreshed_speeds() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-bench-nnue");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("random.nnue");
-    FloatNetwork::random(2, hnefi::search::eval::weights::SCALE as f32)
+    FloatNetwork::random(2, hnefi::search::eval::weights::SCALE as f32, 363)
         .quantise()
         .save(&path)
         .unwrap();

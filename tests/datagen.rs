@@ -115,7 +115,7 @@ fn datagen_is_seeded_and_sharded() {
 fn random_net(dir: &Path, seed: u64) -> &'static str {
     use hnefi::search::nnue::FloatNetwork;
     let scale = hnefi::search::eval::weights::SCALE as f32;
-    FloatNetwork::random(seed, scale)
+    FloatNetwork::random(seed, scale, 363)
         .quantise()
         .save(&dir.join("random.nnue"))
         .expect("a net file");

@@ -182,7 +182,7 @@ fn a_hash_size_beyond_memory_is_refused_and_the_old_table_kept() {
     };
     assert!(engine.set_options(bad_threads).is_err());
     assert!(
-        Engine::try_new(Options {
+        Engine::<hnefi::board::Eleven>::try_new(Options {
             hash_mb: huge,
             ..Options::default()
         })
@@ -241,7 +241,7 @@ fn the_nnue_evaluation_searches_with_the_embedded_or_a_given_network() {
     };
     // A random network: what matters here is that the search keeps its accumulators right
     // (debug builds check each one against a refresh) on two threads, captures included.
-    let net = FloatNetwork::random(1, hnefi::search::eval::weights::SCALE as f32).quantise();
+    let net = FloatNetwork::random(1, hnefi::search::eval::weights::SCALE as f32, 363).quantise();
     let given = Options {
         net: Some(std::sync::Arc::new(net)),
         ..embedded.clone()
@@ -270,7 +270,7 @@ fn the_nnue_evaluation_searches_with_the_embedded_or_a_given_network() {
 fn refreshed_accumulators_search_as_the_updated_ones() {
     use hnefi::search::EvalKind;
     use hnefi::search::nnue::FloatNetwork;
-    let net = FloatNetwork::random(3, hnefi::search::eval::weights::SCALE as f32).quantise();
+    let net = FloatNetwork::random(3, hnefi::search::eval::weights::SCALE as f32, 363).quantise();
     let search = |eval: EvalKind| {
         let mut engine = Engine::try_new(Options {
             eval,

@@ -487,7 +487,7 @@ fn eval_and_eval_file_work_in_either_order() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("uci-nnue-order");
     std::fs::create_dir_all(&dir).expect("a test directory");
     let net = dir.join("random.nnue");
-    FloatNetwork::random(9, SCALE as f32)
+    FloatNetwork::random(9, SCALE as f32, 363)
         .quantise()
         .save(&net)
         .expect("the net written");
@@ -527,7 +527,7 @@ fn eval_nnue_takes_a_net_file_and_refuses_a_bad_one() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("uci-nnue");
     std::fs::create_dir_all(&dir).expect("a test directory");
     let net = dir.join("random.nnue");
-    FloatNetwork::random(2, SCALE as f32)
+    FloatNetwork::random(2, SCALE as f32, 363)
         .quantise()
         .save(&net)
         .expect("the net written");

@@ -45,6 +45,8 @@ pub trait Word:
     /// The word of the low bits of `limbs`.
     fn from_limbs(limbs: Limbs) -> Self;
     fn is_zero(self) -> bool;
+    /// The lowest 64 bits.
+    fn low_u64(self) -> u64;
     fn count_ones(self) -> u32;
     /// The index of the lowest set bit; the word is not zero.
     fn lowest(self) -> u32;
@@ -71,6 +73,11 @@ impl Word for u64 {
     #[inline(always)]
     fn is_zero(self) -> bool {
         self == 0
+    }
+
+    #[inline(always)]
+    fn low_u64(self) -> u64 {
+        self
     }
 
     #[inline(always)]
@@ -118,6 +125,11 @@ impl Word for u128 {
     #[inline(always)]
     fn is_zero(self) -> bool {
         self == 0
+    }
+
+    #[inline(always)]
+    fn low_u64(self) -> u64 {
+        self as u64
     }
 
     #[inline(always)]
@@ -169,6 +181,11 @@ impl Word for Wide {
     #[inline(always)]
     fn is_zero(self) -> bool {
         self.0 == [0; 3]
+    }
+
+    #[inline(always)]
+    fn low_u64(self) -> u64 {
+        self.0[0]
     }
 
     #[inline(always)]

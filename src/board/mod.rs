@@ -30,6 +30,17 @@ pub use piece::{Piece, Side};
 pub use rulebook::History;
 pub use rules::{Preset, Rules, UnknownPreset};
 
+/// The board's types for every size, for code generic over a [`Geometry`].
+pub mod generic {
+    pub use super::bitboard::Bitboard;
+    pub use super::captures::Custodial;
+    pub use super::moves::{Move, MoveList};
+    pub use super::notation::{NotationError, RecordMove};
+    pub use super::position::{Board, MoveError, Position, SetupError};
+    pub use super::rulebook::Rulebook;
+    pub use super::square::Square;
+}
+
 /// A set of squares of the 11x11 board.
 pub type Bitboard = bitboard::Bitboard<Eleven>;
 pub type Board = position::Board<Eleven>;

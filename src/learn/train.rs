@@ -15,9 +15,11 @@
 //! of its pieces: forward and backward cost O(pieces x hidden units).
 
 use super::sample::Sample;
-use crate::board::{Board, MoveList, Rulebook, Side};
+use crate::board::{Board, Eleven, MoveList, Rulebook, Side};
 use crate::search::eval::evaluate as hand_evaluate;
-use crate::search::nnue::{Accumulator, FloatNetwork, PARAMS, QuantisedNetwork, board_features};
+use crate::search::nnue::{
+    Accumulator, FloatNetwork, QuantisedNetwork, board_features, inputs, params,
+};
 use crate::search::ordering::Tactics;
 use crate::splitmix::{SplitMix64, mix, spread};
 use rayon::prelude::*;
@@ -160,7 +162,7 @@ impl TrainData {
         let parts: Vec<(f64, Vec<f32>)> = batch
             .par_chunks(CHUNK)
             .map(|chunk| {
-                let mut g = vec![0.0; PARAMS];
+                let mut g = vec![0.0; params(net.inputs)];
                 let mut loss = 0.0;
                 for &i in chunk {
                     let i = i as usize;
@@ -258,9 +260,9 @@ pub struct Trained {
 /// layer zero.
 pub fn initial_network(settings: &TrainSettings) -> FloatNetwork {
     if settings.residual {
-        FloatNetwork::residual(settings.seed, settings.scale as f32)
+        FloatNetwork::residual(settings.seed, settings.scale as f32, inputs::<Eleven>())
     } else {
-        FloatNetwork::random(settings.seed, settings.scale as f32)
+        FloatNetwork::random(settings.seed, settings.scale as f32, inputs::<Eleven>())
     }
 }
 
@@ -311,11 +313,11 @@ pub fn train_from(
     );
     let mut net = start;
     let mut adam = Adam {
-        m: vec![0.0; PARAMS],
-        v: vec![0.0; PARAMS],
+        m: vec![0.0; params(net.inputs)],
+        v: vec![0.0; params(net.inputs)],
         step: 0,
     };
-    let mut grad = vec![0.0; PARAMS];
+    let mut grad = vec![0.0; params(net.inputs)];
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut best: Option<Trained> = None;
     let batch_size = settings.batch.max(1);
@@ -465,7 +467,7 @@ mod tests {
         let samples = king_on_edge_data();
         let train_data = data(&samples);
         let settings = settings();
-        let before = train_data.loss(&FloatNetwork::random(settings.seed, SCALE as f32));
+        let before = train_data.loss(&FloatNetwork::random(settings.seed, SCALE as f32, 363));
         let mut batches = 0;
         let mut reports = Vec::new();
         let trained = train(
@@ -709,7 +711,7 @@ mod tests {
         };
         let one = run(1);
         assert_eq!(one, run(3));
-        assert_ne!(one, FloatNetwork::random(settings.seed, SCALE as f32));
+        assert_ne!(one, FloatNetwork::random(settings.seed, SCALE as f32, 363));
         let other_seed = TrainSettings {
             seed: 5,
             ..settings

@@ -69,7 +69,7 @@ pub struct Dataset {
 
 struct Collect<'a>(&'a mut Vec<(u16, i16)>);
 
-impl Sink for Collect<'_> {
+impl<G: crate::board::Geometry> Sink<G> for Collect<'_> {
     fn add(&mut self, feature: usize, count: i32) {
         if count != 0 {
             self.0.push((feature as u16, count as i16));
@@ -97,6 +97,7 @@ impl Dataset {
         extract(
             &sample.board,
             &crate::board::Rulebook::new(*rules),
+            &crate::search::size::Size::hand().features,
             &mut Collect(&mut self.features),
         );
         // Merge repeated features (a corner pattern seen at two corners) for a shorter loop.

@@ -8,13 +8,16 @@ pub mod nnue;
 pub mod ordering;
 pub mod params;
 pub mod score;
+pub mod size;
 pub mod skill;
 pub mod solve;
 mod threads;
 pub mod time;
 pub mod tt;
 
-use crate::board::{Move, MoveList, Position};
+use crate::board::generic::{Move, MoveList, Position};
+use crate::board::{Eleven, Geometry};
+use size::Size;
 pub use clock::{Clock, SideClock};
 use nnue::QuantisedNetwork;
 pub use score::Score;
@@ -28,7 +31,7 @@ use tt::{TableError, TranspositionTable};
 
 /// When to stop. Everything unset means: search until stopped.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+pub struct Limits<G: Geometry = Eleven> {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub movetime: Option<Duration>,
@@ -40,12 +43,12 @@ pub struct Limits {
     /// A ponder search: no time limit until [`Engine::ponderhit`].
     pub ponder: bool,
     /// Search only these root moves (all legal moves when empty or when none is legal).
-    pub searchmoves: Vec<Move>,
+    pub searchmoves: Vec<Move<G>>,
 }
 
-impl Limits {
+impl<G: Geometry> Limits<G> {
     /// These limits with at most `cap` nodes, if a cap is given.
-    pub fn with_node_cap(mut self, cap: Option<u64>) -> Limits {
+    pub fn with_node_cap(mut self, cap: Option<u64>) -> Limits<G> {
         if let Some(cap) = cap {
             self.nodes = Some(self.nodes.map_or(cap, |n| n.min(cap)).max(1));
         }
@@ -55,7 +58,7 @@ impl Limits {
 
 /// Progress of a search: one finished iteration of one principal variation.
 #[derive(Clone, Debug)]
-pub struct Info {
+pub struct Info<G: Geometry = Eleven> {
     pub depth: u32,
     pub seldepth: u32,
     /// 1 for the best line.
@@ -66,23 +69,23 @@ pub struct Info {
     /// Permille of the transposition table in use.
     pub hashfull: u32,
     pub time: Duration,
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<G>>,
 }
 
 /// The answer of a search.
 #[derive(Clone, Debug)]
-pub struct SearchResult {
+pub struct SearchResult<G: Geometry = Eleven> {
     /// `None` only when the game is over and there is no move.
-    pub best: Option<Move>,
+    pub best: Option<Move<G>>,
     /// The expected reply, for pondering.
-    pub ponder: Option<Move>,
+    pub ponder: Option<Move<G>>,
     /// For a finished game, its result for the side to move: won or lost 0 plies away, or a
     /// draw.
     pub score: Score,
     pub depth: u32,
     pub nodes: u64,
     /// Every line searched, best first (as many as MultiPV asked for).
-    pub lines: Vec<Info>,
+    pub lines: Vec<Info<G>>,
 }
 
 /// Settings that outlive one search.
@@ -168,42 +171,42 @@ pub enum OptionsError {
 }
 
 /// A callback for progress reports.
-pub type Reporter = Box<dyn FnMut(&Info) + Send>;
+pub type Reporter<G = Eleven> = Box<dyn FnMut(&Info<G>) + Send>;
 /// A callback for the end of a search, called on the search thread as soon as it ends.
-pub type OnDone = Box<dyn FnOnce(&SearchResult) + Send>;
+pub type OnDone<G = Eleven> = Box<dyn FnOnce(&SearchResult<G>) + Send>;
 
 /// A searching engine: a transposition table, options, and at most one search at a time,
 /// running on threads of its own.
-pub struct Engine {
+pub struct Engine<G: Size = Eleven> {
     options: Options,
     tt: Arc<TranspositionTable>,
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
-    running: Option<JoinHandle<SearchResult>>,
+    running: Option<JoinHandle<SearchResult<G>>>,
 }
 
-impl Default for Engine {
-    fn default() -> Engine {
+impl<G: Size> Default for Engine<G> {
+    fn default() -> Engine<G> {
         Engine::new(Options::default())
     }
 }
 
-impl Engine {
+impl<G: Size> Engine<G> {
     /// An engine with `options`. The table is allocated infallibly: for a size that comes
     /// from a user, use [`Engine::try_new`].
-    pub fn new(options: Options) -> Engine {
+    pub fn new(options: Options) -> Engine<G> {
         let tt = TranspositionTable::new(options.hash_mb);
         Engine::with_table(options, tt)
     }
 
     /// An engine with `options`, or why they cannot be had (a table larger than the memory).
-    pub fn try_new(options: Options) -> Result<Engine, OptionsError> {
+    pub fn try_new(options: Options) -> Result<Engine<G>, OptionsError> {
         check(&options)?;
         let tt = TranspositionTable::try_new(options.hash_mb)?;
         Ok(Engine::with_table(options, tt))
     }
 
-    fn with_table(options: Options, tt: TranspositionTable) -> Engine {
+    fn with_table(options: Options, tt: TranspositionTable) -> Engine<G> {
         Engine {
             tt: Arc::new(tt),
             options,
@@ -261,10 +264,10 @@ impl Engine {
     /// a host waiting for a move gets one.
     pub fn start(
         &mut self,
-        pos: &Position,
-        limits: Limits,
-        report: Reporter,
-        done: Option<OnDone>,
+        pos: &Position<G>,
+        limits: Limits<G>,
+        report: Reporter<G>,
+        done: Option<OnDone<G>>,
     ) -> Result<(), StartError> {
         self.stop_and_wait();
         self.stop.store(false, Ordering::Relaxed);
@@ -294,7 +297,7 @@ impl Engine {
     }
 
     /// Waits for the running search and returns its result (`None` if none was started).
-    pub fn wait(&mut self) -> Option<SearchResult> {
+    pub fn wait(&mut self) -> Option<SearchResult<G>> {
         self.running.take().and_then(|h| h.join().ok())
     }
 
@@ -306,7 +309,7 @@ impl Engine {
     }
 
     /// Searches and waits: the simple blocking call.
-    pub fn search(&mut self, pos: &Position, limits: Limits) -> SearchResult {
+    pub fn search(&mut self, pos: &Position<G>, limits: Limits<G>) -> SearchResult<G> {
         self.search_with(pos, limits, Box::new(|_| {}))
     }
 
@@ -314,10 +317,10 @@ impl Engine {
     /// search thread, the first legal move.
     pub fn search_with(
         &mut self,
-        pos: &Position,
-        limits: Limits,
-        report: Reporter,
-    ) -> SearchResult {
+        pos: &Position<G>,
+        limits: Limits<G>,
+        report: Reporter<G>,
+    ) -> SearchResult<G> {
         let searchmoves = limits.searchmoves.clone();
         let started = self.start(pos, limits, report, None);
         if let Err(e) = &started {
@@ -339,7 +342,7 @@ pub enum StartError {
 
 /// The answer when there is no search to give one: the first legal move (of `searchmoves`,
 /// if any of them is legal), unscored.
-pub fn fallback_result(pos: &Position, searchmoves: &[Move]) -> SearchResult {
+pub fn fallback_result<G: Geometry>(pos: &Position<G>, searchmoves: &[Move<G>]) -> SearchResult<G> {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let best = list

@@ -1,37 +1,38 @@
 //! Move ordering: the table's move, wins and urgent king moves, captures, killers, history.
 
-use super::eval::features::corner_sight;
-use super::eval::open_corner_lines;
-use crate::board::Custodial;
-use crate::board::{Bitboard, Board, MAX_MOVES, Move, Rulebook};
+use super::eval::features::escape_sight;
+use super::eval::open_escape_lines;
+use crate::board::generic::Custodial;
+use crate::board::generic::{Bitboard, Board, Move, Rulebook};
+use crate::board::{Geometry, MAX_MOVES};
 
 /// What a node knows about the tactics of its position, computed once and shared by ordering,
 /// pruning decisions and the quiescence search.
-pub struct Tactics {
+pub struct Tactics<G: Geometry> {
     /// Landing squares that capture custodially, per direction of the victim.
-    capture_squares: [Bitboard; 4],
+    capture_squares: [Bitboard<G>; 4],
     /// Union of the above.
-    pub any_capture: Bitboard,
-    /// Squares from which the king would see a corner along an open line.
-    pub corner_sight: Bitboard,
-    /// Corners the king sees now.
-    pub open_lines: Bitboard,
-    /// Squares between the king and the corners he sees: where attackers must block.
-    pub block_squares: Bitboard,
+    pub any_capture: Bitboard<G>,
+    /// The squares the king wins on.
+    pub escape: Bitboard<G>,
+    /// Squares from which the king would see an escape square along an open line.
+    pub escape_sight: Bitboard<G>,
+    /// Escape squares the king sees now.
+    pub open_lines: Bitboard<G>,
+    /// Squares between the king and the escape squares he sees: where attackers must block.
+    pub block_squares: Bitboard<G>,
 }
 
-impl Tactics {
-    pub fn new(board: &Board, book: &Rulebook) -> Tactics {
+impl<G: Geometry> Tactics<G> {
+    pub fn new(board: &Board<G>, book: &Rulebook<G>) -> Tactics<G> {
         let king = board.king();
         let capture_squares =
             Custodial::of(board, board.side_to_move(), book).landings(!board.occupied());
         let any_capture = capture_squares
             .iter()
             .fold(Bitboard::EMPTY, |all, &s| all | s);
-        let corner_sight = corner_sight(board.occupied().without(king))
-            .into_iter()
-            .fold(Bitboard::EMPTY, |all, s| all | s);
-        let open_lines = open_corner_lines(board);
+        let escape_sight = escape_sight(board.occupied().without(king), book);
+        let open_lines = open_escape_lines(board, book);
         let mut block_squares = Bitboard::EMPTY;
         for corner in open_lines {
             block_squares |= Bitboard::between(king, corner);
@@ -39,14 +40,15 @@ impl Tactics {
         Tactics {
             capture_squares,
             any_capture,
-            corner_sight,
+            escape: book.terrain().escape,
+            escape_sight,
             open_lines,
             block_squares,
         }
     }
 
     /// Pieces the move would capture custodially (shieldwalls not counted).
-    pub fn captures(&self, mv: Move) -> u32 {
+    pub fn captures(&self, mv: Move<G>) -> u32 {
         self.capture_squares
             .iter()
             .filter(|s| s.contains(mv.to()))
@@ -54,10 +56,11 @@ impl Tactics {
     }
 
     /// Captures, wins and moves that answer or make a king threat.
-    pub fn is_noisy(&self, board: &Board, mv: Move) -> bool {
+    pub fn is_noisy(&self, board: &Board<G>, mv: Move<G>) -> bool {
         let to = mv.to();
         self.any_capture.contains(to)
-            || (mv.from() == board.king() && (to.is_corner() || self.corner_sight.contains(to)))
+            || (mv.from() == board.king()
+                && (self.escape.contains(to) || self.escape_sight.contains(to)))
             || self.block_squares.contains(to)
     }
 }
@@ -70,12 +73,12 @@ const KING_THREAT: i32 = 1 << 24;
 const KILLER: i32 = 1 << 22;
 
 /// Scores every move of `list` for ordering, best first when sorted descending.
-pub fn score_moves(
-    board: &Board,
-    list: &[Move],
-    tactics: &Tactics,
-    tt_move: Option<Move>,
-    killers: [Option<Move>; 2],
+pub fn score_moves<G: Geometry>(
+    board: &Board<G>,
+    list: &[Move<G>],
+    tactics: &Tactics<G>,
+    tt_move: Option<Move<G>>,
+    killers: [Option<Move<G>>; 2],
     history: &[i32],
     scores: &mut [i32],
 ) {
@@ -87,7 +90,7 @@ pub fn score_moves(
         let from = mv.from();
         scores[i] = if Some(mv) == tt_move {
             TT_MOVE
-        } else if from == king && to.is_corner() {
+        } else if from == king && tactics.escape.contains(to) {
             WIN_MOVE
         } else {
             let mut s = history[mv.index()];
@@ -97,7 +100,7 @@ pub fn score_moves(
                     s += BLOCK;
                 }
             }
-            if from == king && tactics.corner_sight.contains(to) {
+            if from == king && tactics.escape_sight.contains(to) {
                 s += KING_THREAT;
             }
             if s < KILLER && (Some(mv) == killers[0] || Some(mv) == killers[1]) {
@@ -110,7 +113,7 @@ pub fn score_moves(
 
 /// Sorts the moves from `i` on by score, best first, in one go: cheaper than picking one by one
 /// once a node has turned out to need most of its moves.
-pub fn sort_rest(list: &mut [Move], scores: &mut [i32], i: usize) {
+pub fn sort_rest<G: Geometry>(list: &mut [Move<G>], scores: &mut [i32], i: usize) {
     let n = list.len();
     let mut packed: arrayvec::ArrayVec<i64, MAX_MOVES> = (i..n)
         .map(|j| (scores[j] as i64) << 16 | list[j].raw() as i64)
@@ -123,7 +126,7 @@ pub fn sort_rest(list: &mut [Move], scores: &mut [i32], i: usize) {
 }
 
 /// Picks the best remaining move into place `i` (selection sort, one step).
-pub fn pick(list: &mut [Move], scores: &mut [i32], i: usize) {
+pub fn pick<G: Geometry>(list: &mut [Move<G>], scores: &mut [i32], i: usize) {
     let mut best = i;
     for j in i + 1..list.len() {
         if scores[j] > scores[best] {

@@ -10,7 +10,9 @@
 
 use super::eval::evaluate;
 use super::score::Score;
-use crate::board::{Move, MoveList, Position, Side};
+use crate::board::generic::{Move, MoveList, Position};
+use crate::board::Side;
+use crate::search::size::Size;
 use crate::splitmix::{SplitMix64, mix, spread};
 use std::fmt;
 use std::str::FromStr;
@@ -146,14 +148,14 @@ impl Level {
     /// evaluation two plies on, no search) under the level's noise. None for the other moves
     /// and levels, or when every move loses at once (the search's best line then holds
     /// longest).
-    pub fn glance(self, pos: &Position, moves: &[Move], seed: u64) -> Option<Move> {
+    pub fn glance<G: Size>(self, pos: &Position<G>, moves: &[Move<G>], seed: u64) -> Option<Move<G>> {
         let mut draws = SplitMix64::new(seed);
         if draws.next_f64() >= self.glance_share() {
             return None;
         }
         let side = pos.side_to_move();
         let mut after = pos.clone();
-        let mut looks: Vec<(Move, i32)> = Vec::with_capacity(moves.len());
+        let mut looks: Vec<(Move<G>, i32)> = Vec::with_capacity(moves.len());
         for &mv in moves {
             after.play(mv);
             let looked = match after.outcome() {
@@ -186,7 +188,7 @@ impl Level {
 /// How the board looks to `side` (the hand evaluation) after the reply of the side to move in
 /// `pos` that looks best to that side; None if a reply wins at once (by the king's escape or
 /// capture, or by leaving `side` no move).
-fn worst_reply(pos: &mut Position, side: Side) -> Option<i32> {
+fn worst_reply<G: Size>(pos: &mut Position<G>, side: Side) -> Option<i32> {
     let mut replies = MoveList::new();
     pos.legal_moves(&mut replies);
     let mut worst = i32::MAX;
@@ -304,7 +306,7 @@ mod tests {
     fn a_glance_takes_a_win_at_once_and_plays_its_share_of_moves() {
         use crate::board::Rules;
         use crate::board::notation::{parse_fen, parse_move};
-        let moves = |pos: &Position| {
+        let moves = |pos: &crate::board::Position| {
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
             list

@@ -2,9 +2,11 @@
 //! own moves, whatever the opponent does? No evaluation and no pruning that could miss a
 //! defence; repetition is not considered. Used to build and check `positions/tactics.epd`.
 
-use super::eval::open_corner_lines;
+use super::eval::open_escape_lines;
 use crate::board::zobrist::Key;
-use crate::board::{Board, Move, MoveList, Rulebook, Rules, Side};
+use crate::board::generic::{Board, Move, MoveList, Rulebook};
+use crate::board::{Geometry, Rules, Side};
+use crate::search::size::Size;
 use fxhash::FxHashMap;
 
 /// The solver's work ran out before it could answer.
@@ -12,15 +14,15 @@ use fxhash::FxHashMap;
 pub struct OutOfBudget;
 
 /// A proof search with a memory of proved answers and a budget of moves played.
-pub struct Solver {
-    book: Rulebook,
+pub struct Solver<G: Geometry> {
+    book: Rulebook<G>,
     memo: FxHashMap<(Key, u32), bool>,
     budget: u64,
 }
 
-impl Solver {
+impl<G: Size> Solver<G> {
     /// A solver that gives up after playing `budget` moves.
-    pub fn new(rules: Rules, budget: u64) -> Solver {
+    pub fn new(rules: Rules, budget: u64) -> Solver<G> {
         Solver {
             book: Rulebook::new(rules),
             memo: FxHashMap::default(),
@@ -29,7 +31,7 @@ impl Solver {
     }
 
     /// The fewest moves (up to `max`) in which the side to move forces a win, if it can.
-    pub fn shortest_win(&mut self, board: &Board, max: u32) -> Result<Option<u32>, OutOfBudget> {
+    pub fn shortest_win(&mut self, board: &Board<G>, max: u32) -> Result<Option<u32>, OutOfBudget> {
         for n in 1..=max {
             if self.wins(board, n)? {
                 return Ok(Some(n));
@@ -39,7 +41,7 @@ impl Solver {
     }
 
     /// Every first move that wins within `n` moves.
-    pub fn winning_moves(&mut self, board: &Board, n: u32) -> Result<Vec<Move>, OutOfBudget> {
+    pub fn winning_moves(&mut self, board: &Board<G>, n: u32) -> Result<Vec<Move<G>>, OutOfBudget> {
         let mut out = Vec::new();
         for mv in ordered_moves(board, &self.book) {
             if self.move_wins(board, mv, n)? {
@@ -50,7 +52,7 @@ impl Solver {
     }
 
     /// Whether the side to move wins within `n` of its own moves (2n - 1 plies).
-    pub fn wins(&mut self, board: &Board, n: u32) -> Result<bool, OutOfBudget> {
+    pub fn wins(&mut self, board: &Board<G>, n: u32) -> Result<bool, OutOfBudget> {
         if n == 0 {
             return Ok(false);
         }
@@ -68,7 +70,7 @@ impl Solver {
         Ok(result)
     }
 
-    fn move_wins(&mut self, board: &Board, mv: Move, n: u32) -> Result<bool, OutOfBudget> {
+    fn move_wins(&mut self, board: &Board<G>, mv: Move<G>, n: u32) -> Result<bool, OutOfBudget> {
         self.budget = self.budget.checked_sub(1).ok_or(OutOfBudget)?;
         let mut child = *board;
         child.play(mv, &self.book);
@@ -84,7 +86,7 @@ impl Solver {
             return Ok(false);
         }
         // A defender king with an open line answers anything by escaping.
-        if child.side_to_move() == Side::Defenders && open_corner_lines(&child).any() {
+        if child.side_to_move() == Side::Defenders && open_escape_lines(&child, &self.book).any() {
             return Ok(false);
         }
         for reply in replies {
@@ -100,7 +102,7 @@ impl Solver {
 
 /// The moves, the king's and those landing near him first: short wins and the defences
 /// against them are found there.
-fn ordered_moves(board: &Board, book: &Rulebook) -> MoveList {
+fn ordered_moves<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> MoveList<G> {
     let mut list = MoveList::new();
     board.generate_moves(book, &mut list);
     let king = board.king();
@@ -116,7 +118,7 @@ mod tests {
     use super::*;
     use crate::board::notation::parse_fen;
 
-    fn solver() -> Solver {
+    fn solver() -> Solver<crate::board::Eleven> {
         Solver::new(Rules::default(), u64::MAX)
     }
 

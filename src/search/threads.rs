@@ -9,19 +9,21 @@ use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{EvalKind, Info, Limits, Options, Reporter, Score, SearchResult};
 use crate::board::zobrist::Key;
-use crate::board::{MoveList, Position};
+use crate::board::generic::{MoveList, Position};
+use crate::board::Geometry;
+use crate::search::size::Size;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// What every search thread shares.
-pub struct Shared<'a> {
+pub struct Shared<'a, G: Geometry> {
     pub tt: &'a TranspositionTable,
     pub stop: &'a AtomicBool,
     /// Nodes of all threads, added in batches.
     pub nodes: &'a AtomicU64,
     pub time: &'a TimeManager,
-    pub limits: &'a Limits,
+    pub limits: &'a Limits<G>,
     /// While set (a ponder search), time limits do not apply.
     pub pondering: &'a AtomicBool,
     /// The depth the main thread is searching; helpers keep one ply ahead of it.
@@ -95,15 +97,15 @@ impl Drop for StopOnDrop<'_> {
 
 /// One search on `options.threads` threads sharing `tt` (Lazy SMP): thread 0 reports and
 /// decides; the others deepen the shared table.
-pub(super) fn run(
-    pos: &Position,
-    limits: &Limits,
+pub(super) fn run<G: Size>(
+    pos: &Position<G>,
+    limits: &Limits<G>,
     options: &Options,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     pondering: &AtomicBool,
-    mut report: Reporter,
-) -> SearchResult {
+    mut report: Reporter<G>,
+) -> SearchResult<G> {
     tt.new_search();
     let time = TimeManager::new(limits, pos.side_to_move(), options.move_overhead);
     let nodes = AtomicU64::new(0);
@@ -135,7 +137,7 @@ pub(super) fn run(
         }
         return result;
     }
-    let root_moves: Vec<RootMove> = list
+    let root_moves: Vec<RootMove<G>> = list
         .iter()
         .map(|&mv| RootMove {
             mv,
@@ -144,7 +146,7 @@ pub(super) fn run(
             seldepth: 0,
         })
         .collect();
-    let lines: Mutex<Vec<Info>> = Mutex::new(Vec::new());
+    let lines: Mutex<Vec<Info<G>>> = Mutex::new(Vec::new());
     let threads = options.threads.max(1);
     let shown = options.multipv.max(1);
     let multipv = options.level.lines(shown);
@@ -181,7 +183,7 @@ pub(super) fn run(
         // for them forever: the guard raises the flag while the panic unwinds.
         let _stop_helpers = StopOnDrop(stop);
         let mut main = Searcher::new(shared(), pos, 0, threads);
-        let mut on_info = |info: Info| {
+        let mut on_info = |info: Info<G>| {
             report(&info);
             let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
             if info.multipv == 1 {
@@ -257,7 +259,7 @@ pub(super) fn run(
 
 /// The scores of `lines` as far as they are exact: a line the search never finished scores
 /// below every real score.
-fn exact_scores(lines: &[RootMove]) -> Vec<Score> {
+fn exact_scores<G: Geometry>(lines: &[RootMove<G>]) -> Vec<Score> {
     lines
         .iter()
         .map(|rm| rm.score)

@@ -28,7 +28,7 @@ pub const MAX_SOFT: Duration = Duration::from_secs(300);
 pub const MAX_HARD: Duration = Duration::from_secs(900);
 
 impl TimeManager {
-    pub fn new(limits: &Limits, side: Side, overhead: Duration) -> TimeManager {
+    pub fn new<G: crate::board::Geometry>(limits: &Limits<G>, side: Side, overhead: Duration) -> TimeManager {
         let start = Instant::now();
         if limits.infinite {
             return TimeManager {
@@ -97,7 +97,7 @@ mod tests {
 
     #[test]
     fn budgets_stay_inside_the_clock() {
-        let limits = Limits {
+        let limits: Limits = Limits {
             clock: attackers(Duration::from_millis(10_000), Duration::from_millis(100)),
             ..Limits::default()
         };
@@ -106,7 +106,7 @@ mod tests {
         assert!(soft <= hard && hard < Duration::from_millis(10_000));
         assert!(soft > Duration::from_millis(100));
         // Almost no time left: still a positive budget below the remaining time.
-        let limits = Limits {
+        let limits: Limits = Limits {
             clock: defenders(Duration::from_millis(30), Duration::ZERO),
             ..Limits::default()
         };
@@ -128,7 +128,7 @@ mod tests {
         for time in huge {
             for inc in [Duration::ZERO, Duration::from_secs(7), Duration::MAX] {
                 for movestogo in [None, Some(1), Some(u32::MAX)] {
-                    let limits = Limits {
+                    let limits: Limits = Limits {
                         clock: attackers(time, inc),
                         movestogo,
                         ..Limits::default()
@@ -143,14 +143,14 @@ mod tests {
             }
         }
         // A long realistic clock gives a move about as much as the cap.
-        let two_hours = Limits {
+        let two_hours: Limits = Limits {
             clock: defenders(Duration::from_secs(2 * 3600), Duration::from_secs(30)),
             ..Limits::default()
         };
         let tm = TimeManager::new(&two_hours, Side::Defenders, Duration::ZERO);
         assert!(tm.soft.unwrap() > MAX_SOFT / 2 && tm.soft.unwrap() <= MAX_SOFT);
         // A huge increment with little time left: never more than the time left.
-        let limits = Limits {
+        let limits: Limits = Limits {
             clock: attackers(Duration::from_secs(10), Duration::MAX),
             ..Limits::default()
         };
@@ -158,7 +158,7 @@ mod tests {
         assert!(tm.soft.unwrap() <= Duration::from_secs(5));
         assert!(tm.hard.unwrap() <= Duration::from_secs(8));
         // A huge movetime is the host's explicit wish and is kept.
-        let limits = Limits {
+        let limits: Limits = Limits {
             movetime: Some(Duration::MAX),
             ..Limits::default()
         };

@@ -3,7 +3,8 @@
 //! two threads reads back as a miss instead of a wrong hit.
 
 use super::score::Score;
-use crate::board::Move;
+use crate::board::generic::Move;
+use crate::board::{Eleven, Geometry};
 use crate::board::zobrist::Key;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -19,8 +20,8 @@ pub enum Bound {
 
 /// What the table knows of a position.
 #[derive(Clone, Copy, Debug)]
-pub struct Entry {
-    pub mv: Option<Move>,
+pub struct Entry<G: Geometry = Eleven> {
+    pub mv: Option<Move<G>>,
     pub score: Score,
     pub eval: Score,
     pub depth: i32,
@@ -58,7 +59,7 @@ pub struct TranspositionTable {
 }
 
 // data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | generation 6
-fn pack(e: &Entry, generation: u8) -> u64 {
+fn pack<G: Geometry>(e: &Entry<G>, generation: u8) -> u64 {
     let mv = e.mv.map_or(0, |m| m.raw()) as u64;
     let bound = match e.bound {
         Bound::Exact => 1,
@@ -72,7 +73,7 @@ fn pack(e: &Entry, generation: u8) -> u64 {
         | ((generation & 63) as u64) << 58
 }
 
-fn unpack(d: u64) -> Option<Entry> {
+fn unpack<G: Geometry>(d: u64) -> Option<Entry<G>> {
     let bound = match (d >> 56) & 3 {
         1 => Bound::Exact,
         2 => Bound::Lower,
@@ -159,7 +160,7 @@ impl TranspositionTable {
         }
     }
 
-    pub fn probe(&self, key: Key) -> Option<Entry> {
+    pub fn probe<G: Geometry>(&self, key: Key) -> Option<Entry<G>> {
         for s in &self.bucket(key).slots {
             let data = s.data.load(Ordering::Relaxed);
             if s.check.load(Ordering::Relaxed) ^ data == key {
@@ -169,7 +170,7 @@ impl TranspositionTable {
         None
     }
 
-    pub fn store(&self, key: Key, mut entry: Entry) {
+    pub fn store<G: Geometry>(&self, key: Key, mut entry: Entry<G>) {
         let generation = self.generation.load(Ordering::Relaxed) & 63;
         let bucket = self.bucket(key);
         // The slot with this key, else the one least worth keeping: shallow and old.
@@ -241,9 +242,9 @@ mod tests {
             (got.score, got.eval, got.depth, got.bound),
             (e.score, e.eval, 7, Bound::Lower)
         );
-        assert!(tt.probe(43).is_none());
+        assert!(tt.probe::<crate::board::Eleven>(43).is_none());
         tt.clear();
-        assert!(tt.probe(42).is_none());
+        assert!(tt.probe::<crate::board::Eleven>(42).is_none());
         assert_eq!(tt.size_mb(), 1);
     }
 

@@ -2,26 +2,27 @@
 //! decision when to go no deeper.
 
 use super::{RootMove, Searcher};
-use crate::board::Board;
+use crate::board::generic::Board;
+use crate::search::size::Size;
 use crate::search::Info;
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
 use crate::search::skill::MIN_DEPTH;
 use std::sync::atomic::Ordering;
 
-impl Searcher<'_> {
+impl<G: Size> Searcher<'_, G> {
     /// Iterative deepening over `multipv` lines. Reports the first `shown` lines of each
     /// finished iteration through `report` (thread 0 only) and returns the depth it completed
     /// with the root moves of that depth, best first. Whichever thread completes the depth
     /// limit first stops the others.
     pub fn iterate(
         &mut self,
-        board: &Board,
-        mut root_moves: Vec<RootMove>,
+        board: &Board<G>,
+        mut root_moves: Vec<RootMove<G>>,
         multipv: usize,
         shown: usize,
-        report: &mut dyn FnMut(Info),
-    ) -> (u32, Vec<RootMove>) {
+        report: &mut dyn FnMut(Info<G>),
+    ) -> (u32, Vec<RootMove<G>>) {
         let max_depth = self
             .shared
             .limits
@@ -29,7 +30,7 @@ impl Searcher<'_> {
             .unwrap_or(MAX_PLY as u32 - 8)
             .max(1) as i32;
         let multipv = multipv.clamp(1, root_moves.len().max(1));
-        let mut completed: Vec<RootMove> = root_moves.clone();
+        let mut completed: Vec<RootMove<G>> = root_moves.clone();
         let mut completed_depth = 0;
         // Helper threads start one ply deeper every other thread, and never fall behind the
         // main thread, so that their entries are ready when it gets there.
@@ -124,7 +125,7 @@ impl Searcher<'_> {
         (completed_depth, completed)
     }
 
-    fn info(&self, depth: u32, multipv: usize, rm: &RootMove) -> Info {
+    fn info(&self, depth: u32, multipv: usize, rm: &RootMove<G>) -> Info<G> {
         let nodes = self.shared.nodes.load(Ordering::Relaxed) + self.unflushed;
         let time = self.shared.time.elapsed();
         Info {

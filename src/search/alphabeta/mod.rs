@@ -18,22 +18,24 @@ use super::params::{MAX_PLY, SearchParams};
 use super::score::Score;
 use super::threads::Shared;
 use crate::board::rulebook::{Favours, HistoryVerdict};
-use crate::board::{Bitboard, Board, History, Move, Position, Rulebook, Side};
+use crate::board::generic::{Bitboard, Board, Move, Position, Rulebook};
+use crate::board::{History, Side};
+use crate::search::size::Size;
 use heuristics::Heuristics;
 use path::Path;
 use std::sync::atomic::Ordering;
 
-pub struct Searcher<'a> {
+pub struct Searcher<'a, G: Size> {
     params: SearchParams,
-    shared: Shared<'a>,
-    book: Rulebook,
+    shared: Shared<'a, G>,
+    book: Rulebook<G>,
     id: usize,
     nodes: u64,
     unflushed: u64,
     seldepth: u32,
     path: Path,
-    heuristics: Heuristics,
-    pv: Vec<[Option<Move>; MAX_PLY]>,
+    heuristics: Heuristics<G>,
+    pv: Vec<[Option<Move<G>>; MAX_PLY]>,
     pv_len: Vec<usize>,
     aborted: bool,
     /// Threads in this search (breadcrumbs only matter with more than one).
@@ -45,8 +47,8 @@ pub struct Searcher<'a> {
     node_limit: Option<u64>,
 }
 
-impl<'a> Searcher<'a> {
-    pub fn new(shared: Shared<'a>, pos: &Position, id: usize, threads: usize) -> Searcher<'a> {
+impl<'a, G: Size> Searcher<'a, G> {
+    pub fn new(shared: Shared<'a, G>, pos: &Position<G>, id: usize, threads: usize) -> Searcher<'a, G> {
         let params = shared.params;
         let node_limit = shared.limits.nodes;
         let accumulators = match shared.net {
@@ -81,13 +83,13 @@ impl<'a> Searcher<'a> {
 
     /// The node's verdict under the rules that look back.
     #[inline]
-    fn judge(&self, b: &Board, ply: u32, quiet: u16) -> HistoryVerdict {
+    fn judge(&self, b: &Board<G>, ply: u32, quiet: u16) -> HistoryVerdict {
         self.book.judge_history(b, &self.past(ply, quiet))
     }
 
     /// The static evaluation of `b`, the node `ply` plies from the root.
     #[inline]
-    fn evaluate(&self, b: &Board, ply: u32) -> Score {
+    fn evaluate(&self, b: &Board<G>, ply: u32) -> Score {
         match self.shared.net {
             None => evaluate(b, &self.book),
             Some(net) => {
@@ -102,7 +104,7 @@ impl<'a> Searcher<'a> {
     /// `mv` (with `captured`) leads to from `b`, the node at `ply`; `None` for a null move.
     /// In refresh mode the accumulator is computed from `child` alone.
     #[inline]
-    fn enter_child(&mut self, b: &Board, child: &Board, step: Option<(Move, Bitboard)>, ply: u32) {
+    fn enter_child(&mut self, b: &Board<G>, child: &Board<G>, step: Option<(Move<G>, Bitboard<G>)>, ply: u32) {
         let Some(net) = self.shared.net else {
             return;
         };
@@ -126,18 +128,18 @@ impl<'a> Searcher<'a> {
     }
 
     /// Whether attackers might capture the king with their next move: a cheap over-estimate.
-    fn king_capturable(&self, b: &Board) -> bool {
+    fn king_capturable(&self, b: &Board<G>) -> bool {
         self.king_open_sides(b) <= 1
     }
 
     /// Whether attackers might capture the king within two of their moves.
-    fn king_in_net(&self, b: &Board) -> bool {
+    fn king_in_net(&self, b: &Board<G>) -> bool {
         self.king_open_sides(b) <= 2
     }
 
     /// The squares beside the king the attackers still have to take to capture him (5 when
     /// he cannot be captured where he stands).
-    fn king_open_sides(&self, b: &Board) -> u32 {
+    fn king_open_sides(&self, b: &Board<G>) -> u32 {
         b.king_capture_squares(&self.book)
             .map_or(5, |needed| (needed & !b.attackers()).count())
     }
@@ -160,7 +162,7 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn update_pv(&mut self, ply: usize, mv: Move) {
+    fn update_pv(&mut self, ply: usize, mv: Move<G>) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
         head[ply][0] = Some(mv);

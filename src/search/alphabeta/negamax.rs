@@ -3,7 +3,9 @@
 //! reductions.
 
 use super::Searcher;
-use crate::board::{Bitboard, Board, MAX_MOVES, MoveList, Side};
+use crate::board::generic::{Bitboard, Board, MoveList};
+use crate::board::{MAX_MOVES, Side};
+use crate::search::size::Size;
 use crate::search::eval;
 use crate::search::ordering::{Tactics, pick, score_moves, sort_rest};
 use crate::search::params::MAX_PLY;
@@ -15,10 +17,10 @@ use arrayvec::ArrayVec;
 /// Moves picked one at a time before the rest of a node's moves are sorted at once.
 const SORT_AFTER: usize = 4;
 
-impl Searcher<'_> {
+impl<G: Size> Searcher<'_, G> {
     pub(super) fn negamax(
         &mut self,
-        b: &Board,
+        b: &Board<G>,
         mut depth: i32,
         mut alpha: Score,
         beta: Score,
@@ -103,13 +105,13 @@ impl Searcher<'_> {
         // king with attackers on all but two of his sides may be taken in two moves, which
         // a position the eval already calls won would otherwise never look for. Worked out
         // only where pruning would otherwise happen.
-        let danger = |b: &Board| {
+        let danger = |b: &Board<G>| {
             side == Side::Attackers
                 && ((self.book.rules().exit_fort
                     && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
                         & Bitboard::EDGE)
                         .any())
-                    || eval::corner_distance(b) <= 2
+                    || eval::escape_distance(b, &self.book) <= 2
                     || self.king_in_net(b))
         };
         let may_prune = !pv_node

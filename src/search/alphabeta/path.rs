@@ -2,7 +2,8 @@
 //! the search down to the node, in the form the rules that look back read them.
 
 use crate::board::zobrist::Key;
-use crate::board::{Board, History, Position};
+use crate::board::generic::{Board, Position};
+use crate::board::{Geometry, History};
 use crate::search::params::MAX_PLY;
 
 pub(super) struct Path {
@@ -17,7 +18,7 @@ pub(super) struct Path {
 }
 
 impl Path {
-    pub(super) fn new(pos: &Position) -> Path {
+    pub(super) fn new<G: Geometry>(pos: &Position<G>) -> Path {
         let history = pos.history();
         let mut keys = Vec::with_capacity(history.quiet_plies() + MAX_PLY + 8);
         keys.extend_from_slice(history.keys());
@@ -44,7 +45,7 @@ impl Path {
 
     /// Onto the path: the node `b`, which the caller searches next.
     #[inline]
-    pub(super) fn enter(&mut self, b: &Board) {
+    pub(super) fn enter<G: Geometry>(&mut self, b: &Board<G>) {
         self.keys.push(b.key());
         if self.draw_fort {
             self.arrangements.push(b.arrangement_key());

@@ -2,16 +2,18 @@
 //! near a capturable king, and the king's runs towards the corners and the edge.
 
 use super::Searcher;
-use crate::board::{Bitboard, Board, MAX_MOVES, Move, MoveList, Side};
+use crate::board::generic::{Bitboard, Board, Move, MoveList};
+use crate::board::{MAX_MOVES, Piece, Side};
+use crate::search::size::Size;
 use crate::search::ordering::{Tactics, pick, score_moves};
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
 use arrayvec::ArrayVec;
 
-impl Searcher<'_> {
+impl<G: Size> Searcher<'_, G> {
     pub(super) fn qsearch(
         &mut self,
-        b: &Board,
+        b: &Board<G>,
         mut alpha: Score,
         beta: Score,
         ply: u32,
@@ -68,13 +70,13 @@ impl Searcher<'_> {
         let mut list = MoveList::new();
         b.generate_moves_to(targets, &self.book, &mut list);
         if side == Side::Defenders {
-            // King moves to a corner or, near the horizon, to a square that sees one.
-            let reach = Bitboard::rook_targets(king, b.occupied());
-            // Near the horizon also moves that see a corner, and moves to the edge (forts).
+            // King moves to an escape square or, near the horizon, to a square that sees one.
+            let reach = self.book.terrain().targets(Piece::King, king, b.occupied());
+            // Near the horizon also moves that see an escape, and moves to the edge (forts).
             let wanted = if qply < 2 {
-                Bitboard::CORNERS | tactics.corner_sight | Bitboard::EDGE
+                tactics.escape | tactics.escape_sight | Bitboard::EDGE
             } else {
-                Bitboard::CORNERS
+                tactics.escape
             };
             for to in reach & wanted & !targets {
                 list.push(Move::new(king, to));

@@ -2,26 +2,28 @@
 //! and principal variation kept for the next iteration.
 
 use super::Searcher;
-use crate::board::{Board, Move};
+use crate::board::generic::{Board, Move};
+use crate::board::Geometry;
+use crate::search::size::Size;
 use crate::search::score::Score;
 
 /// A root move with the score and line of its last full search.
 #[derive(Clone, Debug)]
-pub struct RootMove {
-    pub mv: Move,
+pub struct RootMove<G: Geometry> {
+    pub mv: Move<G>,
     pub score: Score,
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<G>>,
     pub seldepth: u32,
 }
 
-impl Searcher<'_> {
+impl<G: Size> Searcher<'_, G> {
     pub(super) fn root_search(
         &mut self,
-        board: &Board,
+        board: &Board<G>,
         depth: i32,
         mut alpha: Score,
         beta: Score,
-        root_moves: &mut [RootMove],
+        root_moves: &mut [RootMove<G>],
         first: usize,
     ) -> Score {
         self.count_node();

@@ -7,9 +7,11 @@
 //! patterns by the four corners and the diagonal through each.
 
 use super::super::params::PHASE_PIECES;
-use crate::board::Custodial;
-use crate::board::square::{Direction, SIZE};
-use crate::board::{Bitboard, Board, Rulebook, Side, Square};
+use crate::board::geometry::{MAX_SQUARES, Word};
+use crate::board::rules::Escape;
+use crate::board::square::Direction;
+use crate::board::generic::{Bitboard, Board, Custodial, Rulebook, Square};
+use crate::board::{Geometry, Piece, Side};
 
 /// A named run of feature numbers, for people and for the tuner's report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,71 +215,65 @@ pub const GROUPS: [Group; 23] = [
 /// The number of features.
 pub const FEATURES: usize = after(SQUEEZE);
 
-/// The squares beside the corners: the last step of every escape.
-const CORNER_DOORS: Bitboard = {
-    use crate::board::Geometry;
-    let (c, side) = (crate::board::Eleven::CORNERS, SIZE as u32);
-    let (all, file_a, file_k) = (
-        crate::board::Eleven::ALL,
-        crate::board::Eleven::FILE_A,
-        crate::board::Eleven::FILE_LAST,
-    );
-    crate::board::bitboard::Bitboard(
-        (c << side & all) | c >> side | (c & !file_k) << 1 | (c & !file_a) >> 1,
-    )
-};
+/// Per board size: each square's place among the folded squares and its 5x5 box.
+pub struct FeatureTables<G: Geometry> {
+    fold: [u8; MAX_SQUARES],
+    box2: [Bitboard<G>; MAX_SQUARES],
+}
 
-/// Each square's 5x5 box: the squares at most two files and two ranks away.
-const BOX2: [Bitboard; 121] = {
-    let mut t = [Bitboard::EMPTY; 121];
-    let mut i = 0;
-    while i < 121 {
-        let (f, r) = ((i % SIZE as usize) as i32, (i / SIZE as usize) as i32);
-        let mut bits = 0u128;
-        let mut j = 0;
-        while j < 121 {
-            let (g, s) = ((j % SIZE as usize) as i32, (j / SIZE as usize) as i32);
-            if (f - g).abs() <= 2 && (r - s).abs() <= 2 {
-                bits |= 1 << j;
+impl<G: Geometry> FeatureTables<G> {
+    pub fn new() -> Self {
+        let side = G::SIDE as usize;
+        let mut fold = [0u8; MAX_SQUARES];
+        let mut box2 = [Bitboard::EMPTY; MAX_SQUARES];
+        for sq in Bitboard::<G>::ALL {
+            let (f, r) = (sq.file() as usize, sq.rank() as usize);
+            fold[sq.index()] = fold_coords(f.min(side - 1 - f), r.min(side - 1 - r), side);
+            let mut b = Bitboard::from_square(sq);
+            for _ in 0..2 {
+                b = b | b.shift(Direction::East) | b.shift(Direction::West);
             }
-            j += 1;
+            for _ in 0..2 {
+                b = b | b.shift(Direction::North) | b.shift(Direction::South);
+            }
+            box2[sq.index()] = b;
         }
-        t[i] = crate::board::bitboard::Bitboard(bits);
-        i += 1;
+        FeatureTables { fold, box2 }
     }
-    t
-};
+
+    #[inline(always)]
+    pub fn fold(&self, sq: Square<G>) -> usize {
+        self.fold[sq.index()] as usize
+    }
+}
+
+impl<G: Geometry> Default for FeatureTables<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The folded place of a square `d` files and `e` ranks in from the nearest edges, on a board
+/// of `side`: the lower-left quarter's triangle of 11x11 (21 places), other sides' distances
+/// scaled onto it, so that an edge is an edge and the centre the centre on every board and
+/// the weights of one board are a start for another's.
+const fn fold_coords(d: usize, e: usize, side: usize) -> u8 {
+    let half = side.div_ceil(2) - 1;
+    let (f, r) = ((d * 5 + half / 2) / half, (e * 5 + half / 2) / half);
+    let (a, b) = if f >= r { (f, r) } else { (r, f) };
+    (a * (a + 1) / 2 + b) as u8
+}
 
 /// Where the features go: summed with weights by the evaluation, kept by the tuner.
-pub trait Sink {
+pub trait Sink<G: Geometry> {
     fn add(&mut self, feature: usize, count: i32);
 
     /// One count of `group.start + fold(sq)` for each square of `squares`, for the square
     /// groups ([`ATTACKER_SQ`], [`DEFENDER_SQ`], [`KING_SQ`]).
     #[inline(always)]
-    fn add_squares(&mut self, group: Group, squares: Bitboard) {
-        squares.for_each_square(|sq| self.add(group.start + fold(sq), 1));
+    fn add_squares(&mut self, group: Group, squares: Bitboard<G>, tables: &FeatureTables<G>) {
+        squares.for_each_square(|sq| self.add(group.start + tables.fold(sq), 1));
     }
-}
-
-/// The square's place in the folded triangle: files and ranks mirrored to the lower-left
-/// quarter, then the diagonal.
-const FOLD: [u8; 121] = {
-    let mut t = [0u8; 121];
-    let mut i = 0;
-    while i < 121 {
-        let (f, r) = ((i % 11) as u8, (i / 11) as u8);
-        let f = if f < 10 - f { f } else { 10 - f };
-        let r = if r < 10 - r { r } else { 10 - r };
-        let (a, b) = if f >= r { (f, r) } else { (r, f) };
-        t[i] = a * (a + 1) / 2 + b;
-        i += 1;
-    }
-    t
-};
-
-pub fn fold(sq: Square) -> usize {
-    FOLD[sq.index()] as usize
 }
 
 /// A pattern and its mirror image in the corner's diagonal are one feature: the smaller of
@@ -349,17 +345,19 @@ const ROW_DIGITS: [[[u16; 64]; 3]; 2] = {
     t
 };
 
-/// The pattern numbers at the four corners (a1, k1, a11, k11), mirrored ones made one.
+/// The pattern numbers at the four corners (a1, then the last file's, then the last rank's),
+/// mirrored ones made one.
 #[inline]
-pub fn corner_patterns(board: &Board) -> [usize; 4] {
+pub fn corner_patterns<G: Geometry>(board: &Board<G>) -> [usize; 4] {
     let attackers = board.attackers().0;
     let defenders = board.pieces(Side::Defenders).0;
+    let side = G::SIDE as usize;
     // The three squares of `rank` from `file` on, attackers in bits 0-2 and defenders in 3-5.
     let row = |rank: usize, file: usize| {
-        let at = rank * SIZE as usize + file;
-        (((attackers >> at) & 7) | (((defenders >> at) & 7) << 3)) as usize
+        let at = (rank * side + file) as u32;
+        ((attackers >> at).low_u64() & 7 | ((defenders >> at).low_u64() & 7) << 3) as usize
     };
-    let last = SIZE as usize - 1;
+    let last = side - 1;
     let corner = |side: usize, file: usize, ranks: [usize; 3]| {
         let digits = &ROW_DIGITS[side];
         let p = digits[0][row(ranks[0], file)]
@@ -376,30 +374,32 @@ pub fn corner_patterns(board: &Board) -> [usize; 4] {
     ]
 }
 
-/// What the king's routes to the corners look like.
-pub struct KingRoutes {
+/// What the king's routes to the escape squares look like: the corners, or on boards won at
+/// the edge, the four edges. The four goals are the four corners or the four edges.
+pub struct KingRoutes<G: Geometry> {
     /// Squares the king can move to.
-    pub reach: Bitboard,
-    /// King moves to the nearest corner, 1 to 4 (4 meaning four or more).
+    pub reach: Bitboard<G>,
+    /// King moves to the nearest escape square, 1 to 4 (4 meaning four or more).
     pub distance: usize,
-    /// Corners reached in at most two moves.
+    /// Goals reached in at most two moves.
     pub routes: u32,
-    /// Squares of `reach` that see two corners along open lines.
+    /// Squares of `reach` that see two goals along open lines.
     pub forks: u32,
     /// Squares the king can reach in at most two moves.
-    pub reach2: Bitboard,
+    pub reach2: Bitboard<G>,
 }
 
-/// The squares that see each corner (a1, k1, a11, k11) along an open line, the corners
-/// themselves left out: four slides for all corners at once, each kept to the edge its
-/// corner lies on.
+/// The squares that see each corner (a1, then the last file's, then the last rank's) along
+/// an open line, the corners themselves left out: four slides for all corners at once, each
+/// kept to the edge its corner lies on.
 #[inline]
-pub fn corner_sight(occupied: Bitboard) -> [Bitboard; 4] {
+pub fn corner_sight<G: Geometry>(occupied: Bitboard<G>) -> [Bitboard<G>; 4] {
     let empty = !occupied;
-    let north = Bitboard::CORNERS.slide(Direction::North, empty);
-    let south = Bitboard::CORNERS.slide(Direction::South, empty);
-    let east = Bitboard::CORNERS.slide(Direction::East, empty);
-    let west = Bitboard::CORNERS.slide(Direction::West, empty);
+    let corners = Bitboard::<G>::CORNERS;
+    let north = corners.slide(Direction::North, empty);
+    let south = corners.slide(Direction::South, empty);
+    let east = corners.slide(Direction::East, empty);
+    let west = corners.slide(Direction::West, empty);
     [
         (north & Bitboard::FILE_A) | (east & Bitboard::RANK_1),
         (north & Bitboard::FILE_LAST) | (west & Bitboard::RANK_1),
@@ -408,26 +408,73 @@ pub fn corner_sight(occupied: Bitboard) -> [Bitboard; 4] {
     ]
 }
 
-impl KingRoutes {
+/// The four edges, and the squares that see an empty square of each along an open line.
+#[inline]
+fn edge_sight<G: Geometry>(occupied: Bitboard<G>) -> ([Bitboard<G>; 4], [Bitboard<G>; 4]) {
+    let empty = !occupied;
+    let edges = [
+        Bitboard::RANK_1,
+        Bitboard::RANK_LAST,
+        Bitboard::FILE_A,
+        Bitboard::FILE_LAST,
+    ];
+    let inwards = [
+        Direction::North,
+        Direction::South,
+        Direction::East,
+        Direction::West,
+    ];
+    let sight = [0, 1, 2, 3].map(|i| (edges[i] & empty).slide(inwards[i], empty));
+    (edges, sight)
+}
+
+/// The four goals of the king (the corners, or the edges where the king wins at the edge)
+/// and the squares that see each along an open line.
+#[inline]
+fn goal_sight<G: Geometry>(
+    occupied: Bitboard<G>,
+    book: &Rulebook<G>,
+) -> ([Bitboard<G>; 4], [Bitboard<G>; 4]) {
+    match book.rules().escape {
+        Escape::Corners => {
+            let mut goals = [Bitboard::EMPTY; 4];
+            for (goal, corner) in goals.iter_mut().zip(Bitboard::<G>::CORNERS) {
+                *goal = Bitboard::from_square(corner);
+            }
+            (goals, corner_sight(occupied))
+        }
+        Escape::Edge => edge_sight(occupied),
+    }
+}
+
+/// The squares from which the king would see an escape square along an open line.
+#[inline]
+pub fn escape_sight<G: Geometry>(occupied: Bitboard<G>, book: &Rulebook<G>) -> Bitboard<G> {
+    let (_, sights) = goal_sight(occupied, book);
+    sights[0] | sights[1] | sights[2] | sights[3]
+}
+
+impl<G: Geometry> KingRoutes<G> {
     #[inline]
-    pub fn of(board: &Board) -> KingRoutes {
+    pub fn of(board: &Board<G>, book: &Rulebook<G>) -> KingRoutes<G> {
         let occupied = board.occupied();
         let reach = Bitboard::rook_targets(board.king(), occupied);
-        let sights = corner_sight(occupied);
+        let escape = book.terrain().escape;
+        let (goals, sights) = goal_sight(occupied, book);
         let mut sight = Bitboard::EMPTY;
         let mut twice = Bitboard::EMPTY;
         let mut routes = 0;
-        for (corner, seen) in Bitboard::CORNERS.zip(sights) {
+        for (goal, seen) in goals.into_iter().zip(sights) {
             twice |= sight & seen;
             sight |= seen;
-            routes += (reach.contains(corner) || (reach & seen).any()) as u32;
+            routes += ((reach & goal).any() || (reach & seen).any()) as u32;
         }
         let empty = !occupied;
         let mut reach2 = reach;
         for dir in Direction::ALL {
             reach2 |= reach.slide(dir, empty);
         }
-        let distance = if (reach & Bitboard::CORNERS).any() {
+        let distance = if (reach & escape).any() {
             1
         } else if (reach & sight).any() {
             2
@@ -449,7 +496,11 @@ impl KingRoutes {
 /// Moves of the pieces `soldiers` through `empty` onto `landable`: their number and the
 /// squares they reach.
 #[inline]
-fn reach(soldiers: Bitboard, empty: Bitboard, landable: Bitboard) -> (u32, Bitboard) {
+fn reach<G: Geometry>(
+    soldiers: Bitboard<G>,
+    empty: Bitboard<G>,
+    landable: Bitboard<G>,
+) -> (u32, Bitboard<G>) {
     let mut count = 0;
     let mut all = Bitboard::EMPTY;
     for dir in Direction::ALL {
@@ -462,7 +513,13 @@ fn reach(soldiers: Bitboard, empty: Bitboard, landable: Bitboard) -> (u32, Bitbo
 
 /// Victims of `mover` that a piece reaching `reach` captures with one move.
 #[inline]
-fn hanging(board: &Board, mover: Side, book: &Rulebook, reach: Bitboard, empty: Bitboard) -> i32 {
+fn hanging<G: Geometry>(
+    board: &Board<G>,
+    mover: Side,
+    book: &Rulebook<G>,
+    reach: Bitboard<G>,
+    empty: Bitboard<G>,
+) -> i32 {
     let landings = Custodial::of(board, mover, book).landings(empty);
     let mut victims = Bitboard::EMPTY;
     for dir in Direction::ALL {
@@ -474,24 +531,30 @@ fn hanging(board: &Board, mover: Side, book: &Rulebook, reach: Bitboard, empty: 
 /// The phase: soldiers left, capped, so that the weights blend from the opening's (all
 /// [`PHASE_PIECES`] on the board) to the ending's (none).
 #[inline]
-pub fn phase(board: &Board) -> i32 {
+pub fn phase<G: Geometry>(board: &Board<G>) -> i32 {
     ((board.attackers().count() + board.defenders().count()) as i32).min(PHASE_PIECES)
 }
 
 /// Counts every feature of `board` into `sink`.
 #[inline]
-pub fn extract(board: &Board, book: &Rulebook, sink: &mut impl Sink) {
+pub fn extract<G: Geometry>(
+    board: &Board<G>,
+    book: &Rulebook<G>,
+    tables: &FeatureTables<G>,
+    sink: &mut impl Sink<G>,
+) {
     let attackers = board.attackers();
     let defenders = board.defenders();
     let king = board.king();
     let occupied = board.occupied();
     let empty = !occupied;
+    let terrain = book.terrain();
 
-    sink.add_squares(ATTACKER_SQ, attackers);
-    sink.add_squares(DEFENDER_SQ, defenders);
-    sink.add_squares(KING_SQ, Bitboard::from_square(king));
+    sink.add_squares(ATTACKER_SQ, attackers, tables);
+    sink.add_squares(DEFENDER_SQ, defenders, tables);
+    sink.add_squares(KING_SQ, Bitboard::from_square(king), tables);
 
-    let routes = KingRoutes::of(board);
+    let routes = KingRoutes::of(board, book);
     sink.add(CORNER_DISTANCE.start + routes.distance - 1, 1);
     sink.add(CORNER_ROUTES.start + routes.routes as usize, 1);
     sink.add(FORKS.start + routes.forks.min(2) as usize, 1);
@@ -525,7 +588,7 @@ pub fn extract(board: &Board, book: &Rulebook, sink: &mut impl Sink) {
         KING_GUARDS.start + (defenders & beside_king).count() as usize,
         1,
     );
-    let crowd = (attackers & BOX2[king.index()]).count().min(8);
+    let crowd = (attackers & tables.box2[king.index()]).count().min(8);
     sink.add(KING_CROWD.start + crowd as usize, 1);
     sink.add(KING_REACH2.start, routes.reach2.count() as i32);
     let north = attackers.shift(Direction::North);
@@ -534,12 +597,15 @@ pub fn extract(board: &Board, book: &Rulebook, sink: &mut impl Sink) {
     sink.add(ATTACKER_LINKS.start, links as i32);
     sink.add(SOFT_ROOM.start, soft.count() as i32);
     sink.add(SOFT_ROOM.start + 1, (soft & Bitboard::EDGE).count() as i32);
-    if (region & CORNER_DOORS).is_empty() || (defenders.is_empty() && routes.distance >= 3) {
-        sink.add(SQUEEZE.start, 121 - region.count() as i32);
-        sink.add(SQUEEZE.start + 1, 121 - soft.count() as i32);
+    // The doors: the squares beside the escape squares, the last step of every escape.
+    let doors = terrain.escape.neighbours() & !terrain.escape;
+    if (region & doors).is_empty() || (defenders.is_empty() && routes.distance >= 3) {
+        let squares = G::SQUARES as i32;
+        sink.add(SQUEEZE.start, squares - region.count() as i32);
+        sink.add(SQUEEZE.start + 1, squares - soft.count() as i32);
     }
 
-    let landable = empty & !Bitboard::RESTRICTED;
+    let landable = empty & !terrain.no_stop(Piece::Attacker);
     let (att_moves, att_reach) = reach(attackers, empty, landable);
     let (def_moves, def_reach) = reach(defenders, empty, landable);
     let def_moves = def_moves + routes.reach.count();
@@ -567,6 +633,8 @@ pub fn extract(board: &Board, book: &Rulebook, sink: &mut impl Sink) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Bitboard, Board, Eleven, Rulebook, Square};
+    use crate::search::size::Size;
     use crate::board::notation::parse_fen;
 
     #[test]
@@ -584,11 +652,11 @@ mod tests {
         let mut seen = [false; FOLDED_SQUARES];
         for sq in Square::all() {
             let (f, r) = (sq.file(), sq.rank());
-            let image = |f: u8, r: u8| fold(Square::from_coords(f, r).unwrap());
+            let image = |f: u8, r: u8| Eleven::hand().features.fold(Square::from_coords(f, r).unwrap());
             for (g, s) in [(10 - f, r), (f, 10 - r), (r, f), (10 - r, 10 - f)] {
-                assert_eq!(fold(sq), image(g, s));
+                assert_eq!(Eleven::hand().features.fold(sq), image(g, s));
             }
-            seen[fold(sq)] = true;
+            seen[Eleven::hand().features.fold(sq)] = true;
         }
         assert!(seen.iter().all(|&s| s));
     }
@@ -619,7 +687,7 @@ mod tests {
             (1, 2),
             (2, 2),
         ];
-        let last = SIZE - 1;
+        let (size, last) = (11, 10);
         let mut t = [[0u8; PATTERN_SQUARES]; 4];
         let mut c = 0;
         while c < 4 {
@@ -628,7 +696,7 @@ mod tests {
                 let (f, r) = A1[i];
                 let f = if c & 1 == 1 { last - f } else { f };
                 let r = if c & 2 == 2 { last - r } else { r };
-                t[c][i] = r * SIZE + f;
+                t[c][i] = r * size + f;
                 i += 1;
             }
             c += 1;
@@ -695,14 +763,14 @@ mod tests {
     #[test]
     fn the_squeeze_counts_on_a_sealed_board_or_a_lone_king_far_from_corners() {
         struct Keep(Vec<(usize, i32)>);
-        impl Sink for Keep {
+        impl Sink<crate::board::Eleven> for Keep {
             fn add(&mut self, f: usize, n: i32) {
                 self.0.push((f, n));
             }
         }
         let squeeze = |fen: &str| {
             let mut keep = Keep(Vec::new());
-            extract(&parse_fen(fen).unwrap(), &Rulebook::default(), &mut keep);
+            extract(&parse_fen(fen).unwrap(), &Rulebook::default(), &Eleven::hand().features, &mut keep);
             let at = |i: usize| {
                 keep.0
                     .iter()
@@ -722,7 +790,7 @@ mod tests {
         // squeezed with the door open: he reaches all but the nine attackers and the three
         // corners they shut, and softly neither the squares beside the attackers.
         let lone = "1a7a1/a9a/11/11/11/4aka4/11/11/11/a10/1a7a1 a";
-        assert_eq!(KingRoutes::of(&parse_fen(lone).unwrap()).distance, 3);
+        assert_eq!(KingRoutes::of(&parse_fen(lone).unwrap(), &Rulebook::default()).distance, 3);
         assert_eq!(squeeze(lone), (Some(12), Some(30)));
         // With a soldier beside him, only a sealed board counts.
         let guarded = "1a7a1/a9a/11/11/11/4aka4/5d5/11/11/a10/1a7a1 a";
@@ -734,13 +802,13 @@ mod tests {
         // A defender on e4 between an attacker on e3 and an empty e5 the attackers reach.
         let b = parse_fen("11/11/11/11/11/4a6/5k5/11/4d6/4a6/11 a").unwrap();
         struct Keep(Vec<(usize, i32)>);
-        impl Sink for Keep {
+        impl Sink<crate::board::Eleven> for Keep {
             fn add(&mut self, f: usize, n: i32) {
                 self.0.push((f, n));
             }
         }
         let mut keep = Keep(Vec::new());
-        extract(&b, &Rulebook::default(), &mut keep);
+        extract(&b, &Rulebook::default(), &Eleven::hand().features, &mut keep);
         let count = |g: Group, i: usize| {
             keep.0
                 .iter()
@@ -750,7 +818,7 @@ mod tests {
         };
         assert_eq!(count(HANGING, 2), 1, "defender hanging, attackers to move");
         assert_eq!(count(TEMPO, 0), 1);
-        let routes = KingRoutes::of(&b);
+        let routes = KingRoutes::of(&b, &Rulebook::default());
         assert_eq!(routes.distance, 2);
         assert_eq!(routes.routes, 4);
         assert_eq!(routes.forks, 4);

@@ -5,77 +5,117 @@
 
 pub mod features;
 pub mod weights;
+pub mod weights13;
+pub mod weights7;
+pub mod weights9;
 
 use super::params::PHASE_PIECES;
 use super::score::Score;
-use crate::board::{Bitboard, Board, Rulebook, Side};
+use super::size::Size;
+use crate::board::geometry::MAX_SQUARES;
+use crate::board::generic::{Bitboard, Board, Rulebook};
+use crate::board::{Geometry, Piece, Side};
 use features::{
     ATTACKER_SQ, DEFENDER_SQ, FEATURES, FOLDED_SQUARES, GROUPS, Group, KING_SQ, KingRoutes, Sink,
-    extract, fold, phase,
+    extract, phase,
 };
-use std::sync::LazyLock;
-use weights::WEIGHTS;
 
-/// King moves needed to reach a corner on this board (1 = an open line), capped at 4.
-pub fn corner_distance(board: &Board) -> usize {
-    KingRoutes::of(board).distance
+/// King moves needed to reach an escape square on this board (1 = an open line), capped at 4.
+pub fn escape_distance<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> usize {
+    KingRoutes::of(board, book).distance
 }
 
-/// The corners the king could enter right now, along an open line.
-pub fn open_corner_lines(board: &Board) -> Bitboard {
-    Bitboard::rook_targets(board.king(), board.occupied()) & Bitboard::CORNERS
+/// The escape squares the king could enter right now, along an open line.
+#[inline]
+pub fn open_escape_lines<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> Bitboard<G> {
+    let terrain = book.terrain();
+    terrain.targets(Piece::King, board.king(), board.occupied()) & terrain.escape
 }
 
-/// A fingerprint of the fitted weights and scale of [`weights`]. A residual network corrects
-/// one hand evaluation and no other, and its net file records the fingerprint of that one.
-pub fn fingerprint() -> u64 {
-    static PRINT: LazyLock<u64> = LazyLock::new(|| {
+/// The weights of one board size's hand evaluation, fitted by `hnefi tune` (the generated
+/// files [`weights`] for 11x11, [`weights7`], [`weights9`] and [`weights13`]).
+pub struct HandWeights {
+    /// The logistic scale: P(attackers win) = 1 / (1 + exp(-scale * cp)).
+    pub scale: f64,
+    pub weights: &'static [[i16; 2]; FEATURES],
+}
+
+/// A board size's hand evaluation, ready to run: its weights, with the square groups'
+/// unfolded so that the commonest features cost one lookup a piece.
+pub struct HandEval<G: Geometry> {
+    pub weights: HandWeights,
+    /// The attackers', defenders' and king's opening and ending weights by square.
+    squares: [[[i32; 2]; MAX_SQUARES]; 3],
+    pub features: features::FeatureTables<G>,
+    fingerprint: u64,
+}
+
+impl<G: Geometry> HandEval<G> {
+    pub fn new(weights: HandWeights) -> Self {
+        let features = features::FeatureTables::new();
+        let mut squares = [[[0; 2]; MAX_SQUARES]; 3];
+        for group in [ATTACKER_SQ, DEFENDER_SQ, KING_SQ] {
+            for sq in Bitboard::<G>::ALL {
+                let [o, e] = weights.weights[group.start + features.fold(sq)];
+                squares[group.start / FOLDED_SQUARES][sq.index()] = [o as i32, e as i32];
+            }
+        }
         // FNV-1a over the scale's bits, then every weight.
-        let bytes = weights::SCALE
+        let bytes = weights
+            .scale
             .to_bits()
             .to_le_bytes()
             .into_iter()
-            .chain(WEIGHTS.iter().flatten().flat_map(|w| w.to_le_bytes()));
-        bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            .chain(weights.weights.iter().flatten().flat_map(|w| w.to_le_bytes()));
+        let fingerprint = bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        })
-    });
-    *PRINT
+        });
+        HandEval {
+            weights,
+            squares,
+            features,
+            fingerprint,
+        }
+    }
+}
+
+/// A fingerprint of a board size's fitted weights and scale. A residual network corrects
+/// one hand evaluation and no other, and its net file records the fingerprint of that one.
+pub fn fingerprint<G: Size>() -> u64 {
+    G::hand().fingerprint
+}
+
+/// The fingerprint of the hand evaluation of boards of `side`, if the engine plays them.
+pub fn fingerprint_of(side: u8) -> Option<u64> {
+    use crate::board::{Eleven, Nine, Seven, Thirteen};
+    match side {
+        7 => Some(fingerprint::<Seven>()),
+        9 => Some(fingerprint::<Nine>()),
+        11 => Some(fingerprint::<Eleven>()),
+        13 => Some(fingerprint::<Thirteen>()),
+        _ => None,
+    }
 }
 
 /// Opening and ending sums of the weights.
-#[derive(Default)]
-struct Sums {
+struct Sums<'a, G: Geometry> {
+    hand: &'a HandEval<G>,
     opening: i32,
     ending: i32,
 }
 
-/// The opening and ending weights of each square group by square, unfolded, so that the
-/// evaluation's commonest features cost one lookup a piece. Indexed by the group's place in
-/// the features (attackers, defenders, king), then the square.
-static SQUARE_WEIGHTS: LazyLock<[[[i32; 2]; 121]; 3]> = LazyLock::new(|| {
-    let mut t = [[[0; 2]; 121]; 3];
-    for group in [ATTACKER_SQ, DEFENDER_SQ, KING_SQ] {
-        for sq in Bitboard::ALL {
-            let [o, e] = WEIGHTS[group.start + fold(sq)];
-            t[group.start / FOLDED_SQUARES][sq.index()] = [o as i32, e as i32];
-        }
-    }
-    t
-});
-
-impl Sink for Sums {
+impl<G: Geometry> Sink<G> for Sums<'_, G> {
     #[inline(always)]
     fn add(&mut self, feature: usize, count: i32) {
-        let [o, e] = WEIGHTS[feature];
+        let [o, e] = self.hand.weights.weights[feature];
         self.opening += o as i32 * count;
         self.ending += e as i32 * count;
     }
 
     #[inline(always)]
-    fn add_squares(&mut self, group: Group, squares: Bitboard) {
+    fn add_squares(&mut self, group: Group, squares: Bitboard<G>, _: &features::FeatureTables<G>) {
         debug_assert!([ATTACKER_SQ, DEFENDER_SQ, KING_SQ].contains(&group));
-        let table = &SQUARE_WEIGHTS[group.start / FOLDED_SQUARES];
+        let table = &self.hand.squares[group.start / FOLDED_SQUARES];
         squares.for_each_square(|sq| {
             let [o, e] = table[sq.index()];
             self.opening += o;
@@ -92,9 +132,14 @@ fn blend(opening: i32, ending: i32, phase: i32) -> i32 {
 
 /// The evaluation in cp for the attackers (negative favours the defenders).
 #[inline]
-pub fn attackers_view(board: &Board, book: &Rulebook) -> i32 {
-    let mut sums = Sums::default();
-    extract(board, book, &mut sums);
+pub fn attackers_view<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> i32 {
+    let hand = G::hand();
+    let mut sums = Sums {
+        hand,
+        opening: 0,
+        ending: 0,
+    };
+    extract(board, book, &hand.features, &mut sums);
     blend(sums.opening, sums.ending, phase(board))
 }
 
@@ -106,7 +151,7 @@ pub const MAX_EVAL: i32 = 20_000;
 
 /// The evaluation from the side to move's point of view.
 #[inline]
-pub fn evaluate(board: &Board, book: &Rulebook) -> Score {
+pub fn evaluate<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> Score {
     let v = attackers_view(board, book).clamp(-MAX_EVAL, MAX_EVAL);
     match board.side_to_move() {
         Side::Attackers => Score(v),
@@ -115,17 +160,18 @@ pub fn evaluate(board: &Board, book: &Rulebook) -> Score {
 }
 
 /// Each group's part of the evaluation, cp for the attackers, in the order of [`GROUPS`].
-pub fn terms(board: &Board, book: &Rulebook) -> Vec<(&'static str, i32)> {
-    struct PerFeature(Vec<[i32; 2]>);
-    impl Sink for PerFeature {
+pub fn terms<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> Vec<(&'static str, i32)> {
+    struct PerFeature(Vec<[i32; 2]>, &'static [[i16; 2]; FEATURES]);
+    impl<G: Geometry> Sink<G> for PerFeature {
         fn add(&mut self, feature: usize, count: i32) {
-            let [o, e] = WEIGHTS[feature];
+            let [o, e] = self.1[feature];
             self.0[feature][0] += o as i32 * count;
             self.0[feature][1] += e as i32 * count;
         }
     }
-    let mut per = PerFeature(vec![[0; 2]; FEATURES]);
-    extract(board, book, &mut per);
+    let hand = G::hand();
+    let mut per = PerFeature(vec![[0; 2]; FEATURES], hand.weights.weights);
+    extract(board, book, &hand.features, &mut per);
     let phase = phase(board);
     GROUPS
         .iter()
@@ -139,7 +185,7 @@ pub fn terms(board: &Board, book: &Rulebook) -> Vec<(&'static str, i32)> {
 }
 
 /// A table of the terms, for people: one line per group, the attackers' view.
-pub fn breakdown(board: &Board, book: &Rulebook) -> String {
+pub fn breakdown<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> String {
     let mut out = String::from("term               attackers' view (cp)\n");
     for (name, v) in terms(board, book) {
         out.push_str(&format!("{name:<18} {v:>+6}\n"));
@@ -160,14 +206,15 @@ pub fn breakdown(board: &Board, book: &Rulebook) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
     use crate::board::notation::parse_fen;
 
     #[test]
     fn start_is_symmetric_and_balanced() {
         let b = Board::start();
         let rules = Rulebook::default();
-        assert_eq!(corner_distance(&b), 4);
-        assert!(open_corner_lines(&b).is_empty());
+        assert_eq!(escape_distance(&b, &rules), 4);
+        assert!(open_escape_lines(&b, &rules).is_empty());
         let s = evaluate(&b, &rules).0;
         assert!(s.abs() < 400, "{s}");
         assert!(breakdown(&b, &rules).contains("corner patterns"));
@@ -196,16 +243,16 @@ mod tests {
         // The king on c1 sees a1 past an empty b1, or an attacker stands on b1.
         let open = parse_fen("11/11/11/11/11/4a6/11/11/11/5a5/2k2a5 a").unwrap();
         let shut = parse_fen("11/11/11/11/11/11/11/11/11/5a5/1ak2a5 a").unwrap();
-        assert_eq!(corner_distance(&open), 1);
-        assert_eq!(open_corner_lines(&open).count(), 1);
+        assert_eq!(escape_distance(&open, &rules), 1);
+        assert_eq!(open_escape_lines(&open, &rules).count(), 1);
         assert!(attackers_view(&open, &rules) < attackers_view(&shut, &rules));
     }
 
     #[test]
     fn the_square_tables_sum_what_the_features_say() {
         // Every feature through `add`, none through the unfolded square tables.
-        struct Plain(Sums);
-        impl Sink for Plain {
+        struct Plain(Sums<'static, Eleven>);
+        impl Sink<Eleven> for Plain {
             fn add(&mut self, feature: usize, count: i32) {
                 self.0.add(feature, count);
             }
@@ -217,8 +264,13 @@ mod tests {
             "11/11/11/11/11/4a6/5k5/11/4d6/4a6/11 d",
         ] {
             let b = parse_fen(fen).unwrap();
-            let mut plain = Plain(Sums::default());
-            extract(&b, &rules, &mut plain);
+            let hand = Eleven::hand();
+            let mut plain = Plain(Sums {
+                hand,
+                opening: 0,
+                ending: 0,
+            });
+            extract(&b, &rules, &hand.features, &mut plain);
             let expected = blend(plain.0.opening, plain.0.ending, phase(&b));
             assert_eq!(attackers_view(&b, &rules), expected, "{fen}");
         }

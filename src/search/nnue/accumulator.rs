@@ -1,11 +1,13 @@
 //! The hidden layer's pre-activations of a board, kept up to date move by move.
 
 use super::{HIDDEN, QuantisedNetwork, active_features, feature};
-use crate::board::{Bitboard, Board, Piece, Square};
+use crate::board::generic::{Bitboard, Board, Square};
+use crate::board::{Geometry, Piece};
 
 /// The feature transformer's output for one board: the hidden bias plus the rows of its
 /// pieces, on the grid `1/QA`. Never overflows for a network within the clips (see
-/// [`super::FEATURE_CLIP`]).
+/// [`super::FEATURE_CLIP`]) on a board of at most 121 pieces; sums wrap, so that a composed
+/// 13x13 board packed fuller than that is evaluated wrongly, never a crash.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     values: [i16; HIDDEN],
@@ -13,7 +15,7 @@ pub struct Accumulator {
 
 impl Accumulator {
     /// The accumulator of `board`, computed from scratch.
-    pub fn refresh(net: &QuantisedNetwork, board: &Board) -> Accumulator {
+    pub fn refresh<G: Geometry>(net: &QuantisedNetwork, board: &Board<G>) -> Accumulator {
         let mut acc = Accumulator {
             values: net.feature_bias,
         };
@@ -39,18 +41,18 @@ impl Accumulator {
     /// Follows a move: `piece` went from `from` to `to` and took the pieces on `captured`
     /// (what `Board::play` returns), which are the other side's soldiers.
     #[inline]
-    pub fn update(
+    pub fn update<G: Geometry>(
         &mut self,
         net: &QuantisedNetwork,
         piece: Piece,
-        from: Square,
-        to: Square,
-        captured: Bitboard,
+        from: Square<G>,
+        to: Square<G>,
+        captured: Bitboard<G>,
     ) {
         let gone = &net.feature_weights[feature(piece, from)];
         let come = &net.feature_weights[feature(piece, to)];
         for ((a, g), c) in self.values.iter_mut().zip(gone).zip(come) {
-            *a += c - g;
+            *a = a.wrapping_add(c.wrapping_sub(*g));
         }
         let victim = match piece {
             Piece::Attacker => Piece::Defender,
@@ -64,14 +66,14 @@ impl Accumulator {
 #[inline(always)]
 fn add(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (a, w) in values.iter_mut().zip(row) {
-        *a += w;
+        *a = a.wrapping_add(*w);
     }
 }
 
 #[inline(always)]
 fn sub(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (a, w) in values.iter_mut().zip(row) {
-        *a -= w;
+        *a = a.wrapping_sub(*w);
     }
 }
 
@@ -84,12 +86,12 @@ mod tests {
 
     #[test]
     fn updates_equal_a_refresh_after_every_move() {
-        updates_equal_a_refresh(FloatNetwork::random(3, SCALE as f32).quantise());
+        updates_equal_a_refresh(FloatNetwork::random(3, SCALE as f32, 363).quantise());
     }
 
     #[test]
     fn updates_equal_a_refresh_in_a_residual_net() {
-        let mut float = FloatNetwork::random(4, SCALE as f32);
+        let mut float = FloatNetwork::random(4, SCALE as f32, 363);
         float.residual = true;
         updates_equal_a_refresh(float.quantise());
     }

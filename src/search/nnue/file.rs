@@ -4,13 +4,13 @@
 //! |-----------------------|------------------------------------------------------------|
 //! | 8                     | magic `HNEFINNU`                                           |
 //! | 4 (u32)               | format version, [`VERSION`]                                |
-//! | 4 (u32)               | inputs, 363                                                |
+//! | 4 (u32)               | inputs I: 3 x squares (147, 243, 363 or 507 by board side) |
 //! | 4 (u32)               | hidden units H                                             |
 //! | 4 (f32)               | logistic scale: P(win) = sigmoid(scale * cp)               |
 //! | 4 (u32)               | flags (version 2 on): bit 0 = residual                     |
 //! | 8 (u64)               | (version 3) of a residual net, the fingerprint of the hand |
 //! |                       | evaluation it corrects ([`crate::search::eval::fingerprint`]), else 0 |
-//! | 363 x H x 2 (i16)     | feature weights, input by input (H each), on `1/QA`        |
+//! | I x H x 2 (i16)       | feature weights, input by input (H each), on `1/QA`        |
 //! | H x 2 (i16)           | hidden biases, on `1/QA`                                   |
 //! | 2 x H x 2 (i16)       | output weights, attackers to move then defenders, cp x QB  |
 //! | 2 x 4 (i32)           | output biases, attackers then defenders, cp x QA x QB      |
@@ -24,8 +24,8 @@
 //! records which, version 2 files do not say. Unknown versions and flags are refused.
 
 use super::network::QuantisedNetwork;
-use super::{HIDDEN, INPUTS, QA};
-use crate::search::eval::fingerprint;
+use super::{HIDDEN, QA, board_side};
+use crate::search::eval::fingerprint_of;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -39,13 +39,12 @@ const HEADER_V1: usize = 8 + 4 + 4 + 4 + 4;
 const HEADER_V2: usize = HEADER_V1 + 4;
 /// Version 3 adds the hand evaluation's fingerprint.
 const HEADER: usize = HEADER_V2 + 8;
-const BODY: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 * 2;
-/// The size of a net file for this build's shape.
-pub const FILE_SIZE: usize = HEADER + BODY;
-/// The size of a version 1 file.
-pub const FILE_SIZE_V1: usize = HEADER_V1 + BODY;
-/// The size of a version 2 file.
-pub const FILE_SIZE_V2: usize = HEADER_V2 + BODY;
+/// The weights' bytes of a network of `inputs` inputs.
+const fn body(inputs: usize) -> usize {
+    2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 * 2
+}
+/// The size of a net file of the 11x11 board.
+pub const FILE_SIZE: usize = HEADER + body(363);
 /// Flag: the network is a correction to the hand evaluation.
 pub const FLAG_RESIDUAL: u32 = 1;
 
@@ -63,8 +62,8 @@ pub enum NnueError {
     #[error("the net file has unknown flags {0:#x}; this build knows {FLAG_RESIDUAL:#x}")]
     Flags(u32),
     #[error(
-        "the net has {inputs} inputs and {hidden} hidden units; this build runs \
-         {INPUTS} and {HIDDEN}"
+        "the net has {inputs} inputs and {hidden} hidden units; this build runs {HIDDEN} \
+         hidden units and 3 inputs a square of a 7x7, 9x9, 11x11 or 13x13 board"
     )]
     Shape { inputs: u32, hidden: u32 },
     #[error("the net file is cut short: {found} bytes of {expected}")]
@@ -114,19 +113,20 @@ impl QuantisedNetwork {
         }
         let mut r = Reader(&bytes[8..]);
         let version = r.u32();
-        let (header, size) = match version {
-            1 => (HEADER_V1, FILE_SIZE_V1),
-            2 => (HEADER_V2, FILE_SIZE_V2),
-            3 => (HEADER, FILE_SIZE),
+        let header = match version {
+            1 => HEADER_V1,
+            2 => HEADER_V2,
+            3 => HEADER,
             _ => return Err(NnueError::Version(version)),
         };
         if bytes.len() < header {
             return Err(truncated(header));
         }
         let (inputs, hidden) = (r.u32(), r.u32());
-        if (inputs as usize, hidden as usize) != (INPUTS, HIDDEN) {
+        if board_side(inputs as usize).is_none() || hidden as usize != HIDDEN {
             return Err(NnueError::Shape { inputs, hidden });
         }
+        let size = header + body(inputs as usize);
         let scale = f32::from_le_bytes(r.take());
         if !(scale.is_finite() && scale > 0.0) {
             return Err(NnueError::Scale(scale));
@@ -150,7 +150,7 @@ impl QuantisedNetwork {
             }
             _ => {}
         }
-        let mut net = QuantisedNetwork::zero(scale);
+        let mut net = QuantisedNetwork::zero(scale, inputs as usize);
         net.residual = flags & FLAG_RESIDUAL != 0;
         net.hand = if net.residual { hand } else { 0 };
         let mut index = 0;
@@ -185,9 +185,9 @@ impl QuantisedNetwork {
 
     /// The net file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_SIZE);
+        let mut out = Vec::with_capacity(HEADER + body(self.inputs()));
         out.extend_from_slice(MAGIC);
-        for x in [VERSION, INPUTS as u32, HIDDEN as u32] {
+        for x in [VERSION, self.inputs() as u32, HIDDEN as u32] {
             out.extend_from_slice(&x.to_le_bytes());
         }
         out.extend_from_slice(&self.scale.to_le_bytes());
@@ -243,7 +243,7 @@ impl QuantisedNetwork {
     /// Whether the network can run on this build: a plain network always, a correction only
     /// on the hand evaluation it was trained on.
     pub fn fits_hand_evaluation(&self) -> bool {
-        !self.is_residual() || self.hand == fingerprint()
+        !self.is_residual() || self.board_side().and_then(fingerprint_of) == Some(self.hand)
     }
 
     /// Writes the net file, replacing any earlier one only once it is whole.
@@ -262,7 +262,7 @@ mod tests {
     use crate::search::nnue::FloatNetwork;
 
     fn net() -> QuantisedNetwork {
-        FloatNetwork::random(9, SCALE as f32).quantise()
+        FloatNetwork::random(9, SCALE as f32, 363).quantise()
     }
 
     #[test]
@@ -290,8 +290,8 @@ mod tests {
 
     #[test]
     fn a_correction_fits_only_the_hand_evaluation_it_was_trained_on() {
-        let trained = FloatNetwork::residual(3, SCALE as f32).quantise();
-        assert_eq!(trained.hand, fingerprint());
+        let trained = FloatNetwork::residual(3, SCALE as f32, 363).quantise();
+        assert_eq!(trained.hand, crate::search::eval::fingerprint::<crate::board::Eleven>());
         assert!(trained.fits_hand_evaluation());
         let mut other = trained.clone();
         other.hand ^= 1;
@@ -300,14 +300,14 @@ mod tests {
         let v2 = QuantisedNetwork::from_bytes(&version_2(&trained)).unwrap();
         assert!(v2.is_residual() && v2.hand == 0);
         assert!(!v2.fits_hand_evaluation());
-        let plain = FloatNetwork::random(3, SCALE as f32).quantise();
+        let plain = FloatNetwork::random(3, SCALE as f32, 363).quantise();
         assert_eq!(plain.hand, 0);
         assert!(plain.fits_hand_evaluation(), "a plain network stands alone");
     }
 
     #[test]
     fn a_residual_net_round_trips_with_its_flag() {
-        let mut float = FloatNetwork::random(9, SCALE as f32);
+        let mut float = FloatNetwork::random(9, SCALE as f32, 363);
         float.residual = true;
         let net = float.quantise();
         assert!(net.is_residual());
@@ -316,7 +316,7 @@ mod tests {
         assert_eq!(u32::from_le_bytes(bytes[24..28].try_into().unwrap()), 1);
         assert_eq!(
             u64::from_le_bytes(bytes[28..36].try_into().unwrap()),
-            fingerprint()
+            crate::search::eval::fingerprint::<crate::board::Eleven>()
         );
         let back = QuantisedNetwork::from_bytes(&bytes).unwrap();
         assert!(back.is_residual());
@@ -339,7 +339,7 @@ mod tests {
         let mut b = v3[..HEADER_V2].to_vec();
         b[8..12].copy_from_slice(&2u32.to_le_bytes());
         b.extend_from_slice(&v3[HEADER..]);
-        assert_eq!(b.len(), FILE_SIZE_V2);
+        assert_eq!(b.len(), HEADER_V2 + body(363));
         b
     }
 
@@ -356,7 +356,7 @@ mod tests {
     fn version_1_files_still_read_as_plain_nets() {
         let net = net();
         let bytes = version_1(&net);
-        assert_eq!(bytes.len(), FILE_SIZE_V1);
+        assert_eq!(bytes.len(), HEADER_V1 + body(363));
         let back = QuantisedNetwork::from_bytes(&bytes).unwrap();
         assert!(!back.is_residual());
         assert_eq!(back, net);
@@ -364,13 +364,13 @@ mod tests {
         short.pop();
         assert!(matches!(
             QuantisedNetwork::from_bytes(&short),
-            Err(NnueError::Truncated { expected, .. }) if expected == FILE_SIZE_V1
+            Err(NnueError::Truncated { expected, .. }) if expected == HEADER_V1 + body(363)
         ));
         let mut long = bytes;
         long.extend_from_slice(&[0; 4]);
         assert!(matches!(
             QuantisedNetwork::from_bytes(&long),
-            Err(NnueError::TrailingBytes { expected, .. }) if expected == FILE_SIZE_V1
+            Err(NnueError::TrailingBytes { expected, .. }) if expected == HEADER_V1 + body(363)
         ));
     }
 

@@ -1,8 +1,8 @@
 //! An NNUE evaluation: one hidden layer over one-hot piece-square inputs, trained by
 //! `hnefi train` (`crate::learn::train`) and run in integers.
 //!
-//! - Inputs: [`INPUTS`] = 3 piece kinds (attacker, defender soldier, king) x 121 squares, the
-//!   same for either side to move.
+//! - Inputs: 3 piece kinds (attacker, defender soldier, king) x the board's squares (363 on
+//!   11x11, [`inputs`]), the same for either side to move. A network is for one board size.
 //! - One feature transformer: `acc = bias + sum of the rows of the pieces on the board`, kept
 //!   up to date move by move by an [`Accumulator`].
 //! - Clipped ReLU, then an output layer per side to move (the two sides of tafl play
@@ -23,13 +23,23 @@ mod network;
 
 pub use accumulator::Accumulator;
 pub use file::NnueError;
-pub use network::{FloatNetwork, Forward, PARAMS, QuantisedNetwork, board_features};
+pub use network::{FloatNetwork, Forward, QuantisedNetwork, board_features, params};
 
-use crate::board::square::NUM_SQUARES;
-use crate::board::{Board, Piece, Square};
+use crate::board::geometry::MAX_SIDE;
+use crate::board::generic::{Board, Square};
+use crate::board::{Geometry, Piece};
 
-/// One-hot inputs: a piece kind and a square.
-pub const INPUTS: usize = 3 * NUM_SQUARES;
+/// One-hot inputs on boards of `G`: a piece kind and a square.
+pub const fn inputs<G: Geometry>() -> usize {
+    3 * G::SQUARES
+}
+
+/// The side of the board a network of `inputs` inputs is for, if any.
+pub fn board_side(inputs: usize) -> Option<u8> {
+    (7..=MAX_SIDE)
+        .step_by(2)
+        .find(|&side| 3 * usize::from(side) * usize::from(side) == inputs)
+}
 
 /// Units of the hidden layer.
 pub const HIDDEN: usize = 256;
@@ -47,12 +57,12 @@ pub const FEATURE_CLIP: f32 = 1.0;
 
 /// The input of `piece` on `sq`.
 #[inline(always)]
-pub const fn feature(piece: Piece, sq: Square) -> usize {
-    piece.index() * NUM_SQUARES + sq.index()
+pub const fn feature<G: Geometry>(piece: Piece, sq: Square<G>) -> usize {
+    piece.index() * G::SQUARES + sq.index()
 }
 
 /// The active inputs of a board, in a fixed order (attackers, defenders, king).
-pub fn active_features(board: &Board, mut f: impl FnMut(usize)) {
+pub fn active_features<G: Geometry>(board: &Board<G>, mut f: impl FnMut(usize)) {
     board
         .attackers()
         .for_each_square(|sq| f(feature(Piece::Attacker, sq)));
@@ -64,7 +74,11 @@ pub fn active_features(board: &Board, mut f: impl FnMut(usize)) {
 
 /// The network's view of `board`, for people (UCI `eval`, `hnefi eval`): what it adds to
 /// the hand evaluation (a residual net) or says alone, and the evaluation the search takes.
-pub fn describe(net: &QuantisedNetwork, board: &Board, book: &crate::board::Rulebook) -> String {
+pub fn describe<G: crate::search::size::Size>(
+    net: &QuantisedNetwork,
+    board: &Board<G>,
+    book: &crate::board::generic::Rulebook<G>,
+) -> String {
     let acc = Accumulator::refresh(net, board);
     let output = net.evaluate(&acc, board.side_to_move());
     let total = net.evaluate_position(&acc, board, book);

@@ -1,20 +1,27 @@
 //! The network in float, as training moves it, and quantised, as the engine runs it.
 
-use super::{Accumulator, FEATURE_CLIP, HIDDEN, INPUTS, QA, QB, active_features};
-use crate::board::square::NUM_SQUARES;
-use crate::board::{Board, Rulebook, Side};
+use super::{Accumulator, FEATURE_CLIP, HIDDEN, QA, QB, active_features};
+use crate::board::geometry::MAX_SQUARES;
+use crate::board::generic::{Board, Rulebook};
+use crate::board::{Geometry, Side};
 use crate::search::eval::{MAX_EVAL, evaluate as hand_evaluate};
 use crate::search::score::Score;
+use crate::search::size::Size;
 use crate::splitmix::SplitMix64;
 use arrayvec::ArrayVec;
 
-// Where each group of weights lies in `FloatNetwork::params`.
+// Where each group of weights lies in `FloatNetwork::params`: the feature weights first,
+// `inputs * HIDDEN` of them, then these, counted from their end.
 pub(crate) const FEATURE_WEIGHTS: usize = 0;
-pub(crate) const FEATURE_BIAS: usize = INPUTS * HIDDEN;
-pub(crate) const OUTPUT_WEIGHTS: usize = FEATURE_BIAS + HIDDEN;
-pub(crate) const OUTPUT_BIAS: usize = OUTPUT_WEIGHTS + 2 * HIDDEN;
-/// Every weight of the network.
-pub const PARAMS: usize = OUTPUT_BIAS + 2;
+const FEATURE_BIAS: usize = 0;
+const OUTPUT_WEIGHTS: usize = FEATURE_BIAS + HIDDEN;
+const OUTPUT_BIAS: usize = OUTPUT_WEIGHTS + 2 * HIDDEN;
+const TAIL: usize = OUTPUT_BIAS + 2;
+
+/// Every weight of a network with `inputs` inputs.
+pub const fn params(inputs: usize) -> usize {
+    inputs * HIDDEN + TAIL
+}
 
 /// The largest output weight, in cp, that the quantised `i16` weights hold.
 const OUTPUT_CLIP_CP: f32 = i16::MAX as f32 / QB as f32;
@@ -26,6 +33,8 @@ const OUTPUT_CLIP_CP: f32 = i16::MAX as f32 / QB as f32;
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
     pub params: Vec<f32>,
+    /// Inputs: 3 x the squares of the board the network is for.
+    pub inputs: usize,
     /// The logistic scale: cp = raw output / scale.
     pub scale: f32,
     /// A correction to the hand evaluation: the search's evaluation is the hand
@@ -42,42 +51,60 @@ pub struct Forward {
 }
 
 /// The active inputs of a board, as the trainer stores them.
-pub fn board_features(board: &Board) -> ArrayVec<u16, NUM_SQUARES> {
+pub fn board_features<G: Geometry>(board: &Board<G>) -> ArrayVec<u16, MAX_SQUARES> {
     let mut out = ArrayVec::new();
     active_features(board, |f| out.push(f as u16));
     out
 }
 
 impl FloatNetwork {
+    #[inline(always)]
+    fn feature_bias(&self) -> usize {
+        self.inputs * HIDDEN + FEATURE_BIAS
+    }
+
+    #[inline(always)]
+    fn output_weights(&self) -> usize {
+        self.inputs * HIDDEN + OUTPUT_WEIGHTS
+    }
+
+    #[inline(always)]
+    fn output_bias(&self) -> usize {
+        self.inputs * HIDDEN + OUTPUT_BIAS
+    }
+
     /// Random weights from `seed`: small feature weights, hidden biases in the middle of the
     /// clipped ReLU's slope so that no unit starts dead, small output weights.
-    pub fn random(seed: u64, scale: f32) -> FloatNetwork {
+    pub fn random(seed: u64, scale: f32, inputs: usize) -> FloatNetwork {
         let mut rng = SplitMix64::new(seed);
         let mut uniform =
             |r: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r;
-        let mut params = vec![0.0; PARAMS];
-        for w in &mut params[FEATURE_WEIGHTS..FEATURE_BIAS] {
-            *w = uniform(0.1);
-        }
-        for b in &mut params[FEATURE_BIAS..OUTPUT_WEIGHTS] {
-            *b = 0.5;
-        }
-        for w in &mut params[OUTPUT_WEIGHTS..OUTPUT_BIAS] {
-            *w = uniform(1.0 / (HIDDEN as f32).sqrt());
-        }
-        FloatNetwork {
-            params,
+        let mut net = FloatNetwork {
+            params: vec![0.0; params(inputs)],
+            inputs,
             scale,
             residual: false,
+        };
+        let (fb, ow, ob) = (net.feature_bias(), net.output_weights(), net.output_bias());
+        for w in &mut net.params[FEATURE_WEIGHTS..fb] {
+            *w = uniform(0.1);
         }
+        for b in &mut net.params[fb..ow] {
+            *b = 0.5;
+        }
+        for w in &mut net.params[ow..ob] {
+            *w = uniform(1.0 / (HIDDEN as f32).sqrt());
+        }
+        net
     }
 
     /// A residual network to start training from: random feature weights as in
     /// [`FloatNetwork::random`], the output layer zero, so that it starts exactly at the hand
     /// evaluation.
-    pub fn residual(seed: u64, scale: f32) -> FloatNetwork {
-        let mut net = FloatNetwork::random(seed, scale);
-        net.params[OUTPUT_WEIGHTS..].fill(0.0);
+    pub fn residual(seed: u64, scale: f32, inputs: usize) -> FloatNetwork {
+        let mut net = FloatNetwork::random(seed, scale, inputs);
+        let ow = net.output_weights();
+        net.params[ow..].fill(0.0);
         net.residual = true;
         net
     }
@@ -86,7 +113,19 @@ impl FloatNetwork {
     /// can go on from a net file (a new generation from the last one's weights), and
     /// quantising the result again gives back the same integers.
     pub fn from_quantised(net: &QuantisedNetwork) -> FloatNetwork {
-        let mut params = vec![0.0; PARAMS];
+        let inputs = net.inputs();
+        let mut float = FloatNetwork {
+            params: vec![0.0; params(inputs)],
+            inputs,
+            scale: net.scale,
+            residual: net.residual,
+        };
+        let (fb, ow, ob) = (
+            float.feature_bias(),
+            float.output_weights(),
+            float.output_bias(),
+        );
+        let params = &mut float.params;
         let qa = QA as f32;
         for (f, row) in net.feature_weights.iter().enumerate() {
             let start = FEATURE_WEIGHTS + f * HIDDEN;
@@ -94,27 +133,21 @@ impl FloatNetwork {
                 *w = f32::from(q) / qa;
             }
         }
-        for (w, &q) in params[FEATURE_BIAS..OUTPUT_WEIGHTS]
-            .iter_mut()
-            .zip(&net.feature_bias)
+        for (w, &q) in params[fb..ow].iter_mut().zip(&net.feature_bias)
         {
             *w = f32::from(q) / qa;
         }
         // The output layer is in cp on the file's grid; the float one in logits.
         let scale = f64::from(net.scale);
         for (side, weights) in net.output_weights.iter().enumerate() {
-            let start = OUTPUT_WEIGHTS + side * HIDDEN;
+            let start = ow + side * HIDDEN;
             for (w, &q) in params[start..start + HIDDEN].iter_mut().zip(weights) {
                 *w = (f64::from(q) / f64::from(QB) * scale) as f32;
             }
-            params[OUTPUT_BIAS + side] =
+            params[ob + side] =
                 (f64::from(net.output_bias[side]) / f64::from(QA * QB) * scale) as f32;
         }
-        FloatNetwork {
-            params,
-            scale: net.scale,
-            residual: net.residual,
-        }
+        float
     }
 
     fn row(&self, feature: u16) -> &[f32] {
@@ -125,19 +158,19 @@ impl FloatNetwork {
     /// The pre-activations and the side to move's logit.
     pub fn forward(&self, features: &[u16], side: Side) -> Forward {
         let mut acc = [0.0; HIDDEN];
-        acc.copy_from_slice(&self.params[FEATURE_BIAS..OUTPUT_WEIGHTS]);
+        acc.copy_from_slice(&self.params[self.feature_bias()..self.output_weights()]);
         for &f in features {
             for (a, w) in acc.iter_mut().zip(self.row(f)) {
                 *a += w;
             }
         }
-        let out = OUTPUT_WEIGHTS + side.index() * HIDDEN;
+        let out = self.output_weights() + side.index() * HIDDEN;
         let raw = acc
             .iter()
             .zip(&self.params[out..out + HIDDEN])
             .map(|(a, w)| a.clamp(0.0, 1.0) * w)
             .sum::<f32>()
-            + self.params[OUTPUT_BIAS + side.index()];
+            + self.params[self.output_bias() + side.index()];
         Forward { acc, raw }
     }
 
@@ -151,7 +184,7 @@ impl FloatNetwork {
         d_raw: f32,
         grad: &mut [f32],
     ) {
-        let out = OUTPUT_WEIGHTS + side.index() * HIDDEN;
+        let out = self.output_weights() + side.index() * HIDDEN;
         let mut d_acc = [0.0f32; HIDDEN];
         for h in 0..HIDDEN {
             let a = forward.acc[h];
@@ -163,8 +196,11 @@ impl FloatNetwork {
                 0.0
             };
         }
-        grad[OUTPUT_BIAS + side.index()] += d_raw;
-        for (g, d) in grad[FEATURE_BIAS..OUTPUT_WEIGHTS].iter_mut().zip(&d_acc) {
+        grad[self.output_bias() + side.index()] += d_raw;
+        for (g, d) in grad[self.feature_bias()..self.output_weights()]
+            .iter_mut()
+            .zip(&d_acc)
+        {
             *g += d;
         }
         for &f in features {
@@ -177,25 +213,27 @@ impl FloatNetwork {
 
     /// Multiplies the output layer's weights (not its biases) by `factor`.
     pub fn scale_output_weights(&mut self, factor: f32) {
-        for w in &mut self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS] {
+        let (ow, ob) = (self.output_weights(), self.output_bias());
+        for w in &mut self.params[ow..ob] {
             *w *= factor;
         }
     }
 
     /// Keeps the weights within what the quantised network holds.
     pub fn clip(&mut self) {
-        for w in &mut self.params[FEATURE_WEIGHTS..OUTPUT_WEIGHTS] {
+        let (ow, ob) = (self.output_weights(), self.output_bias());
+        for w in &mut self.params[FEATURE_WEIGHTS..ow] {
             *w = w.clamp(-FEATURE_CLIP, FEATURE_CLIP);
         }
         let output_clip = OUTPUT_CLIP_CP * self.scale;
-        for w in &mut self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS] {
+        for w in &mut self.params[ow..ob] {
             *w = w.clamp(-output_clip, output_clip);
         }
     }
 
     /// The network's output in cp for the side to move (of a residual network: the
     /// correction alone, without the hand evaluation).
-    pub fn evaluate(&self, board: &Board) -> f64 {
+    pub fn evaluate<G: Geometry>(&self, board: &Board<G>) -> f64 {
         let raw = self
             .forward(&board_features(board), board.side_to_move())
             .raw;
@@ -213,12 +251,16 @@ impl FloatNetwork {
                 .clamp(i16::MIN as f32, i16::MAX as f32) as i16
         };
         let feature = |w: f32| q16(w.clamp(-FEATURE_CLIP, FEATURE_CLIP), QA);
-        let mut net = QuantisedNetwork::zero(self.scale);
+        let mut net = QuantisedNetwork::zero(self.scale, self.inputs);
         net.residual = self.residual;
         // A correction is trained on this build's hand evaluation, and belongs to it.
         if self.residual {
-            net.hand = crate::search::eval::fingerprint();
+            net.hand = net
+                .board_side()
+                .and_then(crate::search::eval::fingerprint_of)
+                .unwrap_or(0);
         }
+        let (fb, ow, ob) = (self.feature_bias(), self.output_weights(), self.output_bias());
         for (f, row) in net.feature_weights.iter_mut().enumerate() {
             for (q, &w) in row.iter_mut().zip(self.row(f as u16)) {
                 *q = feature(w);
@@ -227,17 +269,16 @@ impl FloatNetwork {
         for (q, &w) in net
             .feature_bias
             .iter_mut()
-            .zip(&self.params[FEATURE_BIAS..OUTPUT_WEIGHTS])
+            .zip(&self.params[fb..ow])
         {
             *q = feature(w);
         }
         for (side, weights) in net.output_weights.iter_mut().enumerate() {
-            let start = OUTPUT_WEIGHTS + side * HIDDEN;
+            let start = ow + side * HIDDEN;
             for (q, &w) in weights.iter_mut().zip(&self.params[start..start + HIDDEN]) {
                 *q = q16((f64::from(w) * cp) as f32, QB);
             }
-            net.output_bias[side] =
-                (f64::from(self.params[OUTPUT_BIAS + side]) * cp * f64::from(QA * QB))
+            net.output_bias[side] = (f64::from(self.params[ob + side]) * cp * f64::from(QA * QB))
                     .round()
                     .clamp(i32::MIN as f64, i32::MAX as f64) as i32;
         }
@@ -257,7 +298,7 @@ impl FloatNetwork {
     pub fn quantisation_bound(&self, active: usize) -> f64 {
         let e = (active as f64 + 1.0) / (2.0 * f64::from(QA));
         let per_side = |side: usize| {
-            let start = OUTPUT_WEIGHTS + side * HIDDEN;
+            let start = self.output_weights() + side * HIDDEN;
             self.params[start..start + HIDDEN]
                 .iter()
                 .map(|&v| 0.5 / f64::from(QB) + f64::from(v.abs()) / f64::from(self.scale) * e)
@@ -307,8 +348,10 @@ impl std::fmt::Debug for QuantisedNetwork {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "QuantisedNetwork {{ inputs: {INPUTS}, hidden: {HIDDEN}, scale: {}, residual: {} }}",
-            self.scale, self.residual
+            "QuantisedNetwork {{ inputs: {}, hidden: {HIDDEN}, scale: {}, residual: {} }}",
+            self.inputs(),
+            self.scale,
+            self.residual
         )
     }
 }
@@ -317,9 +360,9 @@ impl std::fmt::Debug for QuantisedNetwork {
 const _: () = assert!(HIDDEN as i64 * QA as i64 * (1 << 15) <= i32::MAX as i64);
 
 impl QuantisedNetwork {
-    pub(crate) fn zero(scale: f32) -> QuantisedNetwork {
+    pub(crate) fn zero(scale: f32, inputs: usize) -> QuantisedNetwork {
         QuantisedNetwork {
-            feature_weights: vec![[0; HIDDEN]; INPUTS].into_boxed_slice(),
+            feature_weights: vec![[0; HIDDEN]; inputs].into_boxed_slice(),
             feature_bias: [0; HIDDEN],
             output_weights: [[0; HIDDEN]; 2],
             output_bias: [0; 2],
@@ -327,6 +370,21 @@ impl QuantisedNetwork {
             residual: false,
             hand: 0,
         }
+    }
+
+    /// Inputs: 3 x the squares of the board the network is for.
+    pub fn inputs(&self) -> usize {
+        self.feature_weights.len()
+    }
+
+    /// The side of the board the network is for, if its inputs fit one.
+    pub fn board_side(&self) -> Option<u8> {
+        super::board_side(self.inputs())
+    }
+
+    /// Whether the network is for boards of `G`.
+    pub fn fits<G: Geometry>(&self) -> bool {
+        self.inputs() == super::inputs::<G>()
     }
 
     /// Whether the network is a correction to the hand evaluation.
@@ -355,7 +413,7 @@ impl QuantisedNetwork {
 
     /// The evaluation of a board from scratch, in cp for the side to move: the network's
     /// output alone (of a residual network, the correction).
-    pub fn evaluate_board(&self, board: &Board) -> i32 {
+    pub fn evaluate_board<G: Geometry>(&self, board: &Board<G>) -> i32 {
         self.evaluate(&Accumulator::refresh(self, board), board.side_to_move())
     }
 
@@ -363,7 +421,12 @@ impl QuantisedNetwork {
     /// network's output, plus the hand evaluation for a residual network, within
     /// `±MAX_EVAL`.
     #[inline]
-    pub fn evaluate_position(&self, acc: &Accumulator, board: &Board, book: &Rulebook) -> Score {
+    pub fn evaluate_position<G: Size>(
+        &self,
+        acc: &Accumulator,
+        board: &Board<G>,
+        book: &Rulebook<G>,
+    ) -> Score {
         let mut cp = self.evaluate(acc, board.side_to_move());
         if self.residual {
             cp += hand_evaluate(board, book).0;
@@ -381,7 +444,7 @@ mod tests {
     /// A random network with weights spread as a trained one's might be: larger feature
     /// weights than at the start, so that many units sit on either clip.
     fn spread_network(seed: u64) -> FloatNetwork {
-        let mut net = FloatNetwork::random(seed, SCALE as f32);
+        let mut net = FloatNetwork::random(seed, SCALE as f32, 363);
         let mut rng = SplitMix64::new(seed ^ 0x55);
         for w in &mut net.params[FEATURE_WEIGHTS..OUTPUT_WEIGHTS] {
             *w += ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.6;
@@ -438,7 +501,7 @@ mod tests {
     #[test]
     fn a_residual_network_adds_its_output_to_the_hand_evaluation() {
         let rules = Rulebook::default();
-        let start = FloatNetwork::residual(3, SCALE as f32);
+        let start = FloatNetwork::residual(3, SCALE as f32, 363);
         assert!(start.residual);
         let zero = start.quantise();
         assert!(zero.is_residual());
@@ -475,7 +538,7 @@ mod tests {
         let features = board_features(&board);
         let side = board.side_to_move();
         let fwd = net.forward(&features, side);
-        let mut grad = vec![0.0; PARAMS];
+        let mut grad = vec![0.0; params(363)];
         net.backward(&features, side, &fwd, 1.0, &mut grad);
         let f0 = features[0] as usize;
         let probes = [
@@ -500,7 +563,7 @@ mod tests {
             );
         }
         // Inputs that are not on the board get nothing.
-        let absent = (0..INPUTS as u16).find(|f| !features.contains(f)).unwrap() as usize;
+        let absent = (0..363u16).find(|f| !features.contains(f)).unwrap() as usize;
         let row = FEATURE_WEIGHTS + absent * HIDDEN;
         assert!(grad[row..row + HIDDEN].iter().all(|&g| g == 0.0));
     }
