@@ -27,7 +27,7 @@ fn scripted_session_checks_every_reply() {
          board_size 11\nfirst_move\ntime_settings un-timed\n\
          play attacker d1 d3\nplay defender f4 f3 # a comment\n\
          play attacker e1 e3\nplay attacker a1 a2\nplay defender f3 g3\n\
-         play_undo\nplay defender e4 e3\nfinal_status\ngenerate_move\nboard_size 13\n\
+         play_undo\nplay defender e4 e3\nfinal_status\ngenerate_move\nboard_size 9\n\
          time_settings fischer 5 3\nfoo\nquit\n",
     );
     let expected_prefix = [
@@ -53,7 +53,7 @@ fn scripted_session_checks_every_reply() {
     assert!(lines[14].starts_with("? "), "{}", lines[14]);
     assert_eq!(lines[15], "= ongoing");
     assert!(lines[16].starts_with("= play defender "), "{}", lines[16]);
-    assert!(lines[17].starts_with("? "));
+    assert!(lines[17].starts_with("? board size 9 not supported"), "{}", lines[17]);
     assert_eq!(lines[18], "= ");
     assert!(lines[19].starts_with("? unknown command"));
     assert_eq!(lines.last().map(String::as_str), Some("= "));

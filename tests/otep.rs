@@ -83,24 +83,27 @@ fn a_game_turn_by_turn() {
     assert!(status.success());
 }
 
+/// The rules and the 11x11 start of a rules string.
+fn read_rules(text: &str) -> Result<(hnefi::board::Rules, Board), String> {
+    use hnefi::protocol::otep::rules::{parse_rules, start};
+    let variant = parse_rules(text).map_err(|e| e.to_string())?;
+    let board = start::<hnefi::board::Eleven>(&variant).map_err(|e| e.to_string())?;
+    Ok((variant.rules, board))
+}
+
 #[test]
 fn rules_strings() {
-    let (rules, board) = hnefi::protocol::otep::rules::parse_rules(&COPENHAGEN["rules ".len()..])
-        .expect("copenhagen");
+    let (rules, board) = read_rules(&COPENHAGEN["rules ".len()..]).expect("copenhagen");
     assert_eq!(board, Board::start());
     assert!(rules.shieldwall && rules.exit_fort && rules.encirclement);
     for bad in [
-        "dim:13 start:/11/",
-        "dim:11 esc:e start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+        "dim:11 start:/11/",
         "dim:11 atkf:n",
         "dim:11",
         "dim:11 start:/junk/",
         "nonsense",
     ] {
-        assert!(
-            hnefi::protocol::otep::rules::parse_rules(bad).is_err(),
-            "{bad}"
-        );
+        assert!(read_rules(bad).is_err(), "{bad}");
     }
 }
 
@@ -140,10 +143,9 @@ fn malformed_lines_are_reported_and_the_game_goes_on() {
 fn after_refused_rules_no_move_is_played_until_rules_are_accepted() {
     let mut child = common::spawn_hnefi(&["--protocol", "otep"]);
     let mut stdin = child.stdin.take().expect("stdin");
-    let brandub = "rules dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let berserk = "rules dim:7 ber:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
     let script = format!(
-        "{brandub}\nclock 100 100 0 0 0 \nplay attackers\n\
-         rules dim:11 esc:e start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/\n\
+        "{berserk}\nclock 100 100 0 0 0 \nplay attackers\nrules dim:10 start:/3t3/\n\
          play attackers\n{COPENHAGEN}\nclock 100 100 0 0 0 \nplay attackers\ngoodbye\n"
     );
     stdin.write_all(script.as_bytes()).expect("write");
@@ -156,7 +158,8 @@ fn after_refused_rules_no_move_is_played_until_rules_are_accepted() {
         .filter(|l| l.starts_with("status unsupported rules"))
         .collect();
     assert_eq!(refusals.len(), 2, "{lines:?}");
-    assert!(refusals[0].contains("board size 7"), "{lines:?}");
+    assert!(refusals[0].contains("'ber:y' is not supported"), "{lines:?}");
+    assert!(refusals[1].contains("board size '10'"), "{lines:?}");
     let no_move = lines
         .iter()
         .filter(|l| l.contains("no move: the rules of this game were refused"))
@@ -179,7 +182,7 @@ fn a_study_with_fifteen_defenders_as_start_and_as_position() {
     let study = hnefi::board::notation::parse_opentafl(STUDY_15, hnefi::board::Side::Defenders)
         .expect("a playable study");
     assert_eq!(study.defenders().count(), 15);
-    let (_, start) = hnefi::protocol::otep::rules::parse_rules(&format!(
+    let (_, start) = read_rules(&format!(
         "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:{STUDY_15}"
     ))
     .expect("rules with the study as start");

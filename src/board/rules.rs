@@ -41,6 +41,17 @@ pub enum Preset {
 }
 
 impl Preset {
+    /// The rules a host means when it names only a board size: hnefatafl.org's on 7x7,
+    /// 11x11 and 13x13, Tablut on 9x9.
+    pub fn default_for_side(side: u8) -> Preset {
+        match side {
+            7 => Preset::Brandubh,
+            9 => Preset::Tablut,
+            13 => Preset::Copenhagen13,
+            _ => Preset::Copenhagen,
+        }
+    }
+
     pub const ALL: [Preset; 12] = [
         Preset::Copenhagen,
         Preset::Copenhagen2017,

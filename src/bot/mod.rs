@@ -108,7 +108,9 @@ fn check(config: &BotConfig) -> Result<(), BotError> {
 pub fn run(config: BotConfig) -> Result<(), BotError> {
     check(&config)?;
     // Every game gets its own engine; one now shows that the settings can be had.
-    drop(Engine::<crate::board::Eleven>::try_new(config.engine.clone())?);
+    drop(Engine::<crate::board::Eleven>::try_new(
+        config.engine.clone(),
+    )?);
     if config.games == Some(0) {
         return Ok(());
     }

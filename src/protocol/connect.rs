@@ -25,7 +25,7 @@ pub fn connect(address: &str, move_time: Duration) -> Result<usize, ConnectError
         TcpStream::connect(address).map_err(|e| ConnectError::Connect(address.to_string(), e))?;
     let mut writer = stream.try_clone()?;
     let reader = BufReader::new(stream);
-    let mut game = Game::new(Settings {
+    let mut game = Game::<crate::board::Eleven>::new(Settings {
         move_time: Some(move_time),
         ..Settings::default()
     });

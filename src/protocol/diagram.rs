@@ -1,14 +1,15 @@
-//! The board as text for people, rank 11 at the top: `a` attacker, `d` defender, `k` king,
-//! `+` an empty restricted square.
+//! The board as text for people, the last rank at the top: `a` attacker, `d` defender, `k`
+//! king, `+` an empty restricted square (a corner or the throne).
 
-use crate::board::{Board, Piece, Square};
+use crate::board::generic::{Board, Square};
+use crate::board::{Geometry, Piece};
 
-pub fn diagram(b: &Board) -> String {
+pub fn diagram<G: Geometry>(b: &Board<G>) -> String {
     let mut s = String::new();
-    for rank in (0..11).rev() {
+    for rank in (0..G::SIDE).rev() {
         s.push_str(&format!("{:>2} ", rank + 1));
-        for file in 0..11 {
-            let sq = Square::from_coords(file, rank).expect("on board");
+        for file in 0..G::SIDE {
+            let sq = Square::<G>::from_coords(file, rank).expect("on board");
             let c = match b.piece_at(sq) {
                 Some(Piece::Attacker) => 'a',
                 Some(Piece::Defender) => 'd',
@@ -21,6 +22,11 @@ pub fn diagram(b: &Board) -> String {
         }
         s.push('\n');
     }
-    s.push_str("   a b c d e f g h i j k\n");
+    s.push_str("  ");
+    for file in 0..G::SIDE {
+        s.push(' ');
+        s.push(char::from(b'a' + file));
+    }
+    s.push('\n');
     s
 }

@@ -10,8 +10,9 @@
 //! taken when the one before is done with, or waiting behind a bounded few. An ending word
 //! further back than that ends the search only when its turn to be read comes.
 
-use super::{Flow, Input, LineError};
-use crate::board::Position;
+use super::{Flow, Input, LineError, Resize};
+use crate::board::generic::Position;
+use crate::search::size::Size;
 use crate::search::{Engine, Limits, Reporter, SearchResult, fallback_result};
 use std::collections::VecDeque;
 use std::str::FromStr;
@@ -19,6 +20,8 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 
 /// A protocol as the driver runs it.
 pub trait Dialogue {
+    /// The board size the dialogue plays.
+    type G: Size;
     /// What a line of input says, read with [`Input::command`].
     type Command: FromStr<Err = Self::Error>;
     type Error: LineError;
@@ -28,13 +31,13 @@ pub trait Dialogue {
 
     /// Carries out a command. A search it starts answers through [`Dialogue::searched`]
     /// before any other command is handled.
-    fn handle(&mut self, command: Self::Command, search: &mut Search) -> Flow;
+    fn handle(&mut self, command: Self::Command, search: &mut Search<Self::G>) -> Flow;
 
     /// Answers a line that is not a command.
     fn refuse(&mut self, error: Self::Error);
 
     /// The search started by the last command ended with `result`.
-    fn searched(&mut self, result: SearchResult, search: &mut Search);
+    fn searched(&mut self, result: SearchResult<Self::G>, search: &mut Search<Self::G>);
 }
 
 /// The most commands waiting their turn before the loop stops reading. A host waiting for a
@@ -53,25 +56,25 @@ enum Event {
 }
 
 /// The engine, as the commands of a [`Dialogue`] use it.
-pub struct Search {
-    engine: Engine,
+pub struct Search<G: Size> {
+    engine: Engine<G>,
     done: Sender<Event>,
     running: bool,
     /// A word that ends searches waits in the input already read, or the input ended.
     hurry: bool,
     /// The answer should the search thread not give one.
-    fallback: Option<SearchResult>,
+    fallback: Option<SearchResult<G>>,
 }
 
-impl Search {
+impl<G: Size> Search<G> {
     /// For settings that outlive a search; never called while one runs.
-    pub fn engine(&mut self) -> &mut Engine {
+    pub fn engine(&mut self) -> &mut Engine<G> {
         &mut self.engine
     }
 
     /// Starts searching `pos`; progress goes to `report`, the result to
     /// [`Dialogue::searched`].
-    pub fn start(&mut self, pos: &Position, limits: Limits, report: Reporter) {
+    pub fn start(&mut self, pos: &Position<G>, limits: Limits<G>, report: Reporter<G>) {
         self.fallback = Some(fallback_result(pos, &limits.searchmoves));
         let done = self.done.clone();
         let started = self.engine.start(
@@ -100,48 +103,82 @@ impl Search {
     }
 
     /// The result of the search that ended (`None` if none was started).
-    fn result(&mut self) -> Option<SearchResult> {
+    fn result(&mut self) -> Option<SearchResult<G>> {
         self.running = false;
         let fallback = self.fallback.take();
         self.engine.wait().or(fallback)
     }
 }
 
-/// Runs `dialogue` on `first` and then the input until it quits or the input ends.
+/// The host's input as the loops read it: a line at a time, on demand, with the commands read
+/// ahead and not yet handled. It outlives a loop that hands the game to a loop of another
+/// board size ([`Flow::Resize`]).
+pub struct Reader {
+    events: Receiver<Event>,
+    events_tx: Sender<Event>,
+    want: Sender<()>,
+    /// Lines read and not yet handled.
+    queue: VecDeque<Input>,
+    /// The input ended.
+    ended: bool,
+    /// A line was asked for and has not come.
+    asked: bool,
+}
+
+impl Reader {
+    /// Reads `first`, then `input`.
+    pub fn new(first: Option<Input>, input: Receiver<Input>) -> Reader {
+        let (events_tx, events) = channel();
+        let want = spawn_puller(input, events_tx.clone());
+        Reader {
+            events,
+            events_tx,
+            want,
+            queue: first.into_iter().collect(),
+            ended: false,
+            asked: false,
+        }
+    }
+
+    /// `line` is the next to be handled.
+    pub fn push_front(&mut self, line: Input) {
+        self.queue.push_front(line);
+    }
+}
+
+/// Whether `input` is a command of `D` that ends searches.
+fn ends<D: Dialogue>(input: &Input) -> bool {
+    matches!(input.command::<D::Command>(), Some(Ok(c)) if D::ends_search(&c))
+}
+
+/// Runs `dialogue` on the reader's lines until it quits, the input ends, or it hands the game
+/// to another board size: then the line that asked for it is returned.
 pub fn drive<D: Dialogue>(
     dialogue: &mut D,
-    engine: Engine,
-    first: Option<Input>,
-    input: Receiver<Input>,
-) {
-    let (events_tx, events) = channel();
-    let want = spawn_puller(input, events_tx.clone());
+    engine: Engine<D::G>,
+    reader: &mut Reader,
+) -> Option<Resize> {
     let mut search = Search {
         engine,
-        done: events_tx,
+        done: reader.events_tx.clone(),
         running: false,
         hurry: false,
         fallback: None,
     };
-    let mut queue: VecDeque<Result<D::Command, D::Error>> =
-        first.and_then(Input::command).into_iter().collect();
     // Commands in the queue that end searches.
-    let mut enders = queue
-        .iter()
-        .filter(|c| matches!(c, Ok(c) if D::ends_search(c)))
-        .count();
-    let mut ended = false;
-    let mut asked = false;
+    let mut enders = reader.queue.iter().filter(|i| ends::<D>(i)).count();
+    let mut resize = None;
     loop {
         if !search.running {
-            if let Some(next) = queue.pop_front() {
-                if matches!(&next, Ok(c) if D::ends_search(c)) {
+            if let Some(next) = reader.queue.pop_front() {
+                if ends::<D>(&next) {
                     enders -= 1;
                 }
-                search.hurry = enders > 0 || ended;
-                let flow = match next {
-                    Ok(command) => dialogue.handle(command, &mut search),
-                    Err(error) => {
+                search.hurry = enders > 0 || reader.ended;
+                let flow = match next.command::<D::Command>() {
+                    None => Flow::Continue,
+                    Some(Ok(command)) => dialogue.handle(command, &mut search),
+                    Some(Err(error)) => {
                         dialogue.refuse(error);
                         Flow::Continue
                     }
@@ -149,34 +186,36 @@ pub fn drive<D: Dialogue>(
                 match flow {
                     Flow::Continue => continue,
                     Flow::Quit => break,
+                    Flow::Resize(side) => {
+                        resize = Some(Resize { side, line: next });
+                        break;
+                    }
                 }
             }
-            if ended {
+            if reader.ended {
                 break;
             }
         }
-        if !asked && !ended && queue.len() < READ_AHEAD {
-            asked = want.send(()).is_ok();
-            if !asked {
-                ended = true;
+        if !reader.asked && !reader.ended && reader.queue.len() < READ_AHEAD {
+            reader.asked = reader.want.send(()).is_ok();
+            if !reader.asked {
+                reader.ended = true;
                 search.stop();
                 continue;
             }
         }
-        match events.recv() {
+        match reader.events.recv() {
             Ok(Event::Input(input)) => {
-                asked = false;
-                if let Some(command) = input.command::<D::Command>() {
-                    if matches!(&command, Ok(c) if D::ends_search(c)) {
-                        enders += 1;
-                        search.stop();
-                    }
-                    queue.push_back(command);
+                reader.asked = false;
+                if ends::<D>(&input) {
+                    enders += 1;
+                    search.stop();
                 }
+                reader.queue.push_back(input);
             }
             Ok(Event::End) | Err(_) => {
-                asked = false;
-                ended = true;
+                reader.asked = false;
+                reader.ended = true;
                 search.stop();
             }
             Ok(Event::Done) => {
@@ -188,6 +227,7 @@ pub fn drive<D: Dialogue>(
     }
     search.stop();
     search.engine.wait();
+    resize
 }
 
 /// A thread that reads one line of `input` each time it is asked to, as an event.
@@ -211,6 +251,7 @@ fn spawn_puller(input: Receiver<Input>, events: Sender<Event>) -> Sender<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
     use crate::search::Options;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::mpsc::sync_channel;
@@ -257,6 +298,7 @@ mod tests {
     }
 
     impl Dialogue for Toy {
+        type G = Eleven;
         type Command = Word;
         type Error = ToyError;
 
@@ -264,7 +306,7 @@ mod tests {
             *command == Word::Bye
         }
 
-        fn handle(&mut self, command: Word, search: &mut Search) -> Flow {
+        fn handle(&mut self, command: Word, search: &mut Search<Eleven>) -> Flow {
             match command {
                 Word::Think => search.start(
                     &Position::start(Default::default()),
@@ -284,7 +326,7 @@ mod tests {
             self.said.lock().unwrap().push(format!("refused {error}"));
         }
 
-        fn searched(&mut self, result: SearchResult, _: &mut Search) {
+        fn searched(&mut self, result: SearchResult, _: &mut Search<Eleven>) {
             let best = result.best.map(|m| m.to_string()).unwrap_or_default();
             self.said.lock().unwrap().push(format!("moved {best}"));
         }
@@ -300,7 +342,11 @@ mod tests {
         tx.send(Input::TooLong(5)).unwrap();
         let start = Instant::now();
         let keep = (!close).then_some(tx);
-        drive(&mut toy, Engine::new(Options::default()), None, rx);
+        drive(
+            &mut toy,
+            Engine::new(Options::default()),
+            &mut Reader::new(None, rx),
+        );
         drop(keep);
         let said = said.lock().unwrap().clone();
         (said, start.elapsed())
@@ -324,7 +370,8 @@ mod tests {
         let engine = Engine::new(Options::default());
         let stopper = engine.stopper();
         let (tx, rx) = sync_channel(0);
-        let driver = std::thread::spawn(move || drive(&mut toy, engine, None, rx));
+        let driver =
+            std::thread::spawn(move || drive(&mut toy, engine, &mut Reader::new(None, rx)));
         // Handed over, so taken only once the loop asks for a line: while the search runs.
         tx.send(Input::Line("think".into())).unwrap();
         let taken = Arc::new(AtomicUsize::new(0));

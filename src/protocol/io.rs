@@ -34,13 +34,13 @@ pub fn command_words<E: LineError>(line: &str) -> Result<(&str, Vec<&str>), E> {
 
 impl Input {
     /// The command on this line; `None` for one that asks nothing.
-    pub fn command<C>(self) -> Option<Result<C, C::Err>>
+    pub fn command<C>(&self) -> Option<Result<C, C::Err>>
     where
         C: FromStr<Err: LineError>,
     {
         let parsed = match self {
             Input::Line(line) => line.parse(),
-            Input::TooLong(n) => Err((C::Err::TOO_LONG)(n)),
+            Input::TooLong(n) => Err((C::Err::TOO_LONG)(*n)),
         };
         match parsed {
             Err(e) if e == C::Err::BLANK => None,
@@ -162,7 +162,7 @@ mod tests {
         assert_eq!(line("  # relayed").command::<htp::message::Command>(), None);
         assert_eq!(
             line("name # relayed").command(),
-            Some(Ok(htp::message::Command::Name))
+            Some(Ok(htp::message::Command::<crate::board::Eleven>::Name))
         );
     }
 

@@ -85,7 +85,30 @@ impl FromStr for Protocol {
 enum Flow {
     Continue,
     Quit,
+    /// The command is for a board of this side: the loop of that size takes the game, and
+    /// handles the command again.
+    Resize(u8),
 }
+
+/// A loop hands the game to the loop of another board size: `line` asked for it.
+pub struct Resize {
+    pub side: u8,
+    pub line: Input,
+}
+
+/// Runs `$run::<G>($args)` with `G` the size of boards of `$side` (7, 9, 11 or 13; any other
+/// is 11x11): the one place a protocol picks the size its loop is compiled for.
+macro_rules! with_size {
+    ($side:expr, $run:ident ( $($args:expr),* )) => {
+        match $side {
+            7 => $run::<crate::board::Seven>($($args),*),
+            9 => $run::<crate::board::Nine>($($args),*),
+            13 => $run::<crate::board::Thirteen>($($args),*),
+            _ => $run::<crate::board::Eleven>($($args),*),
+        }
+    };
+}
+pub(crate) use with_size;
 
 /// How long a program on pipes has to say its first line before it is taken for OpenTafl,
 /// which waits for the engine's `hello` before it says anything (and for about five seconds).
@@ -171,8 +194,8 @@ fn run_waiting(
     };
     match protocol {
         Protocol::Uci => uci::Uci::new(out, settings).run(first, input),
-        Protocol::Otep => otep::Otep::new(out, settings).run(first, input),
-        Protocol::Htp => htp::Htp::new(out, settings).run(first, input),
+        Protocol::Otep => otep::run(out, settings, first, input),
+        Protocol::Htp => htp::run(out, settings, first, input),
     }
 }
 

@@ -2,22 +2,23 @@
 //! rules, the clocks, and the command line's settings; from these, the limits of a search.
 
 use super::Settings;
-use crate::board::{Bitboard, Board, Move, MoveError, Position, Rules, Side};
+use crate::board::generic::{Bitboard, Board, Move, MoveError, Position};
+use crate::board::{Eleven, Geometry, Rules, Side};
 use crate::search::{Clock, Level, Limits, Options};
 use std::time::Duration;
 
 /// A move of a host's game that could not be played.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("move {number} ({mv}) is illegal: {error}")]
-pub struct IllegalMove {
+pub struct IllegalMove<G: Geometry = Eleven> {
     /// Counted from 1.
     pub number: usize,
-    pub mv: Move,
-    pub error: MoveError,
+    pub mv: Move<G>,
+    pub error: MoveError<G>,
 }
 
-pub struct Session {
-    position: Position,
+pub struct Session<G: Geometry = Eleven> {
+    position: Position<G>,
     clock: Clock,
     /// Thinking time per move when no clock runs.
     move_time: Duration,
@@ -26,12 +27,12 @@ pub struct Session {
     level: Level,
 }
 
-impl Session {
+impl<G: Geometry> Session<G> {
     /// A game from the start under `rules`; `move_time` is the protocol's thinking time per
     /// move without a clock, unless the settings say otherwise.
-    pub fn new(rules: Rules, move_time: Duration, settings: Settings) -> Session {
+    pub fn new(rules: Rules, move_time: Duration, settings: Settings) -> Session<G> {
         Session {
-            position: Position::start(rules),
+            position: Position::new(start_board(&rules), rules),
             clock: Clock::NONE,
             move_time: settings.move_time.unwrap_or(move_time),
             max_nodes: settings.max_nodes,
@@ -47,7 +48,7 @@ impl Session {
         }
     }
 
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &Position<G> {
         &self.position
     }
 
@@ -60,13 +61,13 @@ impl Session {
     }
 
     /// A new game from `board` under `rules`.
-    pub fn new_game(&mut self, board: Board, rules: Rules) {
+    pub fn new_game(&mut self, board: Board<G>, rules: Rules) {
         self.position = Position::new(board, rules);
     }
 
     /// The same game under other rules: its moves replayed as far as they stay legal.
     pub fn change_rules(&mut self, rules: Rules) {
-        let moves: Vec<Move> = self.position.moves().collect();
+        let moves: Vec<Move<G>> = self.position.moves().collect();
         let mut start = self.position.clone();
         while start.undo().is_some() {}
         self.position = Position::new(*start.board(), rules);
@@ -78,7 +79,11 @@ impl Session {
     }
 
     /// The game the host gives as a board and the moves since, under the session's rules.
-    pub fn replay(&self, board: Board, moves: &[Move]) -> Result<Position, IllegalMove> {
+    pub fn replay(
+        &self,
+        board: Board<G>,
+        moves: &[Move<G>],
+    ) -> Result<Position<G>, IllegalMove<G>> {
         let mut pos = Position::new(board, self.rules());
         for (i, &mv) in moves.iter().enumerate() {
             pos.try_play(mv).map_err(|error| IllegalMove {
@@ -91,22 +96,22 @@ impl Session {
     }
 
     /// Takes a game [`Session::replay`] gave.
-    pub fn set_position(&mut self, position: Position) {
+    pub fn set_position(&mut self, position: Position<G>) {
         self.position = position;
     }
 
     /// Plays `mv` if it is legal; returns the captures.
-    pub fn play(&mut self, mv: Move) -> Result<Bitboard, MoveError> {
+    pub fn play(&mut self, mv: Move<G>) -> Result<Bitboard<G>, MoveError<G>> {
         self.position.try_play(mv)
     }
 
-    pub fn undo(&mut self) -> Option<Move> {
+    pub fn undo(&mut self) -> Option<Move<G>> {
         self.position.undo()
     }
 
     /// Takes the host's board when it differs from the game's (which then starts from it);
     /// returns whether it did.
-    pub fn resync(&mut self, board: Board) -> bool {
+    pub fn resync(&mut self, board: Board<G>) -> bool {
         let differs = *self.position.board() != board;
         if differs {
             self.new_game(board, self.rules());
@@ -137,8 +142,8 @@ impl Session {
 
     /// The limits of a search for a move of the side to move: its clock if it has one, else
     /// the thinking time per move.
-    pub fn move_limits(&self) -> Limits {
-        let limits = match self.clock.side(self.side_to_move()) {
+    pub fn move_limits(&self) -> Limits<G> {
+        let limits: Limits<G> = match self.clock.side(self.side_to_move()) {
             Some(_) => Limits {
                 clock: self.clock,
                 ..Limits::default()
@@ -151,10 +156,17 @@ impl Session {
         self.capped(limits)
     }
 
-    /// Limits the host asked for, held to the settings' node cap.
-    pub fn capped(&self, limits: Limits) -> Limits {
+    /// Limits<G> the host asked for, held to the settings' node cap.
+    pub fn capped(&self, limits: Limits<G>) -> Limits<G> {
         limits.with_node_cap(self.max_nodes)
     }
+}
+
+/// The start of `rules`' game: its preset's, or else the empty board with the king on the
+/// throne.
+pub fn start_board<G: Geometry>(rules: &Rules) -> Board<G> {
+    Board::from_fen(rules.preset.start_fen())
+        .expect("every preset's start is a valid board of its size")
 }
 
 #[cfg(test)]
@@ -163,7 +175,7 @@ mod tests {
     use crate::board::{Preset, Square};
     use crate::search::SideClock;
 
-    fn mv(from: &str, to: &str) -> Move {
+    fn mv(from: &str, to: &str) -> crate::board::Move {
         Move::new(Square::parse(from).unwrap(), Square::parse(to).unwrap())
     }
 

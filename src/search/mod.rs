@@ -17,10 +17,10 @@ pub mod tt;
 
 use crate::board::generic::{Move, MoveList, Position};
 use crate::board::{Eleven, Geometry};
-use size::Size;
 pub use clock::{Clock, SideClock};
 use nnue::QuantisedNetwork;
 pub use score::Score;
+use size::Size;
 pub use skill::Level;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -126,22 +126,25 @@ pub enum EvalKind {
 }
 
 impl EvalKind {
-    /// The network this evaluation runs: `file` (a net read from an `EvalFile`) or, without
-    /// one, the network built into the binary; none for the hand evaluation.
-    pub fn network(self, file: Option<&QuantisedNetwork>) -> Option<&QuantisedNetwork> {
+    /// The network this evaluation runs on boards of `G`: `file` (a net read from an
+    /// `EvalFile`) if it is for them, or else the network built into the binary for them;
+    /// none for the hand evaluation, nor on a board without a network, where the hand
+    /// evaluation plays.
+    pub fn network<G: Size>(self, file: Option<&QuantisedNetwork>) -> Option<&QuantisedNetwork> {
         match self {
             EvalKind::Hand => None,
-            EvalKind::Nnue | EvalKind::NnueRefresh => {
-                Some(file.unwrap_or_else(|| QuantisedNetwork::embedded()))
-            }
+            EvalKind::Nnue | EvalKind::NnueRefresh => match file {
+                Some(net) if net.fits::<G>() => Some(net),
+                _ => G::embedded_network(),
+            },
         }
     }
 }
 
 impl Options {
-    /// The network the search evaluates with, if it runs one.
-    pub fn network(&self) -> Option<&QuantisedNetwork> {
-        self.eval.network(self.net.as_deref())
+    /// The network the search evaluates with on boards of `G`, if it runs one.
+    pub fn network<G: Size>(&self) -> Option<&QuantisedNetwork> {
+        self.eval.network::<G>(self.net.as_deref())
     }
 }
 
@@ -379,23 +382,29 @@ mod tests {
     fn the_network_is_the_eval_files_or_else_the_built_in_one() {
         let built_in = QuantisedNetwork::embedded();
         let file = built_in.clone();
-        assert!(EvalKind::Hand.network(Some(&file)).is_none());
+        assert!(EvalKind::Hand.network::<Eleven>(Some(&file)).is_none());
         for kind in [EvalKind::Nnue, EvalKind::NnueRefresh] {
-            assert!(std::ptr::eq(kind.network(None).unwrap(), built_in));
-            assert!(std::ptr::eq(kind.network(Some(&file)).unwrap(), &file));
+            assert!(std::ptr::eq(
+                kind.network::<Eleven>(None).unwrap(),
+                built_in
+            ));
+            assert!(std::ptr::eq(
+                kind.network::<Eleven>(Some(&file)).unwrap(),
+                &file
+            ));
         }
         let options = Options {
             net: Some(Arc::new(file)),
             ..Options::default()
         };
         assert!(std::ptr::eq(
-            options.network().unwrap(),
+            options.network::<Eleven>().unwrap(),
             options.net.as_deref().unwrap()
         ));
         let hand = Options {
             eval: EvalKind::Hand,
             ..options
         };
-        assert!(hand.network().is_none());
+        assert!(hand.network::<Eleven>().is_none());
     }
 }

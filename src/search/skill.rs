@@ -10,8 +10,8 @@
 
 use super::eval::evaluate;
 use super::score::Score;
-use crate::board::generic::{Move, MoveList, Position};
 use crate::board::Side;
+use crate::board::generic::{Move, MoveList, Position};
 use crate::search::size::Size;
 use crate::splitmix::{SplitMix64, mix, spread};
 use std::fmt;
@@ -148,7 +148,12 @@ impl Level {
     /// evaluation two plies on, no search) under the level's noise. None for the other moves
     /// and levels, or when every move loses at once (the search's best line then holds
     /// longest).
-    pub fn glance<G: Size>(self, pos: &Position<G>, moves: &[Move<G>], seed: u64) -> Option<Move<G>> {
+    pub fn glance<G: Size>(
+        self,
+        pos: &Position<G>,
+        moves: &[Move<G>],
+        seed: u64,
+    ) -> Option<Move<G>> {
         let mut draws = SplitMix64::new(seed);
         if draws.next_f64() >= self.glance_share() {
             return None;

@@ -8,9 +8,9 @@ use super::skill::draw_seed;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{EvalKind, Info, Limits, Options, Reporter, Score, SearchResult};
-use crate::board::zobrist::Key;
-use crate::board::generic::{MoveList, Position};
 use crate::board::Geometry;
+use crate::board::generic::{MoveList, Position};
+use crate::board::zobrist::Key;
 use crate::search::size::Size;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -161,7 +161,7 @@ pub(super) fn run<G: Size>(
             main_depth: &main_depth,
             breadcrumbs: &breadcrumbs,
             params: options.params,
-            net: options.network(),
+            net: options.network::<G>(),
             refresh: options.eval == EvalKind::NnueRefresh,
             level_nodes: options.level.node_budget(),
         };

@@ -28,7 +28,11 @@ pub const MAX_SOFT: Duration = Duration::from_secs(300);
 pub const MAX_HARD: Duration = Duration::from_secs(900);
 
 impl TimeManager {
-    pub fn new<G: crate::board::Geometry>(limits: &Limits<G>, side: Side, overhead: Duration) -> TimeManager {
+    pub fn new<G: crate::board::Geometry>(
+        limits: &Limits<G>,
+        side: Side,
+        overhead: Duration,
+    ) -> TimeManager {
         let start = Instant::now();
         if limits.infinite {
             return TimeManager {

@@ -4,8 +4,8 @@
 
 use super::score::Score;
 use crate::board::generic::Move;
-use crate::board::{Eleven, Geometry};
 use crate::board::zobrist::Key;
+use crate::board::{Eleven, Geometry};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

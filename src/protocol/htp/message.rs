@@ -2,8 +2,9 @@
 //! and by the match runner that drives other engines: commands (`play attacker d1 d3`) and
 //! replies (`= <result>` or `? <error>`). Squares are separate tokens, `#` starts a comment.
 
+use crate::board::generic::{Bitboard, Move, Square};
 use crate::board::square::SquareError;
-use crate::board::{Bitboard, Move, Outcome, Side, Square};
+use crate::board::{Eleven, Geometry, Outcome, Side};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;
 use crate::protocol::number::{NumberError, parse_amount, truncate};
@@ -58,8 +59,8 @@ impl FromStr for Role {
 
 /// What a side does on its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    Move(Move),
+pub enum Action<G: Geometry = Eleven> {
+    Move(Move<G>),
     /// The side gives the game up.
     Resigns,
 }
@@ -67,12 +68,12 @@ pub enum Action {
 /// `play ROLE FROM TO` or `play ROLE resigns`: a turn the host tells the engine of, and the
 /// body of the engine's answer to `generate_move`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Play {
+pub struct Play<G: Geometry = Eleven> {
     pub side: Side,
-    pub action: Action,
+    pub action: Action<G>,
 }
 
-impl fmt::Display for Play {
+impl<G: Geometry> fmt::Display for Play<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.action {
             Action::Move(mv) => write!(f, "play {} {} {}", Role(self.side), mv.from(), mv.to()),
@@ -81,12 +82,12 @@ impl fmt::Display for Play {
     }
 }
 
-impl FromStr for Play {
+impl<G: Geometry> FromStr for Play<G> {
     type Err = MessageError;
 
     /// Words after the destination (or after `resigns`) are ignored: relayed moves and the
     /// reference engine's resignation may carry more.
-    fn from_str(text: &str) -> Result<Play, MessageError> {
+    fn from_str(text: &str) -> Result<Play<G>, MessageError> {
         let words: Vec<&str> = text.split_whitespace().collect();
         if words.first() != Some(&"play") {
             return Err(MessageError::NotPlay(truncate(text)));
@@ -163,7 +164,7 @@ impl fmt::Display for TimeSettings {
 
 /// What a host asks of an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub enum Command<G: Geometry = Eleven> {
     ProtocolVersion,
     Name,
     Version,
@@ -172,7 +173,7 @@ pub enum Command {
     BoardSize(u64),
     FirstMove,
     TimeSettings(TimeSettings),
-    Play(Play),
+    Play(Play<G>),
     /// The side to move, which the host may name.
     GenerateMove(Option<Side>),
     PlayUndo,
@@ -181,7 +182,7 @@ pub enum Command {
     Quit,
 }
 
-impl fmt::Display for Command {
+impl<G: Geometry> fmt::Display for Command<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Command::ProtocolVersion => f.write_str("protocol_version"),
@@ -204,12 +205,12 @@ impl fmt::Display for Command {
     }
 }
 
-impl FromStr for Command {
+impl<G: Geometry> FromStr for Command<G> {
     type Err = MessageError;
 
     /// One line; a comment after `#` is dropped first, and a line with nothing else is
     /// [`MessageError::Empty`].
-    fn from_str(line: &str) -> Result<Command, MessageError> {
+    fn from_str(line: &str) -> Result<Command<G>, MessageError> {
         let text = line.split('#').next().unwrap_or_default().trim();
         let (word, args) = command_words::<MessageError>(text)?;
         let args = &args[..];
@@ -277,7 +278,7 @@ impl fmt::Display for Status {
 
 /// The result of a command that succeeded.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
+pub enum Answer<G: Geometry = Eleven> {
     /// Nothing to say (also a move that captured nothing).
     Empty,
     /// `known_command`.
@@ -285,16 +286,16 @@ pub enum Answer {
     /// `first_move`.
     Role(Side),
     /// The squares a `play` captured, each followed by a space.
-    Captures(Bitboard),
+    Captures(Bitboard<G>),
     /// `generate_move`.
-    Play(Play),
+    Play(Play<G>),
     /// `final_status`.
     Status(Status),
     /// Names, versions, lists and boards.
     Text(String),
 }
 
-impl fmt::Display for Answer {
+impl<G: Geometry> fmt::Display for Answer<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Answer::Empty => Ok(()),
@@ -308,10 +309,10 @@ impl fmt::Display for Answer {
     }
 }
 
-impl Answer {
+impl<G: Geometry> Answer<G> {
     /// The answer in `text`, the first kind that reads it whole, in the order above (the
     /// reference engine follows a generated move with `, score: ...`, which is dropped).
-    fn read(text: &str) -> Answer {
+    fn read(text: &str) -> Answer<G> {
         let text = text.trim();
         if text.starts_with("play ") {
             let play = text.split(',').next().unwrap_or_default();
@@ -327,7 +328,7 @@ impl Answer {
         ]
         .into_iter()
         .find(|s| s.to_string() == text);
-        let squares: Result<Bitboard, SquareError> =
+        let squares: Result<Bitboard<G>, SquareError> =
             text.split_whitespace().map(Square::parse).collect();
         match (text, status, squares) {
             ("", ..) => Answer::Empty,
@@ -344,14 +345,14 @@ impl Answer {
 
 /// An engine's reply to a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply {
+pub enum Reply<G: Geometry = Eleven> {
     /// `= <answer>`
-    Success(Answer),
+    Success(Answer<G>),
     /// `? <why>`
     Failure(String),
 }
 
-impl fmt::Display for Reply {
+impl<G: Geometry> fmt::Display for Reply<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reply::Success(answer) => write!(f, "= {answer}"),
@@ -360,10 +361,10 @@ impl fmt::Display for Reply {
     }
 }
 
-impl FromStr for Reply {
+impl<G: Geometry> FromStr for Reply<G> {
     type Err = MessageError;
 
-    fn from_str(line: &str) -> Result<Reply, MessageError> {
+    fn from_str(line: &str) -> Result<Reply<G>, MessageError> {
         let line = line.trim();
         if let Some(answer) = line.strip_prefix('=') {
             Ok(Reply::Success(Answer::read(answer)))
@@ -422,7 +423,7 @@ mod tests {
     use super::*;
     use crate::protocol::testing::assert_round_trips;
 
-    fn sq(s: &str) -> Square {
+    fn sq(s: &str) -> crate::board::Square {
         Square::parse(s).unwrap()
     }
 
@@ -445,7 +446,7 @@ mod tests {
             Command::Play(play),
             Command::Play(Play {
                 side: Side::Attackers,
-                action: Action::Resigns,
+                action: Action::<crate::board::Eleven>::Resigns,
             }),
             Command::GenerateMove(Some(Side::Attackers)),
             Command::GenerateMove(None),
@@ -511,7 +512,7 @@ mod tests {
             "= play defender resigns now".parse(),
             Ok(Reply::Success(Answer::Play(Play {
                 side: Side::Defenders,
-                action: Action::Resigns
+                action: Action::<crate::board::Eleven>::Resigns
             })))
         );
         assert!("thinking...".parse::<Reply>().is_err());

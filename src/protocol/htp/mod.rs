@@ -3,9 +3,11 @@
 
 pub mod message;
 
-use super::driver::{Dialogue, Search};
-use super::{Flow, Input, Output, Session, Settings};
-use crate::board::{MoveError, MoveList, Preset, Rules, Side};
+use super::driver::{Dialogue, Reader, Search, drive};
+use super::{Flow, Input, Output, Session, Settings, with_size};
+use crate::board::generic::{MoveError, MoveList};
+use crate::board::{Eleven, Geometry, Preset, Rules, Side};
+use crate::search::size::Size;
 use crate::search::{Clock, Engine, Limits, SearchResult};
 use message::{Action, Answer, COMMANDS, Command, MessageError, Play, Reply, Status};
 use std::sync::mpsc::Receiver;
@@ -16,15 +18,15 @@ const MOVE_TIME: Duration = Duration::from_secs(2);
 
 /// Why the engine refuses a command.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
+pub enum Refusal<G: Geometry = Eleven> {
     #[error(transparent)]
     Message(#[from] MessageError),
-    #[error("board size {0} not supported (only 11)")]
+    #[error("board size {0} not supported (7, 11 or 13)")]
     BoardSize(u64),
     #[error("it is the {0}' turn")]
     NotYourTurn(Side),
     #[error(transparent)]
-    Illegal(#[from] MoveError),
+    Illegal(#[from] MoveError<G>),
     #[error("no move to undo")]
     NothingToUndo,
     #[error("no legal move: the game is over")]
@@ -34,24 +36,32 @@ pub enum Refusal {
 /// The game as the protocol keeps it, for the engine loop and for `hnefi connect`: every
 /// command but `generate_move` is answered at once; a generated move is a search, started
 /// with [`Game::move_limits`] and finished by [`Game::moved`].
-pub struct Game {
-    session: Session,
+pub struct Game<G: Geometry = Eleven> {
+    session: Session<G>,
 }
 
-impl Game {
-    pub fn new(settings: Settings) -> Game {
+/// The rules hnefatafl.org plays on boards of `side`.
+pub fn server_rules(side: u8) -> Rules {
+    match side {
+        11 => Rules::preset(Preset::HnefataflOrg),
+        side => Rules::preset(Preset::default_for_side(side)),
+    }
+}
+
+impl<G: Geometry> Game<G> {
+    pub fn new(settings: Settings) -> Game<G> {
         Game {
-            session: Session::new(Rules::preset(Preset::HnefataflOrg), MOVE_TIME, settings),
+            session: Session::new(server_rules(G::SIDE), MOVE_TIME, settings),
         }
     }
 
-    pub fn session(&self) -> &Session {
+    pub fn session(&self) -> &Session<G> {
         &self.session
     }
 
     /// The answer to a command. `generate_move` needs a search and `quit` ends the loop, so
     /// their callers answer them; here they say nothing.
-    pub fn answer(&mut self, command: Command) -> Result<Answer, Refusal> {
+    pub fn answer(&mut self, command: Command<G>) -> Result<Answer<G>, Refusal<G>> {
         Ok(match command {
             Command::ProtocolVersion => Answer::Text("1-beta".into()),
             Command::Name => Answer::Text("hnefi".into()),
@@ -60,7 +70,7 @@ impl Game {
             Command::KnownCommand(c) => {
                 Answer::Known(c.is_some_and(|c| COMMANDS.contains(&c.as_str())))
             }
-            Command::BoardSize(11) => Answer::Empty,
+            Command::BoardSize(n) if n == u64::from(G::SIDE) => Answer::Empty,
             Command::BoardSize(n) => return Err(Refusal::BoardSize(n)),
             Command::FirstMove => Answer::Role(Side::Attackers),
             Command::TimeSettings(t) => {
@@ -83,7 +93,7 @@ impl Game {
         })
     }
 
-    fn play(&mut self, play: Play) -> Result<Answer, Refusal> {
+    fn play(&mut self, play: Play<G>) -> Result<Answer<G>, Refusal<G>> {
         let mv = match play.action {
             Action::Resigns => return Ok(Answer::Empty),
             Action::Move(mv) => mv,
@@ -96,7 +106,7 @@ impl Game {
     }
 
     /// The limits of the search for a generated move.
-    pub fn move_limits(&self) -> Limits {
+    pub fn move_limits(&self) -> Limits<G> {
         let pos = self.session.position();
         // hnefatafl-copenhagen refuses some captures its repetition rule does not forbid
         // (see `recreates_board_before_captures`): leave those to the last resort.
@@ -112,7 +122,11 @@ impl Game {
     }
 
     /// Plays the move a search found in `used` time and says it.
-    pub fn moved(&mut self, result: &SearchResult, used: Duration) -> Result<Play, Refusal> {
+    pub fn moved(
+        &mut self,
+        result: &SearchResult<G>,
+        used: Duration,
+    ) -> Result<Play<G>, Refusal<G>> {
         let side = self.session.side_to_move();
         self.session.spend(side, used);
         let mv = result.best.ok_or(Refusal::GameOver)?;
@@ -125,43 +139,60 @@ impl Game {
 }
 
 /// The engine loop.
-pub struct Htp {
+pub struct Htp<G: Size> {
     out: Output,
-    game: Game,
+    game: Game<G>,
     /// When the search for a generated move started.
     thinking_since: Option<Instant>,
 }
 
-impl Htp {
-    pub fn new(out: Output, settings: Settings) -> Htp {
-        Htp {
-            out,
-            game: Game::new(settings),
-            thinking_since: None,
-        }
+/// Handles lines (`first`, then the input) until `quit` or end of input, on the loop of the
+/// board size the host asks for (`board_size`).
+pub fn run(out: Output, settings: Settings, first: Option<Input>, input: Receiver<Input>) {
+    let mut reader = Reader::new(first, input);
+    let mut side = 11;
+    while let Some(resize) = with_size!(side, run_size(&out, settings, &mut reader)) {
+        side = resize.side;
+        reader.push_front(resize.line);
     }
+}
 
-    /// Handles lines (`first`, then the input) until `quit` or end of input.
-    pub fn run(mut self, first: Option<Input>, input: Receiver<Input>) {
-        let engine = Engine::new(self.game.session().engine_options());
-        super::driver::drive(&mut self, engine, first, input);
-    }
+/// The loop on boards of `G`, until the input ends or the host asks for another size.
+fn run_size<G: Size>(
+    out: &Output,
+    settings: Settings,
+    reader: &mut Reader,
+) -> Option<super::Resize> {
+    let mut htp = Htp::<G> {
+        out: out.clone(),
+        game: Game::new(settings),
+        thinking_since: None,
+    };
+    let engine = Engine::new(htp.game.session().engine_options());
+    drive(&mut htp, engine, reader)
+}
 
-    fn reply(&self, reply: Reply) {
+impl<G: Size> Htp<G> {
+    fn reply(&self, reply: Reply<G>) {
         self.out.line(&reply.to_string());
     }
 }
 
-impl Dialogue for Htp {
-    type Command = Command;
+impl<G: Size> Dialogue for Htp<G> {
+    type G = G;
+    type Command = Command<G>;
     type Error = MessageError;
 
-    fn ends_search(command: &Command) -> bool {
+    fn ends_search(command: &Command<G>) -> bool {
         *command == Command::Quit
     }
 
-    fn handle(&mut self, command: Command, search: &mut Search) -> Flow {
+    fn handle(&mut self, command: Command<G>, search: &mut Search<G>) -> Flow {
         match command {
+            // The server's boards (hnefatafl.org plays 7x7, 11x11 and 13x13).
+            Command::BoardSize(n @ (7 | 11 | 13)) if n != u64::from(G::SIDE) => {
+                return Flow::Resize(n as u8);
+            }
             Command::Quit => {
                 self.reply(Reply::Success(Answer::Empty));
                 return Flow::Quit;
@@ -186,7 +217,7 @@ impl Dialogue for Htp {
         self.reply(Reply::Failure(error.to_string()));
     }
 
-    fn searched(&mut self, result: SearchResult, _: &mut Search) {
+    fn searched(&mut self, result: SearchResult<G>, _: &mut Search<G>) {
         let used = self
             .thinking_since
             .take()

@@ -3,10 +3,12 @@
 //! first, `t` `T` `K`), which carry no side to move: a board read from one has the attackers
 //! to move until the reader knows better. Moves are `d1-d3`, captures `xe2`.
 
-use super::rules::{RulesError, parse_rules, rules_string};
-use crate::board::NotationError;
-use crate::board::notation::{parse_move, parse_opentafl, to_opentafl};
-use crate::board::{Bitboard, Board, Move, Outcome, Rules, Side, Square};
+use super::rules::{RulesError, parse_rules};
+use crate::board::generic::NotationError;
+use crate::board::generic::{Bitboard, Board, Move, Square};
+use crate::board::notation::to_opentafl;
+use crate::board::opentafl::{Variant, rules_string};
+use crate::board::{Eleven, Geometry, Outcome, Side};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;
 use crate::protocol::number::{NumberError, parse_amount, parse_clock, truncate};
@@ -112,30 +114,29 @@ impl From<Option<Outcome>> for Finish {
 
 /// The opponent's move, with the captures it made and the position after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OpponentMove {
-    pub mv: Move,
+pub struct OpponentMove<G: Geometry = Eleven> {
+    pub mv: Move<G>,
     /// As far as they could be read: Hnefi works them out itself.
-    pub captures: Bitboard,
-    pub position: Option<Board>,
+    pub captures: Bitboard<G>,
+    pub position: Option<Board<G>>,
 }
 
 /// What a host tells an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub enum Command<G: Geometry = Eleven> {
     /// `hello`, `start` or `simple-moves`: words taken without anything to do.
     Noop(&'static str),
-    Rules {
-        rules: Rules,
-        start: Board,
-    },
-    Position(Board),
+    /// The rules and the start, on a board of any size: a game on another board than the
+    /// loop's is handed to the loop of that size.
+    Rules(Variant),
+    Position(Board<G>),
     Side(Side),
     Clock(ClockReport),
     /// Asks the side for a move.
     Play(Side),
-    OpponentMove(OpponentMove),
+    OpponentMove(OpponentMove<G>),
     /// Confirms the engine's move with the position after it.
-    Move(Board),
+    Move(Board<G>),
     /// The engine's last move was refused.
     Error(i64),
     /// The best `lines` lines after thinking `seconds`.
@@ -147,8 +148,8 @@ pub enum Command {
     Goodbye,
 }
 
-fn position(text: &str) -> Result<Board, NotationError> {
-    parse_opentafl(text, Side::Attackers)
+fn position<G: Geometry>(text: &str) -> Result<Board<G>, NotationError<G>> {
+    Board::from_opentafl(text, Side::Attackers)
 }
 
 fn side(word: Option<&&str>) -> Option<Side> {
@@ -161,7 +162,7 @@ fn side(word: Option<&&str>) -> Option<Side> {
 
 /// A move as OpenTafl writes it: a piece letter may come first (`Td1-d3`, but `k8-f8` starts
 /// on file k), captures after it in any form.
-fn opentafl_move(text: &str) -> Result<(Move, Bitboard), NotationError> {
+fn opentafl_move<G: Geometry>(text: &str) -> Result<(Move<G>, Bitboard<G>), NotationError<G>> {
     let mut chars = text.chars();
     let text = match (chars.next(), chars.next()) {
         (Some(p), Some(f)) if p.is_alphabetic() && f.is_alphabetic() => &text[p.len_utf8()..],
@@ -172,14 +173,16 @@ fn opentafl_move(text: &str) -> Result<(Move, Bitboard), NotationError> {
         .split(['x', 'X', '/'])
         .filter_map(|s| Square::parse(s).ok())
         .collect();
-    Ok((parse_move(body)?, captures))
+    Ok((Move::parse(body)?, captures))
 }
 
-impl fmt::Display for Command {
+impl<G: Geometry> fmt::Display for Command<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Command::Noop(word) => f.write_str(word),
-            Command::Rules { rules, start } => write!(f, "rules {}", rules_string(rules, start)),
+            Command::Rules(variant) => {
+                write!(f, "rules {}", rules_string(&variant.rules, &variant.start))
+            }
             Command::Position(board) => write!(f, "position {}", to_opentafl(board)),
             Command::Side(side) => write!(f, "side {side}"),
             // The OpenTafl host ends the line with a space.
@@ -221,22 +224,19 @@ impl fmt::Display for Command {
     }
 }
 
-impl FromStr for Command {
-    type Err = MessageError;
+impl<G: Geometry> FromStr for Command<G> {
+    type Err = MessageError<G>;
 
     /// One line; a blank one is [`MessageError::Empty`].
-    fn from_str(line: &str) -> Result<Command, MessageError> {
-        let (word, args) = command_words::<MessageError>(line)?;
+    fn from_str(line: &str) -> Result<Command<G>, MessageError<G>> {
+        let (word, args) = command_words::<MessageError<G>>(line)?;
         // Numbered as the line's words, the command's name being word 0.
         let arg = |i: usize| args.get(i - 1).copied();
         Ok(match word {
             "hello" => Command::Noop("hello"),
             "start" => Command::Noop("start"),
             "simple-moves" => Command::Noop("simple-moves"),
-            "rules" => {
-                let (rules, start) = parse_rules(&args.join(" "))?;
-                Command::Rules { rules, start }
-            }
+            "rules" => Command::Rules(parse_rules(&args.join(" "))?),
             "position" => Command::Position(
                 position(arg(1).ok_or(MessageError::NoPosition("position"))?)
                     .map_err(|e| MessageError::Position("position", e))?,
@@ -312,25 +312,25 @@ impl FromStr for Command {
 
 /// One line of an analysis: its moves and its score in cp for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AnalysisLine {
-    pub pv: Vec<Move>,
+pub struct AnalysisLine<G: Geometry = Eleven> {
+    pub pv: Vec<Move<G>>,
     pub score: i32,
 }
 
 /// What an engine tells a host.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply {
+pub enum Reply<G: Geometry = Eleven> {
     Hello,
     /// The engine's move, plain from-to: OpenTafl's reader takes at most four captures.
-    Move(Move),
+    Move(Move<G>),
     /// Anything for people: progress, problems. The host ignores it.
     Status(String),
     /// The host's last command could not be carried out (`error 0`: unsupported rules).
     Error(i64),
-    Analysis(Vec<AnalysisLine>),
+    Analysis(Vec<AnalysisLine<G>>),
 }
 
-impl fmt::Display for Reply {
+impl<G: Geometry> fmt::Display for Reply<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reply::Hello => f.write_str("hello"),
@@ -353,10 +353,10 @@ impl fmt::Display for Reply {
     }
 }
 
-impl FromStr for Reply {
-    type Err = ReplyError;
+impl<G: Geometry> FromStr for Reply<G> {
+    type Err = ReplyError<G>;
 
-    fn from_str(line: &str) -> Result<Reply, ReplyError> {
+    fn from_str(line: &str) -> Result<Reply<G>, ReplyError<G>> {
         let line = line.trim();
         let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
@@ -379,7 +379,7 @@ impl FromStr for Reply {
     }
 }
 
-fn analysis(text: &str) -> Option<Reply> {
+fn analysis<G: Geometry>(text: &str) -> Option<Reply<G>> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let (count, pairs) = words.split_first()?;
     if count.parse::<usize>().ok()? * 2 != pairs.len() {
@@ -391,7 +391,7 @@ fn analysis(text: &str) -> Option<Reply> {
             Some(AnalysisLine {
                 pv: pair[0]
                     .split('|')
-                    .map(|m| parse_move(m).ok())
+                    .map(|m| Move::parse(m).ok())
                     .collect::<Option<_>>()?,
                 score: pair[1].parse().ok()?,
             })
@@ -402,7 +402,7 @@ fn analysis(text: &str) -> Option<Reply> {
 
 /// Why a line is not a command.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MessageError {
+pub enum MessageError<G: Geometry = Eleven> {
     #[error("empty line")]
     Empty,
     #[error("line of {0} bytes ignored")]
@@ -414,7 +414,7 @@ pub enum MessageError {
     #[error("{0} needs a position")]
     NoPosition(&'static str),
     #[error("{0}: {1}")]
-    Position(&'static str, NotationError),
+    Position(&'static str, NotationError<G>),
     #[error("{0} needs attackers or defenders")]
     Side(&'static str),
     #[error("clock needs the attackers' and defenders' ms")]
@@ -424,7 +424,7 @@ pub enum MessageError {
     #[error("opponent-move needs a move")]
     NoMove,
     #[error("opponent-move: {0}")]
-    OpponentMove(NotationError),
+    OpponentMove(NotationError<G>),
     #[error("error: '{0}' is not a code")]
     ErrorCode(String),
     #[error("analyze: {0}: {1}")]
@@ -433,18 +433,21 @@ pub enum MessageError {
     FinishCode(String),
 }
 
-impl LineError for MessageError {
-    const BLANK: MessageError = MessageError::Empty;
-    const TOO_LONG: fn(usize) -> MessageError = MessageError::TooLong;
+impl<G: Geometry> LineError for MessageError<G> {
+    const BLANK: MessageError<G> = MessageError::Empty;
+    const TOO_LONG: fn(usize) -> MessageError<G> = MessageError::TooLong;
 }
 
 /// Why a line from an engine is not a reply a host reads.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReplyError {
+pub enum ReplyError<G: Geometry = Eleven> {
     #[error("'{0}' is not a reply")]
     Unknown(String),
     #[error("move '{text}': {error}")]
-    Move { text: String, error: NotationError },
+    Move {
+        text: String,
+        error: NotationError<G>,
+    },
 }
 
 #[cfg(test)]
@@ -460,7 +463,7 @@ mod tests {
     fn commands_read_back_what_they_write() {
         let start = Board::start();
         let mut after = start;
-        let rules = Rules::default();
+        let rules = crate::board::Rules::default();
         let captured = after.play(mv("d1-d3"), &crate::board::Rulebook::new(rules));
         assert_round_trips([
             Command::Noop("hello"),
@@ -487,11 +490,15 @@ mod tests {
             Command::Finish(Finish::Won(Side::Defenders)),
             Command::Goodbye,
         ]);
-        assert_eq!("quit".parse(), Ok(Command::Goodbye));
+        assert_eq!("quit".parse(), Ok(Command::<Eleven>::Goodbye));
         // Rules strings say the flags, not the preset's name.
-        let text = Command::Rules { rules, start }.to_string();
+        let variant = Variant {
+            rules,
+            start: to_opentafl(&start),
+        };
+        let text = Command::<Eleven>::Rules(variant.clone()).to_string();
         assert!(
-            matches!(text.parse(), Ok(Command::Rules { start: back, .. }) if back == start),
+            matches!(text.parse(), Ok(Command::<Eleven>::Rules(back)) if back.start == variant.start),
             "{text}"
         );
     }
@@ -499,7 +506,7 @@ mod tests {
     #[test]
     fn fischer_clocks_are_told_with_their_increment_as_overtime() {
         let side = |left_ms, inc_ms| Some(SideClock::new(ms(left_ms), ms(inc_ms)));
-        let line = |a, d| Command::Clock(ClockReport::of(Clock::new(a, d))).to_string();
+        let line = |a, d| Command::<Eleven>::Clock(ClockReport::of(Clock::new(a, d))).to_string();
         // No increment of a whole second: no overtime, as OpenTafl's host sends such a clock.
         assert_eq!(line(side(2000, 0), side(2000, 0)), "clock 2000 2000 0 0 0 ");
         assert_eq!(
@@ -524,7 +531,7 @@ mod tests {
             Clock::new(side(61_500, 2000), side(1500, 2000))
         );
         // A host's clock with three 30 s periods: main time and one period now.
-        let Ok(Command::Clock(host)) = "clock 300000 25000* 30 3 2 ".parse() else {
+        let Ok(Command::Clock(host)) = "clock 300000 25000* 30 3 2 ".parse::<Command>() else {
             panic!("a clock");
         };
         assert_eq!(
@@ -593,9 +600,14 @@ mod tests {
         assert_eq!(e("opponent-move"), "opponent-move needs a move");
         assert_eq!(e("finish 7"), "finish: '7' is not 0, 1, 2 or 3");
         assert_eq!(e("probe"), "unknown command 'probe'");
+        // Another board's rules are read whole: the loop of that size takes them.
         assert!(matches!(
             "rules dim:9 start:/9/".parse::<Command>(),
-            Err(MessageError::Rules(RulesError::BoardSize(_)))
+            Ok(Command::Rules(v)) if v.rules.side == 9
+        ));
+        assert!(matches!(
+            "rules dim:10 start:/9/".parse::<Command>(),
+            Err(MessageError::Rules(RulesError::Unsupported(_)))
         ));
     }
 

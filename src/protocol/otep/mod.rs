@@ -4,9 +4,11 @@
 pub mod message;
 pub mod rules;
 
-use super::driver::{Dialogue, Search};
-use super::{Flow, Input, Output, Session, Settings};
-use crate::board::Rules;
+use super::driver::{Dialogue, Reader, Search, drive};
+use super::{Flow, Input, Output, Session, Settings, with_size};
+use crate::board::generic::Board;
+use crate::board::{Rules, Side};
+use crate::search::size::Size;
 use crate::search::{Engine, Level, Limits, Options, SearchResult};
 use message::{AnalysisLine, Command, MessageError, Reply};
 use std::sync::mpsc::Receiver;
@@ -25,34 +27,50 @@ enum Purpose {
     Analysis(Options),
 }
 
-pub struct Otep {
+pub struct Otep<G: Size> {
     out: Output,
-    session: Session,
+    session: Session<G>,
     purpose: Purpose,
     /// Why the host's last rules were refused: until it sends rules Hnefi plays, there is no
     /// game to move in.
     refused: Option<String>,
 }
 
-impl Otep {
-    pub fn new(out: Output, settings: Settings) -> Otep {
+/// Greets the host, then handles lines (`first`, then the input) until `goodbye` or end of
+/// input, each game on the loop of its board's size.
+pub fn run(out: Output, settings: Settings, first: Option<Input>, input: Receiver<Input>) {
+    out.line(&Reply::<crate::board::Eleven>::Hello.to_string());
+    let mut reader = Reader::new(first, input);
+    let mut side = 11;
+    while let Some(resize) = with_size!(side, run_size(&out, settings, &mut reader)) {
+        side = resize.side;
+        reader.push_front(resize.line);
+    }
+}
+
+/// The loop on boards of `G`, until the input ends or a game on another board starts.
+fn run_size<G: Size>(
+    out: &Output,
+    settings: Settings,
+    reader: &mut Reader,
+) -> Option<super::Resize> {
+    let mut otep = Otep::<G>::new(out.clone(), settings);
+    let engine = Engine::new(otep.session.engine_options());
+    drive(&mut otep, engine, reader)
+}
+
+impl<G: Size> Otep<G> {
+    pub fn new(out: Output, settings: Settings) -> Otep<G> {
+        let rules = Rules::preset(crate::board::Preset::default_for_side(G::SIDE));
         Otep {
             out,
-            session: Session::new(Rules::default(), MOVE_TIME, settings),
+            session: Session::new(rules, MOVE_TIME, settings),
             purpose: Purpose::Move,
             refused: None,
         }
     }
 
-    /// Greets the host, then handles lines (`first`, then the input) until `goodbye` or end
-    /// of input.
-    pub fn run(mut self, first: Option<Input>, input: Receiver<Input>) {
-        self.reply(Reply::Hello);
-        let engine = Engine::new(self.session.engine_options());
-        super::driver::drive(&mut self, engine, first, input);
-    }
-
-    fn reply(&self, reply: Reply) {
+    fn reply(&self, reply: Reply<G>) {
         self.out.line(&reply.to_string());
     }
 
@@ -61,13 +79,13 @@ impl Otep {
     }
 
     /// Takes the host's board, with the side to move `side`.
-    fn resync(&mut self, board: crate::board::Board, side: crate::board::Side) {
+    fn resync(&mut self, board: Board<G>, side: Side) {
         if self.session.resync(board.with_side_to_move(side)) {
             log::warn!("position differs from the host's; taking the host's");
         }
     }
 
-    fn analyze(&mut self, lines: u64, seconds: u64, search: &mut Search) {
+    fn analyze(&mut self, lines: u64, seconds: u64, search: &mut Search<G>) {
         let options = search.engine().options().clone();
         // Analysis is for people studying the game: at full strength, whatever the level.
         let wanted = Options {
@@ -88,23 +106,30 @@ impl Otep {
     }
 }
 
-impl Dialogue for Otep {
-    type Command = Command;
-    type Error = MessageError;
+impl<G: Size> Dialogue for Otep<G> {
+    type G = G;
+    type Command = Command<G>;
+    type Error = MessageError<G>;
 
-    fn ends_search(command: &Command) -> bool {
+    fn ends_search(command: &Command<G>) -> bool {
         matches!(command, Command::Finish(_) | Command::Goodbye)
     }
 
-    fn handle(&mut self, command: Command, search: &mut Search) -> Flow {
+    fn handle(&mut self, command: Command<G>, search: &mut Search<G>) -> Flow {
         match command {
             // A search `finish` ends is stopped by the driver as soon as the word is read.
             Command::Noop(_) | Command::Side(_) | Command::Finish(_) => {}
-            Command::Rules { rules, start } => {
-                self.refused = None;
-                self.session.new_game(start, rules);
-                search.engine().clear();
+            Command::Rules(variant) if variant.rules.side != G::SIDE => {
+                return Flow::Resize(variant.rules.side);
             }
+            Command::Rules(variant) => match rules::start::<G>(&variant) {
+                Ok(start) => {
+                    self.refused = None;
+                    self.session.new_game(start, variant.rules);
+                    search.engine().clear();
+                }
+                Err(e) => self.refuse(MessageError::Rules(e)),
+            },
             Command::Play(_) | Command::Analyze { .. } if self.refused.is_some() => {
                 let why = self.refused.as_deref().unwrap_or_default();
                 self.status(format!(
@@ -129,7 +154,7 @@ impl Dialogue for Otep {
                             "depth {} score {} nodes {}",
                             info.depth, info.score, info.nodes
                         );
-                        out.line(&Reply::Status(progress).to_string())
+                        out.line(&Reply::<G>::Status(progress).to_string())
                     }),
                 );
             }
@@ -155,7 +180,7 @@ impl Dialogue for Otep {
         Flow::Continue
     }
 
-    fn refuse(&mut self, error: MessageError) {
+    fn refuse(&mut self, error: MessageError<G>) {
         match error {
             MessageError::Rules(e) => {
                 self.status(format!("unsupported rules: {e}"));
@@ -176,7 +201,7 @@ impl Dialogue for Otep {
         }
     }
 
-    fn searched(&mut self, result: SearchResult, search: &mut Search) {
+    fn searched(&mut self, result: SearchResult<G>, search: &mut Search<G>) {
         match std::mem::replace(&mut self.purpose, Purpose::Move) {
             Purpose::Move => match result.best {
                 Some(mv) => {
@@ -227,9 +252,9 @@ mod tests {
                 max_nodes: Some(300),
                 ..Settings::default()
             };
-            let otep = Otep::new(Output::new(Box::new(sink.clone())), settings);
+            let out = Output::new(Box::new(sink.clone()));
             let (to_engine, rx) = channel();
-            let engine = std::thread::spawn(move || otep.run(None, rx));
+            let engine = std::thread::spawn(move || run(out, settings, None, rx));
             Host {
                 to_engine,
                 sink,
@@ -264,9 +289,12 @@ mod tests {
 
     #[test]
     fn huge_negative_and_bad_clocks() {
-        let mut otep = Otep::new(Output::new(Box::new(std::io::sink())), Settings::default());
+        let mut otep = Otep::<crate::board::Eleven>::new(
+            Output::new(Box::new(std::io::sink())),
+            Settings::default(),
+        );
         let mut clock = |line: &str| {
-            if let Ok(Command::Clock(c)) = line.parse() {
+            if let Ok(Command::Clock(c)) = line.parse::<Command>() {
                 otep.session.set_clock(c.clock());
             }
             otep.session.clock()

@@ -2,56 +2,52 @@
 //! the string a host sends for Hnefi's rules. The strings themselves are read and written by
 //! the board (`board::opentafl`).
 
-use crate::board::NotationError;
-use crate::board::notation::{parse_opentafl, to_opentafl};
-use crate::board::opentafl::{RulesStringError, parse_rules_string, rules_string as write};
-use crate::board::{Board, Rules};
+use crate::board::generic::{Board, NotationError};
+use crate::board::notation::to_opentafl;
+use crate::board::opentafl::{
+    RulesStringError, Variant, parse_rules_string, rules_string as write,
+};
+use crate::board::{Geometry, Rules};
 
 /// Why Hnefi's engine cannot play a rules string.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     #[error(transparent)]
     Unsupported(#[from] RulesStringError),
-    #[error("board size {0}: this engine plays 11x11 games so far")]
-    BoardSize(u8),
-    #[error(
-        "this engine plays 11x11 with Copenhagen's corners and throne, corner escape and a \
-         strong king so far"
-    )]
-    NotYet,
     #[error("start: {0}")]
-    Start(NotationError),
+    Start(String),
 }
 
-/// Reads an OpenTafl rules string into Hnefi's rules and the start board.
-pub fn parse_rules(text: &str) -> Result<(Rules, Board), RulesError> {
+/// Reads an OpenTafl rules string: the rules, and the start as OpenTafl writes it, read on
+/// the board of the rules' size by [`start`].
+pub fn parse_rules(text: &str) -> Result<Variant, RulesError> {
     let variant = parse_rules_string(text)?;
-    if variant.rules.side != 11 {
-        return Err(RulesError::BoardSize(variant.rules.side));
-    }
-    if !variant.rules.engine_plays() {
-        return Err(RulesError::NotYet);
-    }
-    let board = parse_opentafl(&variant.start, variant.rules.first).map_err(RulesError::Start)?;
-    Ok((variant.rules, board))
+    Ok(variant)
+}
+
+/// The start board of `variant`, whose rules are for boards of `G`.
+pub fn start<G: Geometry>(variant: &Variant) -> Result<Board<G>, RulesError> {
+    Board::<G>::from_opentafl(&variant.start, variant.rules.first)
+        .map_err(|e: NotationError<G>| RulesError::Start(e.to_string()))
 }
 
 /// The OpenTafl rules string a host sends for `rules` from `start`.
-pub fn rules_string(rules: &Rules, start: &Board) -> String {
+pub fn rules_string<G: Geometry>(rules: &Rules, start: &Board<G>) -> String {
     write(rules, &to_opentafl(start))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Preset;
+    use crate::board::{Eleven, Preset};
 
     #[test]
     fn rules_strings_read_back() {
-        for preset in Preset::ALL.into_iter().filter(|p| p.engine_plays()) {
+        for preset in Preset::ALL.into_iter().filter(|p| p.side() == 11) {
             let rules = Rules::preset(preset);
             let text = rules_string(&rules, &Board::start());
-            let (back, board) = parse_rules(&text).unwrap();
+            let variant = parse_rules(&text).unwrap();
+            let (back, board) = (variant.rules, start::<Eleven>(&variant).unwrap());
             assert_eq!(board, Board::start(), "{text}");
             assert_eq!(
                 (
@@ -75,11 +71,10 @@ mod tests {
 
     #[test]
     fn what_cannot_be_played_is_named() {
-        let e = |t: &str| parse_rules(t).unwrap_err().to_string();
-        assert_eq!(
-            e("dim:13 start:/"),
-            "board size 13: this engine plays 11x11 games so far"
-        );
+        let e = |t: &str| match parse_rules(t) {
+            Ok(v) => start::<Eleven>(&v).unwrap_err().to_string(),
+            Err(e) => e.to_string(),
+        };
         assert_eq!(e("dim:11 tfr:x start:/"), "'tfr:x': w, l, d or i");
         assert_eq!(e("nonsense"), "'nonsense' is not key:value");
         assert_eq!(e("dim:11"), "no start position ('start:' or 'starti:')");

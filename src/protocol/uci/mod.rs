@@ -123,7 +123,7 @@ impl Uci {
             Command::Eval => {
                 let pos = self.session.position();
                 let mut text = crate::search::eval::breakdown(pos.board(), pos.rulebook());
-                if let Some(net) = self.engine.options().network() {
+                if let Some(net) = self.engine.options().network::<crate::board::Eleven>() {
                     text += &crate::search::nnue::describe(net, pos.board(), pos.rulebook());
                 }
                 for l in text.lines() {

@@ -3,10 +3,10 @@
 
 use super::{RootMove, Searcher};
 use crate::board::generic::Board;
-use crate::search::size::Size;
 use crate::search::Info;
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
+use crate::search::size::Size;
 use crate::search::skill::MIN_DEPTH;
 use std::sync::atomic::Ordering;
 

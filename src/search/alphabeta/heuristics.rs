@@ -46,7 +46,14 @@ impl<G: Geometry> Heuristics<G> {
 
     /// Killers and history for a quiet move that failed high; the quiet moves tried before it
     /// are marked down.
-    pub(super) fn reward(&mut self, side: Side, p: usize, mv: Move<G>, depth: i32, tried: &MoveList<G>) {
+    pub(super) fn reward(
+        &mut self,
+        side: Side,
+        p: usize,
+        mv: Move<G>,
+        depth: i32,
+        tried: &MoveList<G>,
+    ) {
         let k = &mut self.killers[p];
         if k[0] != Some(mv) {
             k[1] = k[0];

@@ -17,8 +17,8 @@ use super::nnue::Accumulator;
 use super::params::{MAX_PLY, SearchParams};
 use super::score::Score;
 use super::threads::Shared;
-use crate::board::rulebook::{Favours, HistoryVerdict};
 use crate::board::generic::{Bitboard, Board, Move, Position, Rulebook};
+use crate::board::rulebook::{Favours, HistoryVerdict};
 use crate::board::{History, Side};
 use crate::search::size::Size;
 use heuristics::Heuristics;
@@ -48,7 +48,12 @@ pub struct Searcher<'a, G: Size> {
 }
 
 impl<'a, G: Size> Searcher<'a, G> {
-    pub fn new(shared: Shared<'a, G>, pos: &Position<G>, id: usize, threads: usize) -> Searcher<'a, G> {
+    pub fn new(
+        shared: Shared<'a, G>,
+        pos: &Position<G>,
+        id: usize,
+        threads: usize,
+    ) -> Searcher<'a, G> {
         let params = shared.params;
         let node_limit = shared.limits.nodes;
         let accumulators = match shared.net {
@@ -104,7 +109,13 @@ impl<'a, G: Size> Searcher<'a, G> {
     /// `mv` (with `captured`) leads to from `b`, the node at `ply`; `None` for a null move.
     /// In refresh mode the accumulator is computed from `child` alone.
     #[inline]
-    fn enter_child(&mut self, b: &Board<G>, child: &Board<G>, step: Option<(Move<G>, Bitboard<G>)>, ply: u32) {
+    fn enter_child(
+        &mut self,
+        b: &Board<G>,
+        child: &Board<G>,
+        step: Option<(Move<G>, Bitboard<G>)>,
+        ply: u32,
+    ) {
         let Some(net) = self.shared.net else {
             return;
         };

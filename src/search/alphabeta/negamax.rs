@@ -5,11 +5,11 @@
 use super::Searcher;
 use crate::board::generic::{Bitboard, Board, MoveList};
 use crate::board::{MAX_MOVES, Side};
-use crate::search::size::Size;
 use crate::search::eval;
 use crate::search::ordering::{Tactics, pick, score_moves, sort_rest};
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
+use crate::search::size::Size;
 use crate::search::threads::BREADCRUMB_PLIES;
 use crate::search::tt::{Bound, Entry};
 use arrayvec::ArrayVec;

@@ -4,10 +4,10 @@
 use super::Searcher;
 use crate::board::generic::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Piece, Side};
-use crate::search::size::Size;
 use crate::search::ordering::{Tactics, pick, score_moves};
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
+use crate::search::size::Size;
 use arrayvec::ArrayVec;
 
 impl<G: Size> Searcher<'_, G> {

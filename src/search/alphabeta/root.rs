@@ -2,10 +2,10 @@
 //! and principal variation kept for the next iteration.
 
 use super::Searcher;
-use crate::board::generic::{Board, Move};
 use crate::board::Geometry;
-use crate::search::size::Size;
+use crate::board::generic::{Board, Move};
 use crate::search::score::Score;
+use crate::search::size::Size;
 
 /// A root move with the score and line of its last full search.
 #[derive(Clone, Debug)]

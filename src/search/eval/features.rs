@@ -7,10 +7,10 @@
 //! patterns by the four corners and the diagonal through each.
 
 use super::super::params::PHASE_PIECES;
+use crate::board::generic::{Bitboard, Board, Custodial, Rulebook, Square};
 use crate::board::geometry::{MAX_SQUARES, Word};
 use crate::board::rules::Escape;
 use crate::board::square::Direction;
-use crate::board::generic::{Bitboard, Board, Custodial, Rulebook, Square};
 use crate::board::{Geometry, Piece, Side};
 
 /// A named run of feature numbers, for people and for the tuner's report.
@@ -633,9 +633,9 @@ pub fn extract<G: Geometry>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::notation::parse_fen;
     use crate::board::{Bitboard, Board, Eleven, Rulebook, Square};
     use crate::search::size::Size;
-    use crate::board::notation::parse_fen;
 
     #[test]
     fn groups_tile_the_features() {
@@ -652,7 +652,11 @@ mod tests {
         let mut seen = [false; FOLDED_SQUARES];
         for sq in Square::all() {
             let (f, r) = (sq.file(), sq.rank());
-            let image = |f: u8, r: u8| Eleven::hand().features.fold(Square::from_coords(f, r).unwrap());
+            let image = |f: u8, r: u8| {
+                Eleven::hand()
+                    .features
+                    .fold(Square::from_coords(f, r).unwrap())
+            };
             for (g, s) in [(10 - f, r), (f, 10 - r), (r, f), (10 - r, 10 - f)] {
                 assert_eq!(Eleven::hand().features.fold(sq), image(g, s));
             }
@@ -770,7 +774,12 @@ mod tests {
         }
         let squeeze = |fen: &str| {
             let mut keep = Keep(Vec::new());
-            extract(&parse_fen(fen).unwrap(), &Rulebook::default(), &Eleven::hand().features, &mut keep);
+            extract(
+                &parse_fen(fen).unwrap(),
+                &Rulebook::default(),
+                &Eleven::hand().features,
+                &mut keep,
+            );
             let at = |i: usize| {
                 keep.0
                     .iter()
@@ -790,7 +799,10 @@ mod tests {
         // squeezed with the door open: he reaches all but the nine attackers and the three
         // corners they shut, and softly neither the squares beside the attackers.
         let lone = "1a7a1/a9a/11/11/11/4aka4/11/11/11/a10/1a7a1 a";
-        assert_eq!(KingRoutes::of(&parse_fen(lone).unwrap(), &Rulebook::default()).distance, 3);
+        assert_eq!(
+            KingRoutes::of(&parse_fen(lone).unwrap(), &Rulebook::default()).distance,
+            3
+        );
         assert_eq!(squeeze(lone), (Some(12), Some(30)));
         // With a soldier beside him, only a sealed board counts.
         let guarded = "1a7a1/a9a/11/11/11/4aka4/5d5/11/11/a10/1a7a1 a";
@@ -808,7 +820,12 @@ mod tests {
             }
         }
         let mut keep = Keep(Vec::new());
-        extract(&b, &Rulebook::default(), &Eleven::hand().features, &mut keep);
+        extract(
+            &b,
+            &Rulebook::default(),
+            &Eleven::hand().features,
+            &mut keep,
+        );
         let count = |g: Group, i: usize| {
             keep.0
                 .iter()

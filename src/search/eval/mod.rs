@@ -12,8 +12,8 @@ pub mod weights9;
 use super::params::PHASE_PIECES;
 use super::score::Score;
 use super::size::Size;
-use crate::board::geometry::MAX_SQUARES;
 use crate::board::generic::{Bitboard, Board, Rulebook};
+use crate::board::geometry::MAX_SQUARES;
 use crate::board::{Geometry, Piece, Side};
 use features::{
     ATTACKER_SQ, DEFENDER_SQ, FEATURES, FOLDED_SQUARES, GROUPS, Group, KING_SQ, KingRoutes, Sink,
@@ -61,12 +61,13 @@ impl<G: Geometry> HandEval<G> {
             }
         }
         // FNV-1a over the scale's bits, then every weight.
-        let bytes = weights
-            .scale
-            .to_bits()
-            .to_le_bytes()
-            .into_iter()
-            .chain(weights.weights.iter().flatten().flat_map(|w| w.to_le_bytes()));
+        let bytes = weights.scale.to_bits().to_le_bytes().into_iter().chain(
+            weights
+                .weights
+                .iter()
+                .flatten()
+                .flat_map(|w| w.to_le_bytes()),
+        );
         let fingerprint = bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         });

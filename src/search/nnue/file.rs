@@ -291,7 +291,10 @@ mod tests {
     #[test]
     fn a_correction_fits_only_the_hand_evaluation_it_was_trained_on() {
         let trained = FloatNetwork::residual(3, SCALE as f32, 363).quantise();
-        assert_eq!(trained.hand, crate::search::eval::fingerprint::<crate::board::Eleven>());
+        assert_eq!(
+            trained.hand,
+            crate::search::eval::fingerprint::<crate::board::Eleven>()
+        );
         assert!(trained.fits_hand_evaluation());
         let mut other = trained.clone();
         other.hand ^= 1;

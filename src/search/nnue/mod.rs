@@ -25,8 +25,8 @@ pub use accumulator::Accumulator;
 pub use file::NnueError;
 pub use network::{FloatNetwork, Forward, QuantisedNetwork, board_features, params};
 
-use crate::board::geometry::MAX_SIDE;
 use crate::board::generic::{Board, Square};
+use crate::board::geometry::MAX_SIDE;
 use crate::board::{Geometry, Piece};
 
 /// One-hot inputs on boards of `G`: a piece kind and a square.

@@ -1,8 +1,8 @@
 //! The network in float, as training moves it, and quantised, as the engine runs it.
 
 use super::{Accumulator, FEATURE_CLIP, HIDDEN, QA, QB, active_features};
-use crate::board::geometry::MAX_SQUARES;
 use crate::board::generic::{Board, Rulebook};
+use crate::board::geometry::MAX_SQUARES;
 use crate::board::{Geometry, Side};
 use crate::search::eval::{MAX_EVAL, evaluate as hand_evaluate};
 use crate::search::score::Score;
@@ -133,8 +133,7 @@ impl FloatNetwork {
                 *w = f32::from(q) / qa;
             }
         }
-        for (w, &q) in params[fb..ow].iter_mut().zip(&net.feature_bias)
-        {
+        for (w, &q) in params[fb..ow].iter_mut().zip(&net.feature_bias) {
             *w = f32::from(q) / qa;
         }
         // The output layer is in cp on the file's grid; the float one in logits.
@@ -260,17 +259,17 @@ impl FloatNetwork {
                 .and_then(crate::search::eval::fingerprint_of)
                 .unwrap_or(0);
         }
-        let (fb, ow, ob) = (self.feature_bias(), self.output_weights(), self.output_bias());
+        let (fb, ow, ob) = (
+            self.feature_bias(),
+            self.output_weights(),
+            self.output_bias(),
+        );
         for (f, row) in net.feature_weights.iter_mut().enumerate() {
             for (q, &w) in row.iter_mut().zip(self.row(f as u16)) {
                 *q = feature(w);
             }
         }
-        for (q, &w) in net
-            .feature_bias
-            .iter_mut()
-            .zip(&self.params[fb..ow])
-        {
+        for (q, &w) in net.feature_bias.iter_mut().zip(&self.params[fb..ow]) {
             *q = feature(w);
         }
         for (side, weights) in net.output_weights.iter_mut().enumerate() {
@@ -279,8 +278,8 @@ impl FloatNetwork {
                 *q = q16((f64::from(w) * cp) as f32, QB);
             }
             net.output_bias[side] = (f64::from(self.params[ob + side]) * cp * f64::from(QA * QB))
-                    .round()
-                    .clamp(i32::MIN as f64, i32::MAX as f64) as i32;
+                .round()
+                .clamp(i32::MIN as f64, i32::MAX as f64) as i32;
         }
         net
     }

@@ -5,7 +5,7 @@
 
 use super::process::{Process, STARTUP_TIME};
 use super::{Answer, Decision, Fault, Forfeit, HostDialogue, await_decision};
-use crate::board::{Bitboard, Move, Outcome, Position, Rules};
+use crate::board::{Bitboard, Eleven, Move, Outcome, Position, Rules};
 use crate::protocol::htp::message::{
     self, Action, Command, MessageError, Play, Reply, TimeSettings,
 };
@@ -43,7 +43,7 @@ impl HostDialogue for HtpHost {
     fn handshake(&mut self, engine: &mut Process, _: Rules) -> Result<(), Fault> {
         // A light-server client says nothing until asked for a move.
         if !self.server {
-            engine.send(Command::Name)?;
+            engine.send(Command::<Eleven>::Name)?;
             HtpHost::reply(engine, STARTUP_TIME, "reply to 'name'")?;
         }
         Ok(())
@@ -56,7 +56,7 @@ impl HostDialogue for HtpHost {
         tc: &TimeControl,
     ) -> Result<(), Fault> {
         if !self.server {
-            engine.send(Command::TimeSettings(TimeSettings::of(tc.clock)))?;
+            engine.send(Command::<Eleven>::TimeSettings(TimeSettings::of(tc.clock)))?;
             // Some engines do not know the command; that is theirs to ignore.
             let _ = HtpHost::reply(engine, STARTUP_TIME, "reply to time_settings");
         }
@@ -75,7 +75,7 @@ impl HostDialogue for HtpHost {
         _: Bitboard,
         after: &Position,
     ) -> Result<(), Fault> {
-        engine.send(Command::Play(Play {
+        engine.send(Command::<Eleven>::Play(Play {
             side: after.side_to_move().opponent(),
             action: Action::Move(mv),
         }))?;
@@ -103,7 +103,7 @@ impl HostDialogue for HtpHost {
         _: Clock,
         deadline: Instant,
     ) -> Result<Option<Answer>, Fault> {
-        engine.send(Command::GenerateMove(Some(pos.side_to_move())))?;
+        engine.send(Command::<Eleven>::GenerateMove(Some(pos.side_to_move())))?;
         let server = self.server;
         await_decision(engine, deadline, |l| {
             if server {
@@ -137,7 +137,7 @@ impl HostDialogue for HtpHost {
     }
 
     fn finish(&mut self, engine: &mut Process, _: Option<Outcome>) -> Result<(), Fault> {
-        engine.send(Command::Quit)
+        engine.send(Command::<Eleven>::Quit)
     }
 
     fn keeps_process(&self) -> bool {

@@ -3,7 +3,9 @@
 
 use super::process::{Process, STARTUP_TIME};
 use super::{Answer, Decision, Fault, HostDialogue, await_decision};
-use crate::board::{Bitboard, Move, Outcome, Position, Rules};
+use crate::board::notation::to_opentafl;
+use crate::board::opentafl::Variant;
+use crate::board::{Bitboard, Eleven, Move, Outcome, Position, Rules};
 use crate::protocol::otep::message::{ClockReport, Command, OpponentMove, Reply, ReplyError};
 use crate::search::Clock;
 use crate::tournament::spec::TimeControl;
@@ -14,12 +16,12 @@ pub struct OtepHost;
 impl HostDialogue for OtepHost {
     fn handshake(&mut self, engine: &mut Process, rules: Rules) -> Result<(), Fault> {
         engine.expect(STARTUP_TIME, "hello", |l| {
-            matches!(l.parse(), Ok(Reply::Hello)).then_some(())
+            matches!(l.parse::<Reply>(), Ok(Reply::Hello)).then_some(())
         })?;
-        engine.send(Command::Rules {
+        engine.send(Command::<Eleven>::Rules(Variant {
             rules,
-            start: *Position::start(rules).board(),
-        })
+            start: to_opentafl(Position::start(rules).board()),
+        }))
     }
 
     fn new_game(
@@ -58,9 +60,9 @@ impl HostDialogue for OtepHost {
     ) -> Result<Option<Answer>, Fault> {
         let side = pos.side_to_move();
         if let Some(shown) = clock.shown_to(side) {
-            engine.send(Command::Clock(ClockReport::of(shown)))?;
+            engine.send(Command::<Eleven>::Clock(ClockReport::of(shown)))?;
         }
-        engine.send(Command::Play(side))?;
+        engine.send(Command::<Eleven>::Play(side))?;
         await_decision(engine, deadline, |l| match l.parse() {
             Ok(Reply::Move(mv)) => Some(Decision::Move(mv)),
             Err(ReplyError::Move { text, error }) => Some(Decision::Unreadable {
@@ -76,8 +78,8 @@ impl HostDialogue for OtepHost {
     }
 
     fn finish(&mut self, engine: &mut Process, outcome: Option<Outcome>) -> Result<(), Fault> {
-        engine.send(Command::Finish(outcome.into()))?;
-        engine.send(Command::Goodbye)
+        engine.send(Command::<Eleven>::Finish(outcome.into()))?;
+        engine.send(Command::<Eleven>::Goodbye)
     }
 
     fn keeps_process(&self) -> bool {
