@@ -10,7 +10,8 @@ fn positions() -> Vec<Board> {
     let mut boards = vec![Board::start()];
     boards.extend(
         text.lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            // The presets' starts on other boards carry `; rules PRESET`.
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty() && !l.contains("; rules "))
             .map(|l| parse_fen(l.split(';').next().unwrap_or_default()).expect("valid FEN")),
     );
     boards

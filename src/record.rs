@@ -60,7 +60,7 @@ impl GameRecord {
         let mut pos = Position::start(rules);
         let mut out = vec![pos.clone()];
         for m in &self.moves {
-            if pos.board().check_move(m.mv).is_err() {
+            if pos.board().check_move_under(m.mv, pos.rulebook()).is_err() {
                 break;
             }
             pos.play(m.mv);
@@ -160,7 +160,7 @@ pub fn write_game(
     let mut words = Vec::with_capacity(moves.len() + 1);
     let mut marks = [0usize; 2];
     for &mv in moves {
-        if pos.board().check_move(mv).is_err() {
+        if pos.board().check_move_under(mv, pos.rulebook()).is_err() {
             break;
         }
         let side = pos.side_to_move();

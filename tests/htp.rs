@@ -53,7 +53,11 @@ fn scripted_session_checks_every_reply() {
     assert!(lines[14].starts_with("? "), "{}", lines[14]);
     assert_eq!(lines[15], "= ongoing");
     assert!(lines[16].starts_with("= play defender "), "{}", lines[16]);
-    assert!(lines[17].starts_with("? board size 9 not supported"), "{}", lines[17]);
+    assert!(
+        lines[17].starts_with("? board size 9 not supported"),
+        "{}",
+        lines[17]
+    );
     assert_eq!(lines[18], "= ");
     assert!(lines[19].starts_with("? unknown command"));
     assert_eq!(lines.last().map(String::as_str), Some("= "));

@@ -158,7 +158,10 @@ fn after_refused_rules_no_move_is_played_until_rules_are_accepted() {
         .filter(|l| l.starts_with("status unsupported rules"))
         .collect();
     assert_eq!(refusals.len(), 2, "{lines:?}");
-    assert!(refusals[0].contains("'ber:y' is not supported"), "{lines:?}");
+    assert!(
+        refusals[0].contains("'ber:y' is not supported"),
+        "{lines:?}"
+    );
     assert!(refusals[1].contains("board size '10'"), "{lines:?}");
     let no_move = lines
         .iter()

@@ -337,6 +337,11 @@ impl Slow {
     }
 }
 
+/// The suite's lines of Copenhagen positions; the presets' starts carry `; rules PRESET`.
+fn is_copenhagen_line(line: &str) -> bool {
+    !line.starts_with('#') && !line.trim().is_empty() && !line.contains("; rules ")
+}
+
 struct Entry {
     fen: String,
     counts: Vec<u64>,
@@ -348,7 +353,7 @@ fn suite() -> Vec<Entry> {
     std::fs::read_to_string(path)
         .expect("positions/perft.epd")
         .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter(|l| is_copenhagen_line(l))
         .map(|l| {
             let fields: Vec<&str> = l.split(';').map(str::trim).collect();
             let counts = fields[1..]
@@ -527,23 +532,22 @@ fn perft_is_the_same_on_one_thread() {
     assert_eq!(perft(&board, 3, &Rules::default()), e.counts[2]);
 }
 
-/// Every preset's start on its own board, against `positions/perft-variants.epd`: through the
-/// library to depth 3 (and 4 where it is under ten million leaves), and through the binary
+/// Every preset's start on its own board, against its line in `positions/perft.epd`: through
+/// the library to depth 3 (and 4 where it is under ten million leaves), and through the binary
 /// once per board size.
 #[test]
 fn every_preset_start_matches_the_variant_suite() {
     use hnefi::board::{Preset, Rules};
     use hnefi::perft::{Progress, divide_fen, total};
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/perft-variants.epd");
-    let text = std::fs::read_to_string(path).expect("positions/perft-variants.epd");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/perft.epd");
+    let text = std::fs::read_to_string(path).expect("positions/perft.epd");
     let mut presets = Vec::new();
     for line in text
         .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter(|l| !l.starts_with('#') && l.contains("; rules "))
     {
-        let mut fields = line.split(';').map(str::trim);
-        let preset: Preset = fields.next().unwrap().parse().unwrap();
+        let mut fields = line.split(';').map(str::trim).skip(1);
+        let preset: Preset = fields.next().unwrap()["rules ".len()..].parse().unwrap();
         presets.push(preset);
         let rules = Rules::preset(preset);
         for field in fields.filter(|f| f.starts_with('D')) {
@@ -556,11 +560,7 @@ fn every_preset_start_matches_the_variant_suite() {
             assert_eq!(total(depth, &divided.unwrap()), count, "{preset} D{depth}");
         }
     }
-    assert_eq!(
-        presets.len(),
-        Preset::ALL.len() - 2,
-        "every preset but the 2017 and .org readings"
-    );
+    assert_eq!(presets.len(), Preset::ALL.len(), "every preset");
     for (preset, leaves) in [
         ("brandubh", 944),
         ("tablut", 4400),
@@ -584,7 +584,7 @@ fn fast_paths_and_the_general_terrain_agree() {
     let text = std::fs::read_to_string(path).expect("positions/perft.epd");
     let boards: Vec<Board> = text
         .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter(|l| is_copenhagen_line(l))
         .map(|l| parse_fen(l.split(';').next().unwrap().trim()).unwrap())
         .collect();
     for preset in [Preset::Copenhagen, Preset::Fetlar] {

@@ -104,7 +104,13 @@ pub(crate) fn captured_by<G: Geometry>(
         }
     }
     if rules.shieldwall && to.is_edge() {
-        captured |= shieldwall(board, to, mover, hammers, rules.shieldwall_corners);
+        // The rules' corners, which a variant may move or leave out.
+        let brackets = if rules.shieldwall_corners {
+            book.terrain().corners
+        } else {
+            Bitboard::EMPTY
+        };
+        captured |= shieldwall(board, to, mover, hammers, brackets);
     }
     if rules.linnaean && mover == Side::Attackers {
         captured |= linnaean(board, mv);
@@ -166,13 +172,14 @@ pub(crate) fn edge_lines<G: Geometry>(
 
 /// A shieldwall closed by the piece on the edge square `to`: walking away from `to` along the
 /// edge, a row of two or more enemies (the king counts) each with a hammer in front of it,
-/// ended by a hammer or a corner. The row's pieces other than the king are captured.
+/// ended by a hammer or one of `brackets` (the corners, where they close one). The row's
+/// pieces other than the king are captured.
 fn shieldwall<G: Geometry>(
     board: &Board<G>,
     to: Square<G>,
     mover: Side,
     hammers: Bitboard<G>,
-    corners_close: bool,
+    brackets: Bitboard<G>,
 ) -> Bitboard<G> {
     let enemies = board.pieces(mover.opponent());
     let mut captured = Bitboard::<G>::EMPTY;
@@ -184,7 +191,7 @@ fn shieldwall<G: Geometry>(
                 break false;
             };
             if !enemies.contains(next) {
-                break hammers.contains(next) || (corners_close && next.is_corner());
+                break (hammers | brackets).contains(next);
             }
             let guarded = next
                 .step(inward)

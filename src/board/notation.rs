@@ -475,10 +475,22 @@ mod tests {
         assert!(e(&START_FEN.replace(" a", " a junk")).contains("junk"));
         assert!(e(&START_FEN.replace('k', "d")).contains("no king"));
         assert!(e(&START_FEN.replace("5a5/11", "5a5/k10")).contains("two or more kings"));
-        assert!(e("a10/11/11/11/11/11/11/11/11/11/10k a").contains("a11 is a restricted"));
-        assert!(e("11/11/11/11/11/5a5/11/11/11/11/10k a").contains("f6"));
-        assert!(e("11/11/11/11/11/5d5/11/11/11/11/10k a").contains("f6"));
-        assert!(e("11/11/11/11/11/11/11/11/11/11/k9d a").contains("k1 is a restricted"));
+        // Which squares a man may stand on is the rules' to say (`Rulebook::check_setup`):
+        // the text form takes a man on Copenhagen's throne or corners.
+        let book = super::super::rulebook::Rulebook::default();
+        for (fen, square) in [
+            ("a10/11/11/11/11/11/11/11/11/11/10k a", "a11"),
+            ("11/11/11/11/11/5a5/11/11/11/11/10k a", "f6"),
+            ("11/11/11/11/11/5d5/11/11/11/11/10k a", "f6"),
+            ("11/11/11/11/11/11/11/11/11/11/k9d a", "k1"),
+        ] {
+            let board = parse_fen(fen).unwrap();
+            let error = book.check_setup(&board).unwrap_err().to_string();
+            assert!(
+                error.contains(&format!("{square} is a restricted")),
+                "{error}"
+            );
+        }
     }
 
     /// A composed study with 15 defenders (three more than the start) and 24 attackers.

@@ -65,4 +65,13 @@ impl Piece {
     pub const fn index(self) -> usize {
         self as usize
     }
+
+    /// The piece's name in messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Piece::Attacker => "attacker",
+            Piece::Defender => "defender",
+            Piece::King => "king",
+        }
+    }
 }

@@ -31,8 +31,10 @@ pub enum SetupError<G: Geometry> {
     NoKing,
     #[error("there are two or more kings (found one on {0} and one on {1})")]
     TwoKings(Square<G>, Square<G>),
-    #[error("{0} is a restricted square and only the king may stand on it")]
-    PieceOnRestricted(Square<G>),
+    /// A man where the rules let no man of his kind stop (Copenhagen: the corners and the
+    /// throne).
+    #[error("{0} is a restricted square: the rules let no {1} stand on it")]
+    PieceOnRestricted(Square<G>, &'static str),
     #[error("two pieces on {0}")]
     TwoPieces(Square<G>),
 }
@@ -48,6 +50,13 @@ pub enum MoveError<G: Geometry> {
     Blocked { mv: Move<G>, at: Square<G> },
     #[error("only the king may stop on {0}")]
     Restricted(Square<G>),
+    #[error("{mv}: the rules let no {piece} stop on {}", mv.to())]
+    NoStop { mv: Move<G>, piece: &'static str },
+    #[error(
+        "{mv}: the rules forbid the {piece} this move (a special square it may not cross or \
+         enter, or its speed limit)"
+    )]
+    Forbidden { mv: Move<G>, piece: &'static str },
     #[error("the game is already over ({0})")]
     GameOver(Outcome),
     #[error("{0} would recreate an earlier board, which these rules forbid the defenders")]
@@ -62,10 +71,12 @@ impl Board<Eleven> {
 }
 
 impl<G: Geometry> Board<G> {
-    /// A board from explicit piece sets, checked: one piece per square, and no piece but the
-    /// king on a restricted square. Any number of attackers and defenders is allowed, more than
-    /// the start's too (composed studies use them): the rules play any such board, and every
-    /// bound in the engine holds for a full board (see [`super::moves::MAX_MOVES`]).
+    /// A board from explicit piece sets, checked: one piece per square. Which squares a man may
+    /// stand on is the rules' to say, not the board's (Tawlbwrdd's centre is a square like
+    /// any other): [`Rulebook::check_setup`]. Any number of attackers and defenders is
+    /// allowed, more than the start's too (composed studies use them): the rules play any such
+    /// board, and every bound in the engine holds for a full board (see
+    /// [`super::moves::MAX_MOVES`]).
     pub fn new(
         attackers: Bitboard<G>,
         defenders: Bitboard<G>,
@@ -78,9 +89,6 @@ impl<G: Geometry> Board<G> {
         }
         if ((attackers | defenders) & king_bb).any() {
             return Err(SetupError::TwoPieces(king));
-        }
-        if let Some(sq) = ((attackers | defenders) & Bitboard::RESTRICTED).first() {
-            return Err(SetupError::PieceOnRestricted(sq));
         }
         let mut board = Board {
             attackers,
@@ -182,8 +190,50 @@ impl<G: Geometry> Board<G> {
         key
     }
 
-    /// Checks that `mv` is a legal move here, by the board alone (no history, game not over).
+    /// Checks that `mv` is a legal move here on a board whose corners and throne are
+    /// Copenhagen's (only the king stops on them), by the board alone (no history, game not
+    /// over): a cheap test for moves of the classic boards, such as a transposition table's.
+    /// Other rules: [`Board::check_move_under`].
     pub fn check_move(&self, mv: Move<G>) -> Result<(), MoveError<G>> {
+        let piece = self.check_path(mv)?;
+        if piece != Piece::King && mv.to().is_restricted() {
+            return Err(MoveError::Restricted(mv.to()));
+        }
+        Ok(())
+    }
+
+    /// Checks that `mv` is a legal move here under `book`'s rules (its special squares and
+    /// speed limits), by the board alone (no history, game not over).
+    pub fn check_move_under(&self, mv: Move<G>, book: &Rulebook<G>) -> Result<(), MoveError<G>> {
+        let terrain = book.terrain();
+        // The classic squares are the rule-free check's own, and it is cheaper.
+        if terrain.classic_moves {
+            return self.check_move(mv);
+        }
+        let piece = self.check_path(mv)?;
+        if terrain
+            .targets(piece, mv.from(), self.occupied())
+            .contains(mv.to())
+        {
+            return Ok(());
+        }
+        let piece_name = piece.name();
+        Err(if terrain.no_stop(piece).contains(mv.to()) {
+            MoveError::NoStop {
+                mv,
+                piece: piece_name,
+            }
+        } else {
+            MoveError::Forbidden {
+                mv,
+                piece: piece_name,
+            }
+        })
+    }
+
+    /// The piece that makes `mv`, if it is the mover's and slides there straight over empty
+    /// squares.
+    fn check_path(&self, mv: Move<G>) -> Result<Piece, MoveError<G>> {
         let (from, to) = (mv.from(), mv.to());
         let piece = match self.piece_at(from) {
             Some(p) if p.side() == self.side => p,
@@ -209,10 +259,7 @@ impl<G: Geometry> Board<G> {
         }) {
             return Err(MoveError::Blocked { mv, at });
         }
-        if piece != Piece::King && to.is_restricted() {
-            return Err(MoveError::Restricted(to));
-        }
-        Ok(())
+        Ok(piece)
     }
 
     /// Plays `mv`, which must be legal, and returns the pieces it captured.
@@ -438,7 +485,7 @@ impl<G: Geometry> Position<G> {
         if let Some(outcome) = self.outcome() {
             return Err(MoveError::GameOver(outcome));
         }
-        self.board.check_move(mv)?;
+        self.board.check_move_under(mv, &self.book)?;
         if self.repeats_forbidden_board(mv) {
             return Err(MoveError::Repeats(mv));
         }

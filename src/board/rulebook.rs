@@ -10,8 +10,8 @@ use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
 use super::no_escape::king_cannot_escape;
 use super::outcome::{Outcome, Reason};
-use super::piece::Side;
-use super::position::Board;
+use super::piece::{Piece, Side};
+use super::position::{Board, SetupError};
 use super::rules::{NoMoves, Repetition, Rules};
 use super::square::Square;
 use super::terrain::Terrain;
@@ -134,6 +134,21 @@ impl<G: Geometry> Rulebook<G> {
     #[inline(always)]
     pub const fn terrain(&self) -> &Terrain<G> {
         &self.terrain
+    }
+
+    /// Whether `board` is a set-up these rules play: no man where the rules let no man of his
+    /// kind stop. The king may stand anywhere: he starts on a throne he may not come back to
+    /// under some rules (OpenTafl's Tablut).
+    pub fn check_setup(&self, board: &Board<G>) -> Result<(), SetupError<G>> {
+        for (men, kind) in [
+            (board.attackers(), Piece::Attacker),
+            (board.defenders(), Piece::Defender),
+        ] {
+            if let Some(sq) = (men & self.terrain.no_stop(kind)).first() {
+                return Err(SetupError::PieceOnRestricted(sq, kind.name()));
+            }
+        }
+        Ok(())
     }
 
     /// The same rulebook with the terrain's classic fast paths off, for tests that check the

@@ -186,7 +186,13 @@ impl Game {
         if self.side == Some(side) {
             return true;
         }
-        if self.pos.side_to_move() != side || self.pos.board().check_move(mv).is_err() {
+        if self.pos.side_to_move() != side
+            || self
+                .pos
+                .board()
+                .check_move_under(mv, self.pos.rulebook())
+                .is_err()
+        {
             return false;
         }
         self.pos.play(mv);

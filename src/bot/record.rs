@@ -89,7 +89,7 @@ impl GameRecord {
             };
             let record = parse_record_move(text).map_err(|e| bad(e.to_string()))?;
             pos.board()
-                .check_move(record.mv)
+                .check_move_under(record.mv, pos.rulebook())
                 .map_err(|e| bad(e.to_string()))?;
             if let Err(e) = pos.clone().try_play(record.mv) {
                 disagreements.push(format!("ply {} {text}: {e}", ply + 1));

@@ -2,7 +2,7 @@
 //! rules, the clocks, and the command line's settings; from these, the limits of a search.
 
 use super::Settings;
-use crate::board::generic::{Bitboard, Board, Move, MoveError, Position};
+use crate::board::generic::{Bitboard, Board, Move, MoveError, Position, SetupError};
 use crate::board::{Eleven, Geometry, Rules, Side};
 use crate::search::{Clock, Level, Limits, Options};
 use std::time::Duration;
@@ -15,6 +15,15 @@ pub struct IllegalMove<G: Geometry = Eleven> {
     pub number: usize,
     pub mv: Move<G>,
     pub error: MoveError<G>,
+}
+
+/// A host's game that the session's rules cannot play.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError<G: Geometry = Eleven> {
+    #[error(transparent)]
+    Setup(#[from] SetupError<G>),
+    #[error(transparent)]
+    Move(#[from] IllegalMove<G>),
 }
 
 pub struct Session<G: Geometry = Eleven> {
@@ -83,8 +92,9 @@ impl<G: Geometry> Session<G> {
         &self,
         board: Board<G>,
         moves: &[Move<G>],
-    ) -> Result<Position<G>, IllegalMove<G>> {
+    ) -> Result<Position<G>, ReplayError<G>> {
         let mut pos = Position::new(board, self.rules());
+        pos.rulebook().check_setup(&board)?;
         for (i, &mv) in moves.iter().enumerate() {
             pos.try_play(mv).map_err(|error| IllegalMove {
                 number: i + 1,
@@ -220,8 +230,21 @@ mod tests {
         let e = s
             .replay(Board::start(), &[mv("d1", "d3"), mv("d3", "d5")])
             .unwrap_err();
-        assert_eq!(e.number, 2);
+        assert!(matches!(
+            e,
+            ReplayError::Move(IllegalMove { number: 2, .. })
+        ));
         assert!(e.to_string().starts_with("move 2 (d3d5) is illegal"), "{e}");
+        // A man where the rules let none stand.
+        let on_throne = Board::new(
+            Bitboard::EMPTY.with(Square::throne()),
+            Bitboard::EMPTY,
+            Square::parse("c3").unwrap(),
+            Side::Attackers,
+        )
+        .unwrap();
+        let e = s.replay(on_throne, &[]).unwrap_err();
+        assert!(matches!(e, ReplayError::Setup(_)), "{e}");
         assert_eq!(s.position().plies(), 2, "unchanged");
         s.change_rules(Rules::preset(Preset::Fetlar));
         assert_eq!(

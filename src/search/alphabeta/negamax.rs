@@ -94,7 +94,7 @@ impl<G: Size> Searcher<'_, G> {
 
         // The table's move, if legal here, is tried before the others are generated: it often
         // cuts at once. A legal one also proves the side has a move.
-        let tt_move = tt_move.filter(|&m| b.check_move(m).is_ok());
+        let tt_move = tt_move.filter(|&m| b.check_move_under(m, &self.book).is_ok());
         if tt_move.is_none() && b.count_moves(&self.book) == 0 {
             return self.no_moves_score(side, ply);
         }
