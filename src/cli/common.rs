@@ -25,7 +25,9 @@ pub(super) fn read_text(path: &Path) -> Result<String, CliError> {
 
 /// The samples of a file of FEN;SCORE;RESULT;GAME lines (blank lines and `#` comments
 /// skipped), parsed in parallel; the first bad line is the error.
-pub(super) fn read_samples(path: &Path) -> Result<Vec<Sample>, CliError> {
+pub(super) fn read_samples<G: hnefi::board::Geometry>(
+    path: &Path,
+) -> Result<Vec<Sample<G>>, CliError> {
     let text = read_text(path)?;
     let lines: Vec<&str> = text.lines().collect();
     lines
@@ -33,10 +35,10 @@ pub(super) fn read_samples(path: &Path) -> Result<Vec<Sample>, CliError> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|(n, l)| {
-            l.parse::<Sample>().map_err(|source| CliError::Sample {
+            l.parse::<Sample<G>>().map_err(|e| CliError::Sample {
                 path: path.to_path_buf(),
                 line: n + 1,
-                source,
+                why: e.to_string(),
             })
         })
         .collect()
@@ -186,6 +188,27 @@ impl RulesArg {
     /// The rules and their start position (a FEN, or an OpenTafl string and the side to move).
     pub fn rules_and_start(&self) -> (hnefi::board::Rules, String) {
         self.rules.clone()
+    }
+
+    /// The rules and their start board, on boards of `G` (the rules' size).
+    pub fn start_board<G: hnefi::board::Geometry>(
+        &self,
+    ) -> Result<(hnefi::board::Rules, hnefi::board::generic::Board<G>), CliError> {
+        use hnefi::board::generic::Board;
+        let (rules, start) = self.rules.clone();
+        let board = match start.rsplit_once(' ') {
+            Some((position, side)) if position.starts_with('/') => {
+                let side = if side == "d" {
+                    hnefi::board::Side::Defenders
+                } else {
+                    hnefi::board::Side::Attackers
+                };
+                Board::<G>::from_opentafl(position, side)
+            }
+            _ => Board::<G>::from_fen(&start),
+        }
+        .map_err(|e| CliError::RulesStart(e.to_string()))?;
+        Ok((rules, board))
     }
 }
 

@@ -2,10 +2,12 @@
 //! real games.
 
 use super::CliError;
-use super::common::{EvalChoice, GAMES_CSV, interrupt_flag, parse_shard, progress_bar, read_text};
+use super::common::{
+    EvalChoice, GAMES_CSV, RulesArg, interrupt_flag, parse_shard, progress_bar, read_text,
+};
 use super::output::write_document;
 use clap::Args;
-use hnefi::board::{Preset, Rules};
+use hnefi::search::size::Size;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -16,7 +18,8 @@ pub struct DatagenArgs {
     /// File the samples are appended to, a game at a time (FEN;SCORE;RESULT;GAME lines).
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Real games (copenhagen.csv format) whose openings start the games.
+    /// Real games (copenhagen.csv format) whose openings start the games: on 11x11 boards
+    /// from Copenhagen's start only; elsewhere games start with random moves alone.
     #[arg(long, default_value = GAMES_CSV)]
     pub book: PathBuf,
     /// Games in the whole run (all shards), numbered 0 to N-1.
@@ -37,18 +40,18 @@ pub struct DatagenArgs {
     /// Plies of a real game's opening at the start of each game.
     #[arg(long, default_value_t = 8)]
     pub book_plies: usize,
-    /// Random legal moves after the opening.
-    #[arg(long, default_value_t = 2)]
-    pub random_plies: usize,
+    /// Random legal moves after the opening (default: 2 after a real game's opening, 6
+    /// without one).
+    #[arg(long)]
+    pub random_plies: Option<usize>,
     /// Keep a start only if its score is within this many cp of even.
     #[arg(long, default_value_t = 300)]
     pub balance: i32,
     /// A game going on past this many plies (from the initial position) is a draw.
     #[arg(long, default_value_t = 300)]
     pub max_plies: usize,
-    /// Rules preset: copenhagen, copenhagen-2017, hnefatafl-org or fetlar.
-    #[arg(long, default_value = "copenhagen")]
-    pub rules: Preset,
+    #[command(flatten)]
+    pub rules: RulesArg,
     /// Games played at once, one engine thread each (default: all cores).
     #[arg(long, alias = "concurrency")]
     pub threads: Option<usize>,
@@ -70,17 +73,30 @@ fn clock(t: Duration) -> String {
 }
 
 pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
+    let (rules, _) = args.rules.rules_and_start();
+    hnefi::with_size!(rules.side, datagen_on(args))
+}
+
+fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
     use hnefi::learn::datagen::{Settings, book_from_games, open_output, run};
     if let Some(n) = args.threads.filter(|n| !(1..=256).contains(n)) {
         return Err(CliError::out_of_range("--threads", n, "1-256"));
     }
     let (eval, net) = args.eval.load()?;
+    let (rules, start) = args.rules.start_board::<G>()?;
+    let start = hnefi::board::notation::to_fen(&start);
+    // Real games' openings exist only for Copenhagen's board and start.
+    let with_book = G::SIDE == 11 && start == hnefi::board::START_FEN;
+    let book_plies = if with_book { args.book_plies } else { 0 };
     let settings = Settings {
-        rules: Rules::preset(args.rules),
+        rules,
+        start,
         nodes: args.nodes,
         balance_nodes: args.balance_nodes.unwrap_or(args.nodes.saturating_mul(4)),
-        book_plies: args.book_plies,
-        random_plies: args.random_plies,
+        book_plies,
+        random_plies: args
+            .random_plies
+            .unwrap_or(if book_plies > 0 { 2 } else { 6 }),
         balance: args.balance,
         max_plies: args.max_plies,
         seed: args.seed,
@@ -94,9 +110,13 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
         net,
     };
     settings.check()?;
-    let text = read_text(&args.book)?;
-    let book = book_from_games(&text, settings.book_plies, settings.rules);
-    let (mut file, skip) = open_output(&args.output, &settings, args.skip_existing)?;
+    let book = if book_plies > 0 {
+        let text = read_text(&args.book)?;
+        sized_book::<G>(book_from_games(&text, book_plies, settings.rules))
+    } else {
+        Vec::new()
+    };
+    let (mut file, skip) = open_output::<G>(&args.output, &settings, args.skip_existing)?;
     let todo = settings.shard_games().filter(|g| !skip.contains(g)).count() as u64;
     note!(
         "datagen: {todo} games to play (shard {}, {} already in {}), {} nodes a move, \
@@ -170,6 +190,19 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
         });
     }
     Ok(())
+}
+
+/// The 11x11 openings as moves of `G`, which is 11x11 whenever there are any.
+fn sized_book<G: Size>(
+    book: Vec<Vec<hnefi::board::Move>>,
+) -> Vec<Vec<hnefi::board::generic::Move<G>>> {
+    book.into_iter()
+        .filter_map(|line| {
+            line.iter()
+                .map(|m| hnefi::board::generic::Move::<G>::parse(&m.to_string()).ok())
+                .collect()
+        })
+        .collect()
 }
 
 #[derive(Args)]

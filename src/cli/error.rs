@@ -2,7 +2,6 @@
 
 use hnefi::board::{MoveError, NotationError};
 use hnefi::learn::datagen::DatagenError;
-use hnefi::learn::sample::SampleError;
 use hnefi::protocol::connect::ConnectError;
 use hnefi::search::OptionsError;
 use hnefi::tournament::runner::MatchError;
@@ -45,6 +44,9 @@ pub enum CliError {
         text: String,
         source: MoveError,
     },
+    /// The start position of the rules given (`--rules`) is not a board of their size.
+    #[error("--rules: start position: {0}")]
+    RulesStart(String),
     /// A file that was read but whose content is wrong.
     #[error("{}: {reason}", path.display())]
     Invalid { path: PathBuf, reason: String },
@@ -63,11 +65,11 @@ pub enum CliError {
          to play the rest"
     )]
     Interrupted { played: u64, todo: u64 },
-    #[error("{}:{line}: {source}", path.display())]
+    #[error("{}:{line}: {why}", path.display())]
     Sample {
         path: PathBuf,
         line: usize,
-        source: SampleError,
+        why: String,
     },
     #[error("no training positions in the data files (all empty, or all held out)")]
     NoTrainingData,

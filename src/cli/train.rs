@@ -2,15 +2,15 @@
 //! it quantised and reports how far quantising moved it.
 
 use super::CliError;
-use super::common::{check_fit_settings, progress_bar, read_samples, thread_pool};
+use super::common::{RulesArg, check_fit_settings, progress_bar, read_samples, thread_pool};
 use super::output::check_writable;
 use clap::Args;
-use hnefi::board::Rulebook;
+use hnefi::board::generic::Rulebook;
 use hnefi::learn::sample::Sample;
 use hnefi::learn::train::{self, TrainData, TrainSettings};
 use hnefi::learn::tune::held_out;
-use hnefi::search::eval::weights::SCALE;
-use hnefi::search::nnue::{FloatNetwork, HIDDEN, QuantisedNetwork};
+use hnefi::search::nnue::{FloatNetwork, HIDDEN, QuantisedNetwork, inputs};
+use hnefi::search::size::Size;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -72,9 +72,19 @@ pub struct TrainArgs {
     /// Worker threads (default: all cores). The result does not depend on them.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// The rules the samples were played under: the network is for their board, and a
+    /// correction (--residual) corrects their board's hand evaluation.
+    #[command(flatten)]
+    pub rules: RulesArg,
 }
 
 pub fn train(args: TrainArgs) -> Result<(), CliError> {
+    let (rules, _) = args.rules.rules_and_start();
+    hnefi::with_size!(rules.side, train_on(args))
+}
+
+fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
+    let scale = G::hand().weights.scale;
     check_fit_settings(args.lambda, args.holdout)?;
     if args.epochs == 0 {
         return Err(CliError::out_of_range(
@@ -108,7 +118,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     check_writable(&args.out)?;
     let pool = thread_pool(args.threads)?;
     let start = match &args.init {
-        Some(path) => initial_from_file(path, args.residual)?,
+        Some(path) => initial_from_file::<G>(path, args.residual)?,
         None => None,
     };
     let settings = TrainSettings {
@@ -117,10 +127,11 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         learning_rate: args.lr,
         learning_rate_end: lr_end,
         lambda: args.lambda,
-        scale: SCALE,
+        scale,
         seed: args.seed,
         weight_decay: args.weight_decay,
         residual: args.residual,
+        inputs: inputs::<G>(),
     };
     let empty = || {
         if args.residual {
@@ -131,9 +142,10 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     };
     let mut train_data = empty();
     let mut validation = empty();
-    let book = Rulebook::default();
-    let keep = |s: &Sample| !args.quiet_only || train::is_quiet(&s.board, &book);
-    let kept = |samples: &[Sample]| {
+    let (rules, _) = args.rules.rules_and_start();
+    let book = Rulebook::<G>::new(rules);
+    let keep = |s: &Sample<G>| !args.quiet_only || train::is_quiet(&s.board, &book);
+    let kept = |samples: &[Sample<G>]| {
         if args.quiet_only {
             let quiet = samples.iter().filter(|s| keep(s)).count();
             format!(" ({quiet} quiet)")
@@ -142,7 +154,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         }
     };
     for path in &args.data {
-        let samples = pool.install(|| read_samples(path))?;
+        let samples = pool.install(|| read_samples::<G>(path))?;
         let holdout = if args.validate.is_empty() {
             args.holdout
         } else {
@@ -150,9 +162,9 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         };
         for s in samples.iter().filter(|s| keep(s)) {
             if held_out(s.game, args.seed, holdout) {
-                validation.push(s, settings.lambda, settings.scale);
+                validation.push(s, &book, settings.lambda, settings.scale);
             } else {
-                train_data.push(s, settings.lambda, settings.scale);
+                train_data.push(s, &book, settings.lambda, settings.scale);
             }
         }
         note!(
@@ -163,9 +175,9 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         );
     }
     for path in &args.validate {
-        let samples = pool.install(|| read_samples(path))?;
+        let samples = pool.install(|| read_samples::<G>(path))?;
         for s in samples.iter().filter(|s| keep(s)) {
-            validation.push(s, settings.lambda, settings.scale);
+            validation.push(s, &book, settings.lambda, settings.scale);
         }
         note!(
             "{}: {} positions{} to validate on",
@@ -253,12 +265,24 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
 
 /// The float network of the net file `path`, to go on training from: of the kind asked for,
 /// on this build's logistic scale.
-fn initial_from_file(path: &Path, residual: bool) -> Result<Option<FloatNetwork>, CliError> {
+fn initial_from_file<G: Size>(
+    path: &Path,
+    residual: bool,
+) -> Result<Option<FloatNetwork>, CliError> {
     let net = QuantisedNetwork::load(path)?;
     let invalid = |reason: String| CliError::Invalid {
         path: path.to_path_buf(),
         reason,
     };
+    if !net.fits::<G>() {
+        return Err(invalid(format!(
+            "a network for another board ({} inputs; {} has {})",
+            net.inputs(),
+            G::NAME,
+            inputs::<G>()
+        )));
+    }
+    let scale = G::hand().weights.scale;
     match (net.is_residual(), residual) {
         (true, false) => {
             return Err(invalid(
@@ -272,9 +296,9 @@ fn initial_from_file(path: &Path, residual: bool) -> Result<Option<FloatNetwork>
         }
         _ => {}
     }
-    if (f64::from(net.scale()) - SCALE).abs() > 1e-6 * SCALE {
+    if (f64::from(net.scale()) - scale).abs() > 1e-6 * scale {
         return Err(invalid(format!(
-            "trained on the logistic scale {}, this build's is {SCALE}",
+            "trained on the logistic scale {}, this build's is {scale}",
             net.scale()
         )));
     }

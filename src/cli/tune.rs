@@ -1,10 +1,9 @@
 //! `hnefi tune`: parses the command line, loads the samples, runs the fit, prints the report.
 
 use super::CliError;
-use super::common::{check_fit_settings, read_samples};
+use super::common::{RulesArg, check_fit_settings, read_samples};
 use super::output::{check_writable, write_document};
 use clap::Args;
-use hnefi::board::Rules;
 use hnefi::learn::tune::{self, Dataset, TuneSettings};
 use hnefi::search::eval::features::FEATURES;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -15,8 +14,9 @@ pub struct TuneArgs {
     /// Sample files (FEN;SCORE;RESULT;GAME lines, as `hnefi datagen` writes them).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Where to write the generated weights (a Rust file; the engine's is
-    /// src/search/eval/weights.rs). Nothing is written without it.
+    /// Where to write the generated weights (a Rust file; the engine's are
+    /// src/search/eval/weights.rs for 11x11 and weights7.rs, weights9.rs, weights13.rs for the
+    /// other boards). Nothing is written without it.
     #[arg(long, short)]
     pub out: Option<PathBuf>,
     /// Passes over the training positions, one step of Adam each.
@@ -51,9 +51,18 @@ pub struct TuneArgs {
     /// Print the losses every N epochs.
     #[arg(long, default_value_t = 50)]
     pub report_every: usize,
+    /// The rules the samples were played under: their board's hand evaluation is fitted.
+    #[command(flatten)]
+    pub rules: RulesArg,
 }
 
 pub fn tune(args: TuneArgs) -> Result<(), CliError> {
+    let (rules, _) = args.rules.rules_and_start();
+    hnefi::with_size!(rules.side, tune_on(args))
+}
+
+fn tune_on<G: hnefi::search::size::Size>(args: TuneArgs) -> Result<(), CliError> {
+    let hand = &G::hand().weights;
     check_fit_settings(args.lambda, args.holdout)?;
     if args.epochs == 0 && args.out.is_some() && args.from_zero {
         return Err(CliError::Conflict(
@@ -70,9 +79,7 @@ pub fn tune(args: TuneArgs) -> Result<(), CliError> {
         from_zero: args.from_zero,
         scale: match (args.scale, args.fit_scale) {
             (Some(k), _) => Some(k),
-            (None, false) if hnefi::search::eval::weights::SCALE > 0.0 => {
-                Some(hnefi::search::eval::weights::SCALE)
-            }
+            (None, false) if hand.scale > 0.0 => Some(hand.scale),
             _ => None,
         },
     };
@@ -80,7 +87,7 @@ pub fn tune(args: TuneArgs) -> Result<(), CliError> {
     if let Some(out) = &args.out {
         check_writable(out)?;
     }
-    let rules = Rules::default();
+    let (rules, _) = args.rules.rules_and_start();
     let mut train = Dataset::new();
     let mut validation = Dataset::new();
     let mut recipe = format!(
@@ -88,7 +95,7 @@ pub fn tune(args: TuneArgs) -> Result<(), CliError> {
         std::env::args().skip(1).collect::<Vec<_>>().join(" ")
     );
     for path in &args.data {
-        let samples = read_samples(path)?;
+        let samples = read_samples::<G>(path)?;
         for s in &samples {
             if tune::held_out(s.game, settings.seed, settings.holdout) {
                 validation.push(s, &rules);
@@ -113,9 +120,9 @@ pub fn tune(args: TuneArgs) -> Result<(), CliError> {
         FEATURES
     );
     let start = if settings.from_zero {
-        tune::zero_weights()
+        tune::zero_weights::<G>()
     } else {
-        tune::current_weights()
+        tune::current_weights::<G>()
     };
     let bar = ProgressBar::new(settings.epochs as u64);
     bar.set_style(

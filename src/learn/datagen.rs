@@ -14,11 +14,13 @@
 //! The `GAME` field of game `g` is `seed * GAME_NUMBER_STRIDE + g`, so runs with different
 //! seeds can be pooled and still be split by game.
 
-use crate::board::{Move, MoveList, Position, Rules, Side};
+use crate::board::generic::{Board, Move, MoveList, Position};
+use crate::board::{Eleven, Geometry, Rules, Side};
 use crate::files::Appender;
-use crate::learn::sample::{GameResult, SCORE_CAP, Sample, SampleError};
+use crate::learn::sample::{GameResult, SCORE_CAP, Sample};
 use crate::record::read_games;
 use crate::search::nnue::QuantisedNetwork;
+use crate::search::size::Size;
 use crate::search::{Engine, EvalKind, Limits, Options, Score};
 use crate::splitmix::SplitMix64;
 use std::collections::HashSet;
@@ -47,6 +49,8 @@ pub fn game_rng(seed: u64, g: u64) -> SplitMix64 {
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub rules: Rules,
+    /// The start of every game before its opening, a FEN of the rules' board.
+    pub start: String,
     /// Nodes searched per move.
     pub nodes: u64,
     /// Nodes searched to judge whether a start is even.
@@ -77,6 +81,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             rules: Rules::default(),
+            start: crate::board::START_FEN.to_string(),
             nodes: 5000,
             balance_nodes: 20_000,
             book_plies: 8,
@@ -125,7 +130,7 @@ pub enum DatagenError {
     #[error("engine: {0} (--hash)")]
     Engine(crate::search::OptionsError),
     #[error("game {game}: the engine chose {mv}, which is not legal here (a search bug)")]
-    IllegalMove { game: u64, mv: Move },
+    IllegalMove { game: u64, mv: String },
     #[error("cannot use {}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -138,15 +143,17 @@ pub enum DatagenError {
     )]
     OutputExists(PathBuf),
     #[error(
-        "{}:{line}: not a training sample ({source}); --skip-existing resumes only a file \
-         written by datagen",
+        "{}:{line}: not a training sample of this board ({why}); --skip-existing resumes \
+         only a file written by datagen with the same rules",
         path.display()
     )]
     NotSamples {
         path: PathBuf,
         line: usize,
-        source: SampleError,
+        why: String,
     },
+    #[error("the start position {fen:?} is not a board of these rules: {why}")]
+    Start { fen: String, why: String },
     #[error(
         "{}: holds game {game}, which is not a game of this run (seed {seed}, games 0..{games}); \
          resume with the settings that wrote it, or write to another file",
@@ -205,7 +212,7 @@ impl Settings {
 /// The openings to start from: the first `plies` moves of every real game that has more moves
 /// than that, legal under `rules` with the game still going at their end. Repeats are kept,
 /// so that openings are drawn as often as people played them.
-pub fn book_from_games(games_csv: &str, plies: usize, rules: Rules) -> Vec<Vec<Move>> {
+pub fn book_from_games(games_csv: &str, plies: usize, rules: Rules) -> Vec<Vec<Move<Eleven>>> {
     read_games(games_csv)
         .into_iter()
         .filter(|(_, g)| g.moves.len() > plies)
@@ -232,17 +239,17 @@ pub fn attackers_cp(score: Score, side_to_move: Side) -> i32 {
 
 /// One self-play game.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Game<G: Geometry = Eleven> {
     /// The game's `g` within the run (its `GAME` field is [`Settings::game_number`]).
     pub index: u64,
     /// Every position from the start on while the game was going, in order.
-    pub samples: Vec<Sample>,
+    pub samples: Vec<Sample<G>>,
     pub result: GameResult,
     /// Starts drawn before one was even enough.
     pub start_tries: u32,
 }
 
-impl Game {
+impl<G: Geometry> Game<G> {
     /// The game's lines, each ending in a newline.
     pub fn text(&self) -> String {
         let mut out = String::with_capacity(self.samples.len() * 64);
@@ -258,7 +265,11 @@ impl Game {
 /// finished, which a small node count may not allow (the best move then stands at minus
 /// infinity); such a search is redone to depth 1, whatever that costs, which keeps it
 /// deterministic.
-fn searched(engine: &mut Engine, pos: &Position, nodes: u64) -> crate::search::SearchResult {
+fn searched<G: Size>(
+    engine: &mut Engine<G>,
+    pos: &Position<G>,
+    nodes: u64,
+) -> crate::search::SearchResult<G> {
     let found = engine.search(
         pos,
         Limits {
@@ -279,19 +290,20 @@ fn searched(engine: &mut Engine, pos: &Position, nodes: u64) -> crate::search::S
 }
 
 /// Draws starts until one is legal, still going and scored within the band.
-fn pick_start(
+fn pick_start<G: Size>(
     settings: &Settings,
-    book: &[Vec<Move>],
+    book: &[Vec<Move<G>>],
     g: u64,
     rng: &mut SplitMix64,
-    engine: &mut Engine,
-) -> Result<(Position, u32), DatagenError> {
-    let no_opening: [Vec<Move>; 1] = [Vec::new()];
+    engine: &mut Engine<G>,
+) -> Result<(Position<G>, u32), DatagenError> {
+    let start = start_board::<G>(settings)?;
+    let no_opening: [Vec<Move<G>>; 1] = [Vec::new()];
     let book = if book.is_empty() { &no_opening } else { book };
     let mut list = MoveList::new();
     for tries in 1..=MAX_START_TRIES {
         let opening = &book[rng.below(book.len())];
-        let mut pos = Position::start(settings.rules);
+        let mut pos = Position::new(start, settings.rules);
         if opening.iter().any(|&mv| pos.try_play(mv).is_err()) {
             continue;
         }
@@ -322,17 +334,17 @@ fn pick_start(
 
 /// Plays game `g` of the run with `engine` (which should search on one thread, for the game to
 /// be reproducible).
-pub fn play_game(
+pub fn play_game<G: Size>(
     settings: &Settings,
-    book: &[Vec<Move>],
+    book: &[Vec<Move<G>>],
     g: u64,
-    engine: &mut Engine,
-) -> Result<Game, DatagenError> {
+    engine: &mut Engine<G>,
+) -> Result<Game<G>, DatagenError> {
     let mut rng = game_rng(settings.seed, g);
     let (mut pos, start_tries) = pick_start(settings, book, g, &mut rng, engine)?;
     engine.clear();
     let game = settings.game_number(g);
-    let mut samples: Vec<(crate::board::Board, i32)> = Vec::new();
+    let mut samples: Vec<(Board<G>, i32)> = Vec::new();
     let result = loop {
         if let Some(outcome) = pos.outcome() {
             break GameResult::of(outcome.winner);
@@ -347,7 +359,10 @@ pub fn play_game(
         };
         samples.push((*pos.board(), attackers_cp(found.score, pos.side_to_move())));
         if pos.try_play(mv).is_err() {
-            return Err(DatagenError::IllegalMove { game: g, mv });
+            return Err(DatagenError::IllegalMove {
+                game: g,
+                mv: mv.to_string(),
+            });
         }
     };
     Ok(Game {
@@ -379,7 +394,7 @@ pub struct Totals {
 }
 
 impl Totals {
-    pub fn add(&mut self, game: &Game) {
+    pub fn add<G: Geometry>(&mut self, game: &Game<G>) {
         self.games += 1;
         self.positions += game.samples.len() as u64;
         self.start_tries += game.start_tries as u64;
@@ -399,15 +414,16 @@ impl Totals {
 /// (default: all cores), handing each finished game to `each` on the calling thread, in the
 /// order they finish. Stops starting games once `stop` is set; an error from a game or from
 /// `each` stops the run and is returned.
-pub fn run(
+pub fn run<G: Size>(
     settings: &Settings,
-    book: &[Vec<Move>],
+    book: &[Vec<Move<G>>],
     skip: &HashSet<u64>,
     threads: Option<usize>,
     stop: &AtomicBool,
-    mut each: impl FnMut(&Game, &Totals) -> Result<(), DatagenError>,
+    mut each: impl FnMut(&Game<G>, &Totals) -> Result<(), DatagenError>,
 ) -> Result<Totals, DatagenError> {
     settings.check()?;
+    start_board::<G>(settings)?;
     if settings.book_plies > 0 && book.is_empty() {
         return Err(DatagenError::NoBook(settings.book_plies));
     }
@@ -423,7 +439,8 @@ pub fn run(
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let halt = AtomicBool::new(false);
-    let (tx, rx) = mpsc::sync_channel::<Result<Game, DatagenError>>(2 * pool.current_num_threads());
+    let (tx, rx) =
+        mpsc::sync_channel::<Result<Game<G>, DatagenError>>(2 * pool.current_num_threads());
     let options = Options {
         threads: 1,
         hash_mb: settings.hash_mb.max(1),
@@ -441,7 +458,7 @@ pub fn run(
             // an interrupted run has played roughly the first games.
             pool.broadcast(|_| {
                 let tx = tx.clone();
-                let mut engine = match Engine::try_new(options.clone()) {
+                let mut engine = match Engine::<G>::try_new(options.clone()) {
                     Ok(engine) => engine,
                     Err(e) => {
                         let _ = tx.send(Err(DatagenError::Engine(e)));
@@ -484,7 +501,7 @@ pub fn run(
 /// returns the games `g` already in the file: the file is cut back first to the end of its
 /// last complete line and then to the start of its last game, since only that game can have
 /// been cut short (games are written whole, one after another), and the run plays it again.
-pub fn open_output(
+pub fn open_output<G: Geometry>(
     path: &Path,
     settings: &Settings,
     resume: bool,
@@ -502,7 +519,7 @@ pub fn open_output(
     }
     let mut reader = BufReader::new(file.file());
     reader.seek(SeekFrom::Start(0)).map_err(io)?;
-    let (keep, done) = resume_point(reader, path, settings)?;
+    let (keep, done) = resume_point::<G>(reader, path, settings)?;
     if keep < file.len() {
         file.truncate(keep).map_err(io)?;
     }
@@ -511,7 +528,7 @@ pub fn open_output(
 
 /// Reads a datagen output: where to cut it (see [`open_output`]) and the games `g` it holds
 /// before that point.
-pub fn resume_point(
+pub fn resume_point<G: Geometry>(
     mut reader: impl BufRead,
     path: &Path,
     settings: &Settings,
@@ -535,11 +552,11 @@ pub fn resume_point(
             break;
         }
         let sample = String::from_utf8_lossy(&buf)
-            .parse::<Sample>()
-            .map_err(|source| DatagenError::NotSamples {
+            .parse::<Sample<G>>()
+            .map_err(|e| DatagenError::NotSamples {
                 path: path.to_path_buf(),
                 line: number,
-                source,
+                why: e.to_string(),
             })?;
         if last.map(|(game, _)| game) != Some(sample.game) {
             last = Some((sample.game, offset));
@@ -566,6 +583,14 @@ pub fn resume_point(
         }
     }
     Ok((cut, games))
+}
+
+/// The start of the run's games, before their openings.
+fn start_board<G: Geometry>(settings: &Settings) -> Result<Board<G>, DatagenError> {
+    Board::from_fen(&settings.start).map_err(|e| DatagenError::Start {
+        fen: settings.start.clone(),
+        why: e.to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -749,7 +774,8 @@ mod tests {
         });
         assert!(matches!(failed, Err(DatagenError::NoNodes)));
         // A run without a book when one is needed says so.
-        let no_book = run(&s, &[], &HashSet::new(), Some(1), &stop, |_, _| Ok(()));
+        let no_book =
+            run::<crate::board::Eleven>(&s, &[], &HashSet::new(), Some(1), &stop, |_, _| Ok(()));
         assert!(matches!(no_book, Err(DatagenError::NoBook(4))));
     }
 
@@ -768,25 +794,26 @@ mod tests {
             line(5_000_000_001),
         );
         let text = format!("{a}{a}{b}{b}{c}{c}");
-        let (cut, done) = resume_point(text.as_bytes(), path, &s).unwrap();
+        let (cut, done) = resume_point::<crate::board::Eleven>(text.as_bytes(), path, &s).unwrap();
         // The last game may have been cut short: it is played again.
         assert_eq!(cut as usize, 4 * a.len());
         assert_eq!(done, HashSet::from([2, 0]));
         // A line cut short is dropped with its game.
         let partial = format!("{a}{b}{}", &c[..20]);
-        let (cut, done) = resume_point(partial.as_bytes(), path, &s).unwrap();
+        let (cut, done) =
+            resume_point::<crate::board::Eleven>(partial.as_bytes(), path, &s).unwrap();
         assert_eq!((cut as usize, done), (a.len(), HashSet::from([2])));
-        let (cut, done) = resume_point(&b""[..], path, &s).unwrap();
+        let (cut, done) = resume_point::<crate::board::Eleven>(&b""[..], path, &s).unwrap();
         assert_eq!((cut, done.len()), (0, 0));
         // Lines of something else, or games of another run, are refused.
         let junk = format!("{a}hello\n{b}");
         assert!(matches!(
-            resume_point(junk.as_bytes(), path, &s),
+            resume_point::<crate::board::Eleven>(junk.as_bytes(), path, &s),
             Err(DatagenError::NotSamples { line: 2, .. })
         ));
         let foreign = format!("{}{a}", line(7));
         assert!(matches!(
-            resume_point(foreign.as_bytes(), path, &s),
+            resume_point::<crate::board::Eleven>(foreign.as_bytes(), path, &s),
             Err(DatagenError::ForeignGame { game: 7, .. })
         ));
     }

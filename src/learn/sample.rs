@@ -12,8 +12,9 @@
 //! - `GAME`: a number naming the game the position comes from, so that training and
 //!   held-out positions can be split by game rather than by position.
 
-use crate::board::notation::{parse_fen, to_fen};
-use crate::board::{Board, NotationError, Side};
+use crate::board::generic::{Board, NotationError};
+use crate::board::notation::to_fen;
+use crate::board::{Eleven, Geometry, Side};
 use std::fmt;
 use std::str::FromStr;
 
@@ -57,8 +58,8 @@ impl GameResult {
 
 /// A position with what is known of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Sample {
-    pub board: Board,
+pub struct Sample<G: Geometry = Eleven> {
+    pub board: Board<G>,
     /// Search score, cp, attackers' view, within +/-[`SCORE_CAP`].
     pub score: Option<i32>,
     pub result: GameResult,
@@ -66,11 +67,11 @@ pub struct Sample {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum SampleError {
+pub enum SampleError<G: Geometry = Eleven> {
     #[error("expected 4 fields FEN;SCORE;RESULT;GAME separated by ';', found {0}")]
     Fields(usize),
     #[error("bad FEN: {0}")]
-    Fen(#[from] NotationError),
+    Fen(#[from] NotationError<G>),
     #[error("bad score {0:?}: a whole number of cp or '-'")]
     Score(String),
     #[error("bad result {0:?}: 'a' (attackers won), 'd' (defenders won) or '=' (draw)")]
@@ -79,15 +80,15 @@ pub enum SampleError {
     Game(String),
 }
 
-impl FromStr for Sample {
-    type Err = SampleError;
+impl<G: Geometry> FromStr for Sample<G> {
+    type Err = SampleError<G>;
 
-    fn from_str(line: &str) -> Result<Sample, SampleError> {
+    fn from_str(line: &str) -> Result<Sample<G>, SampleError<G>> {
         let fields: Vec<&str> = line.trim().split(';').collect();
         let [fen, score, result, game] = fields[..] else {
             return Err(SampleError::Fields(fields.len()));
         };
-        let board = parse_fen(fen)?;
+        let board = Board::from_fen(fen)?;
         let score = match score.trim() {
             "-" => None,
             s => Some(
@@ -115,7 +116,7 @@ impl FromStr for Sample {
     }
 }
 
-impl fmt::Display for Sample {
+impl<G: Geometry> fmt::Display for Sample<G> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "{};", to_fen(&self.board))?;
         match self.score {
@@ -129,6 +130,7 @@ impl fmt::Display for Sample {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
 
     #[test]
     fn round_trips() {

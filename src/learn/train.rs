@@ -15,12 +15,12 @@
 //! of its pieces: forward and backward cost O(pieces x hidden units).
 
 use super::sample::Sample;
-use crate::board::{Board, Eleven, MoveList, Rulebook, Side};
+use crate::board::Side;
+use crate::board::generic::{Board, MoveList, Rulebook};
 use crate::search::eval::evaluate as hand_evaluate;
-use crate::search::nnue::{
-    Accumulator, FloatNetwork, QuantisedNetwork, board_features, inputs, params,
-};
+use crate::search::nnue::{Accumulator, FloatNetwork, QuantisedNetwork, board_features, params};
 use crate::search::ordering::Tactics;
+use crate::search::size::Size;
 use crate::splitmix::{SplitMix64, mix, spread};
 use rayon::prelude::*;
 
@@ -52,6 +52,9 @@ pub struct TrainSettings {
     /// Train a correction to the hand evaluation (the data must be
     /// [`TrainData::residual`]).
     pub residual: bool,
+    /// The network's inputs: 3 x the squares of the board it is for
+    /// ([`crate::search::nnue::inputs`]).
+    pub inputs: usize,
 }
 
 /// Positions as the network sees them, in flat arrays.
@@ -101,14 +104,20 @@ impl TrainData {
     }
 
     /// Adds a sample, its target blended by `lambda` with the search score on `scale`.
-    pub fn push(&mut self, sample: &Sample, lambda: f64, scale: f64) {
+    pub fn push<G: Size>(
+        &mut self,
+        sample: &Sample<G>,
+        book: &Rulebook<G>,
+        lambda: f64,
+        scale: f64,
+    ) {
         self.features
             .extend_from_slice(&board_features(&sample.board));
         self.offsets.push(self.features.len() as u32);
         self.side.push(sample.board.side_to_move());
         if self.residual {
             // The search's own evaluation, for the side to move, as a logit.
-            let cp = hand_evaluate(&sample.board, &Rulebook::default()).0;
+            let cp = hand_evaluate(&sample.board, book).0;
             self.hand.push((scale * f64::from(cp)) as f32);
         }
         let result = sample.result.attackers_score();
@@ -196,7 +205,7 @@ impl Default for TrainData {
 /// Whether nothing is about to happen: the side to move can capture nothing and the king
 /// sees no corner. The search score of a position that is not quiet counts what its next
 /// moves win, which a static evaluation cannot see and should not be taught to guess.
-pub fn is_quiet(board: &Board, book: &Rulebook) -> bool {
+pub fn is_quiet<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> bool {
     let tactics = Tactics::new(board, book);
     if tactics.open_lines.any() {
         return false;
@@ -260,9 +269,9 @@ pub struct Trained {
 /// layer zero.
 pub fn initial_network(settings: &TrainSettings) -> FloatNetwork {
     if settings.residual {
-        FloatNetwork::residual(settings.seed, settings.scale as f32, inputs::<Eleven>())
+        FloatNetwork::residual(settings.seed, settings.scale as f32, settings.inputs)
     } else {
-        FloatNetwork::random(settings.seed, settings.scale as f32, inputs::<Eleven>())
+        FloatNetwork::random(settings.seed, settings.scale as f32, settings.inputs)
     }
 }
 
@@ -408,7 +417,7 @@ pub fn quantisation_error(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Bitboard, Board};
+    use crate::board::{Bitboard, Board, Rulebook};
     use crate::learn::sample::GameResult;
     use crate::search::eval::weights::SCALE;
 
@@ -447,13 +456,14 @@ mod tests {
             seed: 4,
             weight_decay: 0.0,
             residual: false,
+            inputs: 363,
         }
     }
 
     /// `samples` in `d`, targets from their results alone.
     fn filled(mut d: TrainData, samples: &[Sample]) -> TrainData {
         for s in samples {
-            d.push(s, 1.0, SCALE);
+            d.push(s, &Rulebook::default(), 1.0, SCALE);
         }
         d
     }
@@ -732,9 +742,9 @@ mod tests {
             game: 0,
         };
         let mut d = TrainData::new();
-        d.push(&sample(None), 0.5, SCALE);
-        d.push(&sample(Some(0)), 0.5, SCALE);
-        d.push(&sample(Some(0)), 1.0, SCALE);
+        d.push(&sample(None), &Rulebook::default(), 0.5, SCALE);
+        d.push(&sample(Some(0)), &Rulebook::default(), 0.5, SCALE);
+        d.push(&sample(Some(0)), &Rulebook::default(), 1.0, SCALE);
         assert_eq!(d.target, [1.0, 0.75, 1.0]);
         assert_eq!(d.row(0).len(), board.occupied().count() as usize);
     }

@@ -11,8 +11,8 @@
 use super::sample::Sample;
 use crate::board::Rules;
 use crate::search::eval::features::{FEATURES, GROUPS, HAND_SET, Sink, extract, phase};
-use crate::search::eval::weights::WEIGHTS;
 use crate::search::params::PHASE_PIECES;
+use crate::search::size::Size;
 use crate::splitmix::{mix, spread};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -93,11 +93,11 @@ impl Dataset {
         self.result.is_empty()
     }
 
-    pub fn push(&mut self, sample: &Sample, rules: &Rules) {
+    pub fn push<G: Size>(&mut self, sample: &Sample<G>, rules: &Rules) {
         extract(
             &sample.board,
-            &crate::board::Rulebook::new(*rules),
-            &crate::search::size::Size::hand().features,
+            &crate::board::generic::Rulebook::<G>::new(*rules),
+            &G::hand().features,
             &mut Collect(&mut self.features),
         );
         // Merge repeated features (a corner pattern seen at two corners) for a shorter loop.
@@ -213,17 +213,20 @@ pub fn held_out(game: u64, seed: u64, holdout: f64) -> bool {
     (x as f64 / u64::MAX as f64) < holdout
 }
 
-/// The weights the evaluation uses now, as floats: opening then ending for each feature.
-pub fn current_weights() -> Vec<f64> {
-    WEIGHTS
+/// The weights the evaluation of boards of `G` uses now, as floats: opening then ending for
+/// each feature.
+pub fn current_weights<G: Size>() -> Vec<f64> {
+    G::hand()
+        .weights
+        .weights
         .iter()
         .flat_map(|&[o, e]| [o as f64, e as f64])
         .collect()
 }
 
 /// Zero weights to fit from, but for the hand-set ones, which keep their current values.
-pub fn zero_weights() -> Vec<f64> {
-    let mut w = current_weights();
+pub fn zero_weights<G: Size>() -> Vec<f64> {
+    let mut w = current_weights::<G>();
     for (j, x) in w.iter_mut().enumerate() {
         if !hand_set(j / 2) {
             *x = 0.0;
@@ -387,7 +390,7 @@ mod tests {
         let rules = Rules::default();
         let mut d = Dataset::new();
         d.push(&sample(crate::board::START_FEN, GameResult::Draw), &rules);
-        let w = current_weights();
+        let w = current_weights::<crate::board::Eleven>();
         let eval = d.eval(&w, 0);
         let board = parse_fen(crate::board::START_FEN).unwrap();
         let expected =
@@ -451,7 +454,7 @@ mod tests {
         for _ in 0..20 {
             train.push(&sample(sealed, GameResult::DefendersWon), &rules);
         }
-        let start = current_weights();
+        let start = current_weights::<crate::board::Eleven>();
         let settings = TuneSettings {
             epochs: 50,
             scale: Some(0.01),
@@ -466,7 +469,7 @@ mod tests {
             |_| {},
         );
         assert!(fit.train < fit.start_train);
-        let zero = zero_weights();
+        let zero = zero_weights::<crate::board::Eleven>();
         for g in HAND_SET {
             for j in 2 * g.start..2 * (g.start + g.len) {
                 assert_eq!(fit.weights[j], start[j], "{} moved", g.name);
@@ -510,7 +513,7 @@ mod tests {
                 fit(
                     &train,
                     &Dataset::new(),
-                    current_weights(),
+                    current_weights::<crate::board::Eleven>(),
                     &settings,
                     5,
                     |_| {},
@@ -521,7 +524,7 @@ mod tests {
         let one = run(1);
         assert_eq!(one, run(2));
         assert_eq!(one, run(3));
-        assert_ne!(one, current_weights());
+        assert_ne!(one, current_weights::<crate::board::Eleven>());
     }
 
     #[test]

@@ -96,19 +96,7 @@ pub struct Resize {
     pub line: Input,
 }
 
-/// Runs `$run::<G>($args)` with `G` the size of boards of `$side` (7, 9, 11 or 13; any other
-/// is 11x11): the one place a protocol picks the size its loop is compiled for.
-macro_rules! with_size {
-    ($side:expr, $run:ident ( $($args:expr),* )) => {
-        match $side {
-            7 => $run::<crate::board::Seven>($($args),*),
-            9 => $run::<crate::board::Nine>($($args),*),
-            13 => $run::<crate::board::Thirteen>($($args),*),
-            _ => $run::<crate::board::Eleven>($($args),*),
-        }
-    };
-}
-pub(crate) use with_size;
+pub(crate) use crate::with_size;
 
 /// How long a program on pipes has to say its first line before it is taken for OpenTafl,
 /// which waits for the engine's `hello` before it says anything (and for about five seconds).
