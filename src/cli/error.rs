@@ -1,6 +1,5 @@
 //! Why a command failed, worded so that the user knows what to change.
 
-use hnefi::board::{MoveError, NotationError};
 use hnefi::learn::datagen::DatagenError;
 use hnefi::learn::sample::SampleError;
 use hnefi::protocol::connect::ConnectError;
@@ -33,18 +32,22 @@ pub enum CliError {
     /// Arguments that do not go together, and how to set them.
     #[error("{0}")]
     Conflict(&'static str),
-    #[error("--moves {index} ({text}): {source}")]
+    #[error("--moves {index} ({text}): {error}")]
     MoveText {
         index: usize,
         text: String,
-        source: NotationError,
+        error: String,
     },
-    #[error("--moves {index} ({text}): {source}")]
+    #[error("--moves {index} ({text}): {error}")]
     IllegalMove {
         index: usize,
         text: String,
-        source: MoveError,
+        error: String,
     },
+    #[error("--fen: {0}")]
+    Position(String),
+    #[error("--rules {rules}: {why}")]
+    Rules { rules: String, why: String },
     /// A file that was read but whose content is wrong.
     #[error("{}: {reason}", path.display())]
     Invalid { path: PathBuf, reason: String },
