@@ -170,8 +170,9 @@ pub struct Finished {
     pub record: String,
 }
 
-/// Starts each engine once and shuts it down, so that a wrong command fails at once rather
-/// than as a forfeit in every game.
+/// Checks that every engine's protocol can be told the match's rules and openings, then starts
+/// each engine once and shuts it down, so that a wrong command fails at once rather than as a
+/// forfeit in every game.
 pub fn check_engines<G: Geometry>(
     settings: &Settings<G>,
     stop: &Arc<AtomicBool>,
@@ -209,6 +210,8 @@ pub fn check_engines<G: Geometry>(
                 });
             }
         }
+    }
+    for spec in &settings.engines {
         match Player::start(spec.clone(), &settings.rules, settings.start, stop.clone()) {
             Ok(_) => {}
             Err(Fault::Stopped) => return Err(MatchError::Interrupted),
