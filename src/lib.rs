@@ -14,3 +14,4 @@ pub mod search;
 pub mod splitmix;
 pub mod tactics;
 pub mod tournament;
+pub mod variant;

@@ -236,11 +236,15 @@ fn balanced_openings_read_back_as_openings() {
     );
     assert!(ok, "{err}");
     assert!(out.starts_with("# Balanced openings"), "{out}");
-    let openings = hnefi::tournament::openings::load_openings(&out, hnefi::board::Rules::default())
-        .expect("a valid openings file");
+    let openings = hnefi::tournament::openings::load_openings(
+        &out,
+        &hnefi::board::Board::start(),
+        hnefi::board::Rules::default(),
+    )
+    .expect("a valid openings file");
     // Lines 1, 2 and 5 were won; all are long enough.
     assert_eq!(openings.len(), 3, "{out}");
-    assert!(openings.iter().all(|o| (4..=8).contains(&o.len())));
+    assert!(openings.iter().all(|o| (4..=8).contains(&o.moves.len())));
     assert!(err.contains("kept 3 of 3"), "{err}");
     let (ok, _, err) = common::output_of_hnefi_in(&dir, &["openings", "games.csv", "--nodes", "5"]);
     assert!(!ok && err.contains("--balanced"), "{err}");

@@ -517,3 +517,99 @@ fn an_engine_behind_a_wrapper_script_goes_with_it() {
         "the wrapped engine outlived the match"
     );
 }
+
+/// A 13x13 rules string OpenTafl engines can be told: copenhagen-13 with a third repetition
+/// drawn, since its ban on the defenders' repeats has no key.
+fn thirteen_rules_string() -> String {
+    use hnefi::board::rules::Repetition;
+    use hnefi::board::{Preset, Thirteen};
+    let named = hnefi::variant::NamedRules::preset(Preset::Copenhagen13);
+    let start = named.start_board::<Thirteen>().unwrap();
+    let rules = hnefi::board::Rules {
+        repetition: Repetition::ThirdIsDraw,
+        ..named.rules
+    };
+    hnefi::board::opentafl::rules_string(&rules, &hnefi::board::notation::to_opentafl(&start))
+}
+
+/// The games of `dir/games.csv` replay under `rules` on the board of `G` as recorded, each
+/// naming the rules.
+fn records_replay<G: hnefi::board::Geometry>(dir: &Path, rules: &str) {
+    let named: hnefi::variant::NamedRules = rules.parse().unwrap();
+    let records = std::fs::read_to_string(dir.join("games.csv")).expect("records");
+    let games = hnefi::record::read_games_of::<G>(&records);
+    assert_eq!(games.len(), 2, "{records}");
+    for (_, g) in games {
+        assert_eq!(g.rules.as_deref(), Some(rules));
+        let positions = g.positions_from(named.start_board().unwrap(), named.rules);
+        assert_eq!(positions.len(), g.moves.len() + 1, "every move legal");
+        let outcome = positions.last().unwrap().outcome();
+        if outcome.is_some() {
+            assert_eq!(hnefi::record::Verdict::from(outcome), g.result);
+        }
+    }
+}
+
+#[test]
+fn every_board_size_plays_matches_over_otep_and_htp() {
+    use hnefi::board::{Nine, Seven, Thirteen};
+    let exe = env!("CARGO_BIN_EXE_hnefi");
+    let thirteen = thirteen_rules_string();
+    type Replay = fn(&Path, &str);
+    let cases: [(&str, &str, Replay); 5] = [
+        ("brandub", "otep", records_replay::<Seven>),
+        ("brandubh", "htp", records_replay::<Seven>),
+        ("tablut", "otep", records_replay::<Nine>),
+        ("copenhagen-13", "htp", records_replay::<Thirteen>),
+        (&thirteen, "otep", records_replay::<Thirteen>),
+    ];
+    for (i, (rules, proto, replay)) in cases.into_iter().enumerate() {
+        let dir = scratch(&format!("sizes-{i}"));
+        let mut args = Vec::new();
+        for name in ["a", "b"] {
+            args.extend(words(&format!(
+                "--engine cmd={exe} name={name} proto={proto}"
+            )));
+            args.push(format!("args=--protocol {proto} --nodes 200"));
+        }
+        args.extend(words("--games 2 --concurrency 2 --max-plies 80 --rules"));
+        args.push(rules.to_string());
+        let (out, summary) = run(&dir, &args);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{rules}: {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("openings random: 4 plies"), "{stdout}");
+        let e = &summary.expect("a summary").encounters[0];
+        assert_eq!(e.games(), 2, "{rules}: {e:?}");
+        assert!(
+            e.endings.keys().all(|k| !k.contains("lost by")),
+            "{rules}: no forfeits: {e:?}"
+        );
+        replay(&dir, rules);
+    }
+}
+
+#[test]
+fn engines_that_cannot_be_told_the_board_are_refused() {
+    let exe = env!("CARGO_BIN_EXE_hnefi");
+    let dir = scratch("sizes-refused");
+    let match_of = |proto: &str, rules: &str| {
+        let mut args = hnefi_engine("uci", 100);
+        args.extend(words(&format!(
+            "--engine cmd={exe} name=other proto={proto} --rules {rules} --games 2"
+        )));
+        let (out, _) = run(&dir, &args);
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = match_of("htp", "tablut");
+    assert!(
+        err.contains("boards of 7, 11 and 13") && err.contains("9x9 board of tablut"),
+        "{err}"
+    );
+    let err = match_of("otep", "brandubh");
+    assert!(err.contains("may not repeat"), "{err}");
+}

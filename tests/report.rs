@@ -143,9 +143,11 @@ fn annotate_and_board_refuse_bad_input_clearly() {
     );
     let (ok, _, err) = hnefi(&["board", "--fen", "11/11 a"]);
     assert!(
-        !ok && err.contains("'--fen <POSITION>': expected 11 ranks"),
+        !ok && err.contains("--fen: ") && err.contains("expected 11 ranks"),
         "{err}"
     );
+    let (ok, _, err) = hnefi(&["board", "--rules", "brandubh", "--moves", "k4k5"]);
+    assert!(!ok && err.contains("--moves 1 (k4k5)"), "{err}");
     let (ok, _, err) = hnefi(&["board", "--moves", "d1d3 d3d1"]);
     assert!(!ok && err.contains("--moves 2"), "{err}");
     assert!(!err.contains("panicked"));
@@ -294,4 +296,84 @@ fn the_report_works_in_a_real_browser() {
         seventh.contains("#k@") && !seventh.contains("nothing drawn"),
         "{seventh}"
     );
+}
+
+/// The pieces and the special squares of an SVG diagram.
+fn drawn(svg: &str) -> (usize, usize) {
+    let doc = roxmltree::Document::parse(svg).expect("well-formed XML");
+    let pieces = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("use") && n.attribute("href") != Some("#board"))
+        .count();
+    let special = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("restricted"))
+        .count();
+    (pieces, special)
+}
+
+#[test]
+fn analyse_annotate_and_board_on_7x7_and_13x13() {
+    // Brandubh: 8 attackers, 4 defenders and the king on 7x7, its corners and throne marked.
+    let (ok, svg, err) = hnefi(&["board", "--rules", "brandubh", "--moves", "c4c6"]);
+    assert!(ok, "{err}");
+    assert!(
+        svg.contains("viewBox=\"0 0 328 328\""),
+        "7 squares of 40 and margins"
+    );
+    assert_eq!(drawn(&svg), (13, 5));
+    assert!(svg.contains("data-from=\"c4\" data-to=\"c6\""));
+    // A 13x13 position by its FEN alone: the board of its size and its rules.
+    let fen13 = "3aaaaaaa3/6a6/13/a5d5a/a5d5a/a4ddd4a/aa1dddkddd1aa/a4ddd4a/a5d5a/a5d5a/13/6a6/\
+                 3aaaaaaa3 a";
+    let (ok, svg, err) = hnefi(&["board", "--fen", fen13, "--moves", "m4l4"]);
+    assert!(ok, "{err}");
+    assert!(svg.contains("viewBox=\"0 0 568 568\"") && svg.contains(">m</text>"));
+    assert_eq!(drawn(&svg), (32 + 16 + 1, 5));
+
+    let (ok, out, err) = hnefi(&[
+        "analyse", "--rules", "brandubh", "--moves", "c4c6", "--depth", "2",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains(" 7 + . . a . . +") && out.contains("   a b c d e f g"),
+        "{out}"
+    );
+    assert!(
+        out.contains("attackers to move; 3a3/2da3/3d3/aa1kdaa/3d3/3a3/3a3 a"),
+        "{out}"
+    );
+    assert!(out.contains("best move "), "{out}");
+    let (ok, out, err) = hnefi(&["analyse", "--rules", "copenhagen-13", "--depth", "1"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("13 + . . a a a a a a a . . +"), "{out}");
+    assert!(out.contains("best move "), "{out}");
+
+    // Records of other rules name them in a fifth field, as the match runner writes them.
+    for (record, rules, last) in [
+        ("c4-c6 d6-f6,0,0,Ongoing,brandubh", "brandubh", ">d6-f6<"),
+        (
+            "m4-l4 g10-f10,0,0,Ongoing,copenhagen-13",
+            "copenhagen-13",
+            ">g10-f10<",
+        ),
+    ] {
+        let (ok, html, err) = hnefi(&["annotate", record, "--depth", "1"]);
+        assert!(ok, "{err}");
+        assert!(html.contains(&format!("Rules</b> {rules}")), "{rules}");
+        assert!(
+            html.contains(last) && err.contains("analysed 3 positions"),
+            "{err}"
+        );
+    }
+    // Moves alone take --rules.
+    let (ok, html, err) = hnefi(&[
+        "annotate",
+        "c4-c6 d6-f6",
+        "--rules",
+        "brandubh",
+        "--depth",
+        "1",
+    ]);
+    assert!(ok && html.contains(">c4-c6<"), "{err}");
 }

@@ -2,12 +2,15 @@
 //! evaluation term by term.
 
 use super::CliError;
-use super::common::{EvalChoice, PositionArg};
+use super::common::{EvalChoice, PositionArg, sized};
 use clap::Args;
-use hnefi::board::{Preset, Rulebook, Rules, Side};
+use hnefi::board::generic::{Move, Position};
+use hnefi::board::{Rulebook, Side};
 use hnefi::report::graph::percent;
 use hnefi::report::scale::attackers_win;
 use hnefi::search::Score;
+use hnefi::search::size::Size;
+use hnefi::variant::NamedRules;
 use std::time::Duration;
 
 #[derive(Args)]
@@ -29,31 +32,45 @@ pub struct AnalyseArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Rules preset: copenhagen, copenhagen-2017, hnefatafl-org or fetlar.
-    #[arg(long, default_value = "copenhagen")]
-    pub rules: Preset,
+    /// Rules: a preset or an OpenTafl rules string, on any board [default: those of the
+    /// position's board: copenhagen, brandubh, tablut or copenhagen-13].
+    #[arg(long)]
+    pub rules: Option<NamedRules>,
     #[command(flatten)]
     pub eval: EvalChoice,
 }
 
-pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
-    use hnefi::board::Position;
-    use hnefi::board::notation::{parse_move, record_move};
-    use hnefi::search::{Engine, Info, Limits, Options};
-    let board = args.position.board();
-    let mut pos = Position::new(board, Rules::preset(args.rules));
-    for (i, text) in args.moves.iter().filter(|m| !m.is_empty()).enumerate() {
-        let mv = parse_move(text).map_err(|source| CliError::MoveText {
+/// The game of `--fen` and `--moves` under `rules`, on the board of `G`.
+pub(super) fn game<G: Size>(
+    position: &PositionArg,
+    moves: &[String],
+    rules: &NamedRules,
+) -> Result<Position<G>, CliError> {
+    let mut pos = Position::new(position.board_on::<G>(rules)?, rules.rules);
+    for (i, text) in moves.iter().filter(|m| !m.is_empty()).enumerate() {
+        let mv = Move::<G>::parse(text).map_err(|source| CliError::MoveText {
             index: i + 1,
             text: text.clone(),
-            source,
+            error: source.to_string(),
         })?;
         pos.try_play(mv).map_err(|source| CliError::IllegalMove {
             index: i + 1,
             text: text.clone(),
-            source,
+            error: source.to_string(),
         })?;
     }
+    Ok(pos)
+}
+
+pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
+    let rules = args.position.rules(args.rules.as_ref());
+    sized!(rules.rules.side, analyse_on(&args, &rules))
+}
+
+fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), CliError> {
+    use hnefi::board::notation::record_move;
+    use hnefi::search::{Engine, Info, Limits, Options};
+    let pos = game::<G>(&args.position, &args.moves, rules)?;
     if !(1..=64).contains(&args.multipv) {
         return Err(CliError::out_of_range("--multipv", args.multipv, "1-64"));
     }
@@ -76,7 +93,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
         outln!("game over: {o}")?;
         return Ok(());
     }
-    let limits = Limits {
+    let limits = Limits::<G> {
         depth: args.depth,
         movetime: match (args.depth, args.movetime) {
             (None, None) => Some(Duration::from_millis(5000)),
@@ -85,7 +102,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
         ..Limits::default()
     };
     let (eval, net) = args.eval.load()?;
-    let mut engine = Engine::new(Options {
+    let mut engine = Engine::<G>::new(Options {
         multipv: args.multipv,
         threads: args.threads,
         hash_mb: 64,
@@ -98,12 +115,12 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
     let failed = std::sync::Arc::new(std::sync::Mutex::new(None));
     let (stopper, failure) = (engine.stopper(), failed.clone());
     let to_move = pos.side_to_move();
-    let report = move |info: &Info| {
+    let report = move |info: &Info<G>| {
         // Replay the line to write each move with its captures.
         let mut p = root.clone();
         let mut text = Vec::new();
         for &mv in &info.pv {
-            if p.board().check_move(mv).is_err() {
+            if p.board().check_move_under(mv, p.rulebook()).is_err() {
                 break;
             }
             let captured = p.play(mv);
@@ -164,7 +181,7 @@ pub struct EvalArgs {
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
     use hnefi::search::nnue::describe;
-    let board = args.position.board();
+    let board = args.position.board()?;
     let book = Rulebook::default();
     let (eval, net) = args.eval.load()?;
     out!("{}", hnefi::search::eval::breakdown(&board, &book))?;

@@ -3,12 +3,15 @@
 
 use super::CliError;
 use clap::Args;
-use hnefi::board::notation::{parse_position, to_opentafl};
-use hnefi::board::{Board, Move, Preset, Rules};
+use hnefi::board::generic;
+use hnefi::board::notation::{to_fen, to_opentafl};
+use hnefi::board::{Board, START_FEN};
 use hnefi::learn::sample::Sample;
 use hnefi::search::EvalKind;
 use hnefi::search::nnue::QuantisedNetwork;
-use hnefi::tournament::openings::{BUILT_IN, load_openings};
+use hnefi::search::size::Size;
+use hnefi::tournament::openings::{BUILT_IN, Opening, RandomOpenings, load_openings};
+use hnefi::variant::NamedRules;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -44,17 +47,21 @@ pub(super) fn read_samples<G: hnefi::board::Geometry>(
         .collect()
 }
 
-/// The openings of `--openings` (default: the built-in ones), checked under `rules`, and
-/// their name for reports.
-pub(super) fn match_openings(
+/// The openings of `--openings`, checked under `rules` from their `start`, and their name for
+/// reports. Without a file: the built-in ones from Copenhagen's start, random even ones of
+/// `seed` from any other.
+pub(super) fn match_openings<G: Size>(
     path: Option<&Path>,
-    rules: Rules,
-) -> Result<(Vec<Vec<Move>>, String), CliError> {
+    rules: &NamedRules,
+    start: &generic::Board<G>,
+    seed: u64,
+) -> Result<(Vec<Opening<G>>, String), CliError> {
     let (text, name) = match path {
         Some(path) => (read_text(path)?, path.display().to_string()),
-        None => (BUILT_IN.to_string(), "built-in".to_string()),
+        None if to_fen(start) == START_FEN => (BUILT_IN.to_string(), "built-in".to_string()),
+        None => return Ok(RandomOpenings::default().make(start, rules.rules, seed)),
     };
-    let openings = load_openings(&text, rules).map_err(|e| CliError::Invalid {
+    let openings = load_openings(&text, start, rules.rules).map_err(|e| CliError::Invalid {
         path: path.map_or_else(|| "built-in openings".into(), Path::to_path_buf),
         reason: e.to_string(),
     })?;
@@ -149,29 +156,78 @@ pub(super) fn interrupt_flag(notice: &'static str) -> Arc<AtomicBool> {
     stop
 }
 
-/// `--fen`: the position a command starts from.
+/// Calls `$run::<G>($args)` with `G` the board of `$side` (7, 9, 11 or 13, as rules give it):
+/// the one place a command picks the size its work is compiled for.
+macro_rules! sized {
+    ($side:expr, $run:ident ( $($args:expr),* )) => {
+        match $side {
+            7 => $run::<hnefi::board::Seven>($($args),*),
+            9 => $run::<hnefi::board::Nine>($($args),*),
+            13 => $run::<hnefi::board::Thirteen>($($args),*),
+            _ => $run::<hnefi::board::Eleven>($($args),*),
+        }
+    };
+}
+pub(super) use sized;
+
+/// `--fen`: the position a command starts from, on any board.
 #[derive(Args)]
 pub(super) struct PositionArg {
     /// The position: a FEN, or an OpenTafl position string (rank 1 first) and then the side
-    /// to move, `a` or `d` (the attackers if none) [default: the start position].
-    #[arg(long = "fen", value_name = "POSITION", value_parser = position)]
-    fen: Option<Board>,
+    /// to move, `a` or `d` (the attackers if none), on a board of any size [default: the start
+    /// position of the rules].
+    #[arg(long = "fen", value_name = "POSITION")]
+    fen: Option<String>,
 }
 
 impl PositionArg {
-    pub fn board(&self) -> Board {
-        self.fen.unwrap_or_else(Board::start)
+    /// The 11x11 position, for the commands that know only that board.
+    pub fn board(&self) -> Result<Board, CliError> {
+        self.board_on(&NamedRules::default())
+    }
+
+    /// The position on the board of `G`, that of `rules`.
+    pub fn board_on<G: hnefi::board::Geometry>(
+        &self,
+        rules: &NamedRules,
+    ) -> Result<generic::Board<G>, CliError> {
+        let Some(fen) = &self.fen else {
+            return rules.start_board::<G>().map_err(|e| CliError::Rules {
+                rules: rules.to_string(),
+                why: format!("its start: {e}"),
+            });
+        };
+        let board = generic::Board::<G>::from_position(fen).map_err(|e| {
+            CliError::Position(format!(
+                "{e}; a position is a FEN ('{}') or an OpenTafl position string ('{} a') of the \
+                 {side}x{side} board of --rules {rules}",
+                START_FEN,
+                to_opentafl(&Board::start()),
+                side = G::SIDE
+            ))
+        })?;
+        generic::Rulebook::<G>::new(rules.rules)
+            .check_setup(&board)
+            .map_err(|e| CliError::Position(format!("{e} under the rules {rules}")))?;
+        Ok(board)
+    }
+
+    /// The rules a position command plays by: `--rules` if given, else those of the
+    /// position's board size (Copenhagen on 11x11, see `Preset::default_for_side`).
+    pub fn rules(&self, given: Option<&NamedRules>) -> NamedRules {
+        if let Some(rules) = given {
+            return rules.clone();
+        }
+        let side = self.fen.as_deref().and_then(position_side).unwrap_or(11);
+        NamedRules::preset(hnefi::board::Preset::default_for_side(side))
     }
 }
 
-fn position(text: &str) -> Result<Board, String> {
-    let start = to_opentafl(&Board::start());
-    parse_position(text).map_err(|e| {
-        format!(
-            "{e}; a position is a FEN ('{}') or an OpenTafl position string ('{start} a')",
-            hnefi::board::START_FEN
-        )
-    })
+/// The side of the board a FEN or an OpenTafl position string is written for: its count of
+/// ranks.
+fn position_side(text: &str) -> Option<u8> {
+    let placement = text.split_whitespace().next()?.trim_matches('/');
+    u8::try_from(placement.split('/').count()).ok()
 }
 
 /// `--rules`: a preset by name, or an OpenTafl rules string, for any board.
@@ -180,49 +236,26 @@ pub(super) struct RulesArg {
     /// The rules: a preset (copenhagen, copenhagen-2017, hnefatafl-org, fetlar, brandubh,
     /// copenhagen-13, tablut, foteviken-tablut, sea-battle, tawlbwrdd, brandub, magpie) or an
     /// OpenTafl rules string ('dim:9 name:Tablut esc:e ... start:/.../').
-    #[arg(long = "rules", value_name = "RULES", default_value = "copenhagen", value_parser = rules_arg)]
-    rules: (hnefi::board::Rules, String),
+    #[arg(long = "rules", value_name = "RULES", default_value = "copenhagen")]
+    rules: NamedRules,
 }
 
 impl RulesArg {
     /// The rules and their start position (a FEN, or an OpenTafl string and the side to move).
     pub fn rules_and_start(&self) -> (hnefi::board::Rules, String) {
-        self.rules.clone()
+        (self.rules.rules, self.rules.start.clone())
     }
 
     /// The rules and their start board, on boards of `G` (the rules' size).
     pub fn start_board<G: hnefi::board::Geometry>(
         &self,
-    ) -> Result<(hnefi::board::Rules, hnefi::board::generic::Board<G>), CliError> {
-        use hnefi::board::generic::Board;
-        let (rules, start) = self.rules.clone();
-        let board = match start.rsplit_once(' ') {
-            Some((position, side)) if position.starts_with('/') => {
-                let side = if side == "d" {
-                    hnefi::board::Side::Defenders
-                } else {
-                    hnefi::board::Side::Attackers
-                };
-                Board::<G>::from_opentafl(position, side)
-            }
-            _ => Board::<G>::from_fen(&start),
-        }
-        .map_err(|e| CliError::RulesStart(e.to_string()))?;
-        Ok((rules, board))
+    ) -> Result<(hnefi::board::Rules, generic::Board<G>), CliError> {
+        let board = self
+            .rules
+            .start_board::<G>()
+            .map_err(|e| CliError::RulesStart(e.to_string()))?;
+        Ok((self.rules.rules, board))
     }
-}
-
-fn rules_arg(text: &str) -> Result<(hnefi::board::Rules, String), String> {
-    use hnefi::board::opentafl::parse_rules_string;
-    if text.contains(':') {
-        let variant = parse_rules_string(text).map_err(|e| e.to_string())?;
-        let side = variant.rules.first.letter();
-        return Ok((variant.rules, format!("{} {side}", variant.start)));
-    }
-    let preset: Preset = text.parse().map_err(|e: hnefi::board::UnknownPreset| {
-        format!("{e}; or give an OpenTafl rules string ('dim:9 esc:e ... start:/.../')")
-    })?;
-    Ok((Rules::preset(preset), preset.start_fen().to_string()))
 }
 
 /// The evaluation a command searches with.
@@ -285,6 +318,16 @@ pub(super) fn load_net(path: &Path) -> Result<QuantisedNetwork, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_say_their_board_size() {
+        assert_eq!(position_side(START_FEN), Some(11));
+        assert_eq!(
+            position_side("/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ d"),
+            Some(7)
+        );
+        assert_eq!(position_side(""), None);
+    }
 
     #[test]
     fn shard_words() {

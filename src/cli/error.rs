@@ -1,6 +1,5 @@
 //! Why a command failed, worded so that the user knows what to change.
 
-use hnefi::board::{MoveError, NotationError};
 use hnefi::learn::datagen::DatagenError;
 use hnefi::protocol::connect::ConnectError;
 use hnefi::search::OptionsError;
@@ -32,21 +31,25 @@ pub enum CliError {
     /// Arguments that do not go together, and how to set them.
     #[error("{0}")]
     Conflict(&'static str),
-    #[error("--moves {index} ({text}): {source}")]
+    #[error("--moves {index} ({text}): {error}")]
     MoveText {
         index: usize,
         text: String,
-        source: NotationError,
+        error: String,
     },
-    #[error("--moves {index} ({text}): {source}")]
+    #[error("--moves {index} ({text}): {error}")]
     IllegalMove {
         index: usize,
         text: String,
-        source: MoveError,
+        error: String,
     },
     /// The start position of the rules given (`--rules`) is not a board of their size.
     #[error("--rules: start position: {0}")]
     RulesStart(String),
+    #[error("--fen: {0}")]
+    Position(String),
+    #[error("--rules {rules}: {why}")]
+    Rules { rules: String, why: String },
     /// A file that was read but whose content is wrong.
     #[error("{}: {reason}", path.display())]
     Invalid { path: PathBuf, reason: String },

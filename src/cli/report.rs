@@ -1,16 +1,19 @@
 //! `hnefi annotate` and `hnefi board`: parse the command line, run the report library, show
 //! progress on stderr and write the page or the drawing.
 
-use super::common::PositionArg;
+use super::analyse::game as position_game;
+use super::common::{PositionArg, sized};
 use super::error::CliError;
 use super::output::{check_writable, write_document};
 use clap::Args;
-use hnefi::board::notation::parse_move;
-use hnefi::board::{Position, Preset, Rules};
+use hnefi::board::generic::RecordMove;
 use hnefi::report::analysis::{Settings, analyse};
 use hnefi::report::diagram::{self, Marks};
+use hnefi::report::game::Found;
 use hnefi::report::{game, page};
 use hnefi::search::Limits;
+use hnefi::search::size::Size;
+use hnefi::variant::NamedRules;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -20,8 +23,8 @@ const DEFAULT_MOVETIME_MS: u64 = 200;
 
 #[derive(Args)]
 pub struct AnnotateArgs {
-    /// The game: a record line ("d1-d3 e5-e2 ..."), a file of records (with --game), or an
-    /// OpenTafl .otg file.
+    /// The game: a record line ("d1-d3 e5-e2 ...", with the rules as a fifth field for other
+    /// rules than Copenhagen), a file of records (with --game), or an OpenTafl .otg file.
     pub game: String,
     /// The line of the game in a file of records (as data/copenhagen.csv numbers them).
     #[arg(long = "game", value_name = "LINE")]
@@ -38,9 +41,10 @@ pub struct AnnotateArgs {
     /// Transposition table in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
-    /// Rules preset: copenhagen, copenhagen-2017, hnefatafl-org or fetlar.
-    #[arg(long, default_value = "copenhagen")]
-    pub rules: Preset,
+    /// Rules: a preset or an OpenTafl rules string, on any board [default: the rules the
+    /// record names, else copenhagen].
+    #[arg(long)]
+    pub rules: Option<NamedRules>,
     /// Where to write the HTML report (default: standard output).
     #[arg(long, short)]
     pub out: Option<PathBuf>,
@@ -59,12 +63,26 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
             "--depth and --movetime must be at least 1",
         ));
     }
-    let game = game::load(&args.game, args.game_line)?;
+    let found = game::find(&args.game, args.game_line)?;
+    let rules = match &args.rules {
+        Some(rules) => rules.clone(),
+        None => found.rules()?.unwrap_or_default(),
+    };
     // Checked before the analysis, so that a path that cannot be written fails at once rather
     // than after minutes of searching.
     if let Some(path) = &args.out {
         check_writable(path)?;
     }
+    sized!(rules.rules.side, annotate_on(&args, &found, &rules))
+}
+
+/// The report of the game `found` under `rules`, on their board `G`.
+fn annotate_on<G: Size>(
+    args: &AnnotateArgs,
+    found: &Found,
+    rules: &NamedRules,
+) -> Result<(), CliError> {
+    let game = found.game::<G>(rules)?;
     let limits = Limits {
         depth: args.depth,
         movetime: match args.depth {
@@ -79,7 +97,8 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
         limits,
         threads: args.threads,
         hash_mb: args.hash,
-        rules: Rules::preset(args.rules),
+        rules: rules.rules,
+        rules_name: rules.to_string(),
     };
     let bar = ProgressBar::new(game.moves.len() as u64 + 1).with_style(
         ProgressStyle::with_template("analysing {bar:40} {pos}/{len} positions, {eta} left")
@@ -112,31 +131,30 @@ pub struct BoardArgs {
     /// Moves played from it, as d1d3 or d1-d3; the last one is drawn as an arrow.
     #[arg(long, num_args = 1.., value_delimiter = ' ')]
     pub moves: Vec<String>,
-    /// Rules preset: copenhagen, copenhagen-2017, hnefatafl-org or fetlar.
-    #[arg(long, default_value = "copenhagen")]
-    pub rules: Preset,
+    /// Rules: a preset or an OpenTafl rules string, on any board; their special squares are
+    /// marked [default: those of the position's board: copenhagen, brandubh, tablut or
+    /// copenhagen-13].
+    #[arg(long)]
+    pub rules: Option<NamedRules>,
     /// Where to write the SVG (default: standard output).
     #[arg(long, short)]
     pub out: Option<PathBuf>,
 }
 
 pub fn board(args: BoardArgs) -> Result<(), CliError> {
-    let start = args.position.board();
-    let mut pos = Position::new(start, Rules::preset(args.rules));
+    let rules = args.position.rules(args.rules.as_ref());
+    sized!(rules.rules.side, board_on(&args, &rules))
+}
+
+fn board_on<G: Size>(args: &BoardArgs, rules: &NamedRules) -> Result<(), CliError> {
+    let mut pos = position_game::<G>(&args.position, &args.moves, rules)?;
     let mut marks = Marks::default();
-    for (i, text) in args.moves.iter().filter(|m| !m.is_empty()).enumerate() {
-        let mv = parse_move(text).map_err(|source| CliError::MoveText {
-            index: i + 1,
-            text: text.clone(),
-            source,
-        })?;
-        let captures = pos.try_play(mv).map_err(|source| CliError::IllegalMove {
-            index: i + 1,
-            text: text.clone(),
-            source,
-        })?;
-        marks.last = Some(hnefi::board::RecordMove { mv, captures });
+    // The last move is drawn with what it took.
+    if let Some(mv) = pos.undo() {
+        let captures = pos.play(mv);
+        marks.last = Some(RecordMove { mv, captures });
     }
-    let svg = diagram::render(pos.board(), &marks).into_string();
+    let special = diagram::special_squares::<G>(&rules.rules);
+    let svg = diagram::render(pos.board(), &marks, special).into_string();
     write_document(args.out.as_deref(), svg.as_bytes())
 }

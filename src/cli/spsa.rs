@@ -3,11 +3,12 @@
 use super::CliError;
 use super::common::{check_runner_limits, interrupt_flag, match_openings};
 use clap::Args;
-use hnefi::board::Rules;
+use hnefi::board::Board;
 use hnefi::protocol::Protocol;
 use hnefi::tournament::runner::check_engines;
 use hnefi::tournament::spec::EngineSpec;
 use hnefi::tournament::spsa::{MatchGames, Schedule, SpsaState, Tuner, parse_params};
+use hnefi::variant::NamedRules;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -84,8 +85,9 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
             "at most 2^20",
         ));
     }
-    let rules = Rules::default();
-    let (openings, openings_name) = match_openings(args.openings.as_deref(), rules)?;
+    let rules = NamedRules::default();
+    let (openings, openings_name) =
+        match_openings(args.openings.as_deref(), &rules, &Board::start(), args.seed)?;
     let state = if args.resume {
         let state = SpsaState::load(&args.state)?;
         state.check_schedule(&schedule, &args.state)?;

@@ -1,13 +1,16 @@
 //! `hnefi match`: the command line of the match runner and its progress display.
 
 use super::CliError;
-use super::common::{check_runner_limits, interrupt_flag, match_openings, parse_shard, read_text};
+use super::common::{
+    check_runner_limits, interrupt_flag, match_openings, parse_shard, read_text, sized,
+};
 use super::output::{check_writable, write_document};
 use clap::{ArgAction, Args, Subcommand};
-use hnefi::board::{Preset, Rules};
+use hnefi::search::size::Size;
 use hnefi::tournament::runner::{Settings, check_engines, run};
 use hnefi::tournament::spec::EngineSpec;
 use hnefi::tournament::summary::{Sprt, Summary};
+use hnefi::variant::NamedRules;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -37,16 +40,20 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Openings file: one opening per line, moves like d1-d3 (default: the built-in openings
-    /// from the real games, positions/openings.txt).
+    /// Openings file: one opening per line, moves like d1-d3 from the rules' start, or a
+    /// position (FEN and side to move) and moves from it (default: Copenhagen's start takes
+    /// the built-in openings of the real games, positions/openings.txt; any other start
+    /// random openings of 4 plies, the nearest even of 100 by a short search).
     #[arg(long)]
     pub openings: Option<PathBuf>,
-    /// Seed for the order of the openings.
+    /// Seed for the order of the openings, and for random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Rules preset the referee plays by: copenhagen, copenhagen-2017, hnefatafl-org, fetlar.
+    /// Rules the referee plays by: a preset (copenhagen, copenhagen-2017, hnefatafl-org,
+    /// fetlar, brandubh, copenhagen-13, tablut, foteviken-tablut, sea-battle, tawlbwrdd,
+    /// brandub, magpie) or an OpenTafl rules string, on any board.
     #[arg(long, default_value = "copenhagen")]
-    pub rules: Preset,
+    pub rules: NamedRules,
     /// A game that reaches this many plies is a draw.
     #[arg(long, default_value_t = 500)]
     pub max_plies: usize,
@@ -160,7 +167,7 @@ fn parse_sprt(words: &[String]) -> Result<Option<Sprt>, SprtError> {
     Ok(Some(sprt))
 }
 
-fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
+fn settings<G: Size>(args: &MatchArgs) -> Result<Settings<G>, CliError> {
     if args.engines.len() < 2 {
         return Err(CliError::Conflict("a match needs two or more --engine"));
     }
@@ -186,19 +193,26 @@ fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
         return Err(CliError::out_of_range("--games", 0, "at least 1"));
     }
     let move_timeout = check_runner_limits(args.concurrency, args.move_timeout)?;
-    let rules = Rules::preset(args.rules);
-    if args.rules != Preset::HnefataflOrg
+    let rules = args.rules.clone();
+    let start = rules.start_board::<G>().map_err(|e| CliError::Rules {
+        rules: rules.to_string(),
+        why: format!("its start: {e}"),
+    })?;
+    let server = hnefi::protocol::htp::server_rules(G::SIDE);
+    if rules.rules != server
         && engines
             .iter()
             .any(|e| e.proto == hnefi::protocol::Protocol::Htp)
     {
         note!(
-            "hnefi match: warning: hnefatafl text protocol engines play the hnefatafl-org rules; \
-             with --rules {} they may refuse legal moves (consider --rules hnefatafl-org)",
-            args.rules
+            "hnefi match: warning: hnefatafl text protocol engines play the {} rules on this \
+             board; with --rules {rules} they may refuse legal moves (consider --rules {})",
+            server.preset,
+            server.preset
         );
     }
-    let (openings, openings_name) = match_openings(args.openings.as_deref(), rules)?;
+    let (openings, openings_name) =
+        match_openings(args.openings.as_deref(), &rules, &start, args.seed)?;
     Ok(Settings {
         engines: engines.into_iter().map(Arc::new).collect(),
         games: args.games.div_ceil(2) * 2,
@@ -207,6 +221,7 @@ fn settings(args: &MatchArgs) -> Result<Settings, CliError> {
         openings_name,
         seed: args.seed,
         rules,
+        start,
         max_plies: args.max_plies,
         sprt,
         shard: parse_shard(&args.shard)?,
@@ -246,7 +261,12 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         write_json(&merged, &json)?;
         return out!("{}", merged.report());
     }
-    let settings = settings(&args)?;
+    sized!(args.rules.rules.side, play_match(args))
+}
+
+/// The match of `args` on boards of `G`, the rules' size.
+fn play_match<G: Size>(args: MatchArgs) -> Result<(), CliError> {
+    let settings = settings::<G>(&args)?;
     if let Some(path) = &args.json {
         // Find out now, not after hours of games, that the summary cannot be written.
         check_writable(path)?;

@@ -5,33 +5,34 @@
 use super::classify::{Judgement, turning_points};
 use super::game::{Game, ReplayError};
 use super::scale::{attackers_win, for_side};
-use crate::board::RecordMove;
+use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::record_move;
-use crate::board::{Board, Outcome, Position, Rules, Side};
+use crate::board::{Eleven, Outcome, Rules, Side};
+use crate::search::size::Size;
 use crate::search::{Engine, Limits, Options, OptionsError, Score};
 
 /// A position of the game as the engine sees it.
 #[derive(Clone, Debug)]
-pub struct Point {
-    pub board: Board,
+pub struct Point<G: Size = Eleven> {
+    pub board: Board<G>,
     /// From the attackers' view.
     pub score: Score,
     /// The attackers' chance of winning.
     pub chance: f64,
     /// The engine's best line from here, with the captures of each move (empty at the end).
-    pub line: Vec<RecordMove>,
+    pub line: Vec<RecordMove<G>>,
     /// Depth the search completed (0 where the game is over).
     pub depth: u32,
 }
 
 /// A move of the game and what the engine makes of it.
 #[derive(Clone, Debug)]
-pub struct Step {
+pub struct Step<G: Size = Eleven> {
     /// 1 for the first move.
     pub ply: usize,
     pub side: Side,
     /// The move and what it really captured.
-    pub played: RecordMove,
+    pub played: RecordMove<G>,
     /// The mover's chance of winning lost by the move (negative: gained).
     pub loss: f64,
     /// Set only for a move other than the engine's choice.
@@ -42,20 +43,20 @@ pub struct Step {
 
 /// A whole game analysed.
 #[derive(Clone, Debug)]
-pub struct Analysis {
+pub struct Analysis<G: Size = Eleven> {
     /// How it was analysed.
     pub settings: Settings,
     /// One per position: the start, then after each move.
-    pub points: Vec<Point>,
+    pub points: Vec<Point<G>>,
     /// One per move.
-    pub steps: Vec<Step>,
+    pub steps: Vec<Step<G>>,
     /// How the rules ended the game, if they did.
     pub outcome: Option<Outcome>,
 }
 
-impl Analysis {
+impl<G: Size> Analysis<G> {
     /// The engine's better move and line for a judged step: its line from the position before.
-    pub fn better(&self, step: &Step) -> Option<&[RecordMove]> {
+    pub fn better(&self, step: &Step<G>) -> Option<&[RecordMove<G>]> {
         step.judgement?;
         let line = &self.points[step.ply - 1].line;
         (!line.is_empty()).then_some(line.as_slice())
@@ -63,13 +64,13 @@ impl Analysis {
 
     /// The number of the full move `step` belongs to; a full move is an attackers' move and
     /// the defenders' answer, so a game set up with the defenders to move starts with a half.
-    pub fn move_number(&self, step: &Step) -> usize {
+    pub fn move_number(&self, step: &Step<G>) -> usize {
         let offset = usize::from(self.points[0].board.side_to_move() == Side::Defenders);
         (step.ply - 1 + offset) / 2 + 1
     }
 
     /// `12. g3-e3xe2` for an attackers' move, `12... e5-e2` for the defenders'.
-    pub fn label(&self, step: &Step) -> String {
+    pub fn label(&self, step: &Step<G>) -> String {
         let dots = match step.side {
             Side::Attackers => ".",
             Side::Defenders => "...",
@@ -89,6 +90,8 @@ pub struct Settings {
     pub threads: usize,
     pub hash_mb: usize,
     pub rules: Rules,
+    /// How the rules are named, for the report.
+    pub rules_name: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -100,13 +103,13 @@ pub enum AnalysisError {
 }
 
 /// Analyses `game`, calling `progress(done, total)` after each position searched.
-pub fn analyse(
-    game: &Game,
+pub fn analyse<G: Size>(
+    game: &Game<G>,
     settings: &Settings,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Analysis, AnalysisError> {
+) -> Result<Analysis<G>, AnalysisError> {
     let positions = game.replay(settings.rules)?;
-    let mut engine = Engine::try_new(Options {
+    let mut engine = Engine::<G>::try_new(Options {
         threads: settings.threads,
         hash_mb: settings.hash_mb,
         // Nothing stands between the search and its caller here to be allowed for.
@@ -158,7 +161,7 @@ pub fn analyse(
 }
 
 /// One position: the rulebook's verdict where the game is over, else a search.
-fn assess(engine: &mut Engine, pos: &Position, limits: &Limits) -> Point {
+fn assess<G: Size>(engine: &mut Engine<G>, pos: &Position<G>, limits: &Limits) -> Point<G> {
     let side = pos.side_to_move();
     if let Some(end) = pos.outcome() {
         let score = Score::of_outcome(end, side, 0).for_attackers(side);
@@ -170,7 +173,13 @@ fn assess(engine: &mut Engine, pos: &Position, limits: &Limits) -> Point {
             depth: 0,
         };
     }
-    let result = engine.search(pos, limits.clone());
+    let limits = Limits::<G> {
+        depth: limits.depth,
+        movetime: limits.movetime,
+        nodes: limits.nodes,
+        ..Limits::default()
+    };
+    let result = engine.search(pos, limits);
     let pv = result
         .lines
         .first()
@@ -231,6 +240,7 @@ mod tests {
             threads: 1,
             hash_mb: 1,
             rules: Rules::default(),
+            rules_name: "copenhagen".into(),
         };
         let analysis = analyse(&game, &settings, &mut |_, _| {}).unwrap();
         let blunder = &analysis.steps[0];

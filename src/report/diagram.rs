@@ -1,5 +1,6 @@
-//! A board diagram as SVG: the squares with the restricted ones marked, the pieces, the last
-//! move as an arrow with what it captured crossed out, and a better move as a second arrow.
+//! A board diagram as SVG, on a board of any size: the squares with the rules' special ones
+//! (corners, throne, forts) marked, the pieces, the last move as an arrow with what it
+//! captured crossed out, and a better move as a second arrow.
 //! Written with `maud` so that every text is escaped and every element closed: the same markup
 //! is a standalone `.svg` file (XML) and an inline drawing in the report's HTML.
 //!
@@ -7,17 +8,34 @@
 //! diagram places them with `<use>`: a report holds a hundred boards, and drawing each piece in
 //! full made it a megabyte.
 
-use crate::board::RecordMove;
-use crate::board::square::SIZE;
-use crate::board::{Bitboard, Board, Move, Piece, Square};
+use crate::board::generic::{Bitboard, Board, Move, RecordMove, Square};
+use crate::board::geometry::Word;
+use crate::board::{Geometry, Piece, Rules};
 use maud::{Markup, PreEscaped, html};
 
 /// Side of a square, in SVG units.
 pub const CELL: f64 = 40.0;
 /// Room for the coordinates around the board.
 pub const MARGIN: f64 = 24.0;
-/// Width and height of the drawing.
-pub const EXTENT: f64 = 2.0 * MARGIN + SIZE as f64 * CELL;
+
+/// Width and height of the drawing of a board of `G`.
+pub fn extent<G: Geometry>() -> f64 {
+    2.0 * MARGIN + f64::from(G::SIDE) * CELL
+}
+
+/// The squares `rules` make special on the board of `G`: corners, throne and forts.
+pub fn special_squares<G: Geometry>(rules: &Rules) -> Bitboard<G> {
+    [
+        rules.corners,
+        rules.throne,
+        rules.attacker_forts,
+        rules.defender_forts,
+    ]
+    .iter()
+    .fold(Bitboard::EMPTY, |acc, s| {
+        acc | Bitboard(G::Word::from_limbs(s.squares.0))
+    }) & Bitboard::ALL
+}
 
 const ATTACKER_FILL: &str = "#2b2926";
 const DEFENDER_FILL: &str = "#fbf7ee";
@@ -26,19 +44,28 @@ const BETTER_MOVE: &str = "#1e9e57";
 const CAPTURE: &str = "#d7263d";
 
 /// What to draw over the pieces.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Marks {
+#[derive(Clone, Copy, Debug)]
+pub struct Marks<G: Geometry> {
     /// The move that led here and what it captured.
-    pub last: Option<RecordMove>,
+    pub last: Option<RecordMove<G>>,
     /// A move the engine prefers to the last one, from the position before it.
-    pub better: Option<Move>,
+    pub better: Option<Move<G>>,
 }
 
-/// The centre of `sq`: files left to right, rank 11 at the top.
-pub fn centre(sq: Square) -> (f64, f64) {
+impl<G: Geometry> Default for Marks<G> {
+    fn default() -> Marks<G> {
+        Marks {
+            last: None,
+            better: None,
+        }
+    }
+}
+
+/// The centre of `sq`: files left to right, the last rank at the top.
+pub fn centre<G: Geometry>(sq: Square<G>) -> (f64, f64) {
     (
         MARGIN + (f64::from(sq.file()) + 0.5) * CELL,
-        MARGIN + (f64::from(SIZE - 1 - sq.rank()) + 0.5) * CELL,
+        MARGIN + (f64::from(G::SIDE - 1 - sq.rank()) + 0.5) * CELL,
     )
 }
 
@@ -55,17 +82,21 @@ fn piece_id(piece: Piece) -> &'static str {
 /// The id of the shared empty board.
 const BOARD_ID: &str = "board";
 
-/// `board` with `marks`, as an `<svg>` element that stands on its own: a file of its own, with
-/// the shared drawings inside.
-pub fn render(board: &Board, marks: &Marks) -> Markup {
-    frame(true, html! { (shared()) (markings(board, marks)) })
+/// `board` with `marks` and the `special` squares marked, as an `<svg>` element that stands on
+/// its own: a file of its own, with the shared drawings inside.
+pub fn render<G: Geometry>(board: &Board<G>, marks: &Marks<G>, special: Bitboard<G>) -> Markup {
+    frame::<G>(true, html! { (shared(special)) (markings(board, marks)) })
 }
 
 /// `board` with `marks`, as an `<svg>` element for a document that holds [`shared`] once.
 /// Named `id`, the drawing can be shown again elsewhere in the document with [`again`].
-pub fn render_in_document(board: &Board, marks: &Marks, id: Option<&str>) -> Markup {
+pub fn render_in_document<G: Geometry>(
+    board: &Board<G>,
+    marks: &Marks<G>,
+    id: Option<&str>,
+) -> Markup {
     let drawing = markings(board, marks);
-    frame(
+    frame::<G>(
         false,
         html! {
             @match id {
@@ -77,34 +108,37 @@ pub fn render_in_document(board: &Board, marks: &Marks, id: Option<&str>) -> Mar
 }
 
 /// The drawing of [`render_in_document`] named `id`, shown once more.
-pub fn again(id: &str) -> Markup {
-    frame(false, html! { use href=(format!("#{id}")) {} })
+pub fn again<G: Geometry>(id: &str) -> Markup {
+    frame::<G>(false, html! { use href=(format!("#{id}")) {} })
 }
 
 /// An `<svg>` of a board around `content`. An HTML page gives its inline drawings their
 /// namespace; a file of its own must name it.
-fn frame(standalone: bool, content: Markup) -> Markup {
-    let view = format!("0 0 {EXTENT} {EXTENT}");
+fn frame<G: Geometry>(standalone: bool, content: Markup) -> Markup {
+    let extent = extent::<G>();
+    let view = format!("0 0 {extent} {extent}");
     html! {
         svg xmlns=[standalone.then_some("http://www.w3.org/2000/svg")] viewBox=(view)
             class="board" role="img" aria-label="Hnefatafl board" { (content) }
     }
 }
 
-/// The empty board and a piece of each kind, centred on the origin, as `<defs>` for `<use>`.
-/// Each kind is named by a title here, once for all the boards that show it.
-pub fn shared() -> Markup {
-    let inner = SIZE as f64 * CELL;
+/// The empty board with the `special` squares marked and a piece of each kind, centred on the
+/// origin, as `<defs>` for `<use>`. Each kind is named by a title here, once for all the
+/// boards that show it.
+pub fn shared<G: Geometry>(special: Bitboard<G>) -> Markup {
+    let extent = extent::<G>();
+    let inner = f64::from(G::SIDE) * CELL;
     let r = CELL * 0.38;
     let ring = r * 0.68;
     html! {
         defs {
             g id=(BOARD_ID) {
-                rect width=(EXTENT) height=(EXTENT) rx="10" fill="#3b342c" {}
+                rect width=(extent) height=(extent) rx="10" fill="#3b342c" {}
                 rect x=(MARGIN) y=(MARGIN) width=(inner) height=(inner) fill="#efe3c8" {}
-                (squares())
-                (grid())
-                (coordinates())
+                (squares(special))
+                (grid::<G>())
+                (coordinates::<G>())
             }
             g id=(piece_id(Piece::Attacker)) fill=(ATTACKER_FILL) stroke="#0d0c0b" stroke-width="1.5" {
                 title { "attacker" }
@@ -129,7 +163,7 @@ pub fn shared() -> Markup {
 }
 
 /// The empty board with the pieces of `board` and `marks` on it.
-fn markings(board: &Board, marks: &Marks) -> Markup {
+fn markings<G: Geometry>(board: &Board<G>, marks: &Marks<G>) -> Markup {
     let captured = marks.last.map_or(Bitboard::EMPTY, |m| m.captures);
     html! {
         use href=(format!("#{BOARD_ID}")) {}
@@ -149,10 +183,10 @@ fn markings(board: &Board, marks: &Marks) -> Markup {
     }
 }
 
-/// The five restricted squares, shaded and crossed.
-fn squares() -> Markup {
+/// The special squares, shaded and crossed.
+fn squares<G: Geometry>(special: Bitboard<G>) -> Markup {
     html! {
-        @for sq in Square::all().filter(|s| s.is_restricted()) {
+        @for sq in special {
             @let (cx, cy) = centre(sq);
             @let (x, y) = (cx - CELL / 2.0, cy - CELL / 2.0);
             g class="restricted" data-square=(sq) {
@@ -164,10 +198,10 @@ fn squares() -> Markup {
     }
 }
 
-fn grid() -> Markup {
-    let inner = SIZE as f64 * CELL;
+fn grid<G: Geometry>() -> Markup {
+    let inner = f64::from(G::SIDE) * CELL;
     let mut d = String::new();
-    for i in 1..SIZE {
+    for i in 1..G::SIDE {
         let at = MARGIN + f64::from(i) * CELL;
         d.push_str(&format!("M{MARGIN} {at}h{inner}M{at} {MARGIN}v{inner}"));
     }
@@ -178,15 +212,16 @@ fn grid() -> Markup {
     }
 }
 
-fn coordinates() -> Markup {
+fn coordinates<G: Geometry>() -> Markup {
+    let extent = extent::<G>();
     html! {
         g fill="#d9ccb0" font-family="system-ui, sans-serif" font-size="12" text-anchor="middle" {
-            @for file in 0..SIZE {
+            @for file in 0..G::SIDE {
                 @let x = MARGIN + (f64::from(file) + 0.5) * CELL;
-                text x=(x) y=(EXTENT - 8.0) { ((b'a' + file) as char) }
+                text x=(x) y=(extent - 8.0) { ((b'a' + file) as char) }
             }
-            @for rank in 0..SIZE {
-                @let y = MARGIN + (f64::from(SIZE - 1 - rank) + 0.5) * CELL + 4.0;
+            @for rank in 0..G::SIDE {
+                @let y = MARGIN + (f64::from(G::SIDE - 1 - rank) + 0.5) * CELL + 4.0;
                 text x=(MARGIN / 2.0) y=(y) { (rank + 1) }
             }
         }
@@ -194,7 +229,7 @@ fn coordinates() -> Markup {
 }
 
 /// The squares `mv` left and reached, shaded.
-fn highlight(mv: Move) -> Markup {
+fn highlight<G: Geometry>(mv: Move<G>) -> Markup {
     let d: String = [mv.from(), mv.to()]
         .into_iter()
         .map(|sq| {
@@ -211,7 +246,7 @@ fn highlight(mv: Move) -> Markup {
     }
 }
 
-fn crossed(sq: Square) -> Markup {
+fn crossed<G: Geometry>(sq: Square<G>) -> Markup {
     let (cx, cy) = centre(sq);
     let r = CELL * 0.28;
     html! {
@@ -229,7 +264,7 @@ fn crossed(sq: Square) -> Markup {
 /// The pieces, each a `<use>` of its kind's shared drawing. Written by hand to close each
 /// element in the tag itself, the shortest form both XML and HTML read: a fixed id and two
 /// numbers, nothing to escape.
-fn pieces(board: &Board) -> Markup {
+fn pieces<G: Geometry>(board: &Board<G>) -> Markup {
     let kinds = [
         (Piece::Attacker, board.attackers()),
         (Piece::Defender, board.defenders()),
@@ -249,7 +284,7 @@ fn pieces(board: &Board) -> Markup {
 }
 
 /// An arrow from the centre of `mv`'s square to just short of the centre of its target.
-fn arrow(mv: Move, colour: &str, class: &str, dashed: bool) -> Markup {
+fn arrow<G: Geometry>(mv: Move<G>, colour: &str, class: &str, dashed: bool) -> Markup {
     let (x1, y1) = centre(mv.from());
     let (x2, y2) = centre(mv.to());
     let (dx, dy) = (x2 - x1, y2 - y1);
@@ -282,12 +317,75 @@ fn arrow(mv: Move, colour: &str, class: &str, dashed: bool) -> Markup {
 mod tests {
     use super::*;
     use crate::board::notation::{parse_fen, parse_record_move};
+    use crate::board::{Eleven, Preset, Seven, Thirteen};
+    use crate::variant::NamedRules;
+
+    type Square = crate::board::Square;
 
     /// The square under an SVG point, worked out from the drawing's geometry alone.
-    fn square_under(x: f64, y: f64) -> Square {
+    fn square_under<G: Geometry>(x: f64, y: f64) -> crate::board::generic::Square<G> {
         let file = ((x - MARGIN) / CELL).floor() as u8;
         let row = ((y - MARGIN) / CELL).floor() as u8;
-        Square::from_coords(file, SIZE - 1 - row).expect("on the board")
+        crate::board::generic::Square::from_coords(file, G::SIDE - 1 - row).expect("on the board")
+    }
+
+    fn copenhagen() -> Bitboard<Eleven> {
+        special_squares(&Rules::default())
+    }
+
+    /// Every piece of `board` drawn on its square, and the special squares marked, read back
+    /// from the drawing.
+    fn pieces_and_specials<G: Geometry>(board: &Board<G>, special: Bitboard<G>) -> Vec<String> {
+        let svg = render(board, &Marks::default(), special).into_string();
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");
+        let mut seen = Vec::new();
+        for node in doc.descendants().filter(|n| n.has_tag_name("use")) {
+            let href = node.attribute("href").unwrap();
+            if href == format!("#{BOARD_ID}") {
+                continue;
+            }
+            let at = |a| node.attribute(a).unwrap().parse::<f64>().unwrap();
+            seen.push(square_under::<G>(at("x"), at("y")));
+        }
+        seen.sort();
+        let mut expected: Vec<_> = (board.attackers() | board.defenders())
+            .with(board.king())
+            .into_iter()
+            .collect();
+        expected.sort();
+        assert_eq!(seen, expected);
+        let extent = extent::<G>().to_string();
+        assert_eq!(
+            doc.root_element().attribute("viewBox"),
+            Some(format!("0 0 {extent} {extent}").as_str())
+        );
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some("restricted"))
+            .map(|n| n.attribute("data-square").unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn boards_of_every_size_are_drawn_with_their_rules_squares() {
+        let brandubh = NamedRules::preset(Preset::Brandubh);
+        let board = brandubh.start_board::<Seven>().unwrap();
+        let special = special_squares(&brandubh.rules);
+        assert_eq!(
+            pieces_and_specials(&board, special),
+            ["a1", "g1", "d4", "a7", "g7"]
+        );
+        let thirteen = NamedRules::preset(Preset::Copenhagen13);
+        let board = thirteen.start_board::<Thirteen>().unwrap();
+        assert_eq!(
+            pieces_and_specials(&board, special_squares(&thirteen.rules)),
+            ["a1", "m1", "g7", "a13", "m13"]
+        );
+        let svg = render(&board, &Marks::default(), Bitboard::EMPTY).into_string();
+        assert!(svg.contains(">m</text>") && svg.contains(">13</text>"));
+        // Sea battle has no special squares.
+        let sea = NamedRules::preset(Preset::SeaBattle);
+        let board = sea.start_board::<crate::board::Nine>().unwrap();
+        assert!(pieces_and_specials(&board, special_squares(&sea.rules)).is_empty());
     }
 
     #[test]
@@ -301,7 +399,7 @@ mod tests {
                 Square::parse("d3").unwrap(),
             )),
         };
-        let svg = render(&board, &marks).into_string();
+        let svg = render(&board, &marks, copenhagen()).into_string();
         let doc = roxmltree::Document::parse(&svg).expect("the diagram is well-formed XML");
         let mut seen = Vec::new();
         for node in doc.descendants().filter(|n| n.has_tag_name("use")) {
@@ -310,7 +408,7 @@ mod tests {
                 continue;
             }
             let at = |a| node.attribute(a).unwrap().parse::<f64>().unwrap();
-            let sq = square_under(at("x"), at("y"));
+            let sq = square_under::<Eleven>(at("x"), at("y"));
             let piece = match href {
                 "#a" => Piece::Attacker,
                 "#d" => Piece::Defender,
@@ -369,12 +467,12 @@ mod tests {
     #[test]
     fn a_standalone_diagram_holds_what_it_uses_and_an_inline_one_only_refers_to_it() {
         let board = Board::start();
-        let standalone = render(&board, &Marks::default()).into_string();
+        let standalone = render(&board, &Marks::default(), copenhagen()).into_string();
         let doc = roxmltree::Document::parse(&standalone).unwrap();
         assert_eq!(used(&doc, &doc).len(), 1 + 24 + 12 + 1);
         let inline = render_in_document(&board, &Marks::default(), None).into_string();
         assert!(!inline.contains("<defs>") && !inline.contains("<title>"));
-        let shared = format!("<svg>{}</svg>", shared().into_string());
+        let shared = format!("<svg>{}</svg>", shared(copenhagen()).into_string());
         let defs = roxmltree::Document::parse(&shared).unwrap();
         let inline_doc = roxmltree::Document::parse(&inline).unwrap();
         assert_eq!(used(&inline_doc, &defs), used(&doc, &doc));

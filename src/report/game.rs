@@ -1,21 +1,24 @@
 //! The game to annotate, read from any form people keep games in: one record line of the
 //! community format (`d1-d3 e5-e2 ...`, optionally with its `,captures,captures,result`
-//! fields), one line of a file of them (such as `data/copenhagen.csv`), or an OpenTafl `.otg`
-//! file. Replaying it checks every move against the rules.
+//! fields and the rules), one line of a file of them (such as `data/copenhagen.csv`), or an
+//! OpenTafl `.otg` file. It is found first ([`find`]), as text that may name its rules and so
+//! its board; then read on that board ([`Found::game`]). Replaying it checks every move
+//! against the rules.
 
 use super::otg::{self, OtgError};
-use crate::board::RecordMove;
-use crate::board::notation::parse_record_move;
-use crate::board::{Board, MoveError, Position, Rules, Side};
-use crate::record::{GameRecord, RecordError, Verdict};
+use crate::board::generic::{Board, Position, RecordMove};
+use crate::board::notation::record_move;
+use crate::board::{Eleven, Geometry, Preset, Rules, Side};
+use crate::record::{self, GameRecord, RecordError, Verdict};
+use crate::variant::{NamedRules, RulesNameError};
 use std::path::Path;
 
 /// A game and what its record says about it.
 #[derive(Clone, Debug)]
-pub struct Game {
-    pub start: Board,
+pub struct Game<G: Geometry = Eleven> {
+    pub start: Board<G>,
     /// The moves with the captures the record claims (the replay computes the real ones).
-    pub moves: Vec<RecordMove>,
+    pub moves: Vec<RecordMove<G>>,
     pub attackers: Option<String>,
     pub defenders: Option<String>,
     /// The result the record gives, which may be a resignation or a loss on time that the
@@ -64,11 +67,113 @@ pub enum GameError {
     Line(RecordError),
     #[error("the game has no moves")]
     Empty,
+    #[error("the rules the game names: {0}")]
+    Rules(#[from] RulesNameError),
+    #[error("the start of the rules {rules}: {why}")]
+    Start { rules: String, why: String },
 }
 
-/// Reads GAME as `hnefi annotate` takes it: a file (an `.otg` game, or a file of records with
-/// `game` its line number) or a record line.
+/// A game found, not yet read on its board.
+#[derive(Clone, Debug)]
+pub struct Found {
+    form: Form,
+    details: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug)]
+enum Form {
+    /// A line of the record format.
+    Record(String),
+    /// Moves alone, numbers taken out.
+    Moves(String),
+    /// An `.otg` file's text and the file's name.
+    Otg(String, String),
+    /// A record line of a file, with where it is, for errors.
+    FileRecord {
+        line_text: String,
+        path: String,
+        line: usize,
+    },
+}
+
+impl Found {
+    /// The rules the game names, if it names any: a record's fifth field, or an `.otg`
+    /// file's rules string. A rules string an `.otg` file holds that Hnefi cannot read falls
+    /// back to the preset of its board size, with a warning.
+    pub fn rules(&self) -> Result<Option<NamedRules>, GameError> {
+        match &self.form {
+            Form::Record(line)
+            | Form::FileRecord {
+                line_text: line, ..
+            } => Ok(record::rules_field(line).map(str::parse).transpose()?),
+            Form::Moves(_) => Ok(None),
+            Form::Otg(text, _) => Ok(otg::rules_tag(text).map(|tag| {
+                tag.parse().unwrap_or_else(|e| {
+                    let preset = Preset::default_for_side(otg::side_of(&tag));
+                    log::warn!("the game's rules string: {e}; playing by {preset}");
+                    NamedRules::preset(preset)
+                })
+            })),
+        }
+    }
+
+    /// The game read on the board of `G`, which is the board of `rules`.
+    pub fn game<G: Geometry>(&self, rules: &NamedRules) -> Result<Game<G>, GameError> {
+        let rules_start = || {
+            rules.start_board::<G>().map_err(|e| GameError::Start {
+                rules: rules.to_string(),
+                why: e.to_string(),
+            })
+        };
+        let mut game = match &self.form {
+            Form::Record(line) => from_record(
+                GameRecord::parse(line).map_err(GameError::Line)?,
+                rules_start()?,
+            )?,
+            Form::Moves(moves) => from_record(
+                GameRecord::parse(&format!("{moves},0,0,Ongoing")).map_err(GameError::Line)?,
+                rules_start()?,
+            )?,
+            Form::FileRecord {
+                line_text,
+                path,
+                line,
+            } => {
+                let record = GameRecord::parse(line_text).map_err(|source| GameError::Record {
+                    path: path.clone(),
+                    line: *line,
+                    source,
+                })?;
+                from_record(record, rules_start()?)?
+            }
+            Form::Otg(text, name) => {
+                let parsed = otg::parse::<G>(text).map_err(|source| GameError::Otg {
+                    path: name.clone(),
+                    source,
+                })?;
+                let start = match parsed.start {
+                    Some(start) => start,
+                    None => rules_start()?,
+                };
+                from_otg(parsed, start, name)
+            }
+        };
+        game.details.extend(self.details.iter().cloned());
+        Ok(game)
+    }
+}
+
+/// Reads GAME as `hnefi annotate` takes it, on the 11x11 board of the Copenhagen rules or the
+/// rules it names: see [`find`].
 pub fn load(source: &str, game: Option<usize>) -> Result<Game, GameError> {
+    let found = find(source, game)?;
+    let rules = found.rules()?.unwrap_or_default();
+    found.game::<Eleven>(&rules)
+}
+
+/// Finds GAME as `hnefi annotate` takes it: a file (an `.otg` game, or a file of records with
+/// `game` its line number) or a record line.
+pub fn find(source: &str, game: Option<usize>) -> Result<Found, GameError> {
     let path = Path::new(source);
     if path.is_file() {
         let name = path.display().to_string();
@@ -84,11 +189,10 @@ pub fn load(source: &str, game: Option<usize>) -> Result<Game, GameError> {
             if game.is_some() {
                 return Err(GameError::GameOfOne(name));
             }
-            let parsed = otg::parse(&text).map_err(|source| GameError::Otg {
-                path: name.clone(),
-                source,
-            })?;
-            return Ok(from_otg(parsed, &name));
+            return Ok(Found {
+                form: Form::Otg(text, name),
+                details: Vec::new(),
+            });
         }
         return from_records(&text, &name, game);
     }
@@ -98,20 +202,45 @@ pub fn load(source: &str, game: Option<usize>) -> Result<Game, GameError> {
     from_line(source)
 }
 
-/// A record line: the full four fields, or just the moves.
-fn from_line(text: &str) -> Result<Game, GameError> {
+/// A record line: the four fields or more, or just the moves.
+fn from_line(text: &str) -> Result<Found, GameError> {
     let text = text.trim();
-    let record = if text.contains(',') {
-        GameRecord::parse(text).map_err(GameError::Line)?
+    let form = if text.contains(',') {
+        Form::Record(text.to_string())
     } else {
         let moves = without_move_numbers(text);
-        let first = moves.split_whitespace().next().unwrap_or_default();
-        if parse_record_move(first).is_err() {
+        if !looks_like_moves(&moves) {
             return Err(GameError::Unrecognised(text.to_string()));
         }
-        plain_moves(&moves).map_err(GameError::Line)?
+        Form::Moves(moves)
     };
-    from_record(record, Vec::new())
+    Ok(Found {
+        form,
+        details: Vec::new(),
+    })
+}
+
+/// Whether `text` starts with a move on some board, `d1-d3` or `m13m12`: a file letter and
+/// a rank, twice (the board, not yet known, checks the rest).
+fn looks_like_moves(text: &str) -> bool {
+    let first = text.split_whitespace().next().unwrap_or_default();
+    let squares: Vec<&str> = first.split(['-', 'x']).filter(|s| !s.is_empty()).collect();
+    let square = |s: &str| {
+        let mut chars = s.chars();
+        chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+            && s.len() > 1
+            && chars.all(|c| c.is_ascii_digit())
+    };
+    match squares.as_slice() {
+        [one] => {
+            let split = one[1..]
+                .find(|c: char| c.is_ascii_alphabetic())
+                .map(|i| i + 1);
+            split.is_some_and(|i| square(&one[..i]) && square(&one[i..]))
+        }
+        [from, to, ..] => square(from) && square(to),
+        [] => false,
+    }
 }
 
 /// The moves of a game as people write them, numbered (`1. d1-d3 e5-e2`, `1.d1-d3`) or not,
@@ -132,33 +261,44 @@ fn without_move_numbers(text: &str) -> String {
     words.join(" ")
 }
 
-/// A game of moves alone, its result unknown.
-fn plain_moves(moves: &str) -> Result<GameRecord, RecordError> {
-    GameRecord::parse(&format!("{moves},0,0,Ongoing"))
+/// Whether `line` has the fields of a record line (its moves are read on their board later).
+fn is_record(line: &str) -> bool {
+    let fields: Vec<&str> = line.trim().split(',').collect();
+    (4..=6).contains(&fields.len()) && fields[3].parse::<Verdict>().is_ok()
 }
 
 /// A file of records (one game a line, `game` its line number), or failing that the moves of
 /// one game over any number of lines.
-fn from_records(text: &str, path: &str, game: Option<usize>) -> Result<Game, GameError> {
+fn from_records(text: &str, path: &str, game: Option<usize>) -> Result<Found, GameError> {
     let line = match game {
         Some(line) => line,
         None => {
             let games: Vec<usize> = text
                 .lines()
                 .enumerate()
-                .filter(|(_, l)| GameRecord::parse(l).is_ok())
+                .filter(|(_, l)| is_record(l))
                 .map(|(i, _)| i + 1)
                 .collect();
             match games.as_slice() {
                 [line] => *line,
                 [] => {
-                    let moves = plain_moves(&without_move_numbers(text)).map_err(|source| {
-                        GameError::NotAGame {
+                    let moves = without_move_numbers(text);
+                    if !looks_like_moves(&moves) || moves.contains(',') {
+                        return Err(GameError::NotAGame {
                             path: path.to_string(),
-                            source,
-                        }
-                    })?;
-                    return from_record(moves, vec![("game".into(), file_name(path))]);
+                            source: RecordError::Move {
+                                index: 1,
+                                error: format!(
+                                    "'{}' is not a move",
+                                    moves.split_whitespace().next().unwrap_or_default()
+                                ),
+                            },
+                        });
+                    }
+                    return Ok(Found {
+                        form: Form::Moves(moves),
+                        details: vec![("game".into(), file_name(path))],
+                    });
                 }
                 _ => {
                     return Err(GameError::Choose {
@@ -178,15 +318,14 @@ fn from_records(text: &str, path: &str, game: Option<usize>) -> Result<Game, Gam
         .nth(line.checked_sub(1).ok_or_else(no_such)?)
         .filter(|l| !l.trim().is_empty())
         .ok_or_else(no_such)?;
-    let record = GameRecord::parse(chosen).map_err(|source| GameError::Record {
-        path: path.to_string(),
-        line,
-        source,
-    })?;
-    from_record(
-        record,
-        vec![("game".into(), format!("{}, line {line}", file_name(path)))],
-    )
+    Ok(Found {
+        form: Form::FileRecord {
+            line_text: chosen.to_string(),
+            path: path.to_string(),
+            line,
+        },
+        details: vec![("game".into(), format!("{}, line {line}", file_name(path)))],
+    })
 }
 
 /// The last part of `path`, for the report's header.
@@ -196,23 +335,27 @@ fn file_name(path: &str) -> String {
         .map_or(path.to_string(), |f| f.to_string_lossy().into_owned())
 }
 
-fn from_record(record: GameRecord, details: Vec<(String, String)>) -> Result<Game, GameError> {
+/// The game of a record, from its own start or else `rules_start`.
+fn from_record<G: Geometry>(
+    record: GameRecord<G>,
+    rules_start: Board<G>,
+) -> Result<Game<G>, GameError> {
     if record.moves.is_empty() {
         return Err(GameError::Empty);
     }
     let verdict = record.result;
     Ok(Game {
-        start: Board::start(),
+        start: record.start.unwrap_or(rules_start),
         moves: record.moves,
         attackers: None,
         defenders: None,
         verdict,
         termination: record.timeout.then(|| "on time".to_string()),
-        details,
+        details: Vec::new(),
     })
 }
 
-fn from_otg(parsed: otg::OtgGame, path: &str) -> Game {
+fn from_otg<G: Geometry>(parsed: otg::OtgGame<G>, start: Board<G>, path: &str) -> Game<G> {
     let verdict = match parsed.tag("result") {
         Some("1") => Verdict::Win(Side::Attackers),
         Some("-1") => Verdict::Win(Side::Defenders),
@@ -227,7 +370,7 @@ fn from_otg(parsed: otg::OtgGame, path: &str) -> Game {
         details.push(("game".into(), file_name(path)));
     }
     Game {
-        start: parsed.start.unwrap_or_else(Board::start),
+        start,
         attackers: parsed.tag("attackers").map(str::to_string),
         defenders: parsed.tag("defenders").map(str::to_string),
         termination: parsed.tag("termination").map(str::to_string),
@@ -239,31 +382,31 @@ fn from_otg(parsed: otg::OtgGame, path: &str) -> Game {
 
 /// Why a game cannot be replayed under the chosen rules.
 #[derive(Debug, thiserror::Error)]
-#[error("move {ply} ({text}): {source}")]
+#[error("move {ply} ({text}): {error}")]
 pub struct ReplayError {
     pub ply: usize,
     pub text: String,
-    pub source: MoveError,
+    pub error: String,
 }
 
-impl Game {
+impl<G: Geometry> Game<G> {
     /// The positions of the game under `rules`: the start, then one after each move, each move
     /// checked. A record's claimed captures that differ from the real ones are logged.
-    pub fn replay(&self, rules: Rules) -> Result<Vec<Position>, ReplayError> {
+    pub fn replay(&self, rules: Rules) -> Result<Vec<Position<G>>, ReplayError> {
         let mut pos = Position::new(self.start, rules);
         let mut out = Vec::with_capacity(self.moves.len() + 1);
         out.push(pos.clone());
         for (i, m) in self.moves.iter().enumerate() {
             let captured = pos.try_play(m.mv).map_err(|source| ReplayError {
                 ply: i + 1,
-                text: crate::board::notation::record_move(m.mv, m.captures),
-                source,
+                text: record_move(m.mv, m.captures),
+                error: source.to_string(),
             })?;
             if m.captures.any() && m.captures != captured {
                 log::warn!(
                     "move {} ({}): the record claims other captures than the rules make",
                     i + 1,
-                    crate::board::notation::record_move(m.mv, m.captures)
+                    record_move(m.mv, m.captures)
                 );
             }
             out.push(pos.clone());

@@ -5,6 +5,7 @@
 use super::analysis::Analysis;
 use super::classify::Judgement;
 use crate::board::Side;
+use crate::search::size::Size;
 use maud::{Markup, html};
 
 const WIDTH: f64 = 760.0;
@@ -24,7 +25,7 @@ pub fn colour(j: Judgement) -> &'static str {
     }
 }
 
-pub fn render(analysis: &Analysis) -> Markup {
+pub fn render<G: Size>(analysis: &Analysis<G>) -> Markup {
     let plies = analysis.steps.len().max(1) as f64;
     let plot_w = WIDTH - LEFT - RIGHT;
     let plot_h = HEIGHT - TOP - BOTTOM;
@@ -143,7 +144,7 @@ pub fn render(analysis: &Analysis) -> Markup {
 
 /// Whether to number the move of `ply` under the graph: every fifth full move (every tenth in
 /// a long game), at its first ply.
-fn is_tick(analysis: &Analysis, ply: usize) -> bool {
+fn is_tick<G: Size>(analysis: &Analysis<G>, ply: usize) -> bool {
     let every = if analysis.steps.len() > 120 { 20 } else { 10 };
     ply % every == 1
 }

@@ -3,22 +3,21 @@
 //! letter (`K` the king), captures as `xb7/c7`, and a trailing status (`+`, `--`); lines of
 //! side variations (`2a.1.1a. ...`) are left out, the main line is the game.
 
-use crate::board::RecordMove;
-use crate::board::notation::parse_opentafl;
+use crate::board::generic::{Bitboard, Board, Move, RecordMove, Square};
 use crate::board::square::SquareError;
-use crate::board::{Bitboard, Board, Move, NotationError, Side, Square};
+use crate::board::{Eleven, Geometry, Side};
 
-/// What an `.otg` file holds that a report uses.
-#[derive(Clone, Debug, Default)]
-pub struct OtgGame {
+/// What an `.otg` file holds that a report uses, on the board of `G`.
+#[derive(Clone, Debug)]
+pub struct OtgGame<G: Geometry = Eleven> {
     /// The tags in file order, such as `attackers`, `defenders`, `result`, `event`.
     pub tags: Vec<(String, String)>,
     /// The start from the `rules` tag's `start:` key, if it has one.
-    pub start: Option<Board>,
-    pub moves: Vec<RecordMove>,
+    pub start: Option<Board<G>>,
+    pub moves: Vec<RecordMove<G>>,
 }
 
-impl OtgGame {
+impl<G: Geometry> OtgGame<G> {
     pub fn tag(&self, key: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -40,10 +39,10 @@ pub enum OtgError {
         text: String,
         error: MoveWordError,
     },
-    #[error("rules: a {0} board (Hnefi plays 11x11)")]
-    Dimension(String),
+    #[error("rules: a {found}x{found} board, where {expected}x{expected} was asked for")]
+    Dimension { found: String, expected: u8 },
     #[error("rules: start position: {0}")]
-    Start(NotationError),
+    Start(String),
     #[error("no moves found")]
     NoMoves,
 }
@@ -51,24 +50,23 @@ pub enum OtgError {
 /// Why a word of a move line is not a move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveWordError {
-    #[error("expected from-to (jumps and berserk moves are not Copenhagen)")]
+    #[error("expected from-to (jumps and berserk moves are not played here)")]
     NotFromTo,
     #[error(transparent)]
     Square(#[from] SquareError),
     #[error("{0} and {0} are the same square")]
-    SameSquare(Square),
+    SameSquare(String),
 }
 
-/// Reads an `.otg` file's text.
-pub fn parse(text: &str) -> Result<OtgGame, OtgError> {
-    let mut game = OtgGame::default();
-    let mut lines = text.lines().enumerate().peekable();
-    // The tags are the leading lines of the form [key:value].
-    while let Some(&(_, line)) = lines.peek() {
+/// The leading `[key:value]` tag lines of an `.otg` file, and the line index after them.
+fn tags(text: &str) -> (Vec<(String, String)>, usize) {
+    let mut tags = Vec::new();
+    let mut after = 0;
+    for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         let Some(inner) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) else {
-            if t.is_empty() && game.tags.is_empty() {
-                lines.next();
+            if t.is_empty() && tags.is_empty() {
+                after = i + 1;
                 continue;
             }
             break;
@@ -76,10 +74,39 @@ pub fn parse(text: &str) -> Result<OtgGame, OtgError> {
         let Some((key, value)) = inner.split_once(':') else {
             break;
         };
-        game.tags
-            .push((key.trim().to_string(), value.trim().to_string()));
-        lines.next();
+        tags.push((key.trim().to_string(), value.trim().to_string()));
+        after = i + 1;
     }
+    (tags, after)
+}
+
+/// The `rules` tag of an `.otg` file (an OpenTafl rules string), if it has one.
+pub fn rules_tag(text: &str) -> Option<String> {
+    tags(text)
+        .0
+        .into_iter()
+        .find(|(k, v)| k.eq_ignore_ascii_case("rules") && !v.trim().is_empty())
+        .map(|(_, v)| v)
+}
+
+/// The board side a rules string's `dim:` key gives (11 when it gives none).
+pub fn side_of(rules: &str) -> u8 {
+    rules
+        .split_whitespace()
+        .find_map(|f| f.strip_prefix("dim:"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(11)
+}
+
+/// Reads an `.otg` file's text, its moves on the board of `G`.
+pub fn parse<G: Geometry>(text: &str) -> Result<OtgGame<G>, OtgError> {
+    let (tags, after) = tags(text);
+    let mut game = OtgGame {
+        tags,
+        start: None,
+        moves: Vec::new(),
+    };
+    let lines = text.lines().enumerate().skip(after);
     if let Some(rules) = game.tag("rules") {
         game.start = start_of(rules)?;
     }
@@ -125,16 +152,23 @@ pub fn parse(text: &str) -> Result<OtgGame, OtgError> {
     Ok(game)
 }
 
-/// The start board of an OpenTafl rules string (`dim:11 ... start:/.../`), if it gives one.
-fn start_of(rules: &str) -> Result<Option<Board>, OtgError> {
+/// The start board of an OpenTafl rules string (`dim:11 ... start:/.../`), if it gives one,
+/// on the board of `G`.
+fn start_of<G: Geometry>(rules: &str) -> Result<Option<Board<G>>, OtgError> {
+    let side = side_of(rules);
+    if side != G::SIDE {
+        return Err(OtgError::Dimension {
+            found: side.to_string(),
+            expected: G::SIDE,
+        });
+    }
     let mut start = None;
     for field in rules.split_whitespace() {
-        match field.split_once(':') {
-            Some(("dim", n)) if n != "11" => return Err(OtgError::Dimension(format!("{n}x{n}"))),
-            Some(("start", s)) => {
-                start = Some(parse_opentafl(s, Side::Attackers).map_err(OtgError::Start)?)
-            }
-            _ => {}
+        if let Some(s) = field.strip_prefix("start:") {
+            start = Some(
+                Board::from_opentafl(s, Side::Attackers)
+                    .map_err(|e| OtgError::Start(e.to_string()))?,
+            );
         }
     }
     Ok(start)
@@ -164,12 +198,12 @@ fn without_piece(text: &str) -> &str {
     }
 }
 
-fn square(text: &str) -> Result<Square, SquareError> {
+fn square<G: Geometry>(text: &str) -> Result<Square<G>, SquareError> {
     Square::parse(without_piece(text))
 }
 
 /// One move: `Kf6-f10`, `g7-g10xf10`, `e7-k7xk6/j7`, with an optional status suffix.
-fn parse_move(word: &str) -> Result<RecordMove, MoveWordError> {
+fn parse_move<G: Geometry>(word: &str) -> Result<RecordMove<G>, MoveWordError> {
     let body = word.trim_end_matches(['+', '-']);
     let (travel, captures) = match body.split_once(['x', 'X']) {
         Some((t, c)) => (t, Some(c)),
@@ -178,7 +212,7 @@ fn parse_move(word: &str) -> Result<RecordMove, MoveWordError> {
     let (from, to) = travel.split_once('-').ok_or(MoveWordError::NotFromTo)?;
     let (from, to) = (square(from)?, square(to)?);
     if from == to {
-        return Err(MoveWordError::SameSquare(from));
+        return Err(MoveWordError::SameSquare(from.to_string()));
     }
     let mut captured = Bitboard::EMPTY;
     // A bare trailing `x` (some records only mark that something was taken) claims nothing.
@@ -196,6 +230,7 @@ fn parse_move(word: &str) -> Result<RecordMove, MoveWordError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Seven;
 
     const GAME: &str = "[date:2015.01.07]
 [result:-1]
@@ -214,7 +249,7 @@ on two lines.]
 
     #[test]
     fn reads_tags_moves_and_skips_commentary_and_variations() {
-        let g = parse(GAME).unwrap();
+        let g = parse::<Eleven>(GAME).unwrap();
         assert_eq!(g.tag("attackers"), Some("Tim"));
         assert_eq!(g.tag("result"), Some("-1"));
         assert_eq!(g.start, Some(Board::start()));
@@ -238,18 +273,20 @@ on two lines.]
 
     #[test]
     fn errors_name_the_line() {
-        let e = |t: &str| parse(t).unwrap_err().to_string();
+        let e = |t: &str| parse::<Eleven>(t).unwrap_err().to_string();
         assert!(e("[rules:dim:9 start:/9/]\n1. a1-a2").contains("9x9"));
         assert!(e("1. d1-d3 [never closed\n").contains("line 1"));
         assert!(e("1. d1-d3\nhello\n").contains("line 2: 'hello'"));
         assert!(e("1. d1^d3\n").contains("jumps"));
         assert!(e("1. d1-z3\n").contains("line 1: move 'd1-z3'"));
         assert_eq!(
-            parse("1. d1-d3\n2. Kf6-f6\n").unwrap_err().to_string(),
+            parse::<Eleven>("1. d1-d3\n2. Kf6-f6\n")
+                .unwrap_err()
+                .to_string(),
             "line 2: move 'Kf6-f6': f6 and f6 are the same square"
         );
         assert!(matches!(
-            parse("1. d1-z3\n"),
+            parse::<Eleven>("1. d1-z3\n"),
             Err(OtgError::Move {
                 error: MoveWordError::Square(SquareError::BadFile {
                     file: 'z',
@@ -259,5 +296,22 @@ on two lines.]
             })
         ));
         assert!(e("[result:1]\n").contains("no moves"));
+    }
+
+    #[test]
+    fn games_on_other_boards_read_on_theirs() {
+        let text = "[rules:dim:7 name:Brandub ks:w start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\
+                    1. d2-f2 Kd4-d2\n";
+        assert_eq!(side_of(&rules_tag(text).unwrap()), 7);
+        let g = parse::<Seven>(text).unwrap();
+        assert_eq!(g.moves.len(), 2);
+        assert_eq!(g.start.unwrap().king().to_string(), "d4");
+        assert!(
+            parse::<Eleven>(text)
+                .unwrap_err()
+                .to_string()
+                .contains("7x7")
+        );
+        assert_eq!(rules_tag("1. d1-d3\n"), None);
     }
 }

@@ -13,16 +13,17 @@ use super::graph::{self, percent};
 use crate::board::notation::record_move;
 use crate::board::{Outcome, Side};
 use crate::record::Verdict;
+use crate::search::size::Size;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
 
 /// The page for `game` as `analysis` sees it.
-pub fn render(game: &Game, analysis: &Analysis) -> String {
+pub fn render<G: Size>(game: &Game<G>, analysis: &Analysis<G>) -> String {
     let attackers = game.attackers.as_deref().unwrap_or("Attackers");
     let defenders = game.defenders.as_deref().unwrap_or("Defenders");
-    let judged: Vec<(&Step, Judgement)> = analysis
+    let judged: Vec<(&Step<G>, Judgement)> = analysis
         .steps
         .iter()
         .filter_map(|s| Some((s, s.judgement?)))
@@ -40,7 +41,7 @@ pub fn render(game: &Game, analysis: &Analysis) -> String {
             body {
                 // The drawings every board uses, once for the page.
                 svg.shared aria-hidden="true" {
-                    (diagram::shared())
+                    (diagram::shared(diagram::special_squares::<G>(&analysis.settings.rules)))
                 }
                 header.top {
                     p.brand { "Hnefi · annotated game" }
@@ -51,7 +52,7 @@ pub fn render(game: &Game, analysis: &Analysis) -> String {
                     }
                     p.result { (result(game, analysis.outcome)) }
                     ul.meta {
-                        li { b { "Rules" } " " (analysis.settings.rules.preset.name()) }
+                        li { b { "Rules" } " " (analysis.settings.rules_name) }
                         li { b { "Length" } " " (analysis.steps.len()) " plies" }
                         @for (key, value) in &game.details {
                             li { b { (capitalised(key)) } " " (value) }
@@ -92,7 +93,7 @@ pub fn render(game: &Game, analysis: &Analysis) -> String {
                             }
                             article.note.final id="final" {
                                 @if is_judged(analysis, last) {
-                                    (diagram::again(&diagram_id(last)))
+                                    (diagram::again::<G>(&diagram_id(last)))
                                 } @else {
                                     (diagram::render_in_document(&analysis.points[last].board,
                                         &marks(analysis, last), Some(&diagram_id(last))))
@@ -129,7 +130,7 @@ pub fn render(game: &Game, analysis: &Analysis) -> String {
 
 /// The board after `ply` moves with its last move, captures and, for a judged move, the
 /// engine's better move.
-fn marks(analysis: &Analysis, ply: usize) -> Marks {
+fn marks<G: Size>(analysis: &Analysis<G>, ply: usize) -> Marks<G> {
     let Some(step) = ply.checked_sub(1).map(|i| &analysis.steps[i]) else {
         return Marks::default();
     };
@@ -140,7 +141,7 @@ fn marks(analysis: &Analysis, ply: usize) -> Marks {
 }
 
 /// Whether the move that led to `ply` is judged, and so has a note with its diagram.
-fn is_judged(analysis: &Analysis, ply: usize) -> bool {
+fn is_judged<G: Size>(analysis: &Analysis<G>, ply: usize) -> bool {
     ply.checked_sub(1)
         .is_some_and(|i| analysis.steps[i].judgement.is_some())
 }
@@ -152,14 +153,14 @@ fn diagram_id(ply: usize) -> String {
 }
 
 /// One board of the viewer, with its caption and the links to its neighbours.
-fn position(analysis: &Analysis, ply: usize) -> Markup {
+fn position<G: Size>(analysis: &Analysis<G>, ply: usize) -> Markup {
     let last = analysis.points.len() - 1;
     let step = ply.checked_sub(1).map(|i| &analysis.steps[i]);
     let point = &analysis.points[ply];
     html! {
         figure.position.final[ply == last] id=(format!("ply-{ply}")) data-ply=(ply) {
             @if ply == last || is_judged(analysis, ply) {
-                (diagram::again(&diagram_id(ply)))
+                (diagram::again::<G>(&diagram_id(ply)))
             } @else {
                 (diagram::render_in_document(&point.board, &marks(analysis, ply), None))
             }
@@ -195,8 +196,8 @@ fn position(analysis: &Analysis, ply: usize) -> Markup {
 }
 
 /// The moves in two columns, an attackers' and a defenders' move a row.
-fn moves(analysis: &Analysis) -> Markup {
-    let mut rows: Vec<(usize, [Option<&Step>; 2])> = Vec::new();
+fn moves<G: Size>(analysis: &Analysis<G>) -> Markup {
+    let mut rows: Vec<(usize, [Option<&Step<G>>; 2])> = Vec::new();
     for step in &analysis.steps {
         let number = analysis.move_number(step);
         if rows.last().is_none_or(|(n, _)| *n != number) {
@@ -223,7 +224,7 @@ fn moves(analysis: &Analysis) -> Markup {
     }
 }
 
-fn move_link(step: &Step) -> Markup {
+fn move_link<G: Size>(step: &Step<G>) -> Markup {
     let class = match step.judgement {
         Some(j) => format!("move judged {}", j.name()),
         None => "move".to_string(),
@@ -238,7 +239,7 @@ fn move_link(step: &Step) -> Markup {
 }
 
 /// A judged move: its diagram, what it cost and what the engine would have played.
-fn note(analysis: &Analysis, step: &Step, j: Judgement) -> Markup {
+fn note<G: Size>(analysis: &Analysis<G>, step: &Step<G>, j: Judgement) -> Markup {
     let before = analysis.points[step.ply - 1].chance;
     let after = analysis.points[step.ply].chance;
     let side = step.side;
@@ -274,7 +275,7 @@ fn note(analysis: &Analysis, step: &Step, j: Judgement) -> Markup {
 }
 
 /// Judged moves counted by side and kind.
-fn tally(analysis: &Analysis, attackers: &str, defenders: &str) -> Markup {
+fn tally<G: Size>(analysis: &Analysis<G>, attackers: &str, defenders: &str) -> Markup {
     let kinds = [
         Judgement::Inaccuracy,
         Judgement::Mistake,
@@ -299,7 +300,7 @@ fn tally(analysis: &Analysis, attackers: &str, defenders: &str) -> Markup {
     }
 }
 
-fn line_text(line: &[crate::board::RecordMove]) -> String {
+fn line_text<G: Size>(line: &[crate::board::generic::RecordMove<G>]) -> String {
     line.iter()
         .map(|m| record_move(m.mv, m.captures))
         .collect::<Vec<_>>()
@@ -307,7 +308,7 @@ fn line_text(line: &[crate::board::RecordMove]) -> String {
 }
 
 /// How the game ended: by the rules where they ended it, else as the record says.
-fn result(game: &Game, outcome: Option<Outcome>) -> String {
+fn result<G: Size>(game: &Game<G>, outcome: Option<Outcome>) -> String {
     let won = |side: Side| match side {
         Side::Attackers => "Attackers won",
         Side::Defenders => "Defenders won",
@@ -327,7 +328,7 @@ fn result(game: &Game, outcome: Option<Outcome>) -> String {
 }
 
 /// `Hnefi 0.1.0 at 100 ms a position (depth 9.2 on average)`, or `to depth 6`.
-fn about(analysis: &Analysis) -> String {
+fn about<G: Size>(analysis: &Analysis<G>) -> String {
     let s = &analysis.settings;
     let effort = match (s.limits.depth, s.limits.movetime) {
         (Some(depth), _) => format!("to depth {depth}"),
@@ -345,7 +346,7 @@ fn about(analysis: &Analysis) -> String {
     format!("Hnefi {} {effort}{threads}", env!("CARGO_PKG_VERSION"))
 }
 
-fn mean_depth(analysis: &Analysis) -> String {
+fn mean_depth<G: Size>(analysis: &Analysis<G>) -> String {
     let searched: Vec<u32> = analysis
         .points
         .iter()

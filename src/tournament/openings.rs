@@ -1,11 +1,12 @@
 //! Openings: the first plies of the real games, deduplicated (`hnefi openings` writes
 //! `positions/openings.txt`), the even ones among later positions of those games
-//! (`positions/openings-balanced.txt`), and the reading of openings files.
+//! (`positions/openings-balanced.txt`), random even ones from the start of any rules (the
+//! real games are all 11x11 Copenhagen), and the reading of openings files.
 
-use crate::board::NotationError;
-use crate::board::notation::parse_move;
-use crate::board::{Move, MoveError, Outcome, Position, Rules};
+use crate::board::generic::{Board, Move, MoveList, Position};
+use crate::board::{Eleven, Geometry, Outcome, Rules};
 use crate::record::{Verdict, read_games};
+use crate::search::size::Size;
 use crate::search::{Engine, Limits, Options, Score};
 use crate::splitmix::SplitMix64;
 use rayon::prelude::*;
@@ -13,9 +14,27 @@ use rayon::prelude::*;
 /// The openings shipped with Hnefi: four plies of each real game, deduplicated.
 pub const BUILT_IN: &str = include_str!("../../positions/openings.txt");
 
+/// Where the games of a pair begin: a start and the moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening<G: Geometry = Eleven> {
+    pub start: Board<G>,
+    pub moves: Vec<Move<G>>,
+}
+
+impl<G: Geometry> Opening<G> {
+    /// The game after the opening, under `rules`.
+    pub fn position(&self, rules: Rules) -> Position<G> {
+        let mut pos = Position::new(self.start, rules);
+        for &mv in &self.moves {
+            pos.play(mv);
+        }
+        pos
+    }
+}
+
 /// The first `plies` moves of every game that has them, without repeats, in order of first
 /// appearance.
-pub fn openings_from_games(games_csv: &str, plies: usize) -> Vec<Vec<Move>> {
+pub fn openings_from_games(games_csv: &str, plies: usize) -> Vec<Vec<Move<Eleven>>> {
     let mut seen = std::collections::HashSet::new();
     read_games(games_csv)
         .into_iter()
@@ -35,7 +54,7 @@ pub fn later_openings_from_games(
     min: usize,
     max: usize,
     rules: Rules,
-) -> Vec<Vec<Move>> {
+) -> Vec<Vec<Move<Eleven>>> {
     let mut seen = std::collections::HashSet::new();
     let span = max.saturating_sub(min) + 1;
     read_games(games_csv)
@@ -45,7 +64,7 @@ pub fn later_openings_from_games(
             let plies = min + SplitMix64::new(line as u64).below(span);
             (g.moves.len() > plies).then(|| g.moves[..plies].iter().map(|m| m.mv).collect())
         })
-        .filter(|line: &Vec<Move>| {
+        .filter(|line: &Vec<Move<Eleven>>| {
             let mut pos = Position::start(rules);
             line.iter().all(|&mv| pos.try_play(mv).is_ok()) && pos.outcome().is_none()
         })
@@ -57,13 +76,14 @@ pub fn later_openings_from_games(
 /// `nodes` nodes, and keeps the openings whose score (side to move's view) is within `band`
 /// cp of 0, in their order, with their scores. `each` is called after every search, from any
 /// thread. Openings that are not legal under `rules` are dropped.
-pub fn balanced_openings(
-    openings: &[Vec<Move>],
+pub fn balanced_openings<G: Size>(
+    start: &Board<G>,
+    openings: &[Vec<Move<G>>],
     rules: Rules,
     nodes: u64,
     band: i32,
     each: impl Fn() + Sync,
-) -> Vec<(Vec<Move>, Score)> {
+) -> Vec<(Vec<Move<G>>, Score)> {
     let options = Options {
         threads: 1,
         hash_mb: 16,
@@ -72,13 +92,13 @@ pub fn balanced_openings(
     openings
         .par_iter()
         .map_init(
-            || Engine::new(options.clone()),
+            || Engine::<G>::new(options.clone()),
             |engine, line| {
-                let mut pos = Position::start(rules);
+                let mut pos = Position::new(*start, rules);
                 let legal = line.iter().all(|&mv| pos.try_play(mv).is_ok());
                 let score = (legal && pos.outcome().is_none()).then(|| {
                     engine.clear();
-                    let limits = Limits {
+                    let limits = Limits::<G> {
                         nodes: Some(nodes.max(1)),
                         ..Limits::default()
                     };
@@ -94,47 +114,177 @@ pub fn balanced_openings(
         .collect()
 }
 
+/// `count` openings of `plies` random legal moves from `start` under `rules`, all different
+/// and none over, the same for the same seed. Fewer when the rules' start offers fewer.
+pub fn random_openings<G: Geometry>(
+    start: &Board<G>,
+    rules: Rules,
+    plies: usize,
+    count: usize,
+    seed: u64,
+) -> Vec<Vec<Move<G>>> {
+    let mut rng = SplitMix64::new(seed);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut list = MoveList::<G>::new();
+    // Small boards have few distinct openings: give up after many repeats.
+    for _ in 0..count * 20 {
+        if out.len() == count {
+            break;
+        }
+        let mut pos = Position::new(*start, rules);
+        let mut line = Vec::with_capacity(plies);
+        while line.len() < plies {
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let mv = list[rng.below(list.len())];
+            pos.play(mv);
+            line.push(mv);
+        }
+        if line.len() == plies && pos.outcome().is_none() && seen.insert(line.clone()) {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// How the match runner makes openings for rules whose start no file of openings fits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RandomOpenings {
+    /// Random plies from the start.
+    pub plies: usize,
+    /// Candidates drawn.
+    pub candidates: usize,
+    /// Nodes of the search that judges each.
+    pub nodes: u64,
+    /// Largest score kept, in cp either way.
+    pub band: i32,
+    /// The fewest kept: the candidates nearest even when fewer are within the band.
+    pub at_least: usize,
+}
+
+impl Default for RandomOpenings {
+    fn default() -> RandomOpenings {
+        RandomOpenings {
+            plies: 4,
+            candidates: 100,
+            // Enough for a first full iteration on 13x13.
+            nodes: 2000,
+            band: 150,
+            at_least: 10,
+        }
+    }
+}
+
+impl RandomOpenings {
+    /// The even openings among the random candidates of `seed`, and a description of them.
+    pub fn make<G: Size>(
+        &self,
+        start: &Board<G>,
+        rules: Rules,
+        seed: u64,
+    ) -> (Vec<Opening<G>>, String) {
+        let candidates = random_openings(start, rules, self.plies, self.candidates, seed);
+        let mut judged = balanced_openings(start, &candidates, rules, self.nodes, i32::MAX, || {});
+        judged.sort_by_key(|(_, s)| s.0.abs());
+        let within = judged
+            .iter()
+            .filter(|(_, s)| s.0.abs() <= self.band)
+            .count();
+        judged.truncate(within.max(self.at_least));
+        let name = format!(
+            "random: {} plies from the start, the {} nearest even of {} (within {} cp at {} \
+             nodes: {within})",
+            self.plies,
+            judged.len(),
+            candidates.len(),
+            self.band,
+            self.nodes
+        );
+        let openings = judged
+            .into_iter()
+            .map(|(moves, _)| Opening {
+                start: *start,
+                moves,
+            })
+            .collect();
+        (openings, name)
+    }
+}
+
 /// Why an openings file cannot be played from.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OpeningsError {
     #[error("line {line}: {error}")]
-    Unreadable { line: usize, error: NotationError },
+    Unreadable { line: usize, error: String },
+    #[error("opening {opening}: the start position: {error}")]
+    Setup { opening: usize, error: String },
     #[error("opening {opening}: {mv:?}: {error}")]
     Illegal {
         opening: usize,
-        mv: Move,
-        error: MoveError,
+        mv: String,
+        error: String,
     },
     #[error("opening {opening}: the game is already over ({outcome})")]
     Over { opening: usize, outcome: Outcome },
 }
 
-/// Reads an openings file: one opening per line, moves separated by spaces, `#` comments.
-pub fn parse_openings(text: &str) -> Result<Vec<Vec<Move>>, OpeningsError> {
+/// Reads an openings file for boards of `G`: one opening per line, `#` comments. A line is
+/// the moves from `start` separated by spaces, or a position (a FEN, or an OpenTafl position
+/// string, and the side to move) and then any moves from it.
+pub fn parse_openings<G: Geometry>(
+    text: &str,
+    start: &Board<G>,
+) -> Result<Vec<Opening<G>>, OpeningsError> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|(i, l)| {
-            l.split_whitespace()
-                .map(|m| {
-                    parse_move(m).map_err(|error| OpeningsError::Unreadable { line: i + 1, error })
-                })
-                .collect()
+            let unreadable = |error: String| OpeningsError::Unreadable { line: i + 1, error };
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let (board, moves) = if words[0].contains('/') {
+                let side = words.get(1).copied().unwrap_or_default();
+                let board = Board::from_position(&format!("{} {side}", words[0]))
+                    .map_err(|e| unreadable(e.to_string()))?;
+                (board, &words[2.min(words.len())..])
+            } else {
+                (*start, &words[..])
+            };
+            let moves = moves
+                .iter()
+                .map(|m| Move::parse(m).map_err(|e| unreadable(e.to_string())))
+                .collect::<Result<_, _>>()?;
+            Ok(Opening {
+                start: board,
+                moves,
+            })
         })
         .collect()
 }
 
-/// Reads an openings file and checks each opening under `rules`: every move legal and the
-/// game still going at its end.
-pub fn load_openings(text: &str, rules: Rules) -> Result<Vec<Vec<Move>>, OpeningsError> {
-    let openings = parse_openings(text)?;
-    for (i, line) in openings.iter().enumerate() {
-        let mut pos = Position::start(rules);
-        for &mv in line {
+/// Reads an openings file and checks each opening under `rules` from `start`: every
+/// position one the rules allow, every move legal and the game still going at its end.
+pub fn load_openings<G: Geometry>(
+    text: &str,
+    start: &Board<G>,
+    rules: Rules,
+) -> Result<Vec<Opening<G>>, OpeningsError> {
+    let openings = parse_openings(text, start)?;
+    for (i, opening) in openings.iter().enumerate() {
+        let mut pos = Position::new(opening.start, rules);
+        pos.rulebook()
+            .check_setup(&opening.start)
+            .map_err(|e| OpeningsError::Setup {
+                opening: i + 1,
+                error: e.to_string(),
+            })?;
+        for &mv in &opening.moves {
             pos.try_play(mv).map_err(|error| OpeningsError::Illegal {
                 opening: i + 1,
-                mv,
-                error,
+                mv: format!("{mv:?}"),
+                error: error.to_string(),
             })?;
         }
         if let Some(outcome) = pos.outcome() {
@@ -153,17 +303,17 @@ mod tests {
 
     #[test]
     fn built_in_openings_are_legal() {
-        let openings = load_openings(BUILT_IN, Rules::default()).unwrap();
+        let openings = load_openings(BUILT_IN, &Board::start(), Rules::default()).unwrap();
         assert_eq!(openings.len(), 1240);
-        assert!(openings.iter().all(|o| o.len() == 4));
+        assert!(openings.iter().all(|o| o.moves.len() == 4));
         assert!(
-            load_openings("d1d3 d1d3", Rules::default())
+            load_openings("d1d3 d1d3", &Board::start(), Rules::default())
                 .unwrap_err()
                 .to_string()
                 .contains("opening 1")
         );
         assert!(
-            load_openings("d1-zz", Rules::default())
+            load_openings("d1-zz", &Board::start(), Rules::default())
                 .unwrap_err()
                 .to_string()
                 .contains("line 1")
@@ -173,9 +323,9 @@ mod tests {
     #[test]
     fn balanced_openings_file_is_legal() {
         let text = include_str!("../../positions/openings-balanced.txt");
-        let openings = load_openings(text, Rules::default()).unwrap();
+        let openings = load_openings(text, &Board::start(), Rules::default()).unwrap();
         assert!(openings.len() >= 100, "{}", openings.len());
-        assert!(openings.iter().all(|o| (8..=16).contains(&o.len())));
+        assert!(openings.iter().all(|o| (8..=16).contains(&o.moves.len())));
     }
 
     // Lines 62 (won by the attackers), 1036 (by the defenders) and 1 (unfinished) of
@@ -198,10 +348,10 @@ mod tests {
         // Lines 1 and 4 are the same game: one opening.
         assert_eq!(fixed.len(), 2);
         assert!(later_openings_from_games(GAMES, 9, 9, rules).len() == 1);
-        assert!(load_openings(&render(&list), rules).is_ok());
+        assert!(load_openings(&render(&list), &Board::start(), rules).is_ok());
     }
 
-    fn render(list: &[Vec<Move>]) -> String {
+    fn render(list: &[Vec<Move<Eleven>>]) -> String {
         list.iter()
             .map(|o| {
                 o.iter()
@@ -222,15 +372,83 @@ mod tests {
         let count = || {
             calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         };
-        let all = balanced_openings(&list, rules, 300, 1_000_000, count);
+        let all = balanced_openings(&Board::start(), &list, rules, 300, 1_000_000, count);
         assert_eq!(calls.into_inner(), list.len());
         let scores: Vec<i32> = all.iter().map(|(_, s)| s.0).collect();
         assert_eq!(all.len(), list.len(), "{scores:?}");
         for band in [0, 10, 50, 200] {
-            let kept = balanced_openings(&list, rules, 300, band, || {});
+            let kept = balanced_openings(&Board::start(), &list, rules, 300, band, || {});
             let expected: Vec<_> = all.iter().filter(|(_, s)| s.0.abs() <= band).collect();
             assert_eq!(kept.len(), expected.len(), "band {band}: {scores:?}");
             assert!(kept.iter().zip(expected).all(|(a, b)| a == b));
         }
+    }
+
+    #[test]
+    fn random_openings_of_any_size_are_legal_different_and_repeatable() {
+        use crate::board::{Preset, Seven, Thirteen};
+        use crate::variant::NamedRules;
+        let brandubh = NamedRules::preset(Preset::Brandubh);
+        let start = brandubh.start_board::<Seven>().unwrap();
+        let list = random_openings(&start, brandubh.rules, 4, 30, 7);
+        assert_eq!(list.len(), 30);
+        assert_eq!(list, random_openings(&start, brandubh.rules, 4, 30, 7));
+        assert_ne!(list, random_openings(&start, brandubh.rules, 4, 30, 8));
+        let text = list
+            .iter()
+            .map(|o| {
+                o.iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + "\n"
+            })
+            .collect::<String>();
+        let loaded = load_openings(&text, &start, brandubh.rules).unwrap();
+        assert_eq!(
+            loaded.iter().map(|o| o.moves.clone()).collect::<Vec<_>>(),
+            list
+        );
+        let settings = RandomOpenings {
+            candidates: 12,
+            nodes: 1000,
+            at_least: 5,
+            ..RandomOpenings::default()
+        };
+        let thirteen = NamedRules::preset(Preset::Copenhagen13);
+        let start13 = thirteen.start_board::<Thirteen>().unwrap();
+        let (openings, name) = settings.make(&start13, thirteen.rules, 1);
+        assert!((5..=12).contains(&openings.len()), "{name}");
+        assert!(name.starts_with("random: 4 plies"), "{name}");
+        assert!(
+            openings
+                .iter()
+                .all(|o| o.position(thirteen.rules).outcome().is_none())
+        );
+    }
+
+    #[test]
+    fn openings_files_take_positions_of_their_size() {
+        use crate::board::notation::to_fen;
+        use crate::board::{Preset, Seven};
+        use crate::variant::NamedRules;
+        let brandubh = NamedRules::preset(Preset::Brandubh);
+        let start = brandubh.start_board::<Seven>().unwrap();
+        let text = format!("# a comment\nc4c6 d6f6\n{} d5c5\n", to_fen(&start));
+        let openings = load_openings(&text, &start, brandubh.rules).unwrap();
+        assert_eq!(openings.len(), 2);
+        assert_eq!(openings[1].start, start);
+        assert_eq!(openings[1].moves, [Move::parse("d5c5").unwrap()]);
+        let e = |t: &str| {
+            load_openings(t, &start, brandubh.rules)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(e("3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3/3a3 d").contains("line 1"));
+        assert!(e("k4k5").contains("line 1"), "off the 7x7 board");
+        assert!(
+            e("d1d2").contains("opening 1"),
+            "attackers' move with the defenders first"
+        );
     }
 }

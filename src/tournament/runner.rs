@@ -2,14 +2,17 @@
 //! that keeps each game with the rules core and decides it.
 
 use super::ending::Ending;
-use super::player::{Answer, Decision, Fault, Forfeit, Player};
+use super::openings::Opening;
+use super::player::{Answer, Decision, Fault, Forfeit, Player, htp_sizes};
 use super::spec::EngineSpec;
 use super::summary::{Encounter, Sprt, Summary};
+use crate::board::generic::{Board, Move, Position};
 use crate::board::rules::Repetition;
-use crate::board::{Board, Move, Outcome, Position, Preset, Reason, Rules, Side};
+use crate::board::{Eleven, Geometry, Outcome, Reason, Side};
 use crate::protocol::Protocol;
 use crate::record::{Verdict, write_game};
 use crate::search::Clock;
+use crate::variant::NamedRules;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -31,7 +34,27 @@ pub enum MatchError {
          repeat a board ({rules} rules), so it would forfeit by playing such a repeat; play \
          OpenTafl engines under another --rules preset"
     )]
-    OpenTaflRepeats { engine: String, rules: Preset },
+    OpenTaflRepeats { engine: String, rules: String },
+    #[error(
+        "engine {engine}: the hnefatafl text protocol plays boards of 7, 11 and 13 squares a \
+         side (board_size), not the {side}x{side} board of {rules}; play it over another \
+         protocol (proto=uci or otep)"
+    )]
+    HtpSize {
+        engine: String,
+        side: u8,
+        rules: String,
+    },
+    #[error(
+        "engine {engine}: a text protocol engine that connects to the runner (listen=) is told \
+         no board size, so it plays 11x11 alone, not {rules}"
+    )]
+    HtpListenSize { engine: String, rules: String },
+    #[error(
+        "engine {engine}: the hnefatafl text protocol cannot set up a position, so its games \
+         start from the rules' start: the openings give positions ({openings})"
+    )]
+    HtpPositions { engine: String, openings: String },
     #[error("engine {engine} does not start: {why}")]
     DoesNotStart { engine: String, why: String },
     #[error("interrupted")]
@@ -45,17 +68,19 @@ pub enum MatchError {
     Workers(String),
 }
 
-/// Everything that defines a match.
-pub struct Settings {
+/// Everything that defines a match on boards of `G`.
+pub struct Settings<G: Geometry = Eleven> {
     pub engines: Vec<Arc<EngineSpec>>,
     /// Games per encounter (pair of engines), an even number.
     pub games: usize,
     pub concurrency: usize,
-    pub openings: Vec<Vec<Move>>,
+    pub openings: Vec<Opening<G>>,
     /// Where the openings came from, for the report.
     pub openings_name: String,
     pub seed: u64,
-    pub rules: Rules,
+    pub rules: NamedRules,
+    /// The rules' start, where games without an opening begin.
+    pub start: Board<G>,
     /// A game this long is a draw.
     pub max_plies: usize,
     pub sprt: Option<Sprt>,
@@ -69,7 +94,7 @@ pub struct Settings {
     pub records: Option<PathBuf>,
 }
 
-impl Settings {
+impl<G: Geometry> Settings<G> {
     /// The settings that make two runs the same match (not concurrency or shard).
     pub fn describe(&self) -> String {
         let engines: Vec<String> = self.engines.iter().map(|e| e.describe()).collect();
@@ -80,7 +105,7 @@ impl Settings {
             self.openings_name,
             self.openings.len(),
             self.seed,
-            self.rules.preset,
+            self.rules,
             self.max_plies
         )
     }
@@ -109,7 +134,7 @@ pub struct Scheduled {
 
 /// The games of shard `settings.shard`, in playing order. The same settings always give the
 /// same schedule; shards split it by pair.
-pub fn schedule(settings: &Settings) -> Vec<Scheduled> {
+pub fn schedule<G: Geometry>(settings: &Settings<G>) -> Vec<Scheduled> {
     let mut order: Vec<usize> = (0..settings.openings.len()).collect();
     order.shuffle(&mut StdRng::seed_from_u64(settings.seed));
     let encounters = settings.encounters();
@@ -145,20 +170,49 @@ pub struct Finished {
     pub record: String,
 }
 
-/// Starts each engine once and shuts it down, so that a wrong command fails at once rather
-/// than as a forfeit in every game.
-pub fn check_engines(settings: &Settings, stop: &Arc<AtomicBool>) -> Result<(), MatchError> {
+/// Checks that every engine's protocol can be told the match's rules and openings, then starts
+/// each engine once and shuts it down, so that a wrong command fails at once rather than as a
+/// forfeit in every game.
+pub fn check_engines<G: Geometry>(
+    settings: &Settings<G>,
+    stop: &Arc<AtomicBool>,
+) -> Result<(), MatchError> {
+    let rules = || settings.rules.to_string();
     for spec in &settings.engines {
+        let engine = || spec.name.clone();
         // An engine that does not know a rule that forbids moves will play them and forfeit.
         if spec.proto == Protocol::Otep
-            && settings.rules.repetition == Repetition::DefendersMayNotRepeat
+            && settings.rules.rules.repetition == Repetition::DefendersMayNotRepeat
         {
             return Err(MatchError::OpenTaflRepeats {
-                engine: spec.name.clone(),
-                rules: settings.rules.preset,
+                engine: engine(),
+                rules: rules(),
             });
         }
-        match Player::start(spec.clone(), settings.rules, stop.clone()) {
+        if spec.proto == Protocol::Htp {
+            if !htp_sizes().contains(&G::SIDE) {
+                return Err(MatchError::HtpSize {
+                    engine: engine(),
+                    side: G::SIDE,
+                    rules: rules(),
+                });
+            }
+            if spec.listen.is_some() && G::SIDE != 11 {
+                return Err(MatchError::HtpListenSize {
+                    engine: engine(),
+                    rules: rules(),
+                });
+            }
+            if settings.openings.iter().any(|o| o.start != settings.start) {
+                return Err(MatchError::HtpPositions {
+                    engine: engine(),
+                    openings: settings.openings_name.clone(),
+                });
+            }
+        }
+    }
+    for spec in &settings.engines {
+        match Player::start(spec.clone(), &settings.rules, settings.start, stop.clone()) {
             Ok(_) => {}
             Err(Fault::Stopped) => return Err(MatchError::Interrupted),
             Err(Fault::Forfeit(_, why)) => {
@@ -174,8 +228,8 @@ pub fn check_engines(settings: &Settings, stop: &Arc<AtomicBool>) -> Result<(), 
 
 /// Plays the match (or its shard), calling `each` after every game with the summary so far.
 /// Setting `stop` ends it early: games under way are abandoned and not counted.
-pub fn run(
-    settings: &Settings,
+pub fn run<G: Geometry>(
+    settings: &Settings<G>,
     stop: Arc<AtomicBool>,
     mut each: impl FnMut(&Summary, &Finished),
 ) -> Result<Summary, MatchError> {
@@ -266,14 +320,14 @@ pub fn run(
 
 /// Takes games off the schedule until it is done or the match stops. Engine processes are
 /// kept between games when their protocol allows and they behaved.
-fn worker(
-    settings: &Settings,
+fn worker<G: Geometry>(
+    settings: &Settings<G>,
     games: &[Scheduled],
     next: &AtomicUsize,
     stop: &Arc<AtomicBool>,
     tx: &std::sync::mpsc::Sender<Finished>,
 ) {
-    let mut players: Vec<Option<Player>> = settings.engines.iter().map(|_| None).collect();
+    let mut players: Vec<Option<Player<G>>> = settings.engines.iter().map(|_| None).collect();
     while !stop.load(Ordering::Relaxed) {
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(&game) = games.get(i) else { break };
@@ -288,40 +342,45 @@ fn worker(
     }
 }
 
-/// A player ready for a new game: the kept one, or a fresh process.
-fn ready_player(
-    settings: &Settings,
-    kept: Option<Player>,
+/// A player ready for a new game that began on `start` and stands at `pos`: the kept one, or
+/// a fresh process.
+fn ready_player<G: Geometry>(
+    settings: &Settings<G>,
+    kept: Option<Player<G>>,
     engine: usize,
-    start: &Position,
+    start: &Board<G>,
+    pos: &Position<G>,
     stop: &Arc<AtomicBool>,
-) -> Result<Player, Fault> {
+) -> Result<Player<G>, Fault> {
     let spec = &settings.engines[engine];
     let mut player = match kept.filter(|p| p.reusable()) {
         Some(p) => p,
-        None => Player::start(spec.clone(), settings.rules, stop.clone())?,
+        None => Player::start(spec.clone(), &settings.rules, settings.start, stop.clone())?,
     };
-    player.new_game(start, &spec.tc)?;
+    player.new_game(start, pos, &spec.tc)?;
     Ok(player)
 }
 
 /// Plays one scheduled game; `None` when the match stopped during it.
-fn play(
-    settings: &Settings,
+fn play<G: Geometry>(
+    settings: &Settings<G>,
     game: Scheduled,
-    players: &mut [Option<Player>],
+    players: &mut [Option<Player<G>>],
     stop: &Arc<AtomicBool>,
 ) -> Option<Finished> {
-    let mut pos = Position::start(settings.rules);
-    for &mv in game.opening.map_or(&[][..], |o| &settings.openings[o][..]) {
-        pos.play(mv);
-    }
+    let rules = settings.rules.rules;
+    let opening = game.opening.map(|o| &settings.openings[o]);
+    let start = opening.map_or(settings.start, |o| o.start);
+    let mut pos = match opening {
+        Some(o) => o.position(rules),
+        None => Position::new(start, rules),
+    };
     let specs = game.engines.map(|e| settings.engines[e].clone());
-    let mut seats: [Option<Player>; 2] = [None, None];
+    let mut seats: [Option<Player<G>>; 2] = [None, None];
     let mut end = None;
     for side in [Side::Attackers, Side::Defenders] {
         let engine = game.engines[side.index()];
-        match ready_player(settings, players[engine].take(), engine, &pos, stop) {
+        match ready_player(settings, players[engine].take(), engine, &start, &pos, stop) {
             Ok(p) => seats[side.index()] = Some(p),
             Err(Fault::Stopped) => return None,
             Err(Fault::Forfeit(kind, why)) => {
@@ -371,11 +430,11 @@ fn play(
             ..
         }
     );
-    let moves: Vec<Move> = pos.moves().collect();
+    let moves: Vec<Move<G>> = pos.moves().collect();
     let record = write_game(
-        &Board::start(),
+        &start,
         &moves,
-        settings.rules,
+        &settings.rules,
         Verdict::of(ending.winner()),
         timeout,
     );
@@ -395,11 +454,11 @@ enum End {
 
 /// Keeps the game between two ready players until the rules, the length limit or a forfeit
 /// end it. `None` when the match stopped.
-fn referee(
-    settings: &Settings,
+fn referee<G: Geometry>(
+    settings: &Settings<G>,
     specs: &[Arc<EngineSpec>; 2],
-    seats: [&mut Player; 2],
-    pos: &mut Position,
+    seats: [&mut Player<G>; 2],
+    pos: &mut Position<G>,
     stop: &AtomicBool,
 ) -> Option<End> {
     let mut clock = Clock::new(specs[0].tc.clock, specs[1].tc.clock);
@@ -495,10 +554,17 @@ mod tests {
                 .collect(),
             games,
             concurrency: 1,
-            openings: vec![vec![]; 7],
+            openings: vec![
+                Opening {
+                    start: Board::start(),
+                    moves: vec![]
+                };
+                7
+            ],
             openings_name: "test".into(),
             seed: 3,
-            rules: Rules::default(),
+            rules: NamedRules::default(),
+            start: Board::start(),
             max_plies: 100,
             sprt: None,
             shard,

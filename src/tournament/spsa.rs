@@ -14,12 +14,14 @@
 //! Everything random comes from the seed and the iteration's number alone, so a run resumed
 //! from its state file draws what the uninterrupted run would have drawn.
 
+use super::openings::Opening;
 use super::runner::{Finished, MatchError, Settings, run};
 use super::spec::EngineSpec;
 use super::summary::Summary;
-use crate::board::{Move, Rules};
+use crate::board::Board;
 use crate::search::params::{OutOfRange, SearchParams, TUNABLES, Tunable};
 use crate::splitmix::{SplitMix64, mix, spread};
+use crate::variant::NamedRules;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -565,9 +567,9 @@ pub struct MatchGames {
     pub engine: EngineSpec,
     /// The parameters' names, in the schedule's order.
     pub names: Vec<String>,
-    pub openings: Vec<Vec<Move>>,
+    pub openings: Vec<Opening>,
     pub openings_name: String,
-    pub rules: Rules,
+    pub rules: NamedRules,
     pub max_plies: usize,
     pub concurrency: usize,
     pub time_margin: Duration,
@@ -607,7 +609,8 @@ impl MatchGames {
             openings_name: self.openings_name.clone(),
             // Only orders the step's pairs among themselves.
             seed: step.iteration,
-            rules: self.rules,
+            rules: self.rules.clone(),
+            start: Board::start(),
             max_plies: self.max_plies,
             sprt: None,
             shard: (1, 1),

@@ -5,13 +5,18 @@
 
 use super::process::{Process, STARTUP_TIME};
 use super::{Answer, Decision, Fault, Forfeit, HostDialogue, await_decision};
-use crate::board::{Bitboard, Eleven, Move, Outcome, Position, Rules};
+use crate::board::generic::{Bitboard, Board, Move, Position};
+use crate::board::{Geometry, Outcome};
 use crate::protocol::htp::message::{
     self, Action, Command, MessageError, Play, Reply, TimeSettings,
 };
 use crate::search::Clock;
 use crate::tournament::spec::TimeControl;
+use crate::variant::NamedRules;
 use std::time::{Duration, Instant};
+
+/// The board sizes the text protocol's `board_size` names.
+pub const SIZES: [u8; 3] = [7, 11, 13];
 
 pub struct HtpHost {
     /// The engine is a light-server client.
@@ -23,28 +28,33 @@ impl HtpHost {
         HtpHost { server }
     }
 
-    /// The reply to a command: what it answered, or a protocol error if it refused.
-    fn reply(engine: &mut Process, within: Duration, what: &str) -> Result<message::Answer, Fault> {
-        match engine.expect(within, what, |l| l.parse::<Reply>().ok())? {
-            Reply::Success(answer) => Ok(answer),
+    /// The reply to a command: whether it succeeded, or a protocol error if it refused.
+    fn reply<G: Geometry>(engine: &mut Process, within: Duration, what: &str) -> Result<(), Fault> {
+        match engine.expect(within, what, |l| l.parse::<Reply<G>>().ok())? {
+            Reply::Success(_) => Ok(()),
             Reply::Failure(why) => Err(Fault::protocol(format!("{what}: '? {why}'"))),
         }
     }
 }
 
-fn decision(play: Play) -> Decision {
+fn decision<G: Geometry>(play: Play<G>) -> Decision<G> {
     match play.action {
         Action::Move(mv) => Decision::Move(mv),
         Action::Resigns => Decision::Resign,
     }
 }
 
-impl HostDialogue for HtpHost {
-    fn handshake(&mut self, engine: &mut Process, _: Rules) -> Result<(), Fault> {
+impl<G: Geometry> HostDialogue<G> for HtpHost {
+    fn handshake(&mut self, engine: &mut Process, _: &NamedRules) -> Result<(), Fault> {
         // A light-server client says nothing until asked for a move.
         if !self.server {
-            engine.send(Command::<Eleven>::Name)?;
-            HtpHost::reply(engine, STARTUP_TIME, "reply to 'name'")?;
+            engine.send(Command::<G>::Name)?;
+            HtpHost::reply::<G>(engine, STARTUP_TIME, "reply to 'name'")?;
+            // Engines that know only 11x11 need not know the command.
+            if G::SIDE != 11 {
+                engine.send(Command::<G>::BoardSize(u64::from(G::SIDE)))?;
+                HtpHost::reply::<G>(engine, STARTUP_TIME, "reply to 'board_size'")?;
+            }
         }
         Ok(())
     }
@@ -52,18 +62,21 @@ impl HostDialogue for HtpHost {
     fn new_game(
         &mut self,
         engine: &mut Process,
-        start: &Position,
+        start: &Board<G>,
+        pos: &Position<G>,
         tc: &TimeControl,
     ) -> Result<(), Fault> {
         if !self.server {
-            engine.send(Command::<Eleven>::TimeSettings(TimeSettings::of(tc.clock)))?;
+            engine.send(Command::<G>::TimeSettings(TimeSettings::of(tc.clock)))?;
             // Some engines do not know the command; that is theirs to ignore.
-            let _ = HtpHost::reply(engine, STARTUP_TIME, "reply to time_settings");
+            let _ = HtpHost::reply::<G>(engine, STARTUP_TIME, "reply to time_settings");
         }
-        let mut replay = Position::start(*start.rules());
-        for mv in start.moves().collect::<Vec<_>>() {
+        // The protocol has no word for a position: the runner gives these engines games from
+        // the rules' start alone, and the opening as moves.
+        let mut replay = Position::new(*start, *pos.rules());
+        for mv in pos.moves().collect::<Vec<_>>() {
             let captured = replay.play(mv);
-            self.tell(engine, mv, captured, &replay)?;
+            HostDialogue::<G>::tell(self, engine, mv, captured, &replay)?;
         }
         Ok(())
     }
@@ -71,18 +84,18 @@ impl HostDialogue for HtpHost {
     fn tell(
         &mut self,
         engine: &mut Process,
-        mv: Move,
-        _: Bitboard,
-        after: &Position,
+        mv: Move<G>,
+        _: Bitboard<G>,
+        after: &Position<G>,
     ) -> Result<(), Fault> {
-        engine.send(Command::<Eleven>::Play(Play {
+        engine.send(Command::<G>::Play(Play {
             side: after.side_to_move().opponent(),
             action: Action::Move(mv),
         }))?;
         if self.server {
             return Ok(());
         }
-        match HtpHost::reply(engine, STARTUP_TIME, &format!("acceptance of {mv:?}")) {
+        match HtpHost::reply::<G>(engine, STARTUP_TIME, &format!("acceptance of {mv:?}")) {
             Ok(_) => Ok(()),
             Err(Fault::Forfeit(Forfeit::ProtocolError, e)) => {
                 engine.tainted = true;
@@ -98,17 +111,17 @@ impl HostDialogue for HtpHost {
     fn ask(
         &mut self,
         engine: &mut Process,
-        pos: &Position,
+        pos: &Position<G>,
         _: &TimeControl,
         _: Clock,
         deadline: Instant,
-    ) -> Result<Option<Answer>, Fault> {
-        engine.send(Command::<Eleven>::GenerateMove(Some(pos.side_to_move())))?;
+    ) -> Result<Option<Answer<G>>, Fault> {
+        engine.send(Command::<G>::GenerateMove(Some(pos.side_to_move())))?;
         let server = self.server;
         await_decision(engine, deadline, |l| {
             if server {
                 // Bare `play ...` lines; anything else is the client talking to itself.
-                return match l.parse::<Play>() {
+                return match l.parse::<Play<G>>() {
                     Ok(play) => Some(decision(play)),
                     Err(MessageError::NotPlay(_)) => None,
                     Err(e) => Some(Decision::Unreadable {
@@ -124,7 +137,7 @@ impl HostDialogue for HtpHost {
                     why,
                 })
             };
-            match l.parse::<Reply>().ok()? {
+            match l.parse::<Reply<G>>().ok()? {
                 Reply::Success(message::Answer::Play(play)) => Some(decision(play)),
                 Reply::Success(_) => unreadable("not a move".into()),
                 Reply::Failure(why) => unreadable(why),
@@ -132,12 +145,12 @@ impl HostDialogue for HtpHost {
         })
     }
 
-    fn accepted(&mut self, _: &mut Process, _: &Position) -> Result<(), Fault> {
+    fn accepted(&mut self, _: &mut Process, _: &Position<G>) -> Result<(), Fault> {
         Ok(())
     }
 
     fn finish(&mut self, engine: &mut Process, _: Option<Outcome>) -> Result<(), Fault> {
-        engine.send(Command::<Eleven>::Quit)
+        engine.send(Command::<G>::Quit)
     }
 
     fn keeps_process(&self) -> bool {

@@ -9,13 +9,20 @@ mod process;
 mod uci;
 
 use super::spec::{EngineSpec, TimeControl};
-use crate::board::{Bitboard, Move, Outcome, Position, Rules};
+use crate::board::generic::{Bitboard, Board, Move, Position};
+use crate::board::{Geometry, Outcome};
 use crate::protocol::Protocol;
 use crate::search::Clock;
+use crate::variant::NamedRules;
 use process::Process;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+/// The board sizes a hnefatafl text protocol engine can be told.
+pub fn htp_sizes() -> &'static [u8] {
+    &htp::SIZES
+}
 
 /// How an engine lost a game without the rules deciding it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -69,8 +76,8 @@ impl Fault {
 
 /// What an engine answered when asked for a move. Judging it is the referee's business.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Decision {
-    Move(Move),
+pub enum Decision<G: Geometry> {
+    Move(Move<G>),
     Resign,
     /// Text where a move belongs that is no move, and why.
     Unreadable {
@@ -80,21 +87,22 @@ pub enum Decision {
 }
 
 /// The answer to a move request and when it arrived.
-pub struct Answer {
-    pub decision: Decision,
+pub struct Answer<G: Geometry> {
+    pub decision: Decision<G>,
     pub at: Instant,
 }
 
-/// The host's side of one protocol, over the engine's process.
-trait HostDialogue: Send {
+/// The host's side of one protocol, over the engine's process, for boards of `G`.
+trait HostDialogue<G: Geometry>: Send {
     /// Right after the start: the protocol's greeting and the rules.
-    fn handshake(&mut self, engine: &mut Process, rules: Rules) -> Result<(), Fault>;
+    fn handshake(&mut self, engine: &mut Process, rules: &NamedRules) -> Result<(), Fault>;
 
-    /// Prepares a game whose opening is the moves that led to `start`.
+    /// Prepares a game that began on `start` and whose opening led to `pos`.
     fn new_game(
         &mut self,
         engine: &mut Process,
-        start: &Position,
+        start: &Board<G>,
+        pos: &Position<G>,
         tc: &TimeControl,
     ) -> Result<(), Fault>;
 
@@ -102,9 +110,9 @@ trait HostDialogue: Send {
     fn tell(
         &mut self,
         engine: &mut Process,
-        mv: Move,
-        captured: Bitboard,
-        after: &Position,
+        mv: Move<G>,
+        captured: Bitboard<G>,
+        after: &Position<G>,
     ) -> Result<(), Fault>;
 
     /// Asks for a move in `pos` with the clocks as they stand and waits for it until
@@ -112,14 +120,14 @@ trait HostDialogue: Send {
     fn ask(
         &mut self,
         engine: &mut Process,
-        pos: &Position,
+        pos: &Position<G>,
         tc: &TimeControl,
         clock: Clock,
         deadline: Instant,
-    ) -> Result<Option<Answer>, Fault>;
+    ) -> Result<Option<Answer<G>>, Fault>;
 
     /// The engine's own move was played; `after` is the game after it.
-    fn accepted(&mut self, engine: &mut Process, after: &Position) -> Result<(), Fault>;
+    fn accepted(&mut self, engine: &mut Process, after: &Position<G>) -> Result<(), Fault>;
 
     /// The game is over (`None`: not by the rules).
     fn finish(&mut self, engine: &mut Process, outcome: Option<Outcome>) -> Result<(), Fault>;
@@ -131,25 +139,26 @@ trait HostDialogue: Send {
     fn goodbye(&self) -> Option<String>;
 }
 
-pub struct Player {
+pub struct Player<G: Geometry> {
     spec: Arc<EngineSpec>,
     engine: Process,
-    dialogue: Box<dyn HostDialogue>,
+    dialogue: Box<dyn HostDialogue<G>>,
 }
 
-impl Player {
-    /// Starts the engine and completes its handshake. A `Fault::Forfeit` here means the engine
-    /// is broken (the runner checks this once before the match, and counts it as a loss
-    /// during it).
+impl<G: Geometry> Player<G> {
+    /// Starts the engine and completes its handshake: `rules` played from `start`, their
+    /// start on the board of `G`. A `Fault::Forfeit` here means the engine is broken (the
+    /// runner checks this once before the match, and counts it as a loss during it).
     pub fn start(
         spec: Arc<EngineSpec>,
-        rules: Rules,
+        rules: &NamedRules,
+        start: Board<G>,
         stop: Arc<AtomicBool>,
-    ) -> Result<Player, Fault> {
+    ) -> Result<Player<G>, Fault> {
         let engine = Process::start(&spec, stop)?;
-        let dialogue: Box<dyn HostDialogue> = match spec.proto {
-            Protocol::Uci => Box::new(uci::UciHost::new(spec.options.clone())),
-            Protocol::Otep => Box::new(otep::OtepHost),
+        let dialogue: Box<dyn HostDialogue<G>> = match spec.proto {
+            Protocol::Uci => Box::new(uci::UciHost::new(spec.options.clone(), start)),
+            Protocol::Otep => Box::new(otep::OtepHost::new(start)),
             Protocol::Htp => Box::new(htp::HtpHost::new(spec.listen.is_some())),
         };
         let mut player = Player {
@@ -170,26 +179,37 @@ impl Player {
         self.dialogue.keeps_process() && !self.engine.tainted
     }
 
-    pub fn new_game(&mut self, start: &Position, tc: &TimeControl) -> Result<(), Fault> {
-        self.dialogue.new_game(&mut self.engine, start, tc)
+    /// Prepares a game that began on `start` and whose opening led to `pos`.
+    pub fn new_game(
+        &mut self,
+        start: &Board<G>,
+        pos: &Position<G>,
+        tc: &TimeControl,
+    ) -> Result<(), Fault> {
+        self.dialogue.new_game(&mut self.engine, start, pos, tc)
     }
 
-    pub fn tell(&mut self, mv: Move, captured: Bitboard, after: &Position) -> Result<(), Fault> {
+    pub fn tell(
+        &mut self,
+        mv: Move<G>,
+        captured: Bitboard<G>,
+        after: &Position<G>,
+    ) -> Result<(), Fault> {
         self.dialogue.tell(&mut self.engine, mv, captured, after)
     }
 
     pub fn ask(
         &mut self,
-        pos: &Position,
+        pos: &Position<G>,
         tc: &TimeControl,
         clock: Clock,
         deadline: Instant,
-    ) -> Result<Option<Answer>, Fault> {
+    ) -> Result<Option<Answer<G>>, Fault> {
         self.dialogue
             .ask(&mut self.engine, pos, tc, clock, deadline)
     }
 
-    pub fn accepted(&mut self, after: &Position) -> Result<(), Fault> {
+    pub fn accepted(&mut self, after: &Position<G>) -> Result<(), Fault> {
         self.dialogue.accepted(&mut self.engine, after)
     }
 
@@ -199,18 +219,18 @@ impl Player {
     }
 }
 
-impl Drop for Player {
+impl<G: Geometry> Drop for Player<G> {
     fn drop(&mut self) {
         self.engine.shut_down(self.dialogue.goodbye());
     }
 }
 
 /// Waits for the answer to a move request: the first line `read` takes, by `deadline`.
-fn await_decision(
+fn await_decision<G: Geometry>(
     engine: &mut Process,
     deadline: Instant,
-    read: impl FnMut(&str) -> Option<Decision>,
-) -> Result<Option<Answer>, Fault> {
+    read: impl FnMut(&str) -> Option<Decision<G>>,
+) -> Result<Option<Answer<G>>, Fault> {
     match engine.wait_for(deadline, read) {
         Ok((decision, at)) => Ok(Some(Answer { decision, at })),
         Err(Some(fault)) => Err(fault),

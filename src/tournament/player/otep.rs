@@ -3,35 +3,48 @@
 
 use super::process::{Process, STARTUP_TIME};
 use super::{Answer, Decision, Fault, HostDialogue, await_decision};
+use crate::board::Geometry;
+use crate::board::Outcome;
+use crate::board::generic::{Bitboard, Board, Move, Position};
 use crate::board::notation::to_opentafl;
 use crate::board::opentafl::Variant;
-use crate::board::{Bitboard, Eleven, Move, Outcome, Position, Rules};
 use crate::protocol::otep::message::{ClockReport, Command, OpponentMove, Reply, ReplyError};
 use crate::search::Clock;
 use crate::tournament::spec::TimeControl;
+use crate::variant::NamedRules;
 use std::time::Instant;
 
-pub struct OtepHost;
+pub struct OtepHost<G: Geometry> {
+    /// The rules' start, which the rules string carries.
+    start: Board<G>,
+}
 
-impl HostDialogue for OtepHost {
-    fn handshake(&mut self, engine: &mut Process, rules: Rules) -> Result<(), Fault> {
+impl<G: Geometry> OtepHost<G> {
+    pub fn new(start: Board<G>) -> OtepHost<G> {
+        OtepHost { start }
+    }
+}
+
+impl<G: Geometry> HostDialogue<G> for OtepHost<G> {
+    fn handshake(&mut self, engine: &mut Process, rules: &NamedRules) -> Result<(), Fault> {
         engine.expect(STARTUP_TIME, "hello", |l| {
-            matches!(l.parse::<Reply>(), Ok(Reply::Hello)).then_some(())
+            matches!(l.parse::<Reply<G>>(), Ok(Reply::Hello)).then_some(())
         })?;
-        engine.send(Command::<Eleven>::Rules(Variant {
-            rules,
-            start: to_opentafl(Position::start(rules).board()),
+        engine.send(Command::<G>::Rules(Variant {
+            rules: rules.rules,
+            start: to_opentafl(&self.start),
         }))
     }
 
     fn new_game(
         &mut self,
         engine: &mut Process,
-        start: &Position,
+        start: &Board<G>,
+        pos: &Position<G>,
         _: &TimeControl,
     ) -> Result<(), Fault> {
-        if start.plies() > 0 {
-            engine.send(Command::Position(*start.board()))?;
+        if pos.plies() > 0 || *start != self.start {
+            engine.send(Command::Position(*pos.board()))?;
         }
         Ok(())
     }
@@ -39,9 +52,9 @@ impl HostDialogue for OtepHost {
     fn tell(
         &mut self,
         engine: &mut Process,
-        mv: Move,
-        captured: Bitboard,
-        after: &Position,
+        mv: Move<G>,
+        captured: Bitboard<G>,
+        after: &Position<G>,
     ) -> Result<(), Fault> {
         engine.send(Command::OpponentMove(OpponentMove {
             mv,
@@ -53,17 +66,17 @@ impl HostDialogue for OtepHost {
     fn ask(
         &mut self,
         engine: &mut Process,
-        pos: &Position,
+        pos: &Position<G>,
         _: &TimeControl,
         clock: Clock,
         deadline: Instant,
-    ) -> Result<Option<Answer>, Fault> {
+    ) -> Result<Option<Answer<G>>, Fault> {
         let side = pos.side_to_move();
         if let Some(shown) = clock.shown_to(side) {
-            engine.send(Command::<Eleven>::Clock(ClockReport::of(shown)))?;
+            engine.send(Command::<G>::Clock(ClockReport::of(shown)))?;
         }
-        engine.send(Command::<Eleven>::Play(side))?;
-        await_decision(engine, deadline, |l| match l.parse() {
+        engine.send(Command::<G>::Play(side))?;
+        await_decision(engine, deadline, |l| match l.parse::<Reply<G>>() {
             Ok(Reply::Move(mv)) => Some(Decision::Move(mv)),
             Err(ReplyError::Move { text, error }) => Some(Decision::Unreadable {
                 text,
@@ -73,13 +86,13 @@ impl HostDialogue for OtepHost {
         })
     }
 
-    fn accepted(&mut self, engine: &mut Process, after: &Position) -> Result<(), Fault> {
+    fn accepted(&mut self, engine: &mut Process, after: &Position<G>) -> Result<(), Fault> {
         engine.send(Command::Move(*after.board()))
     }
 
     fn finish(&mut self, engine: &mut Process, outcome: Option<Outcome>) -> Result<(), Fault> {
-        engine.send(Command::<Eleven>::Finish(outcome.into()))?;
-        engine.send(Command::<Eleven>::Goodbye)
+        engine.send(Command::<G>::Finish(outcome.into()))?;
+        engine.send(Command::<G>::Goodbye)
     }
 
     fn keeps_process(&self) -> bool {

@@ -1,22 +1,35 @@
 //! The host's side of the UCI-style protocol: one process for every game; the whole game goes
-//! with each request, so the engine hears nothing of the opponent's moves.
+//! with each request, so the engine hears nothing of the opponent's moves. The rules go first,
+//! as `setoption name Rules value NAME` (a preset's name or an OpenTafl rules string), and the
+//! positions after them on the rules' board: `position startpos` is the rules' start.
 
 use super::process::{Process, STARTUP_TIME};
 use super::{Answer, Decision, Fault, HostDialogue, await_decision};
-use crate::board::{Bitboard, Move, Outcome, Position, Rules};
-use crate::protocol::uci::message::{Command, EngineOption, OptionKind, Reply, Setup};
+use crate::board::generic::{Bitboard, Board, Move, Position};
+use crate::board::notation::to_fen;
+use crate::board::{Geometry, Outcome, START_FEN};
+use crate::protocol::uci::message::{Command, EngineOption, OptionKind, Reply};
 use crate::search::{Clock, Limits};
 use crate::tournament::spec::TimeControl;
+use crate::variant::NamedRules;
 use std::time::Instant;
 
-pub struct UciHost {
+pub struct UciHost<G: Geometry> {
     /// `option.NAME=VALUE` of the engine's spec.
     options: Vec<(String, String)>,
+    /// The rules' start, which `position startpos` means.
+    rules_start: Board<G>,
+    /// Where the game under way began.
+    game_start: Board<G>,
 }
 
-impl UciHost {
-    pub fn new(options: Vec<(String, String)>) -> UciHost {
-        UciHost { options }
+impl<G: Geometry> UciHost<G> {
+    pub fn new(options: Vec<(String, String)>, rules_start: Board<G>) -> UciHost<G> {
+        UciHost {
+            options,
+            rules_start,
+            game_start: rules_start,
+        }
     }
 
     fn ready(&self, engine: &mut Process) -> Result<(), Fault> {
@@ -27,8 +40,8 @@ impl UciHost {
     }
 }
 
-impl HostDialogue for UciHost {
-    fn handshake(&mut self, engine: &mut Process, rules: Rules) -> Result<(), Fault> {
+impl<G: Geometry> HostDialogue<G> for UciHost<G> {
+    fn handshake(&mut self, engine: &mut Process, rules: &NamedRules) -> Result<(), Fault> {
         engine.send(Command::Uci)?;
         let mut offered = Vec::new();
         engine.expect(STARTUP_TIME, "uciok", |l| match l.parse() {
@@ -44,19 +57,26 @@ impl HostDialogue for UciHost {
             .iter()
             .map(|(n, v)| (format!("option.{n}={v}"), n.clone(), v.clone()))
             .collect();
-        // An engine that knows the rules presets plays the match's.
-        if offered.iter().any(|o| o.name == "Rules")
-            && !self
-                .options
-                .iter()
-                .any(|(n, _)| n.eq_ignore_ascii_case("Rules"))
-        {
-            let preset = rules.preset.name().to_string();
-            options.push((
-                format!("Rules={preset} (the match's --rules)"),
-                "Rules".into(),
-                preset,
-            ));
+        // An engine that knows rules plays the match's; one that does not can play only
+        // games from Copenhagen's start.
+        let told = self
+            .options
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("Rules"));
+        if offered.iter().any(|o| o.name.eq_ignore_ascii_case("Rules")) {
+            if !told {
+                options.push((
+                    format!("Rules={rules} (the match's --rules)"),
+                    "Rules".into(),
+                    rules.name.clone(),
+                ));
+            }
+        } else if to_fen(&self.rules_start) != START_FEN {
+            return Err(Fault::protocol(format!(
+                "the engine offers no option Rules, so it cannot be told the rules '{rules}' \
+                 ({side}x{side})",
+                side = G::SIDE
+            )));
         }
         for (label, name, value) in options {
             let refused = |why: String| Fault::protocol(format!("{label} refused: {why}"));
@@ -84,29 +104,34 @@ impl HostDialogue for UciHost {
     fn new_game(
         &mut self,
         engine: &mut Process,
-        _: &Position,
+        start: &Board<G>,
+        _: &Position<G>,
         _: &TimeControl,
     ) -> Result<(), Fault> {
+        self.game_start = *start;
         engine.send(Command::UciNewGame)?;
         self.ready(engine)
     }
 
-    fn tell(&mut self, _: &mut Process, _: Move, _: Bitboard, _: &Position) -> Result<(), Fault> {
+    fn tell(
+        &mut self,
+        _: &mut Process,
+        _: Move<G>,
+        _: Bitboard<G>,
+        _: &Position<G>,
+    ) -> Result<(), Fault> {
         Ok(())
     }
 
     fn ask(
         &mut self,
         engine: &mut Process,
-        pos: &Position,
+        pos: &Position<G>,
         tc: &TimeControl,
         clock: Clock,
         deadline: Instant,
-    ) -> Result<Option<Answer>, Fault> {
-        engine.send(Command::Position {
-            setup: Setup::StartPos,
-            moves: pos.moves().collect(),
-        })?;
+    ) -> Result<Option<Answer<G>>, Fault> {
+        engine.send(position(&self.rules_start, &self.game_start, pos))?;
         engine.send(Command::Go(Limits {
             clock: clock.shown_to(pos.side_to_move()).unwrap_or(Clock::NONE),
             movetime: tc.movetime,
@@ -114,21 +139,10 @@ impl HostDialogue for UciHost {
             depth: tc.depth,
             ..Limits::default()
         }))?;
-        await_decision(engine, deadline, |l| match l.parse() {
-            Ok(Reply::BestMove { best: Some(mv), .. }) => Some(Decision::Move(mv)),
-            Ok(Reply::BestMove { best: None, .. }) => Some(Decision::Unreadable {
-                text: "(none)".into(),
-                why: "no move, though the game goes on".into(),
-            }),
-            Ok(_) => None,
-            Err(e) => Some(Decision::Unreadable {
-                text: l.to_string(),
-                why: e.to_string(),
-            }),
-        })
+        await_decision(engine, deadline, read_reply::<G>)
     }
 
-    fn accepted(&mut self, _: &mut Process, _: &Position) -> Result<(), Fault> {
+    fn accepted(&mut self, _: &mut Process, _: &Position<G>) -> Result<(), Fault> {
         Ok(())
     }
 
@@ -142,6 +156,51 @@ impl HostDialogue for UciHost {
 
     fn goodbye(&self) -> Option<String> {
         Some(Command::Quit.to_string())
+    }
+}
+
+/// The `position` command of the game `pos` that began on `game_start`: from `startpos` when
+/// that is the rules' start, else from its FEN, with every move since.
+fn position<G: Geometry>(
+    rules_start: &Board<G>,
+    game_start: &Board<G>,
+    pos: &Position<G>,
+) -> String {
+    let mut line = if game_start == rules_start {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {}", to_fen(game_start))
+    };
+    let moves: Vec<String> = pos.moves().map(|m| m.to_string()).collect();
+    if !moves.is_empty() {
+        line = format!("{line} moves {}", moves.join(" "));
+    }
+    line
+}
+
+/// What a line of the engine says while it thinks: its move read on the board of `G`, or
+/// nothing (progress and anything else is passed over).
+fn read_reply<G: Geometry>(line: &str) -> Option<Decision<G>> {
+    let mut words = line.split_whitespace();
+    let unreadable = |why: String| {
+        Some(Decision::Unreadable {
+            text: line.to_string(),
+            why,
+        })
+    };
+    match words.next() {
+        Some("bestmove") => match words.next() {
+            None => unreadable("bestmove without a move".into()),
+            Some("(none)") => Some(Decision::Unreadable {
+                text: "(none)".into(),
+                why: "no move, though the game goes on".into(),
+            }),
+            Some(text) => match Move::<G>::parse(text) {
+                Ok(mv) => Some(Decision::Move(mv)),
+                Err(e) => unreadable(format!("move '{text}': {e}")),
+            },
+        },
+        _ => None,
     }
 }
 
@@ -190,6 +249,47 @@ fn setoption(offered: &[EngineOption], name: &str, value: &str) -> Result<Comman
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Eleven, Preset, Seven, Thirteen};
+
+    #[test]
+    fn positions_and_moves_on_every_board() {
+        let eleven = Board::<Eleven>::start();
+        let mut pos = Position::new(eleven, NamedRules::default().rules);
+        assert_eq!(position(&eleven, &eleven, &pos), "position startpos");
+        pos.play(Move::parse("d1d3").unwrap());
+        assert_eq!(
+            position(&eleven, &eleven, &pos),
+            "position startpos moves d1d3"
+        );
+        let thirteen = NamedRules::preset(Preset::Copenhagen13);
+        let start = thirteen.start_board::<Thirteen>().unwrap();
+        let mut pos = Position::new(start, thirteen.rules);
+        pos.play(Move::parse("m4l4").unwrap());
+        let after = *pos.board();
+        assert_eq!(
+            position(&start, &start, &pos),
+            "position startpos moves m4l4"
+        );
+        let pos = Position::new(after, thirteen.rules);
+        assert_eq!(
+            position(&start, &after, &pos),
+            format!("position fen {}", to_fen(&after))
+        );
+        assert_eq!(
+            read_reply::<Thirteen>("bestmove m13m12 ponder a1a2"),
+            Some(Decision::Move(Move::parse("m13m12").unwrap()))
+        );
+        assert_eq!(read_reply::<Thirteen>("info depth 3 pv m13m12"), None);
+        assert_eq!(read_reply::<Seven>("readyok"), None);
+        let bad = |l: &str| match read_reply::<Seven>(l) {
+            Some(Decision::Unreadable { why, .. }) => why,
+            other => panic!("{other:?}"),
+        };
+        assert!(bad("bestmove k11k10").contains("move 'k11k10'"));
+        assert_eq!(bad("bestmove"), "bestmove without a move");
+        assert!(bad("bestmove !!junk!!").contains("'!!junk!!'"));
+        assert_eq!(read_reply::<Seven>("hello there"), None);
+    }
 
     #[test]
     fn options_are_checked_against_the_offer() {
