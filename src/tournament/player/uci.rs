@@ -3,7 +3,7 @@
 
 use super::process::{Process, STARTUP_TIME};
 use super::{Answer, Decision, Fault, HostDialogue, await_decision};
-use crate::board::{Bitboard, Move, Outcome, Position, Rules};
+use crate::board::{Bitboard, Eleven, Move, Outcome, Position, Rules};
 use crate::protocol::uci::message::{Command, EngineOption, OptionKind, Reply, Setup};
 use crate::search::{Clock, Limits};
 use crate::tournament::spec::TimeControl;
@@ -20,18 +20,18 @@ impl UciHost {
     }
 
     fn ready(&self, engine: &mut Process) -> Result<(), Fault> {
-        engine.send(Command::IsReady)?;
+        engine.send(Command::<Eleven>::IsReady)?;
         engine.expect(STARTUP_TIME, "readyok", |l| {
-            matches!(l.parse(), Ok(Reply::ReadyOk)).then_some(())
+            matches!(l.parse::<Reply>(), Ok(Reply::ReadyOk)).then_some(())
         })
     }
 }
 
 impl HostDialogue for UciHost {
     fn handshake(&mut self, engine: &mut Process, rules: Rules) -> Result<(), Fault> {
-        engine.send(Command::Uci)?;
+        engine.send(Command::<Eleven>::Uci)?;
         let mut offered = Vec::new();
-        engine.expect(STARTUP_TIME, "uciok", |l| match l.parse() {
+        engine.expect(STARTUP_TIME, "uciok", |l| match l.parse::<Reply>() {
             Ok(Reply::Option(option)) => {
                 offered.push(option);
                 None
@@ -64,9 +64,9 @@ impl HostDialogue for UciHost {
             engine.send(command)?;
             // The engine's answer to a setoption is silence or an error line; the readyok
             // after it shows which.
-            engine.send(Command::IsReady)?;
+            engine.send(Command::<Eleven>::IsReady)?;
             let mut error = None;
-            engine.expect(STARTUP_TIME, "readyok", |l| match l.parse() {
+            engine.expect(STARTUP_TIME, "readyok", |l| match l.parse::<Reply>() {
                 Ok(Reply::Error(why)) => {
                     error.get_or_insert(why);
                     None
@@ -87,7 +87,7 @@ impl HostDialogue for UciHost {
         _: &Position,
         _: &TimeControl,
     ) -> Result<(), Fault> {
-        engine.send(Command::UciNewGame)?;
+        engine.send(Command::<Eleven>::UciNewGame)?;
         self.ready(engine)
     }
 
@@ -107,14 +107,14 @@ impl HostDialogue for UciHost {
             setup: Setup::StartPos,
             moves: pos.moves().collect(),
         })?;
-        engine.send(Command::Go(Limits {
+        engine.send(Command::<Eleven>::Go(Limits {
             clock: clock.shown_to(pos.side_to_move()).unwrap_or(Clock::NONE),
             movetime: tc.movetime,
             nodes: tc.nodes,
             depth: tc.depth,
             ..Limits::default()
         }))?;
-        await_decision(engine, deadline, |l| match l.parse() {
+        await_decision(engine, deadline, |l| match l.parse::<Reply>() {
             Ok(Reply::BestMove { best: Some(mv), .. }) => Some(Decision::Move(mv)),
             Ok(Reply::BestMove { best: None, .. }) => Some(Decision::Unreadable {
                 text: "(none)".into(),
@@ -141,7 +141,7 @@ impl HostDialogue for UciHost {
     }
 
     fn goodbye(&self) -> Option<String> {
-        Some(Command::Quit.to_string())
+        Some(Command::<Eleven>::Quit.to_string())
     }
 }
 
@@ -200,7 +200,7 @@ mod tests {
             "option name Clear Hash type button",
             "option name EvalFile type string default <empty>",
         ]
-        .map(|l| match l.parse() {
+        .map(|l| match l.parse::<Reply>() {
             Ok(Reply::Option(o)) => o,
             other => panic!("{other:?}"),
         });
