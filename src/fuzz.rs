@@ -164,6 +164,13 @@ const UCI: &[&str] = &[
     "setoption name Move Overhead value 0",
     "setoption name Ponder value true",
     "setoption name Clear Hash",
+    "setoption name UCI_Variant value brandubh",
+    "setoption name Rules value tablut",
+    "setoption name Rules value copenhagen-13",
+    "setoption name Rules value dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    "position fen 3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 d moves d3a3",
+    "position fen 3aaa3/4a4/4d4/a3d3a/aaddkddaa/a3d3a/4d4/4a4/3aaa3 a moves d1d3",
+    "position fen 3aaaaaaa3/6a6/13/a5d5a/a5d5a/a4ddd4a/aa1dddkddd1aa/a4ddd4a/a5d5a/a5d5a/13/6a6/3aaaaaaa3 a moves m4l4",
     "d",
     "eval",
 ];

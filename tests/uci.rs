@@ -189,6 +189,17 @@ fn bad_input_is_reported_and_changes_nothing() {
         "go nodes x",
         "go sideways",
         "positio",
+        "position startpos moves m13m12",
+        // Commands for other boards, refused before the game on this one is given up.
+        "position fen 3aaa3/4a4/4d4/a3d3a/aaddkddaa/a3d3a/4d4/4a4/3aaa3 a moves e1e9",
+        "position fen 3a3/3a3/3d3/aadkdaa/3d3/3a3/3a2 d",
+        "position fen 13/13/13/13/13/13/13/13/13/13/13/13/13 a",
+        "setoption name Rules value dim:8 start:/8/",
+        "setoption name Rules value dim:7 start:/7/",
+        "setoption name Rules value dim:7 start:/t2t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+        "setoption name Rules value dim:9 kj:y start:/9/9/9/9/9/9/9/9/4K4/",
+        "setoption name UCI_Variant value dim:9",
+        "setoption name UCI_Variant value tablut-13",
     ];
     for line in bad {
         e.send(line);
@@ -617,4 +628,234 @@ fn skill_level_is_offered_bounded_and_taken_from_the_command_line() {
         let (ok, stderr) = common::run_hnefi_in(&dir, &["--level", bad]);
         assert!(!ok && stderr.contains("level"), "{bad}: {stderr}");
     }
+}
+
+/// [`legal_moves`] on one board size.
+type LegalMoves = fn(&str, hnefi::board::Rules, &[&str]) -> Vec<String>;
+
+/// The moves of `fen` under `rules`, on boards of `G`, after `moves`.
+fn legal_moves<G: hnefi::board::Geometry>(
+    fen: &str,
+    rules: hnefi::board::Rules,
+    moves: &[&str],
+) -> Vec<String> {
+    use hnefi::board::generic::{Board, Move, MoveList, Position};
+    let mut pos = Position::new(Board::<G>::from_fen(fen).unwrap(), rules);
+    for m in moves {
+        pos.try_play(Move::parse(m).unwrap()).unwrap();
+    }
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.into_iter().map(|m| m.to_string()).collect()
+}
+
+/// The lines of `d`, from the diagram's top rank to `Status:`.
+fn shown(e: &mut Engine) -> Vec<String> {
+    e.send("d");
+    e.until("Status")
+}
+
+#[test]
+fn every_preset_is_set_up_shown_and_counted_on_its_board() {
+    let mut e = Engine::start();
+    let starts = common::preset_starts();
+    assert_eq!(starts.len(), hnefi::board::Preset::ALL.len());
+    // In the file's order: 11x11, 7x7, 13x13, 9x9, 11x11 and 7x7 again.
+    for (i, (fen, preset, counts)) in starts.iter().enumerate() {
+        let option = if i % 2 == 0 { "Rules" } else { "UCI_Variant" };
+        e.send(&format!("setoption name {option} value {preset}"));
+        e.send("position startpos");
+        let lines = shown(&mut e);
+        let side = fen.split('/').count();
+        assert!(
+            lines[0].starts_with(&format!("{side:>2} ")),
+            "{preset}: {lines:?}"
+        );
+        assert!(
+            lines.contains(&format!("Fen: {fen}")),
+            "{preset}: {lines:?}"
+        );
+        assert!(
+            lines.contains(&format!("Rules: {preset}")),
+            "{preset}: {lines:?}"
+        );
+        e.send("go perft 2");
+        let lines = e.until("Nodes searched");
+        assert_eq!(
+            lines.last().unwrap(),
+            &format!("Nodes searched: {}", counts[1]),
+            "{preset}"
+        );
+        let roots = lines.iter().filter(|l| l.contains(": ")).count() as u64 - 1;
+        assert_eq!(roots, counts[0], "{preset}");
+        // The same position from its FEN.
+        e.send(&format!("position fen {fen}"));
+        assert!(shown(&mut e).contains(&format!("Fen: {fen}")), "{preset}");
+    }
+    e.send("setoption name Rules value brandubh");
+    e.send("position startpos");
+    e.send("go perft 3");
+    assert_eq!(
+        e.until("Nodes searched").pop().unwrap(),
+        format!("Nodes searched: {}", starts[4].2[2])
+    );
+    e.send("quit");
+    assert!(e.close());
+}
+
+/// OpenTafl's Tablut and Brandub as OpenTafl writes them.
+const TABLUT: &str = "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: \
+                      cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+const BRANDUB: &str = "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: \
+                       start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
+/// As `hnefi match` hosts an engine on each board: the rules (a preset or a rules string),
+/// a new game, the game so far from the start or from a FEN, and a search at its limits.
+#[test]
+fn rules_strings_and_presets_of_every_board_are_played_as_a_match_host_plays_them() {
+    use hnefi::board::opentafl::parse_rules_string;
+    use hnefi::board::{Nine, Preset, Rules, Seven, Thirteen};
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    let cases: [(&str, Rules, &str, LegalMoves); 3] = [
+        (
+            TABLUT,
+            parse_rules_string(TABLUT).unwrap().rules,
+            Preset::Tablut.start_fen(),
+            legal_moves::<Nine>,
+        ),
+        (
+            BRANDUB,
+            parse_rules_string(BRANDUB).unwrap().rules,
+            Preset::Brandub.start_fen(),
+            legal_moves::<Seven>,
+        ),
+        (
+            "copenhagen-13",
+            Rules::preset(Preset::Copenhagen13),
+            Preset::Copenhagen13.start_fen(),
+            legal_moves::<Thirteen>,
+        ),
+    ];
+    for (value, rules, fen, legal) in cases {
+        e.send(&format!("setoption name Rules value {value}"));
+        e.send("isready");
+        let lines = e.until("readyok");
+        assert!(
+            !lines.iter().any(|l| l.contains("error")),
+            "{value}: {lines:?}"
+        );
+        e.send("ucinewgame");
+        e.ready();
+        // Two plies of the engine's own choosing, then its moves on the game so far.
+        let first = legal(fen, rules, &[])[0].clone();
+        let second = legal(fen, rules, &[&first])[0].clone();
+        e.send(&format!("position startpos moves {first} {second}"));
+        e.send("go nodes 3000");
+        let best = e.until("bestmove").pop().unwrap();
+        let best = best.strip_prefix("bestmove ").unwrap();
+        assert!(
+            legal(fen, rules, &[&first, &second])
+                .iter()
+                .any(|m| m == best),
+            "{value}: {best}"
+        );
+        e.send(&format!("position fen {fen} moves {first}"));
+        e.send("go depth 3");
+        let best = e.until("bestmove").pop().unwrap();
+        let best = best.strip_prefix("bestmove ").unwrap();
+        assert!(
+            legal(fen, rules, &[&first]).iter().any(|m| m == best),
+            "{value}: {best}"
+        );
+        // Only the moves it is given.
+        let some = legal(fen, rules, &[&first]);
+        let (a, b) = (&some[some.len() - 1], &some[some.len() / 2]);
+        e.send(&format!("go depth 2 searchmoves {a} {b}"));
+        let best = e.until("bestmove").pop().unwrap();
+        assert!(
+            best == format!("bestmove {a}") || best == format!("bestmove {b}"),
+            "{best}"
+        );
+        // The rules as the host gave them.
+        assert!(
+            shown(&mut e).contains(&format!("Rules: {value}")),
+            "{value}"
+        );
+    }
+    e.send("quit");
+    assert!(e.close());
+}
+
+#[test]
+fn options_and_the_hosts_rules_survive_every_change_of_board() {
+    let mut e = Engine::start();
+    for (name, value) in [
+        ("Hash", "8"),
+        ("MultiPV", "2"),
+        ("Eval", "hand"),
+        ("RfpMargin", "120"),
+        ("Ponder", "true"),
+    ] {
+        e.send(&format!("setoption name {name} value {value}"));
+    }
+    let options_hold = |e: &mut Engine| {
+        e.send("uci");
+        let lines = e.until("uciok");
+        for option in [
+            "Hash type spin default 8 ",
+            "Eval type combo default hand ",
+            "RfpMargin type spin default 120 ",
+        ] {
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with(&format!("option name {option}"))),
+                "{option}: {lines:?}"
+            );
+        }
+        e.send("go depth 3");
+        let lines = e.until("bestmove");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 3 ") && l.contains(" multipv 2 "))
+        );
+        assert!(lines.last().unwrap().contains(" ponder "), "{lines:?}");
+        e.send("eval");
+        e.send("isready");
+        let lines = e.until("readyok");
+        assert!(lines.iter().any(|l| l.starts_with("info string total ")));
+        assert!(!lines.iter().any(|l| l.contains("network")), "{lines:?}");
+    };
+    let rules = |e: &mut Engine| {
+        shown(e)
+            .into_iter()
+            .find_map(|l| l.strip_prefix("Rules: ").map(String::from))
+            .unwrap()
+    };
+    let brandubh = "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 d";
+    let tablut = "3aaa3/4a4/4d4/a3d3a/aaddkddaa/a3d3a/4d4/4a4/3aaa3 a";
+    let copenhagen = "3aaaaa3/5a5/11/a4d4a/a3ddd3a/aa1ddkdd1aa/a3ddd3a/a4d4a/11/5a5/3aaaaa3 a";
+    e.send(&format!("position fen {brandubh}"));
+    assert_eq!(rules(&mut e), "brandubh");
+    options_hold(&mut e);
+    e.send("setoption name Rules value copenhagen-13");
+    e.send("position startpos moves d1d3");
+    assert_eq!(rules(&mut e), "copenhagen-13");
+    options_hold(&mut e);
+    e.send("setoption name UCI_Variant value foteviken-tablut");
+    e.send(&format!("position fen {copenhagen}"));
+    assert_eq!(rules(&mut e), "copenhagen");
+    // Back on 9x9, the host's rules for it.
+    e.send(&format!("position fen {tablut}"));
+    assert_eq!(rules(&mut e), "foteviken-tablut");
+    options_hold(&mut e);
+    e.send(&format!("position fen {brandubh}"));
+    e.send(&format!("position fen {copenhagen}"));
+    assert_eq!(rules(&mut e), "copenhagen");
+    options_hold(&mut e);
+    e.send("quit");
+    assert!(e.close());
 }

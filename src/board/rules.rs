@@ -89,12 +89,6 @@ impl Preset {
         Rules::preset(self).side
     }
 
-    /// Whether the engine (search and protocols) plays this preset yet: the 11x11 presets
-    /// that start from the Copenhagen position. The board plays them all.
-    pub fn engine_plays(self) -> bool {
-        self.start_fen() == super::notation::START_FEN
-    }
-
     /// The start position as a FEN, the side to move included.
     pub fn start_fen(self) -> &'static str {
         const TABLUT: &str = "3aaa3/4a4/4d4/a3d3a/aaddkddaa/a3d3a/4d4/4a4/3aaa3 a";
@@ -505,21 +499,6 @@ impl Rules {
                 ..opentafl
             },
         }
-    }
-
-    /// Whether the engine (search and protocols) plays these rules yet: the 11x11 game with
-    /// Copenhagen's squares, corner escape and a strong king that its evaluation knows. The
-    /// board plays every rule.
-    pub fn engine_plays(&self) -> bool {
-        self.side == 11
-            && self.escape == Escape::Corners
-            && self.king == KingStrength::Strong
-            && self.corners.squares == SquareSet::corners(11)
-            && self.throne.squares == SquareSet::centre(11)
-            && self.attacker_forts.squares.is_empty()
-            && self.defender_forts.squares.is_empty()
-            && self.speed == [0; 3]
-            && !self.linnaean
     }
 
     /// These rules with repetition ignored.

@@ -144,7 +144,7 @@ mod tests {
         let line = |text: &str| Input::Line(text.into());
         assert_eq!(
             line("isready").command(),
-            Some(Ok(uci::message::Command::IsReady))
+            Some(Ok(uci::message::Command::<crate::board::Eleven>::IsReady))
         );
         assert_eq!(
             line("frobnicate").command::<uci::message::Command>(),

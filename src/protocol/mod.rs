@@ -181,7 +181,7 @@ fn run_waiting(
         },
     };
     match protocol {
-        Protocol::Uci => uci::Uci::new(out, settings).run(first, input),
+        Protocol::Uci => uci::run(out, settings, first, input),
         Protocol::Otep => otep::run(out, settings, first, input),
         Protocol::Htp => htp::run(out, settings, first, input),
     }

@@ -202,3 +202,24 @@ pub fn run_hnefi_all_into_closed_pipe(
         .status()
         .expect("hnefi runs")
 }
+
+/// Every preset's start line of `positions/perft.epd`: its FEN, its preset's name and its
+/// counts from depth 1 on.
+pub fn preset_starts() -> Vec<(String, String, Vec<u64>)> {
+    let path = repo_file("positions/perft.epd");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && l.contains("; rules "))
+        .map(|l| {
+            let fields: Vec<&str> = l.split(';').map(str::trim).collect();
+            let preset = fields[1].strip_prefix("rules ").expect("rules PRESET");
+            let counts = fields
+                .iter()
+                .filter_map(|f| f.strip_prefix('D'))
+                .map(|f| f.split_whitespace().nth(1).unwrap().parse().unwrap())
+                .collect();
+            (fields[0].to_string(), preset.to_string(), counts)
+        })
+        .collect()
+}

@@ -1,12 +1,12 @@
 //! The UCI-style protocol's messages, read and written the same way by Hnefi's engine loop and
-//! by the match runner that drives other engines. Positions are FENs as in RULES.md, moves
-//! `d1d3`. Clocks: `wtime`/`winc` are the attackers' (they move first, like White),
+//! by the match runner that drives other engines, on boards of any size `G`. Positions are
+//! FENs as in RULES.md, moves `d1d3` (`a1` up to `m13`). Clocks: `wtime`/`winc` are the attackers' (they move first, like White),
 //! `btime`/`binc` the defenders'; `atime`/`ainc`/`dtime`/`dinc` say the same without the
 //! chess names.
 
-use crate::board::NotationError;
-use crate::board::notation::{parse_fen, parse_move, parse_record_move, to_fen};
-use crate::board::{Board, Move, Side};
+use crate::board::generic::{Board, Move, NotationError, RecordMove};
+use crate::board::notation::to_fen;
+use crate::board::{Eleven, Geometry, Side};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;
 use crate::protocol::number::{NumberError, parse_amount, parse_clock, truncate};
@@ -17,23 +17,15 @@ use std::time::Duration;
 
 /// Where a `position` command starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Setup {
+pub enum Setup<G: Geometry = Eleven> {
+    /// The start of the engine's rules.
     StartPos,
-    Fen(Board),
-}
-
-impl Setup {
-    pub fn board(self) -> Board {
-        match self {
-            Setup::StartPos => Board::start(),
-            Setup::Fen(board) => board,
-        }
-    }
+    Fen(Board<G>),
 }
 
 /// What a host asks of an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub enum Command<G: Geometry = Eleven> {
     Uci,
     IsReady,
     SetOption {
@@ -43,10 +35,10 @@ pub enum Command {
     UciNewGame,
     /// The game: a start and every move since, which are its history.
     Position {
-        setup: Setup,
-        moves: Vec<Move>,
+        setup: Setup<G>,
+        moves: Vec<Move<G>>,
     },
-    Go(Limits),
+    Go(Limits<G>),
     /// `go perft DEPTH`: the legal move tree's leaves, per first move.
     Perft(u32),
     Stop,
@@ -64,7 +56,7 @@ fn millis(d: Duration) -> u128 {
     d.as_millis()
 }
 
-fn write_go(f: &mut fmt::Formatter<'_>, l: &Limits) -> fmt::Result {
+fn write_go<G: Geometry>(f: &mut fmt::Formatter<'_>, l: &Limits<G>) -> fmt::Result {
     f.write_str("go")?;
     let sides = [Side::Attackers, Side::Defenders].map(|s| l.clock.side(s));
     for (word, side) in ["wtime", "btime"].into_iter().zip(sides) {
@@ -104,7 +96,7 @@ fn write_go(f: &mut fmt::Formatter<'_>, l: &Limits) -> fmt::Result {
     Ok(())
 }
 
-impl fmt::Display for Command {
+impl<G: Geometry> fmt::Display for Command<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Command::Uci => f.write_str("uci"),
@@ -142,12 +134,13 @@ impl fmt::Display for Command {
     }
 }
 
-impl FromStr for Command {
-    type Err = CommandError;
+impl<G: Geometry> FromStr for Command<G> {
+    type Err = CommandError<G>;
 
-    /// One line; a blank one is [`CommandError::Empty`].
-    fn from_str(line: &str) -> Result<Command, CommandError> {
-        let (word, args) = command_words::<CommandError>(line)?;
+    /// One line; a blank one is [`CommandError::Empty`], and a `position fen` of another board
+    /// size is [`CommandError::OtherBoard`].
+    fn from_str(line: &str) -> Result<Command<G>, CommandError<G>> {
+        let (word, args) = command_words::<CommandError<G>>(line)?;
         let args = &args[..];
         Ok(match word {
             "uci" => Command::Uci,
@@ -181,8 +174,16 @@ fn setoption(args: &[&str]) -> Option<(String, Option<String>)> {
     Some((name, value))
 }
 
+/// The board side of a FEN's placement: its number of ranks, if that is a side Hnefi plays.
+fn fen_side(placement: &str) -> Option<u8> {
+    let ranks = placement.split('/').count();
+    [7, 9, 11, 13]
+        .into_iter()
+        .find(|&side| side as usize == ranks)
+}
+
 /// `startpos|fen <FEN> [moves m1 m2 ...]`.
-fn position(args: &[&str]) -> Result<Command, CommandError> {
+fn position<G: Geometry>(args: &[&str]) -> Result<Command<G>, CommandError<G>> {
     let (setup, moves) = match args.iter().position(|&w| w == "moves") {
         Some(i) => (&args[..i], &args[i + 1..]),
         None => (args, &[][..]),
@@ -190,7 +191,10 @@ fn position(args: &[&str]) -> Result<Command, CommandError> {
     let setup = match setup.first() {
         Some(&"startpos") if setup.len() == 1 => Setup::StartPos,
         Some(&"startpos") => return Err(CommandError::StartposTrailing),
-        Some(&"fen") => Setup::Fen(parse_fen(&setup[1..].join(" ")).map_err(CommandError::Fen)?),
+        Some(&"fen") => match setup.get(1).and_then(|p| fen_side(p)) {
+            Some(side) if side != G::SIDE => return Err(CommandError::OtherBoard(side)),
+            _ => Setup::Fen(Board::from_fen(&setup[1..].join(" ")).map_err(CommandError::Fen)?),
+        },
         Some(other) => return Err(CommandError::Setup(truncate(other))),
         None => return Err(CommandError::NoSetup),
     };
@@ -198,7 +202,7 @@ fn position(args: &[&str]) -> Result<Command, CommandError> {
         .iter()
         .enumerate()
         .map(|(i, text)| {
-            parse_move(text).map_err(|error| CommandError::Move {
+            Move::parse(text).map_err(|error| CommandError::Move {
                 number: i + 1,
                 error,
             })
@@ -207,7 +211,7 @@ fn position(args: &[&str]) -> Result<Command, CommandError> {
     Ok(Command::Position { setup, moves })
 }
 
-fn go(args: &[&str]) -> Result<Command, CommandError> {
+fn go<G: Geometry>(args: &[&str]) -> Result<Command<G>, CommandError<G>> {
     let mut limits = Limits::default();
     // Each side's time left and increment, made a clock once all words are read.
     let mut times: [Option<u64>; 2] = [None; 2];
@@ -238,9 +242,9 @@ fn go(args: &[&str]) -> Result<Command, CommandError> {
             "movestogo" => limits.movestogo = Some(value()?.min(1000) as u32),
             "searchmoves" => {
                 // Every following word that reads as a move.
-                let moves: Vec<Move> = args[i + 1..]
+                let moves: Vec<Move<G>> = args[i + 1..]
                     .iter()
-                    .map_while(|w| parse_move(w).ok())
+                    .map_while(|w| Move::parse(w).ok())
                     .collect();
                 i += 1 + moves.len();
                 limits.searchmoves = moves;
@@ -269,7 +273,7 @@ fn go(args: &[&str]) -> Result<Command, CommandError> {
 
 /// Why a line is not a command.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CommandError {
+pub enum CommandError<G: Geometry = Eleven> {
     #[error("empty line")]
     Empty,
     #[error("line of {0} bytes is too long; ignored")]
@@ -281,13 +285,20 @@ pub enum CommandError {
     #[error("position startpos takes nothing before 'moves'")]
     StartposTrailing,
     #[error("bad FEN: {0}")]
-    Fen(NotationError),
+    Fen(NotationError<G>),
+    /// A FEN of this many ranks: a position on that board, which this size's reader does not
+    /// read (the engine hands it to the loop of that size).
+    #[error("position: the FEN is of a {0}x{0} board, not {side}x{side}", side = G::SIDE)]
+    OtherBoard(u8),
     #[error("position: expected 'startpos' or 'fen', found '{0}'")]
     Setup(String),
     #[error("position: expected 'startpos' or 'fen'")]
     NoSetup,
     #[error("move {number}: {error}")]
-    Move { number: usize, error: NotationError },
+    Move {
+        number: usize,
+        error: NotationError<G>,
+    },
     #[error("go {0}: missing number")]
     MissingNumber(String),
     #[error("go {0}: {1}")]
@@ -298,9 +309,9 @@ pub enum CommandError {
     GoWord(String),
 }
 
-impl LineError for CommandError {
-    const BLANK: CommandError = CommandError::Empty;
-    const TOO_LONG: fn(usize) -> CommandError = CommandError::TooLong;
+impl<G: Geometry> LineError for CommandError<G> {
+    const BLANK: CommandError<G> = CommandError::Empty;
+    const TOO_LONG: fn(usize) -> CommandError<G> = CommandError::TooLong;
 }
 
 /// A score as UCI says it, from the side to move's view.
@@ -333,7 +344,7 @@ impl fmt::Display for UciScore {
 
 /// An `info` line: one finished iteration of one line of the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Progress {
+pub struct Progress<G: Geometry = Eleven> {
     pub depth: u32,
     pub seldepth: u32,
     pub multipv: usize,
@@ -342,11 +353,11 @@ pub struct Progress {
     pub nps: u64,
     pub hashfull: u32,
     pub time_ms: u128,
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<G>>,
 }
 
-impl From<&Info> for Progress {
-    fn from(info: &Info) -> Progress {
+impl<G: Geometry> From<&Info<G>> for Progress<G> {
+    fn from(info: &Info<G>) -> Progress<G> {
         Progress {
             depth: info.depth,
             seldepth: info.seldepth,
@@ -361,7 +372,7 @@ impl From<&Info> for Progress {
     }
 }
 
-impl fmt::Display for Progress {
+impl<G: Geometry> fmt::Display for Progress<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -379,9 +390,9 @@ impl fmt::Display for Progress {
     }
 }
 
-impl Progress {
+impl<G: Geometry> Progress<G> {
     /// The words after `info`: each field once, `pv` last.
-    fn read(words: &[&str]) -> Option<Progress> {
+    fn read(words: &[&str]) -> Option<Progress<G>> {
         let mut p = Progress {
             depth: 0,
             seldepth: 0,
@@ -416,7 +427,7 @@ impl Progress {
                 "pv" => {
                     p.pv = words[i + 1..]
                         .iter()
-                        .map(|w| parse_move(w).ok())
+                        .map(|w| Move::parse(w).ok())
                         .collect::<Option<_>>()?;
                     break;
                 }
@@ -504,31 +515,31 @@ impl EngineOption {
 
 /// What an engine tells a host.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply {
+pub enum Reply<G: Geometry = Eleven> {
     IdName(String),
     IdAuthor(String),
     Option(EngineOption),
     UciOk,
     ReadyOk,
-    Info(Progress),
+    Info(Progress<G>),
     /// `info string <text>`: anything for people.
     InfoString(String),
     /// `info string error: <why>`: a command was refused and changed nothing.
     Error(String),
     /// `bestmove (none)` when there is no move.
     BestMove {
-        best: Option<Move>,
-        ponder: Option<Move>,
+        best: Option<Move<G>>,
+        ponder: Option<Move<G>>,
     },
     /// A first move of `go perft` and the leaves below it: `d1b1: 1`.
-    PerftMove(Move, u64),
+    PerftMove(Move<G>, u64),
     /// `Nodes searched: N`, the end of `go perft`.
     PerftTotal(u64),
     /// Lines for people: the diagram of `d`, the blank line before a perft total.
     Plain(String),
 }
 
-impl fmt::Display for Reply {
+impl<G: Geometry> fmt::Display for Reply<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reply::IdName(name) => write!(f, "id name {name}"),
@@ -555,11 +566,11 @@ impl fmt::Display for Reply {
     }
 }
 
-impl FromStr for Reply {
-    type Err = ReplyError;
+impl<G: Geometry> FromStr for Reply<G> {
+    type Err = ReplyError<G>;
 
     /// Any line reads: one that is no other reply is [`Reply::Plain`].
-    fn from_str(line: &str) -> Result<Reply, ReplyError> {
+    fn from_str(line: &str) -> Result<Reply<G>, ReplyError<G>> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let rest = |n: usize| words.get(n..).map(|w| w.join(" ")).unwrap_or_default();
         let reply = match words.as_slice() {
@@ -575,7 +586,7 @@ impl FromStr for Reply {
             ["Nodes", "searched:", n] => n.parse().ok().map(Reply::PerftTotal),
             [mv, n] => mv
                 .strip_suffix(':')
-                .and_then(|m| parse_move(m).ok())
+                .and_then(|m| Move::parse(m).ok())
                 .zip(n.parse().ok())
                 .map(|(m, n)| Reply::PerftMove(m, n)),
             _ => None,
@@ -585,9 +596,9 @@ impl FromStr for Reply {
 }
 
 /// The words after `bestmove`; the engines' moves may be written as game records write them.
-fn best_move(words: &[&str]) -> Result<Reply, ReplyError> {
+fn best_move<G: Geometry>(words: &[&str]) -> Result<Reply<G>, ReplyError<G>> {
     let read = |text: &str| {
-        parse_record_move(text)
+        RecordMove::<G>::parse(text)
             .map(|r| r.mv)
             .map_err(|error| ReplyError::Move {
                 text: truncate(text),
@@ -613,11 +624,14 @@ fn best_move(words: &[&str]) -> Result<Reply, ReplyError> {
 
 /// Why an engine's line is not the reply it seems to be.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReplyError {
+pub enum ReplyError<G: Geometry = Eleven> {
     #[error("bestmove without a move")]
     NoMove,
     #[error("move '{text}': {error}")]
-    Move { text: String, error: NotationError },
+    Move {
+        text: String,
+        error: NotationError<G>,
+    },
 }
 
 #[cfg(test)]
@@ -648,7 +662,7 @@ mod tests {
                 moves: vec![],
             },
             Command::Position {
-                setup: Setup::Fen(parse_fen(START_FEN).unwrap()),
+                setup: Setup::Fen(Board::from_fen(START_FEN).unwrap()),
                 moves: vec![mv("d1d3"), mv("f4f3")],
             },
             Command::Go(Limits {
@@ -666,7 +680,7 @@ mod tests {
             Command::Display,
             Command::Help,
         ]);
-        let go = Command::Go(Limits {
+        let go = Command::<Eleven>::Go(Limits {
             clock,
             ..Limits::default()
         });
@@ -678,6 +692,62 @@ mod tests {
                 nodes: Some(5),
                 ..Limits::default()
             }))
+        );
+    }
+
+    #[test]
+    fn every_board_size_has_its_positions_and_moves() {
+        use crate::board::{Preset, Seven, Thirteen};
+        let big = |t: &str| Move::<Thirteen>::parse(t).unwrap();
+        let fen = Preset::Copenhagen13.start_fen();
+        assert_round_trips([
+            Command::<Thirteen>::Position {
+                setup: Setup::Fen(Board::from_fen(fen).unwrap()),
+                moves: vec![big("d1d3"), big("m4l4")],
+            },
+            Command::Go(Limits {
+                searchmoves: vec![big("m9l9")],
+                ..Limits::default()
+            }),
+        ]);
+        assert_round_trips([
+            Reply::<Thirteen>::PerftMove(big("j13j12"), 3),
+            Reply::BestMove {
+                best: Some(big("a10c10")),
+                ponder: Some(big("g11g12")),
+            },
+        ]);
+        // A FEN of another board is for that board's reader; one of no board is refused here.
+        let brandubh = format!("position fen {} moves c4c1", Preset::Brandubh.start_fen());
+        assert_eq!(
+            brandubh.parse::<Command<Thirteen>>(),
+            Err(CommandError::OtherBoard(7))
+        );
+        assert!(matches!(
+            brandubh.parse::<Command<Seven>>(),
+            Ok(Command::Position {
+                setup: Setup::Fen(_),
+                ..
+            })
+        ));
+        assert_eq!(
+            "position fen 5/5/5/5/5 a"
+                .parse::<Command<Seven>>()
+                .unwrap_err()
+                .to_string(),
+            "bad FEN: expected 7 ranks separated by '/', found 5"
+        );
+        assert_eq!(
+            CommandError::<Seven>::OtherBoard(9).to_string(),
+            "position: the FEN is of a 9x9 board, not 7x7"
+        );
+        // Squares past the board are not moves of it.
+        assert!(
+            "position startpos moves h1h2"
+                .parse::<Command<Seven>>()
+                .unwrap_err()
+                .to_string()
+                .starts_with("move 1: ")
         );
     }
 

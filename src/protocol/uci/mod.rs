@@ -1,15 +1,20 @@
 //! The UCI-style protocol that TaflZero speaks, as an engine speaks it. Searches and perft
 //! run in the background: every command is handled as it comes, and one that needs a quiet
-//! engine stops what runs first.
+//! engine stops what runs first. Each board size has its loop, compiled for it; a command for
+//! another size (`position fen` of another board, rules of another board) hands the engine to
+//! the loop of that size, which handles the same line again.
 
 pub mod message;
 pub mod options;
 
-use super::{Flow, Input, Output, Session, Settings};
-use crate::board::Rules;
-use crate::search::{Engine, Info, SearchResult, fallback_result};
-use message::{Command, Reply};
-use options::Change;
+use super::{Flow, Input, Output, Resize, Session, Settings, with_size};
+use crate::board::generic::{Board, Position};
+use crate::board::notation::to_fen;
+use crate::board::{Eleven, Preset, Rules};
+use crate::search::size::Size;
+use crate::search::{Engine, Info, Limits, Options, SearchResult, fallback_result};
+use message::{Command, CommandError, Reply, Setup};
+use options::{Change, ChosenRules};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
@@ -22,11 +27,70 @@ const AUTHOR: &str = "the Hnefi developers";
 /// The deepest `go perft` here; `hnefi perft` counts deeper.
 const MAX_PERFT: u32 = 8;
 
-pub struct Uci {
+/// What the host has set that outlives a board size: the loop of the next size starts from it.
+#[derive(Clone)]
+struct Host {
+    settings: Settings,
+    options: Options,
+    ponder: bool,
+    /// The rules the host chose last, of whatever size.
+    chosen: ChosenRules,
+}
+
+impl Host {
+    /// The rules of a game on boards of `side`: the host's choice if it is for them, else
+    /// the size's default.
+    fn rules_for(&self, side: u8) -> ChosenRules {
+        if self.chosen.side() == side {
+            self.chosen.clone()
+        } else {
+            ChosenRules::Preset(Preset::default_for_side(side))
+        }
+    }
+}
+
+/// Handles lines (`first`, then the input) until `quit` or end of input, each on the loop of
+/// the board size the game is on (11x11 at first); a search still running is stopped first.
+pub fn run(out: Output, settings: Settings, first: Option<Input>, input: Receiver<Input>) {
+    let mut host = Host {
+        settings,
+        options: Options {
+            level: settings.level,
+            ..Options::default()
+        },
+        ponder: false,
+        chosen: ChosenRules::Preset(Preset::default()),
+    };
+    let mut side = host.chosen.side();
+    let mut next = first;
+    while let Some(resize) = with_size!(side, run_size(&out, &mut host, next.take(), &input)) {
+        side = resize.side;
+        next = Some(resize.line);
+    }
+}
+
+/// The loop on boards of `G`, until the input ends or a command for another board comes.
+fn run_size<G: Size>(
+    out: &Output,
+    host: &mut Host,
+    first: Option<Input>,
+    input: &Receiver<Input>,
+) -> Option<Resize> {
+    let mut uci = Uci::<G>::new(out.clone(), host.clone());
+    let resize = uci.run(first, input);
+    *host = uci.host;
+    resize
+}
+
+struct Uci<G: Size = Eleven> {
     out: Output,
-    engine: Engine,
-    session: Session,
-    ponder_enabled: bool,
+    engine: Engine<G>,
+    session: Session<G>,
+    /// The host's settings; its options are the engine's, kept here when a loop ends.
+    host: Host,
+    /// The rules of the game and their start.
+    rules: ChosenRules,
+    start: Board<G>,
     /// A `go perft` counting in the background, so that a deep one never blocks `isready`,
     /// `stop` or `quit`.
     perft: Option<PerftRun>,
@@ -37,39 +101,75 @@ struct PerftRun {
     handle: JoinHandle<()>,
 }
 
-impl Uci {
-    pub fn new(out: Output, settings: Settings) -> Uci {
+impl<G: Size> Uci<G> {
+    fn new(out: Output, host: Host) -> Uci<G> {
+        let default = Preset::default_for_side(G::SIDE);
         // UCI hosts always give the limits, so the move time is never used.
-        let session = Session::new(Rules::default(), Duration::ZERO, settings);
+        let mut session = Session::new(Rules::preset(default), Duration::ZERO, host.settings);
+        let mut rules = ChosenRules::Preset(default);
+        let chosen = host.rules_for(G::SIDE);
+        // The host's rules were checked when it chose them, their start included.
+        if let Ok(start) = chosen.start::<G>() {
+            session.new_game(start, chosen.rules());
+            rules = chosen;
+        }
+        let engine = match Engine::try_new(host.options.clone()) {
+            Ok(engine) => engine,
+            Err(e) => {
+                // The table the last board's engine had, freed just now, did not fit again.
+                out.line(&Reply::<G>::Error(format!("setoption name Hash: {e}")).to_string());
+                Engine::new(Options {
+                    hash_mb: Options::default().hash_mb,
+                    ..host.options.clone()
+                })
+            }
+        };
         Uci {
             out,
-            engine: Engine::new(session.engine_options()),
+            engine,
+            start: *session.position().board(),
             session,
-            ponder_enabled: false,
+            host,
+            rules,
             perft: None,
         }
     }
 
-    /// Handles lines (`first`, then the input) until `quit` or end of input; a search still
-    /// running is stopped first.
-    pub fn run(mut self, first: Option<Input>, input: Receiver<Input>) {
+    /// Handles lines (`first`, then the input) until `quit`, the end of input, or a line for
+    /// another board size, which is returned; a search still running is stopped first.
+    fn run(&mut self, first: Option<Input>, input: &Receiver<Input>) -> Option<Resize> {
+        let mut resize = None;
         for line in first.into_iter().chain(input.iter()) {
-            match line.command::<Command>() {
-                Some(Ok(command)) => {
-                    if let Flow::Quit = self.handle(command) {
-                        break;
-                    }
+            let flow = match line.command::<Command<G>>() {
+                Some(Ok(command)) => self.handle(command),
+                Some(Err(CommandError::OtherBoard(side))) => Flow::Resize(side),
+                Some(Err(e)) => {
+                    self.error(&e);
+                    Flow::Continue
                 }
-                Some(Err(e)) => self.error(&e),
-                None => {}
+                None => Flow::Continue,
+            };
+            match flow {
+                Flow::Continue => {}
+                Flow::Quit => break,
+                Flow::Resize(side) => match &line {
+                    Input::Line(text) => match with_size!(side, refusal(text, &self.host)) {
+                        Some(why) => self.error(&why),
+                        None => {
+                            resize = Some(Resize { side, line });
+                            break;
+                        }
+                    },
+                    Input::TooLong(_) => {}
+                },
             }
         }
-        self.engine.stop();
-        self.engine.wait();
-        self.finish_perft();
+        self.finish_search();
+        self.host.options = self.engine.options().clone();
+        resize
     }
 
-    fn reply(&self, reply: Reply) {
+    fn reply(&self, reply: Reply<G>) {
         self.out.line(&reply.to_string());
     }
 
@@ -77,7 +177,7 @@ impl Uci {
         self.reply(Reply::Error(error.to_string()));
     }
 
-    fn handle(&mut self, command: Command) -> Flow {
+    fn handle(&mut self, command: Command<G>) -> Flow {
         match command {
             Command::Uci => {
                 self.reply(Reply::IdName(NAME.into()));
@@ -88,15 +188,18 @@ impl Uci {
                 self.reply(Reply::UciOk);
             }
             Command::IsReady => self.reply(Reply::ReadyOk),
-            Command::SetOption { name, value } => self.setoption(&name, value.as_deref()),
+            Command::SetOption { name, value } => return self.setoption(&name, value.as_deref()),
             Command::UciNewGame => {
                 self.finish_search();
                 self.engine.clear();
-                self.session
-                    .new_game(crate::board::Board::start(), self.session.rules());
+                self.session.new_game(self.start, self.session.rules());
             }
             Command::Position { setup, moves } => {
-                match self.session.replay(setup.board(), &moves) {
+                let board = match setup {
+                    Setup::StartPos => self.start,
+                    Setup::Fen(board) => board,
+                };
+                match self.session.replay(board, &moves) {
                     Ok(game) => {
                         self.finish_search();
                         self.session.set_position(game);
@@ -123,7 +226,7 @@ impl Uci {
             Command::Eval => {
                 let pos = self.session.position();
                 let mut text = crate::search::eval::breakdown(pos.board(), pos.rulebook());
-                if let Some(net) = self.engine.options().network::<crate::board::Eleven>() {
+                if let Some(net) = self.engine.options().network::<G>() {
                     text += &crate::search::nnue::describe(net, pos.board(), pos.rulebook());
                 }
                 for l in text.lines() {
@@ -152,7 +255,7 @@ impl Uci {
         }
     }
 
-    fn setoption(&mut self, name: &str, value: Option<&str>) {
+    fn setoption(&mut self, name: &str, value: Option<&str>) -> Flow {
         match options::change(name, value, self.engine.options()) {
             Ok(Change::Search(options)) => {
                 if &options != self.engine.options() {
@@ -162,31 +265,54 @@ impl Uci {
                     }
                 }
             }
-            Ok(Change::Rules(preset)) => {
-                self.finish_search();
-                self.session.change_rules(Rules::preset(preset));
+            Ok(Change::Rules(chosen)) if chosen.side() != G::SIDE => {
+                return Flow::Resize(chosen.side());
             }
-            Ok(Change::Ponder(on)) => self.ponder_enabled = on,
+            Ok(Change::Rules(chosen)) => match checked_start::<G>(&chosen) {
+                Ok(start) => {
+                    self.finish_search();
+                    self.change_rules(chosen, start);
+                }
+                Err(e) => self.error(&e),
+            },
+            Ok(Change::Ponder(on)) => self.host.ponder = on,
             Ok(Change::ClearHash) => {
                 self.finish_search();
                 self.engine.clear();
             }
             Err(e) => self.error(&e),
         }
+        Flow::Continue
     }
 
-    fn go(&mut self, limits: crate::search::Limits) {
+    /// Takes the host's rules. A game from the old rules' start goes on from the new start if
+    /// that is the same (a new game if not); a game from a position the host set keeps it.
+    /// Either way its moves are replayed as far as they stay legal.
+    fn change_rules(&mut self, chosen: ChosenRules, start: Board<G>) {
+        let mut first = self.session.position().clone();
+        while first.undo().is_some() {}
+        if *first.board() == self.start && start != self.start {
+            self.session.new_game(start, chosen.rules());
+        } else {
+            self.session.change_rules(chosen.rules());
+        }
+        self.start = start;
+        self.rules = chosen.clone();
+        self.host.chosen = chosen;
+    }
+
+    fn go(&mut self, limits: Limits<G>) {
         self.finish_search();
         let out = self.out.clone();
         let done_out = self.out.clone();
-        let ponder = self.ponder_enabled;
+        let ponder = self.host.ponder;
         let searchmoves = limits.searchmoves.clone();
         let pos = self.session.position();
         let started = self.engine.start(
             pos,
             limits,
-            Box::new(move |info: &Info| out.line(&Reply::Info(info.into()).to_string())),
-            Some(Box::new(move |r: &SearchResult| {
+            Box::new(move |info: &Info<G>| out.line(&Reply::Info(info.into()).to_string())),
+            Some(Box::new(move |r: &SearchResult<G>| {
                 done_out.line(&best_move(r, ponder).to_string())
             })),
         );
@@ -209,7 +335,7 @@ impl Uci {
         let out = self.out.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
-        let say = move |reply: Reply| out.line(&reply.to_string());
+        let say = move |reply: Reply<G>| out.line(&reply.to_string());
         let counting = std::thread::Builder::new()
             .name("perft".into())
             .spawn(
@@ -238,10 +364,10 @@ impl Uci {
         for line in super::diagram(b).lines() {
             plain(line.to_string());
         }
-        plain(format!("Fen: {}", crate::board::notation::to_fen(b)));
+        plain(format!("Fen: {}", to_fen(b)));
         plain(format!("Key: {:016X}", b.key()));
         plain(format!("Side to move: {}", b.side_to_move()));
-        plain(format!("Rules: {}", pos.rules().preset));
+        plain(format!("Rules: {}", self.rules));
         let status = match pos.outcome() {
             Some(o) => o.to_string(),
             None => "ongoing".to_string(),
@@ -250,7 +376,46 @@ impl Uci {
     }
 }
 
-fn best_move(r: &SearchResult, ponder: bool) -> Reply {
+/// The start of `chosen` on boards of `G`, if men stand there only where its rules let them.
+fn checked_start<G: Size>(chosen: &ChosenRules) -> Result<Board<G>, String> {
+    let start = chosen.start::<G>().map_err(|e| e.to_string())?;
+    Position::new(start, chosen.rules())
+        .rulebook()
+        .check_setup(&start)
+        .map_err(|e| format!("option 'Rules': start: {e}"))?;
+    Ok(start)
+}
+
+/// Why the loop of boards of `G` would refuse `line`, a command for them: asked before the
+/// game on the current board is given up, so that a refused command changes nothing.
+fn refusal<G: Size>(line: &str, host: &Host) -> Option<String> {
+    match line.parse::<Command<G>>() {
+        Err(e) => Some(e.to_string()),
+        Ok(Command::Position { setup, moves }) => {
+            let rules = host.rules_for(G::SIDE);
+            let board = match setup {
+                Setup::StartPos => checked_start::<G>(&rules).ok()?,
+                Setup::Fen(board) => board,
+            };
+            let mut session = Session::<G>::new(
+                Rules::preset(Preset::default_for_side(G::SIDE)),
+                Duration::ZERO,
+                host.settings,
+            );
+            session.new_game(board, rules.rules());
+            session.replay(board, &moves).err().map(|e| e.to_string())
+        }
+        Ok(Command::SetOption { name, value }) => {
+            match options::change(&name, value.as_deref(), &host.options) {
+                Ok(Change::Rules(chosen)) => checked_start::<G>(&chosen).err(),
+                _ => None,
+            }
+        }
+        Ok(_) => None,
+    }
+}
+
+fn best_move<G: Size>(r: &SearchResult<G>, ponder: bool) -> Reply<G> {
     Reply::BestMove {
         best: r.best,
         ponder: r.ponder.filter(|_| ponder),
@@ -260,7 +425,7 @@ fn best_move(r: &SearchResult, ponder: bool) -> Reply {
 /// The table size a UCI line asks for, read as the loop reads it: `Some(mb)` for a
 /// `setoption name Hash value <mb>` it would take.
 pub fn hash_request(line: &str) -> Option<u64> {
-    match line.parse() {
+    match line.parse::<Command>() {
         Ok(Command::SetOption {
             name,
             value: Some(value),
@@ -268,5 +433,148 @@ pub fn hash_request(line: &str) -> Option<u64> {
             crate::protocol::number::parse_amount(value.trim()).ok()
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::testing::Sink;
+
+    /// What the loop says to `lines`, with searches capped at 5000 nodes. A line `wait P`
+    /// waits for the loop to say a line that starts with `P` (a search would otherwise be
+    /// stopped by the next command).
+    fn said(lines: &[&str]) -> Vec<String> {
+        let sink = Sink::default();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let settings = Settings {
+            max_nodes: Some(5000),
+            ..Settings::default()
+        };
+        let out = Output::new(Box::new(sink.clone()));
+        let engine = std::thread::spawn(move || run(out, settings, None, rx));
+        let mut seen = 0;
+        for line in lines {
+            match line.strip_prefix("wait ") {
+                Some(prefix) => {
+                    for _ in 0..6000 {
+                        let text = sink.text();
+                        let mut fresh = text.lines().skip(seen);
+                        if let Some(i) = fresh.position(|l| l.starts_with(prefix)) {
+                            seen += i + 1;
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_millis(10));
+                    }
+                }
+                None => tx.send(Input::Line(line.to_string())).unwrap(),
+            }
+        }
+        drop(tx);
+        engine.join().unwrap();
+        sink.text().lines().map(String::from).collect()
+    }
+
+    fn starting<'a>(lines: &'a [String], prefix: &str) -> Vec<&'a str> {
+        lines
+            .iter()
+            .filter(|l| l.starts_with(prefix))
+            .map(String::as_str)
+            .collect()
+    }
+
+    #[test]
+    fn the_engine_goes_to_the_board_of_each_command_with_the_hosts_options() {
+        let brandubh = format!("position fen {}", Preset::Brandubh.start_fen());
+        let tablut = format!("position fen {}", Preset::Tablut.start_fen());
+        let out = said(&[
+            "setoption name MultiPV value 2",
+            "setoption name Ponder value true",
+            "setoption name UCI_Variant value foteviken-tablut",
+            "d",
+            "go depth 2",
+            "wait bestmove",
+            &brandubh,
+            "d",
+            "go depth 2",
+            "wait bestmove",
+            &tablut,
+            "d",
+            "setoption name Rules value copenhagen",
+            "position startpos moves d1d3",
+            "d",
+        ]);
+        assert_eq!(
+            starting(&out, "Rules: "),
+            [
+                "Rules: foteviken-tablut",
+                "Rules: brandubh",
+                "Rules: foteviken-tablut",
+                "Rules: copenhagen"
+            ],
+            "the host's rules for their board, else the board's default"
+        );
+        let fens = starting(&out, "Fen: ");
+        assert_eq!(fens[0], format!("Fen: {}", Preset::Tablut.start_fen()));
+        assert_eq!(fens[1], format!("Fen: {}", Preset::Brandubh.start_fen()));
+        assert!(fens[3].starts_with("Fen: 3aaaaa3/5a5/11/") && fens[3].ends_with(" d"));
+        let bests = starting(&out, "bestmove ");
+        assert_eq!(bests.len(), 2);
+        assert!(bests.iter().all(|b| b.contains(" ponder ")), "{bests:?}");
+        assert!(
+            starting(&out, "info depth 2 ")
+                .iter()
+                .any(|l| l.contains(" multipv 2 "))
+        );
+        assert!(starting(&out, "info string error").is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn a_refused_command_for_another_board_changes_nothing() {
+        let out = said(&[
+            "position startpos moves d1d3",
+            "d",
+            &format!("position fen {} moves e1e9", Preset::Tablut.start_fen()),
+            "position fen 3a3/3a3/3d3/aadkdaa/3d3/3a3/3a2 d",
+            "setoption name Rules value dim:7 start:/7/",
+            "setoption name Rules value dim:7 start:/t2t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+            "setoption name UCI_Variant value dim:9",
+            "d",
+        ]);
+        let errors = starting(&out, "info string error: ");
+        assert_eq!(errors.len(), 5, "{out:?}");
+        assert!(
+            errors[0].contains("move 1 (e1e9) is illegal"),
+            "{}",
+            errors[0]
+        );
+        assert!(errors[1].contains("bad FEN: rank 1"), "{}", errors[1]);
+        assert!(
+            errors[2].contains("option 'Rules': start: "),
+            "{}",
+            errors[2]
+        );
+        assert!(
+            errors[3].contains("option 'Rules': start: "),
+            "{}",
+            errors[3]
+        );
+        let diagram = |from: &str| {
+            let at = out.iter().position(|l| l.starts_with(from)).unwrap();
+            out[at..]
+                .iter()
+                .take_while(|l| !l.starts_with("Status"))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        let shown: Vec<usize> = out
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.starts_with("11 "))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(shown.len(), 2);
+        assert_eq!(diagram(&out[shown[0]]), diagram(&out[shown[1]]));
+        assert_eq!(starting(&out, "Rules: "), ["Rules: copenhagen"; 2]);
     }
 }

@@ -1,12 +1,15 @@
 //! The engine's UCI options: what `uci` offers, and what a `setoption` asks for.
 
 use super::message::{EngineOption, OptionKind};
-use crate::board::Preset;
+use crate::board::generic::Board;
+use crate::board::opentafl::{Variant, parse_rules_string};
+use crate::board::{Geometry, Preset, Rules};
 use crate::protocol::number::{NumberError, parse_amount, truncate};
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::params::{SearchParams, TUNABLES};
 use crate::search::skill::LevelError;
 use crate::search::{EvalKind, Level, Options};
+use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,15 +41,18 @@ pub fn offered(options: &Options) -> Vec<EngineOption> {
             Level::MIN.get().into(),
             Level::MAX.get().into(),
         ),
+        // A string, so that a host that checks a combo's values lets rules strings through.
         EngineOption {
             name: "Rules".into(),
+            kind: OptionKind::String {
+                default: Preset::Copenhagen.to_string(),
+            },
+        },
+        EngineOption {
+            name: "UCI_Variant".into(),
             kind: OptionKind::Combo {
                 default: Preset::Copenhagen.to_string(),
-                vars: Preset::ALL
-                    .iter()
-                    .filter(|p| p.engine_plays())
-                    .map(|p| p.to_string())
-                    .collect(),
+                vars: Preset::ALL.iter().map(|p| p.to_string()).collect(),
             },
         },
         spin(
@@ -89,12 +95,76 @@ pub fn offered(options: &Options) -> Vec<EngineOption> {
     list
 }
 
+/// The rules a host chose: a preset by name, or an OpenTafl rules string, which carries its
+/// own start position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChosenRules {
+    Preset(Preset),
+    /// The string as the host wrote it, and what it says.
+    String {
+        text: String,
+        variant: Box<Variant>,
+    },
+}
+
+impl ChosenRules {
+    /// A preset's name, or a rules string (any text with a `key:value` in it).
+    pub fn read(value: &str) -> Result<ChosenRules, OptionError> {
+        let value = value.trim();
+        if value.contains(':') {
+            let variant = parse_rules_string(value)
+                .map_err(|e| OptionError::Rules(format!("option 'Rules': {e}")))?;
+            return Ok(ChosenRules::String {
+                text: value.split_whitespace().collect::<Vec<_>>().join(" "),
+                variant: Box::new(variant),
+            });
+        }
+        value.parse().map(ChosenRules::Preset).map_err(|e| {
+            OptionError::Rules(format!(
+                "option 'Rules': {e}, nor an OpenTafl rules string (dim:9 esc:e ... start:/.../)"
+            ))
+        })
+    }
+
+    pub fn rules(&self) -> Rules {
+        match self {
+            ChosenRules::Preset(preset) => Rules::preset(*preset),
+            ChosenRules::String { variant, .. } => variant.rules,
+        }
+    }
+
+    /// The side of the rules' board.
+    pub fn side(&self) -> u8 {
+        self.rules().side
+    }
+
+    /// The start position, on boards of `G`, which must be the rules' size.
+    pub fn start<G: Geometry>(&self) -> Result<Board<G>, OptionError> {
+        let start = match self {
+            ChosenRules::Preset(preset) => Board::from_fen(preset.start_fen()),
+            ChosenRules::String { variant, .. } => {
+                Board::from_opentafl(&variant.start, variant.rules.first)
+            }
+        };
+        start.map_err(|e| OptionError::Rules(format!("option 'Rules': start: {e}")))
+    }
+}
+
+impl fmt::Display for ChosenRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChosenRules::Preset(preset) => preset.fmt(f),
+            ChosenRules::String { text, .. } => f.write_str(text),
+        }
+    }
+}
+
 /// What a `setoption` changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
     /// The search's options (which may be the same as before).
     Search(Options),
-    Rules(Preset),
+    Rules(ChosenRules),
     Ponder(bool),
     ClearHash,
 }
@@ -155,19 +225,13 @@ pub fn change(name: &str, value: Option<&str>, current: &Options) -> Result<Chan
         "multipv" => options.multipv = number(1, 256)? as usize,
         "skill level" => options.level = Level::new(number(0, u64::MAX)?)?,
         "move overhead" => options.move_overhead = Duration::from_millis(number(0, 5000)?),
-        "rules" => {
-            let preset: Preset = value
+        "rules" => return ChosenRules::read(value.unwrap_or("")).map(Change::Rules),
+        "uci_variant" => {
+            return value
                 .unwrap_or("")
                 .parse()
-                .map_err(|e: crate::board::UnknownPreset| OptionError::Rules(e.to_string()))?;
-            if !preset.engine_plays() {
-                return Err(OptionError::Rules(format!(
-                    "'{preset}' is played on {n}x{n}: this engine plays the 11x11 Copenhagen \
-                     family so far",
-                    n = preset.side()
-                )));
-            }
-            return Ok(Change::Rules(preset));
+                .map(|p| Change::Rules(ChosenRules::Preset(p)))
+                .map_err(|e| OptionError::Rules(format!("option 'UCI_Variant': {e}")));
         }
         "ponder" => {
             return match value.map(str::to_ascii_lowercase).as_deref() {
@@ -228,7 +292,11 @@ mod tests {
         );
         assert_eq!(
             set("Rules", Some("fetlar")),
-            Ok(Change::Rules(Preset::Fetlar))
+            Ok(Change::Rules(ChosenRules::Preset(Preset::Fetlar)))
+        );
+        assert_eq!(
+            set("UCI_Variant", Some("Magpie")),
+            Ok(Change::Rules(ChosenRules::Preset(Preset::Magpie)))
         );
         assert_eq!(set("Ponder", Some("TRUE")), Ok(Change::Ponder(true)));
         assert_eq!(set("Clear Hash", None), Ok(Change::ClearHash));
@@ -243,7 +311,9 @@ mod tests {
             set("skill level", Some(" 0")),
             Ok(Change::Search(Options { level, .. })) if level == Level::MIN
         ));
-        assert!(e("Rules", Some("chess")).contains("unknown rules preset"));
+        assert!(e("Rules", Some("chess")).contains("unknown rules preset 'chess'"));
+        assert!(e("Rules", Some("chess")).contains("nor an OpenTafl rules string"));
+        assert!(e("UCI_Variant", Some("dim:9")).contains("unknown rules preset 'dim:9'"));
         assert_eq!(e("Colour", Some("red")), "unknown option 'Colour'");
         assert_eq!(e("Eval", Some("magic")), "option 'Eval' takes hand or nnue");
         assert!(e("EvalFile", Some("/nonexistent.nnue")).contains("cannot read net file"));
@@ -265,7 +335,8 @@ mod tests {
                 OptionKind::Spin { default, .. } => Some(default.to_string()),
                 OptionKind::Combo { default, .. } => Some(default),
                 OptionKind::Check { default } => Some(default.to_string()),
-                _ => None,
+                OptionKind::String { default } => Some(default),
+                OptionKind::Button => None,
             };
             assert!(
                 set(&option.name, value.as_deref()).is_ok(),
@@ -273,5 +344,61 @@ mod tests {
                 option.name
             );
         }
+    }
+
+    #[test]
+    fn rules_are_presets_or_rules_strings_of_any_size() {
+        use crate::board::{Nine, Seven, Side, Thirteen};
+        let read = |v: &str| ChosenRules::read(v).unwrap();
+        let tablut = read(" Tablut ");
+        assert_eq!(
+            (tablut.side(), tablut.to_string()),
+            (9, "tablut".to_string())
+        );
+        assert_eq!(
+            tablut.start::<Nine>().unwrap(),
+            Board::from_fen(Preset::Tablut.start_fen()).unwrap()
+        );
+        assert_eq!(
+            read("copenhagen-13")
+                .start::<Thirteen>()
+                .unwrap()
+                .king()
+                .to_string(),
+            "g7"
+        );
+        let text = "dim:7  name:Brandub esc:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+        let brandub = read(text);
+        assert_eq!(brandub.side(), 7);
+        assert_eq!(
+            brandub.to_string(),
+            text.replace("  ", " "),
+            "spaces as one"
+        );
+        let start = brandub.start::<Seven>().unwrap();
+        assert_eq!(
+            (start.king().to_string(), start.side_to_move()),
+            ("d4".into(), Side::Attackers)
+        );
+        let e = |v: &str| ChosenRules::read(v).unwrap_err().to_string();
+        assert!(
+            e("dim:8 start:/8/").contains("board size '8'"),
+            "{}",
+            e("dim:8 start:/8/")
+        );
+        assert!(
+            e("dim:7 kj:y start:/7/").contains("'kj:y'"),
+            "{}",
+            e("dim:7 kj:y start:/7/")
+        );
+        assert!(e("dim:7").contains("no start position"));
+        // A start that does not fit the board is refused when the rules are taken.
+        assert!(
+            read("dim:7 start:/7/")
+                .start::<Seven>()
+                .unwrap_err()
+                .to_string()
+                .contains("start: ")
+        );
     }
 }

@@ -7,7 +7,7 @@ use super::process::{Process, STARTUP_TIME};
 use super::{Answer, Decision, Fault, HostDialogue, await_decision};
 use crate::board::generic::{Bitboard, Board, Move, Position};
 use crate::board::notation::to_fen;
-use crate::board::{Geometry, Outcome, START_FEN};
+use crate::board::{Eleven, Geometry, Outcome, START_FEN};
 use crate::protocol::uci::message::{Command, EngineOption, OptionKind, Reply};
 use crate::search::{Clock, Limits};
 use crate::tournament::spec::TimeControl;
@@ -33,18 +33,18 @@ impl<G: Geometry> UciHost<G> {
     }
 
     fn ready(&self, engine: &mut Process) -> Result<(), Fault> {
-        engine.send(Command::IsReady)?;
+        engine.send(Command::<G>::IsReady)?;
         engine.expect(STARTUP_TIME, "readyok", |l| {
-            matches!(l.parse(), Ok(Reply::ReadyOk)).then_some(())
+            matches!(l.parse::<Reply<G>>(), Ok(Reply::ReadyOk)).then_some(())
         })
     }
 }
 
 impl<G: Geometry> HostDialogue<G> for UciHost<G> {
     fn handshake(&mut self, engine: &mut Process, rules: &NamedRules) -> Result<(), Fault> {
-        engine.send(Command::Uci)?;
+        engine.send(Command::<G>::Uci)?;
         let mut offered = Vec::new();
-        engine.expect(STARTUP_TIME, "uciok", |l| match l.parse() {
+        engine.expect(STARTUP_TIME, "uciok", |l| match l.parse::<Reply<G>>() {
             Ok(Reply::Option(option)) => {
                 offered.push(option);
                 None
@@ -84,9 +84,9 @@ impl<G: Geometry> HostDialogue<G> for UciHost<G> {
             engine.send(command)?;
             // The engine's answer to a setoption is silence or an error line; the readyok
             // after it shows which.
-            engine.send(Command::IsReady)?;
+            engine.send(Command::<G>::IsReady)?;
             let mut error = None;
-            engine.expect(STARTUP_TIME, "readyok", |l| match l.parse() {
+            engine.expect(STARTUP_TIME, "readyok", |l| match l.parse::<Reply<G>>() {
                 Ok(Reply::Error(why)) => {
                     error.get_or_insert(why);
                     None
@@ -109,7 +109,7 @@ impl<G: Geometry> HostDialogue<G> for UciHost<G> {
         _: &TimeControl,
     ) -> Result<(), Fault> {
         self.game_start = *start;
-        engine.send(Command::UciNewGame)?;
+        engine.send(Command::<G>::UciNewGame)?;
         self.ready(engine)
     }
 
@@ -132,7 +132,7 @@ impl<G: Geometry> HostDialogue<G> for UciHost<G> {
         deadline: Instant,
     ) -> Result<Option<Answer<G>>, Fault> {
         engine.send(position(&self.rules_start, &self.game_start, pos))?;
-        engine.send(Command::Go(Limits {
+        engine.send(Command::<G>::Go(Limits {
             clock: clock.shown_to(pos.side_to_move()).unwrap_or(Clock::NONE),
             movetime: tc.movetime,
             nodes: tc.nodes,
@@ -155,7 +155,7 @@ impl<G: Geometry> HostDialogue<G> for UciHost<G> {
     }
 
     fn goodbye(&self) -> Option<String> {
-        Some(Command::Quit.to_string())
+        Some(Command::<G>::Quit.to_string())
     }
 }
 
@@ -206,7 +206,7 @@ fn read_reply<G: Geometry>(line: &str) -> Option<Decision<G>> {
 
 /// The `setoption` for `name=value`, checked against the options the engine offered: the
 /// name (in the engine's spelling, as UCI names ignore case) and a value its type allows.
-fn setoption(offered: &[EngineOption], name: &str, value: &str) -> Result<Command, String> {
+fn setoption(offered: &[EngineOption], name: &str, value: &str) -> Result<Command<Eleven>, String> {
     let Some(option) = offered
         .iter()
         .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
@@ -300,7 +300,7 @@ mod tests {
             "option name Clear Hash type button",
             "option name EvalFile type string default <empty>",
         ]
-        .map(|l| match l.parse() {
+        .map(|l| match l.parse::<Reply>() {
             Ok(Reply::Option(o)) => o,
             other => panic!("{other:?}"),
         });
