@@ -1,7 +1,8 @@
 //! `hnefi bot` against servers that never let it in, run for real against local listeners
 //! that refuse, stay silent or answer as hnefatafl.org's server does: it gives up within a
 //! minute when it never logged in, at once on a refused login, and never once it has logged
-//! in. (Whole games against the real server are in hnefatafl_server.rs.)
+//! in; and in a lobby of games on several boards, the games it offers and asks to join.
+//! (Whole games against the real server, on every board, are in hnefatafl_server.rs.)
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -187,5 +188,109 @@ fn a_level_outside_zero_to_twenty_is_refused_before_connecting() {
             .expect("start hnefi bot");
         let (ok, err, _) = ends_within(bot, MINUTE);
         assert!(!ok && err.contains("level"), "{bad}: {err}");
+    }
+}
+
+/// A lobby that lists a 7x7 game (id 1) and a 13x13 game (id 2), each waiting for a defender.
+const LOBBY: &str = r#"= games_updated {"created":[[1,null,{"id":1,"attacker":"ai-seven","defender":null,"challenger":null,"rated":"No","timed":"UnTimed","spectators":{},"challenge_accepted":false,"game_over":false,"board_size":"_7","turn":"Roleless"}],[2,null,{"id":2,"attacker":"ai-thirteen","defender":null,"challenger":null,"rated":"No","timed":"UnTimed","spectators":{},"challenge_accepted":false,"game_over":false,"board_size":"_13","turn":"Roleless"}]],"removed":[],"updated":{}}"#;
+
+/// The bot with `args` after a fake server's login and lobby: the lines it sends about games
+/// within `within` (it is stopped then).
+fn lobby_lines(args: &[&str], within: Duration) -> Vec<String> {
+    let (server, lines) = fake_server(|_, stream, line| {
+        if line.contains(" login ") {
+            let _ = stream.write_all(format!("= login\n{LOBBY}\n").as_bytes());
+        }
+        true
+    });
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["bot", "--server", &server, "--username", "ai-test"])
+        .args(["--hash", "1"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hnefi bot");
+    let started = Instant::now();
+    let mut seen = Vec::new();
+    while started.elapsed() < within {
+        if let Ok((_, line)) = lines.recv_timeout(Duration::from_millis(100))
+            && (line.starts_with("join_game") || line.starts_with("new_game"))
+        {
+            seen.push(line);
+        }
+    }
+    let _ = bot.kill();
+    let _ = bot.wait();
+    seen
+}
+
+#[test]
+fn join_any_takes_every_board_unless_board_limits_it() {
+    let second = Duration::from_secs(1);
+    let runs = [
+        (vec!["--join-any"], vec!["join_game_pending 1"]),
+        (
+            vec!["--join-any", "--board", "13"],
+            vec!["join_game_pending 2"],
+        ),
+        (
+            vec!["--join-any", "--board", "13,7"],
+            vec!["join_game_pending 1"],
+        ),
+        (vec!["--join-any", "--board", "11"], vec![]),
+    ]
+    .map(|(args, expected)| {
+        thread::spawn(move || (lobby_lines(&args, 3 * second), args, expected))
+    });
+    for run in runs {
+        let (seen, args, expected) = run.join().expect("a run");
+        assert_eq!(seen, expected, "{args:?}");
+    }
+}
+
+#[test]
+fn new_game_offers_the_board_asked_for() {
+    for (board, size) in [(None, 11), (Some("7"), 7), (Some("13"), 13)] {
+        let mut args = vec!["--new-game", "defender", "--untimed"];
+        args.extend(board.map(|b| ["--board", b]).iter().flatten());
+        let seen = lobby_lines(&args, Duration::from_secs(2));
+        assert_eq!(seen.len(), 1, "{args:?}: {seen:?}");
+        assert!(
+            seen[0].starts_with(r#"new_game {"role":"Defender""#)
+                && seen[0].ends_with(&format!(r#""board_size":{size}}}"#)),
+            "{args:?}: {seen:?}"
+        );
+    }
+}
+
+#[test]
+fn boards_the_server_does_not_offer_are_refused_before_connecting() {
+    for (args, why) in [
+        (&["--join-any", "--board", "9"][..], "--board 9"),
+        (
+            &["--new-game", "attacker", "--board", "7,13"],
+            "one board size",
+        ),
+        (&["--board", "7"], "needs --new-game or --join-any"),
+    ] {
+        let bot = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+            .args([
+                "bot",
+                "--server",
+                &refusing_address(),
+                "--username",
+                "ai-test",
+            ])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start hnefi bot");
+        let (ok, err, took) = ends_within(bot, MINUTE);
+        assert!(!ok && err.contains(why), "{args:?}: {err}");
+        assert!(took < Duration::from_secs(5), "{args:?}: {took:?}");
     }
 }

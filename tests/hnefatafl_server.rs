@@ -4,9 +4,11 @@
 
 mod reference;
 
-use hnefi::board::{Move, Position, Reason, Side, Square};
-use hnefi::bot::game::server_rules;
+use hnefi::board::generic::{Board, Move, Position, Square};
+use hnefi::board::{Eleven, Reason, Seven, Side, Thirteen};
 use hnefi::bot::record::{GamesUpdate, OpenGame, parse_open_games};
+use hnefi::protocol::htp::server_rules;
+use hnefi::search::size::Size;
 use reference::server::{Bot, Player, Proxy, Server, in_private_network};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -18,21 +20,22 @@ const HUMAN: &str = "human";
 
 /// A ply of an archived game.
 #[derive(Debug)]
-enum Ply {
-    Move(Side, Move),
+enum Ply<G: Size> {
+    Move(Side, Move<G>),
     Resigns(Side),
 }
 
-/// The plays and the status of an archived game (one RON line of `archived-games.ron`),
-/// timed (`(play:Some(Play((role:...` entries) or not (`Some(Play((role:...`).
-fn archived(line: &str) -> (Vec<Ply>, String) {
+/// The plays and the status of an archived game on `G`'s board (one RON line of
+/// `archived-games.ron`), timed (`(play:Some(Play((role:...` entries) or not
+/// (`Some(Play((role:...`).
+fn archived<G: Size>(line: &str) -> (Vec<Ply<G>>, String) {
     let status = line
         .rsplit("status:")
         .next()
         .and_then(|s| s.split([',', ')']).next())
         .expect("a status")
         .to_string();
-    let mut found: Vec<(usize, Ply)> = Vec::new();
+    let mut found: Vec<(usize, Ply<G>)> = Vec::new();
     for (at, _) in line.match_indices("Play((role:") {
         let entry = &line[at..];
         let side = if entry.starts_with("Play((role:Attacker") {
@@ -48,9 +51,10 @@ fn archived(line: &str) -> (Vec<Ply>, String) {
                 .and_then(|n| n.parse().ok())
                 .expect("a number")
         };
-        // The server counts rows from the top: y 0 is rank 11.
+        // The server counts rows from the top: y 0 is the last rank.
         let square = |n: usize| {
-            Square::from_coords(number(",x:", n), 10 - number(",y:", n)).expect("a square")
+            Square::<G>::from_coords(number(",x:", n), G::SIDE - 1 - number(",y:", n))
+                .expect("a square")
         };
         found.push((at, Ply::Move(side, Move::new(square(0), square(1)))));
     }
@@ -68,8 +72,10 @@ fn archived(line: &str) -> (Vec<Ply>, String) {
 
 /// Replays an archived game under Hnefi's rules for the server: every move legal, and the
 /// end the rules give. Returns the final position.
-fn replay(plies: &[Ply]) -> Position {
-    let mut pos = Position::start(server_rules());
+fn replay<G: Size>(plies: &[Ply<G>]) -> Position<G> {
+    let rules = server_rules(G::SIDE);
+    let start = Board::from_fen(rules.preset.start_fen()).expect("a start");
+    let mut pos = Position::new(start, rules);
     for (i, ply) in plies.iter().enumerate() {
         match ply {
             Ply::Move(side, mv) => {
@@ -211,61 +217,94 @@ fn play_randomly_with(
         }
         before(n);
         let record = player.record(id);
-        let mv = Player::choose(&record, |n| rng.next(n));
+        let mv = Player::choose::<Eleven>(&record, |n| rng.next(n));
         player.send(&format!("game {id} play {role} {} {}", mv.from(), mv.to()));
     }
     player.expect("the end", MINUTE, |l| l.starts_with(&over))
+}
+
+/// Two bots play one timed game on `G`'s board: one offers it with `--new-game --board`, the
+/// other takes it with `--join-any` (every board). The server's archive agrees with Hnefi's
+/// rules move by move and on the end, and neither bot had a move refused or a warning.
+fn two_bots_play_a_timed_game<G: Size>(server: &Server) {
+    let board = G::SIDE.to_string();
+    let common = ["--server", "127.0.0.1", "--create-account", "--games", "1"];
+    let fast = ["--movetime", "300", "--hash", "8"];
+    let alpha = Bot::start(
+        &server.log_path("alpha.log"),
+        &[&common[..], &fast, &["--username", "ai-alpha"]]
+            .concat()
+            .into_iter()
+            .chain([
+                "--new-game",
+                "attacker",
+                "--tc",
+                "1:00+1",
+                "--board",
+                &board,
+            ])
+            .collect::<Vec<_>>(),
+    );
+    let beta = Bot::start(
+        &server.log_path("beta.log"),
+        &[&common[..], &fast, &["--username", "ai-beta", "--join-any"]].concat(),
+    );
+    let alpha_log = alpha.finish(10 * MINUTE);
+    let beta_log = beta.finish(MINUTE);
+
+    let lines = server.archive(1);
+    assert_eq!(lines.len(), 1, "one archived game: {lines:#?}");
+    let (plies, status) = archived::<G>(&lines[0]);
+    let pos = replay(&plies);
+    let end = pos.outcome().expect("the rules ended the game");
+    let expected = match end.winner {
+        Some(Side::Attackers) => "AttackerWins",
+        Some(Side::Defenders) => "DefenderWins",
+        None => "Draw",
+    };
+    assert_eq!(status, expected, "{end} after {} plies", plies.len());
+
+    let (a, b) = (summaries(&alpha_log), summaries(&beta_log));
+    assert_eq!((a.len(), b.len()), (1, 1), "{alpha_log}\n{beta_log}");
+    let (a_result, b_result) = match end.winner {
+        Some(Side::Attackers) => ("won", "lost"),
+        Some(Side::Defenders) => ("lost", "won"),
+        None => ("drawn", "drawn"),
+    };
+    assert!(a[0].starts_with(&format!("game 0 {a_result}")), "{}", a[0]);
+    assert!(b[0].starts_with(&format!("game 0 {b_result}")), "{}", b[0]);
+    let size = format!(", {board}x{board}, ");
+    for s in [a[0], b[0]] {
+        assert!(s.contains(" 0 refused") && s.contains(&size), "{s}");
+        assert!(s.contains(&format!(", {} plies", plies.len())), "{s}");
+    }
+    for log in [&alpha_log, &beta_log] {
+        assert!(!log.contains(" WARN ") && !log.contains(" ERROR "), "{log}");
+    }
+    eprintln!("{}\n{}", a[0], b[0]);
 }
 
 #[test]
 fn two_bots_play_a_timed_game_to_its_end() {
     in_private_network(
         "two_bots_play_a_timed_game_to_its_end",
-        |server: &Server| {
-            let common = ["--server", "127.0.0.1", "--create-account", "--games", "1"];
-            let fast = ["--movetime", "300", "--hash", "8"];
-            let alpha = Bot::start(
-                &server.log_path("alpha.log"),
-                &[&common[..], &fast, &["--username", "ai-alpha"]]
-                    .concat()
-                    .into_iter()
-                    .chain(["--new-game", "attacker", "--tc", "1:00+1"])
-                    .collect::<Vec<_>>(),
-            );
-            let beta = Bot::start(
-                &server.log_path("beta.log"),
-                &[&common[..], &fast, &["--username", "ai-beta", "--join-any"]].concat(),
-            );
-            let alpha_log = alpha.finish(10 * MINUTE);
-            let beta_log = beta.finish(MINUTE);
+        |server: &Server| two_bots_play_a_timed_game::<Eleven>(server),
+    );
+}
 
-            let lines = server.archive(1);
-            assert_eq!(lines.len(), 1, "one archived game: {lines:#?}");
-            let (plies, status) = archived(&lines[0]);
-            let pos = replay(&plies);
-            let end = pos.outcome().expect("the rules ended the game");
-            let expected = match end.winner {
-                Some(Side::Attackers) => "AttackerWins",
-                Some(Side::Defenders) => "DefenderWins",
-                None => "Draw",
-            };
-            assert_eq!(status, expected, "{end} after {} plies", plies.len());
+#[test]
+fn two_bots_play_a_timed_7x7_game_to_its_end() {
+    in_private_network(
+        "two_bots_play_a_timed_7x7_game_to_its_end",
+        |server: &Server| two_bots_play_a_timed_game::<Seven>(server),
+    );
+}
 
-            let (a, b) = (summaries(&alpha_log), summaries(&beta_log));
-            assert_eq!((a.len(), b.len()), (1, 1), "{alpha_log}\n{beta_log}");
-            let (a_result, b_result) = match end.winner {
-                Some(Side::Attackers) => ("won", "lost"),
-                Some(Side::Defenders) => ("lost", "won"),
-                None => ("drawn", "drawn"),
-            };
-            assert!(a[0].starts_with(&format!("game 0 {a_result}")), "{}", a[0]);
-            assert!(b[0].starts_with(&format!("game 0 {b_result}")), "{}", b[0]);
-            for s in [a[0], b[0]] {
-                assert!(s.contains(" 0 refused"), "{s}");
-                assert!(s.contains(&format!(", {} plies", plies.len())), "{s}");
-            }
-            eprintln!("{}\n{}", a[0], b[0]);
-        },
+#[test]
+fn two_bots_play_a_timed_13x13_game_to_its_end() {
+    in_private_network(
+        "two_bots_play_a_timed_13x13_game_to_its_end",
+        |server: &Server| two_bots_play_a_timed_game::<Thirteen>(server),
     );
 }
 
@@ -291,7 +330,7 @@ fn a_player_challenges_the_bot_which_comes_back_after_a_cut() {
             for _ in 0..3 {
                 human.expect("a turn", MINUTE, |l| l == ask);
                 let record = human.record(second);
-                let mv = Player::choose(&record, |n| rng.next(n));
+                let mv = Player::choose::<Eleven>(&record, |n| rng.next(n));
                 human.send(&format!(
                     "game {second} play defender {} {}",
                     mv.from(),
@@ -303,7 +342,7 @@ fn a_player_challenges_the_bot_which_comes_back_after_a_cut() {
             proxy.cut();
             std::thread::sleep(Duration::from_millis(300));
             let record = human.record(second);
-            let mv = Player::choose(&record, |n| rng.next(n));
+            let mv = Player::choose::<Eleven>(&record, |n| rng.next(n));
             human.send(&format!(
                 "game {second} play defender {} {}",
                 mv.from(),
@@ -440,13 +479,13 @@ fn the_server_draws_with_the_141st_ply() {
             player.expect("a turn", MINUTE, |l| l == ask);
             let record = player.record(id);
             assert_eq!(record.plies(), ply - 1);
-            let mv = Player::choose(&record, |n| rng.next(n));
+            let mv = Player::choose::<Eleven>(&record, |n| rng.next(n));
             player.send(&format!("game {id} play {role} {} {}", mv.from(), mv.to()));
         }
         attacker.expect("the draw", MINUTE, |l| l == "= draw accept");
         defender.expect("the draw", MINUTE, |l| l == "= draw accept");
         let lines = server.archive(1);
-        let (plies, status) = archived(lines.first().expect("an archived game"));
+        let (plies, status) = archived::<Eleven>(lines.first().expect("an archived game"));
         assert_eq!((plies.len(), status.as_str()), (141, "Draw"));
         let end = replay(&plies).outcome().expect("over");
         assert_eq!(end.reason, Reason::MoveLimit);

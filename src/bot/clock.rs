@@ -10,7 +10,7 @@
 //! well before that.
 
 use super::record::{GameRecord, unix_millis};
-use crate::board::Side;
+use crate::board::{Geometry, Side};
 use crate::search::Limits;
 use crate::search::clock::{Clock, SideClock};
 use crate::search::time::TimeManager;
@@ -83,13 +83,13 @@ impl ClockPolicy {
     /// record's round trip and the search's stop were seen to take a second more than planned,
     /// which lost a game on time with 1.8 s left. The move limit spreads the clock over the
     /// whole game: planned for 30 more moves, a 1:00+1 clock was spent by move 35 of 70.
-    pub fn limits(
+    pub fn limits<G: Geometry>(
         &self,
         clocks: Option<&Clocks>,
         side: Side,
         round_trip: Duration,
         moves_left: Option<u32>,
-    ) -> Limits {
+    ) -> Limits<G> {
         let Some(clocks) = clocks else {
             return Limits {
                 movetime: Some(self.cap.unwrap_or(UNTIMED_MOVE)),
@@ -120,6 +120,7 @@ impl ClockPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
 
     fn clocks(attackers_ms: u64, age_ms: u64) -> Clocks {
         Clocks {
@@ -185,7 +186,7 @@ mod tests {
         let capped = ClockPolicy {
             cap: Some(Duration::from_millis(300)),
         };
-        let limits = capped.limits(
+        let limits = capped.limits::<Eleven>(
             Some(&clocks(60_000, 0)),
             Side::Attackers,
             Duration::ZERO,
@@ -193,13 +194,15 @@ mod tests {
         );
         assert_eq!(limits.movetime, Some(Duration::from_millis(300)));
         // A clock shorter than the cap keeps the clock.
-        let short = capped.limits(Some(&clocks(700, 0)), Side::Attackers, Duration::ZERO, None);
+        let short =
+            capped.limits::<Eleven>(Some(&clocks(700, 0)), Side::Attackers, Duration::ZERO, None);
         assert_eq!(short.movetime, None);
-        let untimed = ClockPolicy { cap: None }.limits(None, Side::Defenders, Duration::ZERO, None);
+        let untimed =
+            ClockPolicy { cap: None }.limits::<Eleven>(None, Side::Defenders, Duration::ZERO, None);
         assert_eq!(untimed.movetime, Some(UNTIMED_MOVE));
         assert_eq!(
             capped
-                .limits(None, Side::Defenders, Duration::ZERO, None)
+                .limits::<Eleven>(None, Side::Defenders, Duration::ZERO, None)
                 .movetime,
             Some(Duration::from_millis(300))
         );

@@ -3,7 +3,8 @@
 //! to a draw offer (a declined offer deletes the game on the server).
 
 use super::message::{GameId, Role};
-use crate::board::{Move, Side};
+use crate::board::generic::Move;
+use crate::board::{Geometry, Side};
 use serde::Serialize;
 use std::fmt;
 use std::time::Duration;
@@ -22,6 +23,38 @@ pub struct Offer {
     pub side: Side,
     pub rated: bool,
     pub clock: Clock,
+    /// The board's side: 7, 11 or 13.
+    pub board: u8,
+}
+
+/// A move's squares as the server writes them: upper case on 13x13 (`G1 G4`), lower case on
+/// the other boards, as in the server's own records.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ServerMove {
+    pub from: String,
+    pub to: String,
+}
+
+impl ServerMove {
+    pub fn of<G: Geometry>(mv: Move<G>) -> ServerMove {
+        let square = |text: String| {
+            if G::SIDE == 13 {
+                text.to_ascii_uppercase()
+            } else {
+                text
+            }
+        };
+        ServerMove {
+            from: square(mv.from().to_string()),
+            to: square(mv.to().to_string()),
+        }
+    }
+}
+
+impl fmt::Display for ServerMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.from, self.to)
+    }
 }
 
 /// One line to the server.
@@ -48,7 +81,7 @@ pub enum Command {
     Play {
         game: GameId,
         side: Side,
-        mv: Move,
+        mv: ServerMove,
     },
     Resign {
         game: GameId,
@@ -97,7 +130,7 @@ impl fmt::Display for Offer {
             },
             rated: self.rated,
             time_settings,
-            board_size: 11,
+            board_size: self.board.into(),
         };
         let text = serde_json::to_string(&json).map_err(|_| fmt::Error)?;
         f.write_str(&text)
@@ -127,13 +160,7 @@ impl fmt::Display for Command {
             Command::Leave(id) => write!(f, "leave_game {id}"),
             Command::Resume(id) => write!(f, "resume_game_json {id}"),
             Command::Play { game, side, mv } => {
-                write!(
-                    f,
-                    "game {game} play {} {} {}",
-                    Role(*side),
-                    mv.from(),
-                    mv.to()
-                )
+                write!(f, "game {game} play {} {mv}", Role(*side))
             }
             // The server wants a fifth word after `resigns`.
             Command::Resign { game, side } => {
@@ -147,7 +174,7 @@ impl fmt::Display for Command {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::notation::parse_move;
+    use crate::board::{Eleven, Seven, Thirteen};
 
     #[test]
     fn lines() {
@@ -169,6 +196,7 @@ mod tests {
                 main: Duration::from_secs(900),
                 increment: Duration::from_secs(10),
             },
+            board: 11,
         };
         assert_eq!(
             Command::NewGame(offer).to_string(),
@@ -178,19 +206,22 @@ mod tests {
             clock: Clock::Untimed,
             rated: false,
             side: Side::Attackers,
+            board: 13,
         };
-        assert!(
-            Command::NewGame(untimed)
-                .to_string()
-                .contains(r#""time_settings":"UnTimed""#)
-        );
-        let mv = parse_move("d1d3").unwrap();
-        let play = Command::Play {
+        let line = Command::NewGame(untimed).to_string();
+        assert!(line.contains(r#""time_settings":"UnTimed""#), "{line}");
+        assert!(line.ends_with(r#""board_size":13}"#), "{line}");
+        let play = |mv: ServerMove| Command::Play {
             game: 7,
             side: Side::Attackers,
             mv,
         };
-        assert_eq!(play.to_string(), "game 7 play attacker d1 d3");
+        let eleven = ServerMove::of(Move::<Eleven>::parse("d1d3").unwrap());
+        assert_eq!(play(eleven).to_string(), "game 7 play attacker d1 d3");
+        let seven = ServerMove::of(Move::<Seven>::parse("D7-B7").unwrap());
+        assert_eq!(play(seven).to_string(), "game 7 play attacker d7 b7");
+        let thirteen = ServerMove::of(Move::<Thirteen>::parse("m4-j4").unwrap());
+        assert_eq!(play(thirteen).to_string(), "game 7 play attacker M4 J4");
         let resign = Command::Resign {
             game: 7,
             side: Side::Defenders,

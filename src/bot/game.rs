@@ -9,32 +9,35 @@
 //! that a disagreement on the rules can never make it loop.
 
 use super::clock::{ClockPolicy, Clocks};
-use super::command::Command;
+use super::command::{Command, ServerMove};
 use super::message::GameId;
 use super::record::GameRecord;
-use crate::board::{Move, MoveList, Position, Preset, Rules, Side};
-use crate::search::{Engine, Limits, OnDone, SearchResult, fallback_result};
+use crate::board::Side;
+use crate::board::generic::{Board, Move, MoveList, Position};
+use crate::protocol::htp::server_rules;
+use crate::search::size::Size;
+use crate::search::{Engine, OnDone, SearchResult, fallback_result};
+use std::any::Any;
 use std::time::{Duration, Instant};
 
 /// Refused moves at one ply after which the bot stops searching for a replacement.
 pub const SEARCHED_RETRIES: usize = 2;
 
-/// The rules the server plays.
-pub fn server_rules() -> Rules {
-    Rules::preset(Preset::HnefataflOrg)
-}
+/// A search's result, of the size of the game that searched: games of every size report to
+/// one session, and each takes back only its own (a `SearchResult<G>`).
+pub type Found = Box<dyn Any + Send>;
 
 /// Where the bot is in a game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Turn {
+pub enum Turn<G: Size> {
     /// Waiting for the server's record to know where the game stands.
     Syncing,
     /// The bot's move: the engine is searching (search number `token` at ply `ply`).
     Thinking { token: u64, ply: usize },
     /// A move found while the connection was down, to send once a record confirms the ply.
-    Ready { mv: Move, ply: usize },
+    Ready { mv: Move<G>, ply: usize },
     /// A move sent and not yet answered.
-    Sent { mv: Move, ply: usize },
+    Sent { mv: Move<G>, ply: usize },
     /// The opponent's move.
     Theirs,
 }
@@ -59,31 +62,26 @@ pub enum Ending {
     Unknown,
 }
 
-pub struct Game {
+/// A game on a board of `G`'s size, which the server's first record of it gave.
+pub struct Game<G: Size> {
     pub id: GameId,
     /// The bot's side, once a record has said it.
     pub side: Option<Side>,
     pub opponent: String,
     pub rated: bool,
     pub timed: bool,
-    pub pos: Position,
-    pub turn: Turn,
+    pub pos: Position<G>,
+    pub turn: Turn<G>,
     clocks: Option<Clocks>,
-    engine: Engine,
+    engine: Engine<G>,
     token: u64,
     /// Moves the server refused, and the ply they were refused at.
-    refused: Vec<Move>,
+    refused: Vec<Move<G>>,
     refused_ply: usize,
     /// Disagreements with the server's reading of the rules already logged.
     logged_disagreements: usize,
     /// When the server last asked for a move, for the time to answer.
     asked: Option<Instant>,
-    /// When a record was last asked for, and how many times in a row without an answer.
-    pub resume_sent: Option<Instant>,
-    pub resume_unanswered: u32,
-    /// Asked for its record after a `= draw accept` that named no game: if it no longer
-    /// answers, that draw ended it.
-    pub maybe_drawn: bool,
     /// Time from the server's `generate_move` to the bot's `play`, per move.
     pub answer_times: Vec<Duration>,
     pub refusals: usize,
@@ -93,15 +91,19 @@ pub struct Game {
     pub started: Instant,
 }
 
-impl Game {
-    pub fn new(id: GameId, engine: Engine) -> Game {
+impl<G: Size> Game<G> {
+    /// A game the server has asked for a move in since `asked`, if it has.
+    pub fn new(id: GameId, engine: Engine<G>, asked: Option<Instant>) -> Game<G> {
+        let rules = server_rules(G::SIDE);
+        let start = Board::from_fen(rules.preset.start_fen())
+            .expect("every preset's start is a valid board of its size");
         Game {
             id,
             side: None,
             opponent: String::new(),
             rated: false,
             timed: false,
-            pos: Position::start(server_rules()),
+            pos: Position::new(start, rules),
             turn: Turn::Syncing,
             clocks: None,
             engine,
@@ -109,10 +111,7 @@ impl Game {
             refused: Vec::new(),
             refused_ply: 0,
             logged_disagreements: 0,
-            asked: None,
-            resume_sent: None,
-            resume_unanswered: 0,
-            maybe_drawn: false,
+            asked,
             answer_times: Vec::new(),
             refusals: 0,
             resigned: None,
@@ -127,9 +126,6 @@ impl Game {
 
     /// A fresh record of the game; `username` tells the bot's side. Returns what to do.
     pub fn sync(&mut self, record: &GameRecord, username: &str, received: Instant) -> Next {
-        self.resume_sent = None;
-        self.resume_unanswered = 0;
-        self.maybe_drawn = false;
         let Some(side) = record.side_of(username) else {
             return Next::Nothing;
         };
@@ -141,7 +137,7 @@ impl Game {
         self.rated = record.rated;
         self.clocks = Clocks::of(record, received);
         self.timed = self.clocks.is_some();
-        let replay = match record.position(server_rules()) {
+        let replay = match record.position::<G>(server_rules(G::SIDE)) {
             Ok(replay) => replay,
             Err(e) => {
                 log::error!("game {}: cannot play it: {e}; resigning", self.id);
@@ -182,10 +178,13 @@ impl Game {
 
     /// A move of the opponent relayed by the server, kept so that the bot knows the length
     /// of the game; the next record confirms it. Returns false if it does not fit.
-    pub fn relayed(&mut self, side: Side, mv: Move) -> bool {
+    pub fn relayed(&mut self, side: Side, mv: &ServerMove) -> bool {
         if self.side == Some(side) {
             return true;
         }
+        let Ok(mv) = Move::<G>::parse(&format!("{}-{}", mv.from, mv.to)) else {
+            return false;
+        };
         if self.pos.side_to_move() != side
             || self
                 .pos
@@ -206,7 +205,7 @@ impl Game {
         &mut self,
         policy: &ClockPolicy,
         round_trip: Duration,
-        done: impl FnOnce(u64, SearchResult) + Send + 'static,
+        done: impl FnOnce(u64, Found) + Send + 'static,
     ) -> Option<Command> {
         let side = self.side?;
         let ply = self.pos.plies();
@@ -225,16 +224,16 @@ impl Game {
         if self.refused.len() >= SEARCHED_RETRIES || candidates.len() == 1 {
             return Some(self.sent(first, ply));
         }
-        let moves_left = server_rules().max_plies.map(|limit| {
+        let moves_left = self.pos.rules().max_plies.map(|limit| {
             (usize::from(limit).saturating_sub(ply) as u32)
                 .div_ceil(2)
                 .max(1)
         });
-        let mut limits: Limits = policy.limits(self.clocks.as_ref(), side, round_trip, moves_left);
+        let mut limits = policy.limits::<G>(self.clocks.as_ref(), side, round_trip, moves_left);
         limits.searchmoves = candidates;
         self.token += 1;
         let token = self.token;
-        let on_done: OnDone = Box::new(move |result| done(token, result.clone()));
+        let on_done: OnDone<G> = Box::new(move |result| done(token, Box::new(result.clone())));
         match self
             .engine
             .start(&self.pos, limits, Box::new(|_| {}), Some(on_done))
@@ -253,7 +252,7 @@ impl Game {
     /// The moves the bot may play now, best tried first: the legal ones the server has not
     /// refused and would not refuse. Where Hnefi's rules see no move but the server wants
     /// one, every move of the pieces is a candidate.
-    fn candidates(&self) -> Vec<Move> {
+    fn candidates(&self) -> Vec<Move<G>> {
         let mut list = MoveList::new();
         self.pos.legal_moves(&mut list);
         if list.is_empty() {
@@ -267,14 +266,14 @@ impl Game {
                 .board()
                 .generate_moves(self.pos.rulebook(), &mut list);
         }
-        let open: Vec<Move> = list
+        let open: Vec<Move<G>> = list
             .iter()
             .copied()
             .filter(|m| !self.refused.contains(m))
             .collect();
         // The server refuses a defenders' capture whose board before the capture was seen
         // before; such a move is kept only when nothing else is left.
-        let (allowed, doubtful): (Vec<Move>, Vec<Move>) = open
+        let (allowed, doubtful): (Vec<_>, Vec<_>) = open
             .into_iter()
             .partition(|&m| !self.pos.recreates_board_before_captures(m));
         if allowed.is_empty() {
@@ -286,8 +285,11 @@ impl Game {
 
     /// The search numbered `token` has ended: the move to send, if it is still wanted.
     /// `online`: whether it can be sent now (else it waits for the next record).
-    pub fn searched(&mut self, token: u64, result: &SearchResult, online: bool) -> Option<Command> {
+    pub fn searched(&mut self, token: u64, found: Found, online: bool) -> Option<Command> {
         let Turn::Thinking { token: t, ply } = self.turn else {
+            return None;
+        };
+        let Ok(result) = found.downcast::<SearchResult<G>>() else {
             return None;
         };
         if t != token {
@@ -317,7 +319,7 @@ impl Game {
 
     /// Marks `mv` as sent and returns the line that sends it. A move sent again after a
     /// refusal is timed from the same request.
-    fn sent(&mut self, mv: Move, ply: usize) -> Command {
+    fn sent(&mut self, mv: Move<G>, ply: usize) -> Command {
         if let Some(asked) = self.asked {
             let time = asked.elapsed();
             log::debug!(
@@ -332,7 +334,7 @@ impl Game {
         Command::Play {
             game: self.id,
             side: self.side.unwrap_or(self.pos.side_to_move()),
-            mv,
+            mv: ServerMove::of(mv),
         }
     }
 
@@ -370,8 +372,6 @@ impl Game {
         if matches!(self.turn, Turn::Sent { .. }) {
             self.turn = Turn::Syncing;
         }
-        self.resume_sent = None;
-        self.resume_unanswered = 0;
     }
 
     /// Plies the game will have once the move in flight, if any, is played.
@@ -412,14 +412,16 @@ impl Game {
             (None, None) => String::new(),
         };
         format!(
-            "game {} {result}{how}: Hnefi ({side}) vs {}, {}, {}, {} plies; {} moves answered in \
-             median {median} ms, max {max} ms; {} refused; {} s",
+            "game {} {result}{how}: Hnefi ({side}) vs {}, {}x{}, {}, {}, {} plies; {} moves \
+             answered in median {median} ms, max {max} ms; {} refused; {} s",
             self.id,
             if self.opponent.is_empty() {
                 "?"
             } else {
                 &self.opponent
             },
+            G::SIDE,
+            G::SIDE,
             if self.rated { "rated" } else { "unrated" },
             if self.timed { "timed" } else { "untimed" },
             self.pos.plies(),
@@ -433,6 +435,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
     use crate::search::Options;
     use std::sync::mpsc::channel;
 
@@ -443,18 +446,19 @@ mod tests {
         serde_json::from_str(&json).unwrap()
     }
 
-    fn game() -> Game {
+    fn game() -> Game<Eleven> {
         Game::new(
             3,
             Engine::new(Options {
                 hash_mb: 1,
                 ..Options::default()
             }),
+            None,
         )
     }
 
     /// Thinks and returns the move line, whether sent at once or after the search.
-    fn answer(game: &mut Game) -> Command {
+    fn answer(game: &mut Game<Eleven>) -> Command {
         let policy = ClockPolicy {
             cap: Some(Duration::from_millis(20)),
         };
@@ -464,8 +468,8 @@ mod tests {
         }) {
             return command;
         }
-        let (token, result) = rx.recv().unwrap();
-        game.searched(token, &result, true).expect("a move")
+        let (token, found) = rx.recv().unwrap();
+        game.searched(token, found, true).expect("a move")
     }
 
     #[test]
@@ -514,7 +518,7 @@ mod tests {
         let start = record("");
         let mut refused = Vec::new();
         let mut legal = MoveList::new();
-        Position::start(server_rules()).legal_moves(&mut legal);
+        g.pos.legal_moves(&mut legal);
         // The server refuses every move: the bot tries each once, searching only at first,
         // and resigns when none is left.
         for n in 0..=legal.len() {
@@ -555,9 +559,17 @@ mod tests {
                 .unwrap())
                 .is_none()
         );
-        let (token, result) = rx.recv().unwrap();
-        assert_eq!(g.searched(token + 1, &result, false), None, "an old search");
-        assert_eq!(g.searched(token, &result, false), None);
+        let (token, found) = rx.recv().unwrap();
+        let result = *found.downcast::<SearchResult<Eleven>>().expect("11x11");
+        let again = || -> Found { Box::new(result.clone()) };
+        assert_eq!(g.searched(token + 1, again(), false), None, "an old search");
+        assert_eq!(
+            g.searched(token, Box::new(7u8), false),
+            None,
+            "another size's"
+        );
+        assert!(matches!(g.turn, Turn::Thinking { .. }));
+        assert_eq!(g.searched(token, again(), false), None);
         assert!(matches!(g.turn, Turn::Ready { ply: 0, .. }));
         assert!(matches!(
             g.sync(&record(""), "bot", Instant::now()),

@@ -5,9 +5,10 @@
 //!   and the bot has room for another game. Every challenge to the open offer is accepted,
 //!   first come first served: the site's players choose their opponent by taking the offer.
 //! - `--join ID`: asks once to play game ID.
-//! - `--join-any`: asks to play the first open 11x11 game of someone else that waits for an
-//!   opponent (no challenger yet), one request at a time; a request its creator leaves
-//!   unanswered for a minute is withdrawn, and no game is asked twice.
+//! - `--join-any`: asks to play the first open game of someone else that waits for an
+//!   opponent (no challenger yet), on a board of the sizes `--board` allows (any, by
+//!   default), one request at a time; a request its creator leaves unanswered for a minute
+//!   is withdrawn, and no game is asked twice.
 //!
 //! The server forgets offers and requests when a connection ends, so they are made again
 //! after a reconnect.
@@ -15,6 +16,7 @@
 use super::command::{Command, Offer};
 use super::message::GameId;
 use super::record::{GamesUpdate, OpenGame};
+use super::seat::SERVER_SIDES;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
@@ -25,7 +27,38 @@ pub enum Seek {
     Nothing,
     Offer(Offer),
     Join(GameId),
-    JoinAny,
+    /// Any open game on one of these boards.
+    JoinAny(Boards),
+}
+
+/// A set of the server's board sizes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Boards {
+    /// One bit per side, bit `side`.
+    bits: u16,
+}
+
+impl Boards {
+    /// Every size the server offers.
+    pub fn all() -> Boards {
+        Boards::of(&SERVER_SIDES).expect("the server's own sizes")
+    }
+
+    /// The sizes `sides`, or the first side the server does not offer.
+    pub fn of(sides: &[u8]) -> Result<Boards, u8> {
+        let mut bits = 0;
+        for &side in sides {
+            if !SERVER_SIDES.contains(&side) {
+                return Err(side);
+            }
+            bits |= 1 << side;
+        }
+        Ok(Boards { bits })
+    }
+
+    pub fn contains(self, side: u8) -> bool {
+        side < 16 && self.bits & (1 << side) != 0
+    }
 }
 
 /// How long a creator may leave a request to join unanswered.
@@ -108,11 +141,15 @@ impl Lobby {
                 out.push(Command::Join(id));
             }
             Seek::Join(_) => {}
-            Seek::JoinAny => {
+            Seek::JoinAny(boards) => {
                 let choice = self
                     .open
                     .values()
-                    .find(|g| g.joinable_by(username) && !self.tried.contains(&g.id))
+                    .find(|g| {
+                        g.joinable_by(username)
+                            && g.side().is_some_and(|side| boards.contains(side))
+                            && !self.tried.contains(&g.id)
+                    })
                     .map(|g| g.id);
                 if let Some(id) = choice {
                     self.tried.insert(id);
@@ -213,13 +250,18 @@ mod tests {
         side: Side::Attackers,
         rated: false,
         clock: Clock::Untimed,
+        board: 11,
     };
 
     fn open(id: GameId, attacker: &str) -> OpenGame {
+        open_on(id, attacker, 11)
+    }
+
+    fn open_on(id: GameId, attacker: &str, side: u8) -> OpenGame {
         OpenGame {
             id,
             attacker: Some(attacker.into()),
-            board_size: "_11".into(),
+            board_size: format!("_{side}"),
             ..OpenGame::default()
         }
     }
@@ -245,7 +287,7 @@ mod tests {
 
     #[test]
     fn join_any_asks_each_game_once_and_gives_up_on_silence() {
-        let mut lobby = Lobby::new(Seek::JoinAny);
+        let mut lobby = Lobby::new(Seek::JoinAny(Boards::all()));
         let now = Instant::now();
         assert!(lobby.actions(now, true, "me").is_empty());
         lobby.set_open(vec![open(1, "me"), open(2, "other"), open(3, "third")]);
@@ -272,5 +314,23 @@ mod tests {
         assert_eq!(lobby.actions(now, true, "me"), [Command::Join(9)]);
         assert_eq!(lobby.started(), Some(9));
         assert!(lobby.actions(now, true, "me").is_empty());
+    }
+
+    #[test]
+    fn join_any_takes_the_boards_it_is_allowed() {
+        let games = || vec![open_on(1, "a", 7), open_on(2, "b", 13), open_on(3, "c", 11)];
+        let now = Instant::now();
+        let mut any = Lobby::new(Seek::JoinAny(Boards::all()));
+        any.set_open(games());
+        assert_eq!(any.actions(now, true, "me"), [Command::Join(1)]);
+        let mut thirteen = Lobby::new(Seek::JoinAny(Boards::of(&[13]).unwrap()));
+        thirteen.set_open(games());
+        assert_eq!(thirteen.actions(now, true, "me"), [Command::Join(2)]);
+        let mut nine = Lobby::new(Seek::JoinAny(Boards::of(&[7, 11]).unwrap()));
+        nine.set_open(vec![open_on(4, "d", 9), open_on(5, "e", 13)]);
+        assert!(nine.actions(now, true, "me").is_empty());
+        assert_eq!(Boards::of(&[7, 9]), Err(9));
+        assert!(Boards::all().contains(7) && !Boards::all().contains(9));
+        assert!(!Boards::all().contains(200));
     }
 }

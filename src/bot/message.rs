@@ -1,9 +1,10 @@
 //! The lines hnefatafl.org's server sends, read into types. What a line means for the bot is
 //! decided elsewhere; here a line is only recognised, or refused as not understood.
 
+use super::command::ServerMove;
 use super::record::{GameRecord, GamesUpdate, OpenGame, parse_open_games};
-use crate::board::notation::parse_move;
-use crate::board::{Move, Side};
+use crate::board::generic::Square;
+use crate::board::{Side, Thirteen};
 use std::str::FromStr;
 
 /// A game's number on the server (they count up from 0).
@@ -95,8 +96,13 @@ pub enum ServerLine {
     /// `game ID generate_move ROLE`: ROLE is to move in game ID. At login the server sends one
     /// for every unfinished game of the account, whoever is to move.
     GenerateMove { game: GameId, role: Role },
-    /// `game ID play ROLE FROM TO`: a move of game ID, relayed by the server.
-    Played { game: GameId, role: Role, mv: Move },
+    /// `game ID play ROLE FROM TO`: a move of game ID, relayed by the server. Its squares are
+    /// read as the game's board size allows, by the game.
+    Played {
+        game: GameId,
+        role: Role,
+        mv: ServerMove,
+    },
     /// `game ID play ROLE resigns`.
     Resigned { game: GameId, role: Role },
     /// `= resume_game_json {...}`: the whole game.
@@ -218,10 +224,16 @@ fn read_game<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<ServerLine,
             match (words.next(), words.next()) {
                 (Some("resigns"), _) => Ok(ServerLine::Resigned { game, role }),
                 (Some(from), Some(to)) => {
-                    let text = format!("{from}{to}");
-                    let mv = parse_move(&text.to_ascii_lowercase())
-                        .map_err(|_| LineError::malformed("move", &text))?;
+                    // Squares of the largest board the server offers.
+                    for square in [from, to] {
+                        Square::<Thirteen>::parse(square)
+                            .map_err(|_| LineError::malformed("move", &format!("{from} {to}")))?;
+                    }
                     no_more(words, "move")?;
+                    let mv = ServerMove {
+                        from: from.to_string(),
+                        to: to.to_string(),
+                    };
                     Ok(ServerLine::Played { game, role, mv })
                 }
                 _ => Err(LineError::malformed("move", "(missing squares)")),
@@ -322,7 +334,7 @@ mod tests {
         match read("game 7 play attacker D1 d3") {
             ServerLine::Played { game: 7, role, mv } => {
                 assert_eq!(role, Role(Side::Attackers));
-                assert_eq!(mv.to_string(), "d1d3");
+                assert_eq!(mv.to_string(), "D1 d3");
             }
             other => panic!("{other:?}"),
         }

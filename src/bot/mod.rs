@@ -5,7 +5,8 @@
 //!   `record`: the server's JSON and RON descriptions of games;
 //! - `connection`: the TCP connection and the pause between attempts;
 //! - `session`: the event loop (login, every line, reconnects);
-//! - `game`: one game and its engine; `lobby`: offers and requests to join;
+//! - `game`: one game and its engine, compiled per board size; `seat`: a game of any size,
+//!   as the session holds it; `lobby`: offers and requests to join;
 //! - `clock`: how long to think under the server's clock.
 //!
 //! PROTOCOL.md describes the protocol as the server speaks it and what the bot does.
@@ -17,13 +18,15 @@ pub mod game;
 pub mod lobby;
 pub mod message;
 pub mod record;
+pub mod seat;
 pub mod session;
 
 use crate::search::{Engine, Options, OptionsError};
 use std::time::Duration;
 
 pub use command::{Clock, Offer};
-pub use lobby::Seek;
+pub use lobby::{Boards, Seek};
+pub use seat::SERVER_SIDES;
 
 /// The protocol version of hnefatafl-copenhagen 6.4.1, its newest release, which the server
 /// checks on the first line of every connection.

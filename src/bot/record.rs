@@ -3,8 +3,8 @@
 //! `initialize_display` carries.
 
 use super::message::GameId;
-use crate::board::notation::{parse_fen, parse_record_move};
-use crate::board::{Board, Position, Rules, Side};
+use crate::board::generic::{Board, Position, RecordMove};
+use crate::board::{Geometry, Rules, Side};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -14,12 +14,13 @@ pub struct GameRecord {
     pub id: GameId,
     pub attackers: String,
     pub defenders: String,
+    /// The board's side: 7, 11 or 13.
     pub dim: u32,
-    /// The start position: ranks 11 to 1 between slashes, `A` `D` `K` and digits.
+    /// The start position: the top rank first between slashes, `A` `D` `K` and digits.
     pub start: String,
     pub time_control: Option<TimeControl>,
     pub time_remaining_ms: Option<TimeRemaining>,
-    /// Every ply from the start, space-separated: `a4-e4 d6-d4xe4`.
+    /// Every ply from the start, space-separated: `a4-e4 d6-d4xe4` (upper case on 13x13).
     pub moves: String,
     #[serde(default)]
     pub rated: bool,
@@ -44,8 +45,8 @@ pub struct TimeRemaining {
 /// Why a game record cannot be played by Hnefi.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum RecordError {
-    #[error("the board is {0}x{0}; Hnefi plays 11x11 only")]
-    Size(u32),
+    #[error("the board is {dim}x{dim}, not {expected}x{expected} as the game began")]
+    Size { dim: u32, expected: u8 },
     #[error("unreadable start position '{0}'")]
     Start(String),
     #[error("ply {ply} '{text}' cannot be played: {why}")]
@@ -72,14 +73,17 @@ impl GameRecord {
         self.moves.split_whitespace().count()
     }
 
-    /// The game replayed under `rules`. A move that Hnefi's rules refuse, or one played after
-    /// they ended the game, is still played as a plain piece move (the server decides, not
-    /// Hnefi), and reported in `disagreements`.
-    pub fn position(&self, rules: Rules) -> Result<Replay, RecordError> {
-        if self.dim != 11 {
-            return Err(RecordError::Size(self.dim));
+    /// The game replayed under `rules`, on a board of `G`'s size. A move that Hnefi's rules
+    /// refuse, or one played after they ended the game, is still played as a plain piece move
+    /// (the server decides, not Hnefi), and reported in `disagreements`.
+    pub fn position<G: Geometry>(&self, rules: Rules) -> Result<Replay<G>, RecordError> {
+        if self.dim != u32::from(G::SIDE) {
+            return Err(RecordError::Size {
+                dim: self.dim,
+                expected: G::SIDE,
+            });
         }
-        let mut pos = Position::new(self.start_board()?, rules);
+        let mut pos = Position::new(self.start_board(rules.first)?, rules);
         let mut disagreements = Vec::new();
         for (ply, text) in self.moves.split_whitespace().enumerate() {
             let bad = |why: String| RecordError::Move {
@@ -87,7 +91,7 @@ impl GameRecord {
                 text: text.to_string(),
                 why,
             };
-            let record = parse_record_move(text).map_err(|e| bad(e.to_string()))?;
+            let record = RecordMove::<G>::parse(text).map_err(|e| bad(e.to_string()))?;
             pos.board()
                 .check_move_under(record.mv, pos.rulebook())
                 .map_err(|e| bad(e.to_string()))?;
@@ -109,17 +113,23 @@ impl GameRecord {
         })
     }
 
-    fn start_board(&self) -> Result<Board, RecordError> {
+    /// The start position, `first` to move (the record does not say who moves first: on
+    /// 7x7 the defenders do).
+    fn start_board<G: Geometry>(&self, first: Side) -> Result<Board<G>, RecordError> {
         let ranks: Vec<&str> = self.start.trim_matches('/').split('/').collect();
-        let fen = format!("{} a", ranks.join("/").to_ascii_lowercase());
-        parse_fen(&fen).map_err(|_| RecordError::Start(self.start.clone()))
+        let side = match first {
+            Side::Attackers => 'a',
+            Side::Defenders => 'd',
+        };
+        let fen = format!("{} {side}", ranks.join("/").to_ascii_lowercase());
+        Board::from_fen(&fen).map_err(|_| RecordError::Start(self.start.clone()))
     }
 }
 
 /// A game replayed from its record.
 #[derive(Clone, Debug)]
-pub struct Replay {
-    pub position: Position,
+pub struct Replay<G: Geometry> {
+    pub position: Position<G>,
     /// Where Hnefi's rules read the game otherwise than the server did.
     pub disagreements: Vec<String>,
 }
@@ -142,7 +152,13 @@ pub struct OpenGame {
 }
 
 impl OpenGame {
-    /// Whether someone else offers this game and waits for an opponent Hnefi can be.
+    /// The board's side, if the size reads as one.
+    pub fn side(&self) -> Option<u8> {
+        self.board_size.strip_prefix('_')?.parse().ok()
+    }
+
+    /// Whether someone else offers this game and waits for an opponent Hnefi can be (on any
+    /// board size: which sizes the bot takes is the lobby's choice).
     pub fn joinable_by(&self, username: &str) -> bool {
         let ours = |name: &Option<String>| {
             name.as_deref()
@@ -151,7 +167,6 @@ impl OpenGame {
         !self.challenge_accepted
             && !self.game_over
             && self.challenger.is_none()
-            && self.board_size == "_11"
             && (self.attacker.is_none() != self.defender.is_none())
             && !ours(&self.attacker)
             && !ours(&self.defender)
@@ -243,7 +258,7 @@ pub fn unix_millis(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Preset;
+    use crate::board::{Eleven, Preset, Seven, Thirteen};
 
     const RECORD: &str = r#"{"id":7,"attackers":"ai-att","defenders":"ai-def","dim":11,"start":"/3AAAAA3/5A5/11/A4D4A/A3DDD3A/AA1DDKDD1AA/A3DDD3A/A4D4A/11/5A5/3AAAAA3/","time_control":{"main_time_seconds":900,"increment_length":10},"time_remaining_ms":{"attackers":942001,"defenders":909655,"last_move":"2026-11-22T16:30:56.648Z"},"moves":"a4-e4 d6-d4xe4","rated":true,"messages":[]}"#;
 
@@ -253,7 +268,7 @@ mod tests {
         assert_eq!(record.side_of("AI-DEF"), Some(Side::Defenders));
         assert_eq!(record.side_of("someone"), None);
         let replay = record
-            .position(Rules::preset(Preset::HnefataflOrg))
+            .position::<Eleven>(Rules::preset(Preset::HnefataflOrg))
             .unwrap();
         assert!(
             replay.disagreements.is_empty(),
@@ -273,6 +288,50 @@ mod tests {
     }
 
     #[test]
+    fn seven_and_thirteen_replay_as_the_server_writes_them() {
+        let seven = GameRecord {
+            dim: 7,
+            start: "/3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3/".into(),
+            moves: String::new(),
+            ..serde_json::from_str(RECORD).unwrap()
+        };
+        let rules = |side| crate::protocol::htp::server_rules(side);
+        // The defenders move first on 7x7.
+        let start = seven.position::<Seven>(rules(7)).unwrap().position;
+        assert_eq!(start.side_to_move(), Side::Defenders);
+        let two = GameRecord {
+            moves: "d5-f5 b4-b6".into(),
+            ..seven
+        };
+        let replay = two.position::<Seven>(rules(7)).unwrap();
+        assert!(
+            replay.disagreements.is_empty(),
+            "{:?}",
+            replay.disagreements
+        );
+        assert_eq!(replay.position.side_to_move(), Side::Defenders);
+        // 13x13 squares come upper case.
+        let thirteen = GameRecord {
+            dim: 13,
+            start: "/3AAAAAAA3/6A6/13/A5D5A/A5D5A/A4DDD4A/AA1DDDKDDD1AA/A4DDD4A/A5D5A/A5D5A/13/6A6/3AAAAAAA3/".into(),
+            moves: "D1-D3 G4-C4 M4-D4".into(),
+            ..two
+        };
+        let replay = thirteen.position::<Thirteen>(rules(13)).unwrap();
+        assert!(
+            replay.disagreements.is_empty(),
+            "{:?}",
+            replay.disagreements
+        );
+        assert_eq!(replay.position.plies(), 3);
+        assert_eq!(replay.position.side_to_move(), Side::Defenders);
+        assert!(matches!(
+            thirteen.position::<Eleven>(rules(11)),
+            Err(RecordError::Size { dim: 13, .. })
+        ));
+    }
+
+    #[test]
     fn records_hnefi_cannot_play() {
         let record: GameRecord = serde_json::from_str(RECORD).unwrap();
         let rules = Rules::preset(Preset::HnefataflOrg);
@@ -280,13 +339,19 @@ mod tests {
             dim: 7,
             ..record.clone()
         };
-        assert_eq!(small.position(rules).unwrap_err(), RecordError::Size(7));
+        assert_eq!(
+            small.position::<Eleven>(rules).unwrap_err(),
+            RecordError::Size {
+                dim: 7,
+                expected: 11
+            }
+        );
         let bad = GameRecord {
             moves: "a4-e4 f6-f9".into(),
             ..record.clone()
         };
         assert!(matches!(
-            bad.position(rules),
+            bad.position::<Eleven>(rules),
             Err(RecordError::Move { ply: 2, .. })
         ));
         // A capture Hnefi does not see is played and reported, not refused.
@@ -294,7 +359,14 @@ mod tests {
             moves: "a4-e4xe5".into(),
             ..record
         };
-        assert_eq!(claims.position(rules).unwrap().disagreements.len(), 1);
+        assert_eq!(
+            claims
+                .position::<Eleven>(rules)
+                .unwrap()
+                .disagreements
+                .len(),
+            1
+        );
     }
 
     #[test]

@@ -13,11 +13,12 @@
 use super::clock::ClockPolicy;
 use super::command::Command;
 use super::connection::{Backoff, CONNECT_TIMEOUT, Connection, Incoming};
-use super::game::{Ending, Game, Next};
+use super::game::{Ending, Found, Next};
 use super::lobby::Lobby;
 use super::message::{GameId, LineError, LoginRefusal, ServerLine};
+use super::seat::Seat;
 use super::{BotConfig, BotError};
-use crate::search::{Engine, SearchResult};
+use crate::board::Side;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
@@ -45,7 +46,7 @@ enum Event {
     Searched {
         game: GameId,
         token: u64,
-        result: Box<SearchResult>,
+        found: Found,
     },
 }
 
@@ -73,7 +74,7 @@ pub struct Session {
     ping_sent: Option<Instant>,
     last_ping: Instant,
     round_trip: Duration,
-    games: BTreeMap<GameId, Game>,
+    games: BTreeMap<GameId, Seat>,
     /// The games of the `game ...` commands sent and not yet answered, oldest first.
     answers_due: VecDeque<GameId>,
     lobby: Lobby,
@@ -135,11 +136,7 @@ impl Session {
                         self.lost(&why);
                     }
                 }
-                Ok(Event::Searched {
-                    game,
-                    token,
-                    result,
-                }) => self.searched(game, token, &result),
+                Ok(Event::Searched { game, token, found }) => self.searched(game, token, found),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Ok(()),
             }
@@ -233,7 +230,7 @@ impl Session {
                 self.chase_records(now);
                 let active = self.games.len() + usize::from(self.lobby.pending());
                 // Games not yet described by a record may be the bot's too.
-                let unconfirmed = self.games.values().filter(|g| g.side.is_none()).count();
+                let unconfirmed = self.games.values().filter(|g| g.side().is_none()).count();
                 let room = active < self.config.max_active
                     && self
                         .config
@@ -402,14 +399,14 @@ impl Session {
         let now = Instant::now();
         match line {
             ServerLine::GenerateMove { game, .. } => {
-                self.game(game).asked(now);
+                self.seat(game).asked(now);
                 self.request_record(game);
             }
             ServerLine::Played { game, role, mv } => {
                 let fits = self
                     .games
                     .get_mut(&game)
-                    .is_none_or(|g| g.relayed(role.0, mv));
+                    .is_none_or(|g| g.relayed(role.0, &mv));
                 if !fits {
                     log::info!("game {game}: the relayed move {mv} does not fit; resyncing");
                     self.request_record(game);
@@ -418,7 +415,7 @@ impl Session {
             ServerLine::Resigned { game, role } => {
                 log::info!("game {game}: the {} resign", role.0.name());
                 if let Some(g) = self.games.get_mut(&game) {
-                    g.resigned = Some(role.0);
+                    g.resigned(role.0);
                 }
             }
             ServerLine::Game(record) => self.record(&record, now),
@@ -426,7 +423,7 @@ impl Session {
                 if self.answers_due.front() == Some(&game) {
                     self.answers_due.pop_front();
                 }
-                let ending = match self.games.get(&game).and_then(|g| g.side) {
+                let ending = match self.games.get(&game).and_then(Seat::side) {
                     Some(side) if side == winner => Ending::Won,
                     Some(_) => Ending::Lost,
                     None => Ending::Unknown,
@@ -467,7 +464,7 @@ impl Session {
                 if attacker.eq_ignore_ascii_case(me) || defender.eq_ignore_ascii_case(me) {
                     log::info!("a game begins: {attacker} (attackers) vs {defender} (defenders)");
                     if let Some(id) = self.lobby.started() {
-                        self.game(id);
+                        self.seat(id);
                         self.request_record(id);
                     }
                 }
@@ -497,11 +494,8 @@ impl Session {
 
     /// The game `id`, made known to the bot if it was not. It counts as the bot's once a
     /// record says so.
-    fn game(&mut self, id: GameId) -> &mut Game {
-        let options = self.config.engine.clone();
-        self.games
-            .entry(id)
-            .or_insert_with(|| Game::new(id, Engine::new(options)))
+    fn seat(&mut self, id: GameId) -> &mut Seat {
+        self.games.entry(id).or_insert_with(|| Seat::new(id))
     }
 
     fn request_record(&mut self, id: GameId) {
@@ -522,17 +516,22 @@ impl Session {
             return;
         }
         let username = self.config.username.clone();
-        let game = self.game(record.id);
-        let new = game.side.is_none();
-        let next = game.sync(record, &username, now);
-        if new {
+        let engine = self.config.engine.clone();
+        let seat = self.seat(record.id);
+        let new = seat.side().is_none();
+        let next = seat.sync(record, &username, now, &engine);
+        if new && let Some(side) = seat.side() {
             self.begun += 1;
-            let game = &self.games[&record.id];
+            let opponent = match side {
+                Side::Attackers => &record.defenders,
+                Side::Defenders => &record.attackers,
+            };
             log::info!(
-                "game {}: Hnefi plays the {} against {}",
+                "game {}: Hnefi plays the {} against {opponent} on {}x{}",
                 record.id,
-                game.side.map_or("?", |s| s.name()),
-                game.opponent
+                side.name(),
+                record.dim,
+                record.dim
             );
         }
         match next {
@@ -548,11 +547,11 @@ impl Session {
         let Some(game) = self.games.get_mut(&id) else {
             return;
         };
-        let command = game.think(&policy, round_trip, move |token, result| {
+        let command = game.think(&policy, round_trip, move |token, found| {
             let _ = events.send(Event::Searched {
                 game: id,
                 token,
-                result: Box::new(result),
+                found,
             });
         });
         if let Some(command) = command {
@@ -560,12 +559,12 @@ impl Session {
         }
     }
 
-    fn searched(&mut self, id: GameId, token: u64, result: &SearchResult) {
+    fn searched(&mut self, id: GameId, token: u64, found: Found) {
         let online = self.online();
         let command = self
             .games
             .get_mut(&id)
-            .and_then(|game| game.searched(token, result, online));
+            .and_then(|game| game.searched(token, found, online));
         if let Some(command) = command {
             self.send(command);
         }
@@ -575,13 +574,13 @@ impl Session {
     /// tell by the lengths of its games; failing that, every game is asked for its record, and
     /// the one that no longer answers is the one that ended.
     fn drawn(&mut self) {
-        let limit = super::game::server_rules()
-            .max_plies
-            .map_or(usize::MAX, usize::from);
         let at_limit: Vec<GameId> = self
             .games
             .values()
-            .filter(|g| g.plies_with_sent() >= limit)
+            .filter(|g| {
+                g.max_plies()
+                    .is_some_and(|limit| g.plies_with_sent() >= limit)
+            })
             .map(|g| g.id)
             .collect();
         if let [id] = at_limit[..] {
@@ -608,14 +607,14 @@ impl Session {
         };
         game.over();
         self.answers_due.retain(|&g| g != id);
-        if game.side.is_none() {
+        let Some(summary) = game.summary(ending) else {
             // Never confirmed by a record: nothing the bot played.
             log::info!("game {id}: forgotten, the server never described it");
             return;
-        }
+        };
         self.finished += 1;
         // The one line per game that is the bot's report, whatever the log level.
-        eprintln!("{}", game.summary(ending));
+        eprintln!("{summary}");
     }
 }
 

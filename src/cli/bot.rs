@@ -2,7 +2,7 @@
 
 use clap::{ArgGroup, Args, ValueEnum};
 use hnefi::board::Side;
-use hnefi::bot::{BotConfig, Clock, Offer, Seek, VERSION_ID};
+use hnefi::bot::{Boards, BotConfig, BotError, Clock, Offer, Seek, VERSION_ID};
 use hnefi::search::{Level, Options};
 use std::time::Duration;
 
@@ -48,9 +48,14 @@ pub struct BotArgs {
     /// Ask to play the open game ID (and leave after it unless --games says otherwise).
     #[arg(long)]
     pub join: Option<u64>,
-    /// Ask to play any open 11x11 game that waits for an opponent.
+    /// Ask to play any open game that waits for an opponent, on any board unless --board
+    /// names the sizes.
     #[arg(long)]
     pub join_any: bool,
+    /// The board of the games offered (7, 11 or 13; default 11), or the boards --join-any
+    /// takes, one or several: --board 7,13.
+    #[arg(long, value_delimiter = ',', conflicts_with = "join")]
+    pub board: Vec<u8>,
     /// Leave once this many games are over (default: play until stopped).
     #[arg(long)]
     pub games: Option<usize>,
@@ -95,8 +100,23 @@ fn parse_tc(text: &str) -> Result<(Duration, Duration), TcError> {
     Ok((Duration::from_secs(main), Duration::from_secs(inc)))
 }
 
-pub fn bot(args: BotArgs) -> Result<(), CliError> {
-    let seek = if let Some(side) = args.new_game {
+/// What the bot looks for in the lobby.
+fn seek(args: &BotArgs) -> Result<Seek, BotError> {
+    let boards = Boards::of(&args.board).map_err(|side| {
+        BotError::Setting(format!(
+            "--board {side}: the server's boards are 7, 11 and 13"
+        ))
+    })?;
+    Ok(if let Some(side) = args.new_game {
+        let board = match args.board[..] {
+            [] => 11,
+            [board] => board,
+            _ => {
+                return Err(BotError::Setting(
+                    "--board: --new-game offers one board size at a time".into(),
+                ));
+            }
+        };
         let (main, increment) = args.tc;
         let clock = if args.untimed {
             Clock::Untimed
@@ -110,14 +130,27 @@ pub fn bot(args: BotArgs) -> Result<(), CliError> {
             },
             rated: !args.unrated,
             clock,
+            board,
         })
     } else if let Some(id) = args.join {
         Seek::Join(id)
     } else if args.join_any {
-        Seek::JoinAny
+        Seek::JoinAny(if args.board.is_empty() {
+            Boards::all()
+        } else {
+            boards
+        })
+    } else if !args.board.is_empty() {
+        return Err(BotError::Setting(
+            "--board: needs --new-game or --join-any".into(),
+        ));
     } else {
         Seek::Nothing
-    };
+    })
+}
+
+pub fn bot(args: BotArgs) -> Result<(), CliError> {
+    let seek = seek(&args)?;
     let games = args.games.or(matches!(seek, Seek::Join(_)).then_some(1));
     let config = BotConfig {
         server: args.server,

@@ -2,8 +2,10 @@
 //! 49152, is fixed), on a fresh data folder, stopped by its pid; a proxy between it and a
 //! bot that can cut the connection and slip in lines of its own; and a scripted player.
 
-use hnefi::board::{MoveList, Position};
+use hnefi::board::generic::{Move, MoveList, Position};
 use hnefi::bot::record::GameRecord;
+use hnefi::protocol::htp::server_rules;
+use hnefi::search::size::Size;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -364,12 +366,12 @@ impl Player {
         serde_json::from_str(&line["= resume_game_json ".len()..]).expect("a record")
     }
 
-    /// A move for the side to move of `record` that the server accepts, chosen by `pick`
-    /// among those that do not end the game but by the move limit (all of them if every
-    /// move does).
-    pub fn choose(record: &GameRecord, pick: impl FnOnce(usize) -> usize) -> hnefi::board::Move {
-        let pos: Position = record
-            .position(hnefi::bot::game::server_rules())
+    /// A move for the side to move of `record`, a game on `G`'s board, that the server
+    /// accepts, chosen by `pick` among those that do not end the game but by the move limit
+    /// (all of them if every move does).
+    pub fn choose<G: Size>(record: &GameRecord, pick: impl FnOnce(usize) -> usize) -> Move<G> {
+        let pos: Position<G> = record
+            .position(server_rules(G::SIDE))
             .expect("a playable record")
             .position;
         let mut list = MoveList::new();
