@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 pub const SERVER_SIDES: [u8; 3] = [7, 11, 13];
 
 /// A game of one of the server's sizes.
-enum Sized {
+enum SizedGame {
     Seven(Game<Seven>),
     Eleven(Game<Eleven>),
     Thirteen(Game<Thirteen>),
@@ -26,9 +26,9 @@ enum Sized {
 macro_rules! each {
     ($sized:expr, $g:ident => $body:expr) => {
         match $sized {
-            Sized::Seven($g) => $body,
-            Sized::Eleven($g) => $body,
-            Sized::Thirteen($g) => $body,
+            SizedGame::Seven($g) => $body,
+            SizedGame::Eleven($g) => $body,
+            SizedGame::Thirteen($g) => $body,
         }
     };
 }
@@ -44,7 +44,7 @@ pub struct Seat {
     /// answers, that draw ended it.
     pub maybe_drawn: bool,
     /// The game, once a record has given its size.
-    game: Option<Sized>,
+    game: Option<SizedGame>,
 }
 
 impl Seat {
@@ -89,9 +89,9 @@ impl Seat {
         if self.game.is_none() {
             let (id, asked) = (self.id, self.asked);
             self.game = Some(match record.dim {
-                7 => Sized::Seven(Game::new(id, Engine::new(engine.clone()), asked)),
-                11 => Sized::Eleven(Game::new(id, Engine::new(engine.clone()), asked)),
-                13 => Sized::Thirteen(Game::new(id, Engine::new(engine.clone()), asked)),
+                7 => SizedGame::Seven(Game::new(id, Engine::new(engine.clone()), asked)),
+                11 => SizedGame::Eleven(Game::new(id, Engine::new(engine.clone()), asked)),
+                13 => SizedGame::Thirteen(Game::new(id, Engine::new(engine.clone()), asked)),
                 dim => {
                     let Some(side) = record.side_of(username) else {
                         return Next::Nothing;
