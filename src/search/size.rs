@@ -36,7 +36,31 @@ macro_rules! size {
     };
 }
 
-size!(Seven, weights7, None);
+size!(Seven, weights7, {
+    static NET: LazyLock<QuantisedNetwork> = LazyLock::new(|| {
+        QuantisedNetwork::from_bytes(include_bytes!("nnue/brandubh.nnue"))
+            .expect("the embedded net file is valid: a unit test reads it")
+    });
+    Some(&*NET)
+});
 size!(Nine, weights9, None);
 size!(Eleven, weights, Some(QuantisedNetwork::embedded()));
 size!(Thirteen, weights13, None);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_networks_are_for_their_board_and_its_hand_evaluation() {
+        for (net, side) in [
+            (Seven::embedded_network(), 7),
+            (Eleven::embedded_network(), 11),
+        ] {
+            let net = net.expect("a built-in network");
+            assert_eq!(net.board_side(), Some(side));
+            assert!(net.fits_hand_evaluation(), "{side}x{side}");
+        }
+        assert!(Nine::embedded_network().is_none() && Thirteen::embedded_network().is_none());
+    }
+}
