@@ -206,9 +206,10 @@ impl<G: Geometry> Board<G> {
     /// speed limits), by the board alone (no history, game not over).
     pub fn check_move_under(&self, mv: Move<G>, book: &Rulebook<G>) -> Result<(), MoveError<G>> {
         let terrain = book.terrain();
-        // The classic squares are the rule-free check's own, and it is cheaper.
-        if terrain.classic_moves {
-            return self.check_move(mv);
+        // On the classic squares the rule-free check is the same, and cheaper; a refusal
+        // still gets the rules' reason below.
+        if terrain.classic_moves && self.check_move(mv).is_ok() {
+            return Ok(());
         }
         let piece = self.check_path(mv)?;
         if terrain
