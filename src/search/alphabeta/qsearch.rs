@@ -71,7 +71,12 @@ impl<G: Size> Searcher<'_, G> {
         b.generate_moves_to(targets, &self.book, &mut list);
         if side == Side::Defenders {
             // King moves to an escape square or, near the horizon, to a square that sees one.
-            let reach = self.book.terrain().targets(Piece::King, king, b.occupied());
+            let terrain = self.book.terrain();
+            let reach = if terrain.classic_moves {
+                Bitboard::rook_targets(king, b.occupied())
+            } else {
+                terrain.targets(Piece::King, king, b.occupied())
+            };
             // Near the horizon also moves that see an escape, and moves to the edge (forts).
             let wanted = if qply < 2 {
                 tactics.escape | tactics.escape_sight | Bitboard::EDGE

@@ -428,21 +428,22 @@ fn edge_sight<G: Geometry>(occupied: Bitboard<G>) -> ([Bitboard<G>; 4], [Bitboar
     (edges, sight)
 }
 
+/// The four corners one by one, in the order of [`corner_sight`].
+#[inline(always)]
+fn corners<G: Geometry>() -> [Bitboard<G>; 4] {
+    let (side, last) = (G::SIDE as usize, G::SQUARES - 1);
+    [0, side - 1, last + 1 - side, last].map(|i| Bitboard(G::Word::bit(i)))
+}
+
 /// The four goals of the king (the corners, or the edges where the king wins at the edge)
 /// and the squares that see each along an open line.
-#[inline]
+#[inline(always)]
 fn goal_sight<G: Geometry>(
     occupied: Bitboard<G>,
     book: &Rulebook<G>,
 ) -> ([Bitboard<G>; 4], [Bitboard<G>; 4]) {
     match book.rules().escape {
-        Escape::Corners => {
-            let mut goals = [Bitboard::EMPTY; 4];
-            for (goal, corner) in goals.iter_mut().zip(Bitboard::<G>::CORNERS) {
-                *goal = Bitboard::from_square(corner);
-            }
-            (goals, corner_sight(occupied))
-        }
+        Escape::Corners => (corners(), corner_sight(occupied)),
         Escape::Edge => edge_sight(occupied),
     }
 }
@@ -450,7 +451,10 @@ fn goal_sight<G: Geometry>(
 /// The squares from which the king would see an escape square along an open line.
 #[inline]
 pub fn escape_sight<G: Geometry>(occupied: Bitboard<G>, book: &Rulebook<G>) -> Bitboard<G> {
-    let (_, sights) = goal_sight(occupied, book);
+    let sights = match book.rules().escape {
+        Escape::Corners => corner_sight(occupied),
+        Escape::Edge => edge_sight(occupied).1,
+    };
     sights[0] | sights[1] | sights[2] | sights[3]
 }
 

@@ -29,7 +29,13 @@ pub fn escape_distance<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> usi
 #[inline]
 pub fn open_escape_lines<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> Bitboard<G> {
     let terrain = book.terrain();
-    terrain.targets(Piece::King, board.king(), board.occupied()) & terrain.escape
+    let reach = if terrain.classic_moves {
+        // The king goes anywhere on the classic squares.
+        Bitboard::rook_targets(board.king(), board.occupied())
+    } else {
+        terrain.targets(Piece::King, board.king(), board.occupied())
+    };
+    reach & terrain.escape
 }
 
 /// The weights of one board size's hand evaluation, fitted by `hnefi tune` (the generated

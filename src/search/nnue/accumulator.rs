@@ -6,8 +6,8 @@ use crate::board::{Geometry, Piece};
 
 /// The feature transformer's output for one board: the hidden bias plus the rows of its
 /// pieces, on the grid `1/QA`. Never overflows for a network within the clips (see
-/// [`super::FEATURE_CLIP`]) on a board of at most 121 pieces; sums wrap, so that a composed
-/// 13x13 board packed fuller than that is evaluated wrongly, never a crash.
+/// [`super::FEATURE_CLIP`]) on a board of at most 121 pieces, more than any game of any size
+/// has.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     values: [i16; HIDDEN],
@@ -52,7 +52,7 @@ impl Accumulator {
         let gone = &net.feature_weights[feature(piece, from)];
         let come = &net.feature_weights[feature(piece, to)];
         for ((a, g), c) in self.values.iter_mut().zip(gone).zip(come) {
-            *a = a.wrapping_add(c.wrapping_sub(*g));
+            *a += c - g;
         }
         let victim = match piece {
             Piece::Attacker => Piece::Defender,
@@ -66,14 +66,14 @@ impl Accumulator {
 #[inline(always)]
 fn add(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (a, w) in values.iter_mut().zip(row) {
-        *a = a.wrapping_add(*w);
+        *a += w;
     }
 }
 
 #[inline(always)]
 fn sub(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (a, w) in values.iter_mut().zip(row) {
-        *a = a.wrapping_sub(*w);
+        *a -= w;
     }
 }
 

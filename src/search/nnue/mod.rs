@@ -62,6 +62,7 @@ pub const fn feature<G: Geometry>(piece: Piece, sq: Square<G>) -> usize {
 }
 
 /// The active inputs of a board, in a fixed order (attackers, defenders, king).
+#[inline(always)]
 pub fn active_features<G: Geometry>(board: &Board<G>, mut f: impl FnMut(usize)) {
     board
         .attackers()
