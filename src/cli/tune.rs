@@ -15,8 +15,8 @@ pub struct TuneArgs {
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
     /// Where to write the generated weights (a Rust file; the engine's are
-    /// src/search/eval/weights.rs for 11x11 and weights7.rs, weights9.rs, weights13.rs for the
-    /// other boards). Nothing is written without it.
+    /// src/search/eval/weights.rs for 11x11 and weights7.rs for 7x7, and src/search/size.rs
+    /// says which each board plays). Nothing is written without it.
     #[arg(long, short)]
     pub out: Option<PathBuf>,
     /// Passes over the training positions, one step of Adam each.

@@ -5,9 +5,7 @@
 
 pub mod features;
 pub mod weights;
-pub mod weights13;
 pub mod weights7;
-pub mod weights9;
 
 use super::params::PHASE_PIECES;
 use super::score::Score;
@@ -39,7 +37,8 @@ pub fn open_escape_lines<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> B
 }
 
 /// The weights of one board size's hand evaluation, fitted by `hnefi tune` (the generated
-/// files [`weights`] for 11x11, [`weights7`], [`weights9`] and [`weights13`]).
+/// files [`weights`] for 11x11 and [`weights7`] for 7x7; 9x9 and 13x13 play with 11x11's
+/// until weights fitted to them win a match).
 pub struct HandWeights {
     /// The logistic scale: P(attackers win) = 1 / (1 + exp(-scale * cp)).
     pub scale: f64,
