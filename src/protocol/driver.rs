@@ -146,6 +146,22 @@ impl Reader {
     }
 }
 
+/// Reads `first`, then `input`, with the loop of each board size in turn: `size_loop(side,
+/// reader)` runs the loop of boards of `side` (11x11 first) until the input ends, or returns
+/// the command that asks for another size, which that size's loop then handles first.
+pub fn across_sizes(
+    first: Option<Input>,
+    input: std::sync::mpsc::Receiver<Input>,
+    mut size_loop: impl FnMut(u8, &mut Reader) -> Option<Resize>,
+) {
+    let mut reader = Reader::new(first, input);
+    let mut side = 11;
+    while let Some(resize) = size_loop(side, &mut reader) {
+        side = resize.side;
+        reader.push_front(resize.line);
+    }
+}
+
 /// Whether `input` is a command of `D` that ends searches.
 fn ends<D: Dialogue>(input: &Input) -> bool {
     matches!(input.command::<D::Command>(), Some(Ok(c)) if D::ends_search(&c))

@@ -3,7 +3,7 @@
 
 pub mod message;
 
-use super::driver::{Dialogue, Reader, Search, drive};
+use super::driver::{Dialogue, Reader, Search, across_sizes, drive};
 use super::{Flow, Input, Output, Session, Settings, with_size};
 use crate::board::generic::{MoveError, MoveList};
 use crate::board::{Eleven, Geometry, Preset, Rules, Side};
@@ -149,12 +149,9 @@ pub struct Htp<G: Size> {
 /// Handles lines (`first`, then the input) until `quit` or end of input, on the loop of the
 /// board size the host asks for (`board_size`).
 pub fn run(out: Output, settings: Settings, first: Option<Input>, input: Receiver<Input>) {
-    let mut reader = Reader::new(first, input);
-    let mut side = 11;
-    while let Some(resize) = with_size!(side, run_size(&out, settings, &mut reader)) {
-        side = resize.side;
-        reader.push_front(resize.line);
-    }
+    across_sizes(first, input, |side, reader| {
+        with_size!(side, run_size(&out, settings, reader))
+    });
 }
 
 /// The loop on boards of `G`, until the input ends or the host asks for another size.

@@ -4,7 +4,7 @@
 pub mod message;
 pub mod rules;
 
-use super::driver::{Dialogue, Reader, Search, drive};
+use super::driver::{Dialogue, Reader, Search, across_sizes, drive};
 use super::{Flow, Input, Output, Session, Settings, with_size};
 use crate::board::generic::Board;
 use crate::board::{Rules, Side};
@@ -40,12 +40,9 @@ pub struct Otep<G: Size> {
 /// input, each game on the loop of its board's size.
 pub fn run(out: Output, settings: Settings, first: Option<Input>, input: Receiver<Input>) {
     out.line(&Reply::<crate::board::Eleven>::Hello.to_string());
-    let mut reader = Reader::new(first, input);
-    let mut side = 11;
-    while let Some(resize) = with_size!(side, run_size(&out, settings, &mut reader)) {
-        side = resize.side;
-        reader.push_front(resize.line);
-    }
+    across_sizes(first, input, |side, reader| {
+        with_size!(side, run_size(&out, settings, reader))
+    });
 }
 
 /// The loop on boards of `G`, until the input ends or a game on another board starts.
