@@ -460,6 +460,28 @@ fn every_protocol_plays_a_round_robin() {
     round_robin_without_forfeits(&dir, &args, 3);
 }
 
+#[test]
+fn a_light_server_client_is_told_the_board_size() {
+    // Such a client answers nothing but moves, so `board_size` goes unanswered; without it the
+    // client would play 11x11 moves in a 7x7 game and forfeit.
+    let exe = env!("CARGO_BIN_EXE_hnefi");
+    let dir = scratch("light-server-7x7");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut args = words(&format!("--engine cmd={exe} name=htp proto=htp"));
+    args.push("args=--protocol htp --movetime 10".into());
+    args.extend(words(&format!(
+        "--engine cmd={exe} name=tcp proto=htp listen={port}"
+    )));
+    args.push(format!("args=connect 127.0.0.1:{port} --movetime 10"));
+    args.extend(words(
+        "--games 2 --rules brandubh --max-plies 40 --time-margin 3000",
+    ));
+    round_robin_without_forfeits(&dir, &args, 1);
+}
+
 fn round_robin_without_forfeits(dir: &Path, args: &[String], encounters: usize) {
     let (out, summary) = run(dir, args);
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -2,11 +2,12 @@
 //! sends `generate_move <role>` to the side to move and expects a bare `play <role> <from>
 //! <to>`, which it relays to the other player as a `play ...` line.
 
-use super::Settings;
 use super::htp::Game;
 use super::htp::message::Command;
+use super::{Settings, with_size};
 use crate::search::Engine;
-use std::io::{BufRead, BufReader, Write};
+use crate::search::size::Size;
+use std::io::{BufRead, BufReader, Lines, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
@@ -24,14 +25,32 @@ pub fn connect(address: &str, move_time: Duration) -> Result<usize, ConnectError
     let stream =
         TcpStream::connect(address).map_err(|e| ConnectError::Connect(address.to_string(), e))?;
     let mut writer = stream.try_clone()?;
-    let reader = BufReader::new(stream);
-    let mut game = Game::<crate::board::Eleven>::new(Settings {
+    let mut lines = BufReader::new(stream).lines();
+    let mut moves = 0;
+    let mut side = 11;
+    while let Some(next) = with_size!(
+        side,
+        play_size(&mut lines, &mut writer, move_time, &mut moves)
+    )? {
+        side = next;
+    }
+    Ok(moves)
+}
+
+/// Plays on boards of `G` until the connection ends, or `board_size` asks for another side:
+/// then that side, whose game starts afresh.
+fn play_size<G: Size>(
+    lines: &mut Lines<BufReader<TcpStream>>,
+    writer: &mut TcpStream,
+    move_time: Duration,
+    moves: &mut usize,
+) -> Result<Option<u8>, ConnectError> {
+    let mut game = Game::<G>::new(Settings {
         move_time: Some(move_time),
         ..Settings::default()
     });
-    let mut engine = Engine::default();
-    let mut moves = 0;
-    for line in reader.lines() {
+    let mut engine = Engine::<G>::default();
+    for line in lines.by_ref() {
         let line = line?;
         let text = line.trim();
         log::debug!("server: {text}");
@@ -43,7 +62,7 @@ pub fn connect(address: &str, move_time: Duration) -> Result<usize, ConnectError
                     Ok(play) => {
                         writeln!(writer, "{play}")?;
                         writer.flush()?;
-                        moves += 1;
+                        *moves += 1;
                     }
                     Err(e) => log::warn!("no move to send: {e}"),
                 }
@@ -53,11 +72,14 @@ pub fn connect(address: &str, move_time: Duration) -> Result<usize, ConnectError
                     log::warn!("relayed move '{text}' not playable here: {e}");
                 }
             }
+            Ok(Command::BoardSize(n @ (7 | 11 | 13))) if n != u64::from(G::SIDE) => {
+                return Ok(Some(n as u8));
+            }
             _ => log::info!("server says: {text}"),
         }
     }
     if let Some(o) = game.session().position().outcome() {
         log::info!("game over: {o}");
     }
-    Ok(moves)
+    Ok(None)
 }

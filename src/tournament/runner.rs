@@ -46,11 +46,6 @@ pub enum MatchError {
         rules: String,
     },
     #[error(
-        "engine {engine}: a text protocol engine that connects to the runner (listen=) is told \
-         no board size, so it plays 11x11 alone, not {rules}"
-    )]
-    HtpListenSize { engine: String, rules: String },
-    #[error(
         "engine {engine}: the hnefatafl text protocol cannot set up a position, so its games \
          start from the rules' start: the openings give positions ({openings})"
     )]
@@ -194,12 +189,6 @@ pub fn check_engines<G: Geometry>(
                 return Err(MatchError::HtpSize {
                     engine: engine(),
                     side: G::SIDE,
-                    rules: rules(),
-                });
-            }
-            if spec.listen.is_some() && G::SIDE != 11 {
-                return Err(MatchError::HtpListenSize {
-                    engine: engine(),
                     rules: rules(),
                 });
             }

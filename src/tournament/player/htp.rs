@@ -46,13 +46,15 @@ fn decision<G: Geometry>(play: Play<G>) -> Decision<G> {
 
 impl<G: Geometry> HostDialogue<G> for HtpHost {
     fn handshake(&mut self, engine: &mut Process, _: &NamedRules) -> Result<(), Fault> {
-        // A light-server client says nothing until asked for a move.
+        // A light-server client answers nothing but a request for a move.
         if !self.server {
             engine.send(Command::<G>::Name)?;
             HtpHost::reply::<G>(engine, STARTUP_TIME, "reply to 'name'")?;
-            // Engines that know only 11x11 need not know the command.
-            if G::SIDE != 11 {
-                engine.send(Command::<G>::BoardSize(u64::from(G::SIDE)))?;
+        }
+        // Engines that know only 11x11 need not know the command.
+        if G::SIDE != 11 {
+            engine.send(Command::<G>::BoardSize(u64::from(G::SIDE)))?;
+            if !self.server {
                 HtpHost::reply::<G>(engine, STARTUP_TIME, "reply to 'board_size'")?;
             }
         }
