@@ -46,7 +46,13 @@ size!(Seven, weights7, {
 // 9x9 and 13x13: the 11x11 weights, until a fit of their own wins (docs/training.md).
 size!(Nine, weights, None);
 size!(Eleven, weights, Some(QuantisedNetwork::embedded()));
-size!(Thirteen, weights, None);
+size!(Thirteen, weights, {
+    static NET: LazyLock<QuantisedNetwork> = LazyLock::new(|| {
+        QuantisedNetwork::from_bytes(include_bytes!("nnue/copenhagen13.nnue"))
+            .expect("the embedded net file is valid: a unit test reads it")
+    });
+    Some(&*NET)
+});
 
 #[cfg(test)]
 mod tests {
@@ -57,11 +63,12 @@ mod tests {
         for (net, side) in [
             (Seven::embedded_network(), 7),
             (Eleven::embedded_network(), 11),
+            (Thirteen::embedded_network(), 13),
         ] {
             let net = net.expect("a built-in network");
             assert_eq!(net.board_side(), Some(side));
             assert!(net.fits_hand_evaluation(), "{side}x{side}");
         }
-        assert!(Nine::embedded_network().is_none() && Thirteen::embedded_network().is_none());
+        assert!(Nine::embedded_network().is_none());
     }
 }
