@@ -482,6 +482,26 @@ fn a_light_server_client_is_told_the_board_size() {
     round_robin_without_forfeits(&dir, &args, 1);
 }
 
+#[test]
+fn repeated_openings_are_pointed_out() {
+    let dir = scratch("repeated-openings");
+    let file = dir.join("one.txt");
+    std::fs::write(&file, "d3-c3 d2-e2\n").expect("write the opening");
+    let mut args = hnefi_engine("a", 100);
+    args.extend(hnefi_engine("b", 100));
+    args.extend(words(
+        "--games 4 --rules brandubh --max-plies 20 --openings",
+    ));
+    args.push(file.display().to_string());
+    let (out, _) = run(&dir, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("1 openings for 2 pairs of games an encounter: openings repeat"),
+        "{stderr}"
+    );
+}
+
 fn round_robin_without_forfeits(dir: &Path, args: &[String], encounters: usize) {
     let (out, summary) = run(dir, args);
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -49,17 +49,21 @@ pub(super) fn read_samples<G: hnefi::board::Geometry>(
 
 /// The openings of `--openings`, checked under `rules` from their `start`, and their name for
 /// reports. Without a file: the built-in ones from Copenhagen's start, random even ones of
-/// `seed` from any other.
+/// `seed` from any other, one for each of the `pairs` pairs of an encounter.
 pub(super) fn match_openings<G: Size>(
     path: Option<&Path>,
     rules: &NamedRules,
     start: &generic::Board<G>,
     seed: u64,
+    pairs: usize,
 ) -> Result<(Vec<Opening<G>>, String), CliError> {
     let (text, name) = match path {
         Some(path) => (read_text(path)?, path.display().to_string()),
         None if to_fen(start) == START_FEN => (BUILT_IN.to_string(), "built-in".to_string()),
-        None => return Ok(RandomOpenings::default().make(start, rules.rules, seed)),
+        None => {
+            let random = RandomOpenings::default().for_pairs(pairs);
+            return Ok(random.make(start, rules.rules, seed));
+        }
     };
     let openings = load_openings(&text, start, rules.rules).map_err(|e| CliError::Invalid {
         path: path.map_or_else(|| "built-in openings".into(), Path::to_path_buf),

@@ -86,8 +86,14 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
         ));
     }
     let rules = NamedRules::default();
-    let (openings, openings_name) =
-        match_openings(args.openings.as_deref(), &rules, &Board::start(), args.seed)?;
+    let pairs = args.pairs_per_iteration as usize;
+    let (openings, openings_name) = match_openings(
+        args.openings.as_deref(),
+        &rules,
+        &Board::start(),
+        args.seed,
+        pairs,
+    )?;
     let state = if args.resume {
         let state = SpsaState::load(&args.state)?;
         state.check_schedule(&schedule, &args.state)?;

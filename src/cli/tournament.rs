@@ -43,7 +43,8 @@ pub struct MatchArgs {
     /// Openings file: one opening per line, moves like d1-d3 from the rules' start, or a
     /// position (FEN and side to move) and moves from it (default: Copenhagen's start takes
     /// the built-in openings of the real games, positions/openings.txt; any other start
-    /// random openings of 4 plies, the nearest even of 100 by a short search).
+    /// random openings of 4 plies, the nearest even by a short search: 10 of 100, or one for
+    /// each pair of games of a longer match, of twice as many).
     #[arg(long)]
     pub openings: Option<PathBuf>,
     /// Seed for the order of the openings, and for random openings.
@@ -211,8 +212,16 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<Settings<G>, CliError> {
             server.preset
         );
     }
+    let pairs = args.games.div_ceil(2);
     let (openings, openings_name) =
-        match_openings(args.openings.as_deref(), &rules, &start, args.seed)?;
+        match_openings(args.openings.as_deref(), &rules, &start, args.seed, pairs)?;
+    if openings.len() < pairs {
+        note!(
+            "hnefi match: note: {} openings for {pairs} pairs of games an encounter: openings \
+             repeat, and engines limited by nodes on one thread replay the same games",
+            openings.len()
+        );
+    }
     Ok(Settings {
         engines: engines.into_iter().map(Arc::new).collect(),
         games: args.games.div_ceil(2) * 2,

@@ -179,6 +179,17 @@ impl Default for RandomOpenings {
 }
 
 impl RandomOpenings {
+    /// Enough openings for `pairs` pairs of games each from its own opening: node-limited
+    /// engines on one thread replay the same game from the same opening, so a repeated
+    /// opening adds no evidence. Twice the candidates, as some are already lost.
+    pub fn for_pairs(self, pairs: usize) -> RandomOpenings {
+        RandomOpenings {
+            candidates: self.candidates.max(2 * pairs),
+            at_least: self.at_least.max(pairs),
+            ..self
+        }
+    }
+
     /// The even openings among the random candidates of `seed`, and a description of them.
     pub fn make<G: Size>(
         &self,
@@ -425,6 +436,29 @@ mod tests {
                 .iter()
                 .all(|o| o.position(thirteen.rules).outcome().is_none())
         );
+    }
+
+    #[test]
+    fn a_long_match_gets_an_opening_for_each_pair() {
+        use crate::board::{Preset, Seven};
+        use crate::variant::NamedRules;
+        let brandubh = NamedRules::preset(Preset::Brandubh);
+        let start = brandubh.start_board::<Seven>().unwrap();
+        let settings = RandomOpenings {
+            nodes: 200,
+            ..RandomOpenings::default()
+        };
+        assert_eq!(
+            settings.for_pairs(3),
+            settings,
+            "never fewer than the defaults"
+        );
+        let fifty = settings.for_pairs(50);
+        assert_eq!((fifty.candidates, fifty.at_least), (100, 50));
+        // Few brandubh openings score within the band: the nearest even make up the rest.
+        let (openings, name) = settings.for_pairs(150).make(&start, brandubh.rules, 1);
+        assert_eq!(openings.len(), 150, "{name}");
+        assert!(name.contains("the 150 nearest even of 300"), "{name}");
     }
 
     #[test]
