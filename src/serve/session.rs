@@ -1,0 +1,328 @@
+//! The sessions: one per page, each a thread of its own that owns the page's game and engine
+//! and takes its requests one at a time, so that a slow request of one page (a new engine, a
+//! search stopping) never holds up another. A session ends when its page stops listening to
+//! its events (the page was closed or reloaded), when no page listens within a while of its
+//! start, or after long silence; its search stops and its memory goes with it.
+
+use super::api::{Event, Export, NewGame, Request, View};
+use super::error::ApiError;
+use super::load;
+use super::table::{Desk, Exported, Seat};
+use std::collections::HashMap;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// How long a new session waits for its page to listen to its events.
+pub const ATTACH_WITHIN: Duration = Duration::from_secs(30);
+/// How long a session lives without a request from its page.
+pub const IDLE: Duration = Duration::from_secs(30 * 60);
+/// Events waiting for a page that does not read them; beyond, analysis lines are dropped.
+const EVENT_BACKLOG: usize = 256;
+
+pub type Reply<T> = tokio::sync::oneshot::Sender<Result<T, ApiError>>;
+
+/// What a session's thread is told.
+pub enum Msg {
+    Do(Request, Reply<View>),
+    Export(Export, Reply<String>),
+    /// The search of this generation has ended.
+    Searched(u64),
+    /// A page listens to the events.
+    Attached,
+    /// The page stopped listening: the session ends.
+    Detached,
+}
+
+/// The ways into a session's thread: for its search's callbacks and its table.
+#[derive(Clone)]
+pub struct Wire {
+    actor: Sender<Msg>,
+    events: tokio::sync::mpsc::Sender<Event>,
+}
+
+impl Wire {
+    pub fn tell(&self, msg: Msg) {
+        // A session that has ended hears nothing more, rightly.
+        let _ = self.actor.send(msg);
+    }
+
+    pub fn event(&self, event: Event) {
+        if self.events.try_send(event).is_err() {
+            log::debug!("an event was dropped: its page does not read them");
+        }
+    }
+}
+
+/// A session as the server reaches it.
+pub struct Handle {
+    actor: Sender<Msg>,
+    events: Mutex<Option<tokio::sync::mpsc::Receiver<Event>>>,
+}
+
+impl Handle {
+    /// Asks the session's thread and waits for its answer.
+    pub async fn ask<T>(&self, msg: impl FnOnce(Reply<T>) -> Msg) -> Result<T, ApiError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.actor.send(msg(tx)).map_err(|_| ApiError::Gone)?;
+        rx.await.map_err(|_| ApiError::Gone)?
+    }
+
+    /// The events, to the first page that asks.
+    pub fn take_events(&self) -> Option<tokio::sync::mpsc::Receiver<Event>> {
+        let events = self
+            .events
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if events.is_some() {
+            let _ = self.actor.send(Msg::Attached);
+        }
+        events
+    }
+
+    pub fn detach(&self) {
+        let _ = self.actor.send(Msg::Detached);
+    }
+}
+
+/// The open sessions, at most `max`.
+pub struct Sessions {
+    max: usize,
+    open: Mutex<HashMap<String, Arc<Handle>>>,
+}
+
+impl Sessions {
+    pub fn new(max: usize) -> Arc<Sessions> {
+        Arc::new(Sessions {
+            max,
+            open: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Handle>>> {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn count(&self) -> usize {
+        self.map().len()
+    }
+
+    pub fn get(&self, id: &str) -> Result<Arc<Handle>, ApiError> {
+        self.map()
+            .get(id)
+            .cloned()
+            .ok_or_else(|| ApiError::UnknownSession(id.to_string()))
+    }
+
+    /// A new session with the game `new`, its id and first view. Blocks while its engine is
+    /// made.
+    pub fn open(self: &Arc<Sessions>, new: &NewGame) -> Result<(String, View), ApiError> {
+        let id = format!("{:016x}", rand::random::<u64>());
+        // The place is taken first, so that pages arriving together cannot exceed the limit.
+        {
+            let mut map = self.map();
+            if map.len() >= self.max {
+                return Err(ApiError::Full { max: self.max });
+            }
+            let (actor, _) = std::sync::mpsc::channel();
+            map.insert(
+                id.clone(),
+                Arc::new(Handle {
+                    actor,
+                    events: Mutex::new(None),
+                }),
+            );
+        }
+        let opened = self.start(&id, new);
+        if opened.is_err() {
+            self.forget(&id);
+        }
+        opened.map(|view| (id, view))
+    }
+
+    fn start(self: &Arc<Sessions>, id: &str, new: &NewGame) -> Result<View, ApiError> {
+        let (actor, inbox) = std::sync::mpsc::channel();
+        let (events, outbox) = tokio::sync::mpsc::channel(EVENT_BACKLOG);
+        let wire = Wire { actor, events };
+        let desk = load::new_game(new, (false, 1), wire.clone())?;
+        let view = desk.view(None);
+        self.map().insert(
+            id.to_string(),
+            Arc::new(Handle {
+                actor: wire.actor.clone(),
+                events: Mutex::new(Some(outbox)),
+            }),
+        );
+        let sessions = self.clone();
+        let name = id.to_string();
+        std::thread::Builder::new()
+            .name(format!("session {id}"))
+            .spawn(move || {
+                run(desk, inbox, wire);
+                sessions.forget(&name);
+                log::info!("session {name} closed");
+            })
+            .map_err(|e| ApiError::Engine(e.to_string()))?;
+        Ok(view)
+    }
+
+    fn forget(&self, id: &str) {
+        self.map().remove(id);
+    }
+}
+
+/// A session's thread: requests one at a time until the page goes.
+fn run(mut desk: Box<dyn Desk>, inbox: Receiver<Msg>, wire: Wire) {
+    let born = Instant::now();
+    let mut attached = false;
+    let mut heard = Instant::now();
+    loop {
+        let wait = if attached {
+            IDLE.saturating_sub(heard.elapsed())
+        } else {
+            ATTACH_WITHIN.saturating_sub(born.elapsed())
+        };
+        match inbox.recv_timeout(wait) {
+            Ok(Msg::Do(request, reply)) => {
+                heard = Instant::now();
+                let _ = reply.send(apply(&mut desk, request, &wire));
+            }
+            Ok(Msg::Export(what, reply)) => {
+                heard = Instant::now();
+                match desk.export(what) {
+                    Exported::Text(text) => {
+                        let _ = reply.send(Ok(text));
+                    }
+                    Exported::Job(job) => {
+                        let spawned =
+                            std::thread::Builder::new()
+                                .name("report".into())
+                                .spawn(move || {
+                                    let _ = reply.send(job());
+                                });
+                        if let Err(e) = spawned {
+                            log::error!("cannot start the report: {e}");
+                        }
+                    }
+                }
+            }
+            Ok(Msg::Searched(generation)) => {
+                if desk.searched(generation) {
+                    wire.event(Event::State(desk.view(None)));
+                }
+            }
+            Ok(Msg::Attached) => {
+                attached = true;
+                heard = Instant::now();
+            }
+            Ok(Msg::Detached) | Err(RecvTimeoutError::Disconnected) => break,
+            Err(RecvTimeoutError::Timeout) => break,
+        }
+    }
+    desk.close();
+}
+
+/// A request on the session's game: a new game and a load make a new table (perhaps of
+/// another size), the rest go to the table.
+fn apply(desk: &mut Box<dyn Desk>, request: Request, wire: &Wire) -> Result<View, ApiError> {
+    let note = match request {
+        Request::New(new) => {
+            let fresh = load::new_game(&new, desk.analysing(), wire.clone())?;
+            desk.close();
+            *desk = fresh;
+            None
+        }
+        Request::Load { text } => {
+            let (fresh, note) = load::load(
+                &text,
+                desk.rules(),
+                desk.seat(),
+                desk.analysing(),
+                wire.clone(),
+            )?;
+            desk.close();
+            *desk = fresh;
+            Some(note)
+        }
+        other => {
+            desk.handle(other)?;
+            None
+        }
+    };
+    Ok(desk.view(note))
+}
+
+/// Who the engine plays in a new game, checked.
+pub fn seat_of(new: &NewGame) -> Result<Seat, ApiError> {
+    let level = crate::search::Level::new(new.level).map_err(|e| ApiError::Level(e.to_string()))?;
+    if !super::table::MOVETIME_MS.contains(&new.movetime) {
+        return Err(ApiError::Movetime(new.movetime));
+    }
+    Ok(Seat {
+        engine: new.engine,
+        level,
+        movetime: Duration::from_millis(new.movetime),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::api::EngineSide;
+
+    fn brandubh() -> NewGame {
+        NewGame {
+            rules: "brandubh".into(),
+            engine: EngineSide::None,
+            level: 0,
+            movetime: 100,
+        }
+    }
+
+    #[test]
+    fn sessions_are_limited_and_a_closed_one_makes_room() {
+        let sessions = Sessions::new(2);
+        let (a, view) = sessions.open(&brandubh()).unwrap();
+        assert_eq!(view.side, 7);
+        let (_b, _) = sessions.open(&brandubh()).unwrap();
+        assert_eq!(
+            sessions.open(&brandubh()).unwrap_err(),
+            ApiError::Full { max: 2 }
+        );
+        sessions.get(&a).unwrap().detach();
+        for _ in 0..500 {
+            if sessions.count() < 2 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(sessions.open(&brandubh()).is_ok());
+        assert!(matches!(sessions.get(&a), Err(ApiError::UnknownSession(_))));
+    }
+
+    #[test]
+    fn a_bad_new_game_takes_no_place() {
+        let sessions = Sessions::new(1);
+        let bad = NewGame {
+            rules: "chess".into(),
+            ..brandubh()
+        };
+        assert!(matches!(sessions.open(&bad), Err(ApiError::Rules(_))));
+        let slow = NewGame {
+            movetime: 10_000_000,
+            ..brandubh()
+        };
+        assert_eq!(
+            sessions.open(&slow).unwrap_err(),
+            ApiError::Movetime(10_000_000)
+        );
+        let level = NewGame {
+            level: 21,
+            ..brandubh()
+        };
+        assert!(matches!(sessions.open(&level), Err(ApiError::Level(_))));
+        assert_eq!(sessions.count(), 0);
+        assert!(sessions.open(&brandubh()).is_ok());
+    }
+}
