@@ -98,6 +98,9 @@ pub struct View {
     pub movetime: u64,
     /// The engine is searching for its move.
     pub thinking: bool,
+    /// The analysis is on: it runs whenever the engine is not to move.
+    pub analysis: bool,
+    /// The analysis is searching now.
     pub analysing: bool,
     pub lines: usize,
     /// Moves shown so far (the position shown is after `ply` moves).

@@ -6,7 +6,7 @@
 use super::api::{Ending, EngineSide, Event, Export, Legal, Line, PlayedMove, Request, View};
 use super::error::ApiError;
 use super::session::{Msg, Wire};
-use crate::board::generic::{Board, Move, MoveList, Position, RecordMove};
+use crate::board::generic::{Bitboard, Board, Move, MoveList, Position, RecordMove};
 use crate::board::notation::{record_move, to_fen};
 use crate::board::{Outcome, Side};
 use crate::record::{Verdict, write_game};
@@ -145,7 +145,7 @@ impl<G: Size> Table<G> {
         }
         let mut pos = self.position().clone();
         let captures = pos.try_play(mv).map_err(|e| ApiError::IllegalMove {
-            text: mv.to_string(),
+            text: record_move(mv, Bitboard::EMPTY),
             why: e.to_string(),
         })?;
         self.positions.truncate(self.shown + 1);
@@ -445,7 +445,7 @@ impl<G: Size> Desk for Table<G> {
             svg: diagram::render(pos.board(), &self.marks(), special).into_string(),
             cell: CELL,
             margin: MARGIN,
-            squares: crate::board::generic::Bitboard::<G>::ALL
+            squares: Bitboard::<G>::ALL
                 .into_iter()
                 .map(|s| s.to_string())
                 .collect(),
@@ -454,6 +454,7 @@ impl<G: Size> Desk for Table<G> {
             level: self.seat.level.get(),
             movetime: self.seat.movetime.as_millis() as u64,
             thinking: self.searching == Some(Purpose::Move),
+            analysis: self.analysis,
             analysing: self.searching == Some(Purpose::Analysis),
             lines: self.lines,
             ply: self.shown,
