@@ -83,10 +83,13 @@
   }
 
   function show(v) {
+    // An answer overtaken by an event (the engine's move) is stale.
+    if (view && v.generation < view.generation) return;
     if (!view || v.generation !== view.generation) lines = {};
     view = v;
     selected = null;
-    $("board").innerHTML = v.svg;
+    $("table").innerHTML = v.svg;
+    drawSquares();
     drawMarks();
     var status = $("status");
     var side = v.to_move === "attackers" ? "Attackers" : "Defenders";
@@ -111,14 +114,29 @@
     });
   }
 
-  // The squares to click on top of the drawing, the piece chosen, its targets and what each
-  // would capture.
+  // The squares to click, on top of the drawing, made once a view.
+  function drawSquares() {
+    var svg = $("table").querySelector("svg");
+    var hits = element("g", { "class": "hits" }, svg);
+    view.squares.forEach(function (s) {
+      var c = corner(s);
+      element("rect", { "class": "hit", "data-square": s, x: c[0], y: c[1],
+        width: view.cell, height: view.cell }, hits);
+    });
+  }
+
+  // The piece chosen, its targets and what each would capture, under the squares to click;
+  // the squares say what a click on them does.
   function drawMarks() {
-    var svg = $("board").querySelector("svg");
+    var svg = $("table").querySelector("svg");
     svg.classList.toggle("flipped", flipped);
+    var old = svg.querySelector(".marks");
+    if (old) old.remove();
+    var marks = document.createElementNS(svg.namespaceURI, "g");
+    marks.setAttribute("class", "marks");
+    svg.insertBefore(marks, svg.querySelector(".hits"));
     var from = {};
     view.legal.forEach(function (m) { from[m.from] = true; });
-    var marks = element("g", { "class": "marks" }, svg);
     var targets = view.legal.filter(function (m) { return m.from === selected; });
     var target = {};
     targets.forEach(function (m) { target[m.to] = m; });
@@ -136,20 +154,12 @@
           width: view.cell - 6, height: view.cell - 6, rx: 6 }, marks);
       });
     });
-    view.squares.forEach(function (s) {
-      var c = corner(s);
-      var classes = "hit" + (from[s] ? " movable" : "") + (target[s] ? " target" : "");
-      if (target[s] && target[s].captures.length) classes += " capture";
-      element("rect", { "class": classes, "data-square": s, x: c[0], y: c[1],
-        width: view.cell, height: view.cell }, marks);
+    svg.querySelectorAll(".hit").forEach(function (hit) {
+      var s = hit.getAttribute("data-square");
+      hit.classList.toggle("movable", !!from[s]);
+      hit.classList.toggle("target", !!target[s]);
+      hit.classList.toggle("capture", !!(target[s] && target[s].captures.length));
     });
-  }
-
-  function redraw() {
-    var svg = $("board").querySelector("svg");
-    var old = svg.querySelector(".marks");
-    if (old) old.remove();
-    drawMarks();
   }
 
   function play(moves) {
@@ -162,10 +172,10 @@
     if (move) return play([move.from + "-" + move.to]);
     var movable = view.legal.some(function (m) { return m.from === square; });
     selected = movable && selected !== square ? square : null;
-    redraw();
+    drawMarks();
   }
 
-  $("board").addEventListener("click", function (e) {
+  $("table").addEventListener("click", function (e) {
     if (justDragged) { justDragged = false; return; }
     var hit = e.target.closest && e.target.closest(".hit");
     if (hit) chooseSquare(hit.getAttribute("data-square"));
@@ -175,14 +185,14 @@
   function pieceAt(square) {
     var c = corner(square);
     var x = c[0] + view.cell / 2, y = c[1] + view.cell / 2;
-    var pieces = $("board").querySelectorAll("svg > use");
+    var pieces = $("table").querySelectorAll("svg > use");
     for (var i = 0; i < pieces.length; i++) {
       if (Number(pieces[i].getAttribute("x")) === x && Number(pieces[i].getAttribute("y")) === y) return pieces[i];
     }
     return null;
   }
 
-  $("board").addEventListener("pointerdown", function (e) {
+  $("table").addEventListener("pointerdown", function (e) {
     var hit = e.target.closest && e.target.closest(".hit.movable");
     if (!hit || e.button !== 0) return;
     drag = { square: hit.getAttribute("data-square"), x: e.clientX, y: e.clientY, moved: false };
@@ -195,11 +205,11 @@
     if (!drag.moved) {
       drag.moved = true;
       selected = drag.square;
-      redraw();
+      drawMarks();
       drag.piece = pieceAt(drag.square);
       if (drag.piece) drag.piece.classList.add("dragging");
     }
-    var svg = $("board").querySelector("svg");
+    var svg = $("table").querySelector("svg");
     var scale = svg.viewBox.baseVal.width / svg.getBoundingClientRect().width * (flipped ? -1 : 1);
     if (drag.piece) drag.piece.setAttribute("transform", "translate(" + dx * scale + " " + dy * scale + ")");
   });
@@ -311,7 +321,7 @@
   $("last").addEventListener("click", function () { go(view.moves.length); });
   $("takeback").addEventListener("click", function () { act({ "do": "takeback" }); });
   $("engine-move").addEventListener("click", function () { act({ "do": "engine" }); });
-  $("flip").addEventListener("click", function () { flipped = !flipped; redraw(); });
+  $("flip").addEventListener("click", function () { flipped = !flipped; drawMarks(); });
   $("new-game").addEventListener("submit", function (e) {
     e.preventDefault();
     var s = settings();

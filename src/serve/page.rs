@@ -42,7 +42,7 @@ pub fn render() -> String {
                                 div.fill {}
                                 span.label {}
                             }
-                            div #board {}
+                            div #table {}
                         }
                         nav.steps {
                             button #first type="button" title="Start (Home)" { "«" }

@@ -9,6 +9,7 @@ use super::error::ApiError;
 use super::load;
 use super::table::{Desk, Exported, Seat};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -39,9 +40,16 @@ pub enum Msg {
 pub struct Wire {
     actor: Sender<Msg>,
     events: tokio::sync::mpsc::Sender<Event>,
+    /// The session's last generation, across its games: the page keeps the newest view.
+    generation: Arc<AtomicU64>,
 }
 
 impl Wire {
+    /// A generation newer than every one before in the session.
+    pub fn next_generation(&self) -> u64 {
+        self.generation.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
     pub fn tell(&self, msg: Msg) {
         // A session that has ended hears nothing more, rightly.
         let _ = self.actor.send(msg);
@@ -144,8 +152,12 @@ impl Sessions {
     fn start(self: &Arc<Sessions>, id: &str, new: &NewGame) -> Result<View, ApiError> {
         let (actor, inbox) = std::sync::mpsc::channel();
         let (events, outbox) = tokio::sync::mpsc::channel(EVENT_BACKLOG);
-        let wire = Wire { actor, events };
-        let desk = load::new_game(new, (false, 1), wire.clone())?;
+        let wire = Wire {
+            actor,
+            events,
+            generation: Arc::new(AtomicU64::new(0)),
+        };
+        let desk = load::new_game(new, (false, super::table::MAX_LINES), wire.clone())?;
         let view = desk.view(None);
         self.map().insert(
             id.to_string(),

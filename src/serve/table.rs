@@ -164,7 +164,7 @@ impl<G: Size> Table<G> {
 
     /// Points the search at the position shown: the engine's move, the analysis, or nothing.
     fn retarget(&mut self) {
-        self.generation += 1;
+        self.generation = self.wire.next_generation();
         self.engine.stop();
         self.engine.wait();
         self.searching = None;
@@ -501,7 +501,7 @@ impl<G: Size> Desk for Table<G> {
     }
 
     fn close(&mut self) {
-        self.generation += 1;
+        self.generation = self.wire.next_generation();
         self.engine.stop();
         self.engine.wait();
         self.searching = None;
