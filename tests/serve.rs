@@ -293,3 +293,98 @@ fn sessions_are_limited_and_a_closed_page_frees_its_place_and_its_search() {
         );
     }
 }
+
+/// The median and the largest of `ms`.
+fn spread(ms: &mut [f64]) -> String {
+    ms.sort_by(f64::total_cmp);
+    format!(
+        "median {:.1} ms, max {:.1} ms over {}",
+        ms[ms.len() / 2],
+        ms[ms.len() - 1],
+        ms.len()
+    )
+}
+
+/// A measurement, not a test (run it with `--ignored --nocapture`, in release): 20 pages
+/// analysing at once, the page and move requests answered meanwhile, then every page closed
+/// and the server's CPU after. See docs/serve.md.
+#[test]
+#[ignore]
+fn load_of_twenty_analysing_sessions() {
+    const PAGES: usize = 20;
+    let server = Server::start(&["--sessions", "20"]);
+    let mut ids = Vec::new();
+    let mut streams = Vec::new();
+    for _ in 0..PAGES {
+        let (id, _) = server.session("copenhagen", "none");
+        let (stream, _) = server.listen(&id);
+        // Read what comes, as a page does, until the stream is closed.
+        let mut reader = stream.try_clone().unwrap();
+        std::thread::spawn(move || {
+            let mut sink = [0; 8192];
+            while matches!(std::io::Read::read(&mut reader, &mut sink), Ok(n) if n > 0) {}
+        });
+        let (status, _) = server.request(
+            "POST",
+            &format!("/api/sessions/{id}"),
+            r#"{"do":"analyse","on":true,"lines":3}"#,
+        );
+        assert_eq!(status, 200);
+        ids.push(id);
+        streams.push(stream);
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let busy_from = cpu_ticks(server.pid());
+    let busy_since = Instant::now();
+    let (mut pages, mut moves) = (Vec::new(), Vec::new());
+    for round in 0..10 {
+        for id in &ids {
+            let started = Instant::now();
+            let (status, _) = server.request("GET", "/", "");
+            pages.push(started.elapsed().as_secs_f64() * 1000.0);
+            assert_eq!(status, 200);
+            let at = format!("/api/sessions/{id}");
+            let body = if round % 2 == 0 {
+                r#"{"do":"play","moves":["d1-d3"]}"#
+            } else {
+                r#"{"do":"takeback"}"#
+            };
+            let started = Instant::now();
+            let (status, answer) = server.request("POST", &at, body);
+            moves.push(started.elapsed().as_secs_f64() * 1000.0);
+            assert_eq!(status, 200, "{answer}");
+        }
+    }
+    let busy = (cpu_ticks(server.pid()) - busy_from) as f64 / busy_since.elapsed().as_secs_f64();
+    eprintln!(
+        "{PAGES} sessions analysing: page {}; move {}; server CPU {:.0}% of a core",
+        spread(&mut pages),
+        spread(&mut moves),
+        busy
+    );
+    let closed = Instant::now();
+    for stream in streams {
+        // The reader's copy of the socket would keep it open: shut it for both.
+        let _ = stream.shutdown(std::net::Shutdown::Both);
+    }
+    for id in &ids {
+        eventually("every session ends", || {
+            server
+                .request(
+                    "POST",
+                    &format!("/api/sessions/{id}"),
+                    r#"{"do":"takeback"}"#,
+                )
+                .0
+                == 404
+        });
+    }
+    eprintln!(
+        "all {PAGES} sessions ended {:.0} ms after their pages closed",
+        closed.elapsed().as_secs_f64() * 1000.0
+    );
+    let idle_from = cpu_ticks(server.pid());
+    std::thread::sleep(Duration::from_secs(3));
+    let idle = (cpu_ticks(server.pid()) - idle_from) as f64 / 3.0;
+    eprintln!("after closing: server CPU {idle:.1}% of a core over 3 s");
+}

@@ -189,6 +189,7 @@ fn run(mut desk: Box<dyn Desk>, inbox: Receiver<Msg>, wire: Wire) {
     let born = Instant::now();
     let mut attached = false;
     let mut heard = Instant::now();
+    desk.follow();
     loop {
         let wait = if attached {
             IDLE.saturating_sub(heard.elapsed())
@@ -198,7 +199,10 @@ fn run(mut desk: Box<dyn Desk>, inbox: Receiver<Msg>, wire: Wire) {
         match inbox.recv_timeout(wait) {
             Ok(Msg::Do(request, reply)) => {
                 heard = Instant::now();
-                let _ = reply.send(apply(&mut desk, request, &wire));
+                let (answer, old) = apply(&mut desk, request, &wire);
+                let _ = reply.send(answer);
+                // The old game's search, told to stop, is waited for after the answer.
+                drop(old);
             }
             Ok(Msg::Export(what, reply)) => {
                 heard = Instant::now();
@@ -231,38 +235,43 @@ fn run(mut desk: Box<dyn Desk>, inbox: Receiver<Msg>, wire: Wire) {
             Ok(Msg::Detached) | Err(RecvTimeoutError::Disconnected) => break,
             Err(RecvTimeoutError::Timeout) => break,
         }
+        desk.follow();
     }
-    desk.close();
+    // Dropped, the desk stops its search and frees its engine.
+    desk.stop();
 }
 
 /// A request on the session's game: a new game and a load make a new table (perhaps of
-/// another size), the rest go to the table.
-fn apply(desk: &mut Box<dyn Desk>, request: Request, wire: &Wire) -> Result<View, ApiError> {
-    let note = match request {
+/// another size), the rest go to the table. The answer, and the old table if it was replaced.
+fn apply(
+    desk: &mut Box<dyn Desk>,
+    request: Request,
+    wire: &Wire,
+) -> (Result<View, ApiError>, Option<Box<dyn Desk>>) {
+    let replaced = match request {
         Request::New(new) => {
-            let fresh = load::new_game(&new, desk.analysing(), wire.clone())?;
-            desk.close();
-            *desk = fresh;
-            None
+            load::new_game(&new, desk.analysing(), wire.clone()).map(|d| (d, None))
         }
-        Request::Load { text } => {
-            let (fresh, note) = load::load(
-                &text,
-                desk.rules(),
-                desk.seat(),
-                desk.analysing(),
-                wire.clone(),
-            )?;
-            desk.close();
-            *desk = fresh;
-            Some(note)
-        }
+        Request::Load { text } => load::load(
+            &text,
+            desk.rules(),
+            desk.seat(),
+            desk.analysing(),
+            wire.clone(),
+        )
+        .map(|(d, note)| (d, Some(note))),
         other => {
-            desk.handle(other)?;
-            None
+            return (desk.handle(other).map(|()| desk.view(None)), None);
         }
     };
-    Ok(desk.view(note))
+    match replaced {
+        Ok((fresh, note)) => {
+            let mut old = std::mem::replace(desk, fresh);
+            old.stop();
+            (Ok(desk.view(note)), Some(old))
+        }
+        Err(e) => (Err(e), None),
+    }
 }
 
 /// Who the engine plays in a new game, checked.

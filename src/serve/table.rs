@@ -65,8 +65,10 @@ pub trait Desk: Send {
     fn seat(&self) -> Seat;
     /// Whether the analysis is on, and with how many lines: a new game keeps them.
     fn analysing(&self) -> (bool, usize);
-    /// Stops the search and waits for it.
-    fn close(&mut self);
+    /// Starts the search the last change asked for, once the old one has stopped.
+    fn follow(&mut self);
+    /// Tells the search to stop, without waiting: dropping the desk waits.
+    fn stop(&mut self);
 }
 
 /// An export: ready, or a job (the annotated report) to run away from the session's thread.
@@ -86,7 +88,10 @@ pub struct Table<G: Size> {
     analysis: bool,
     lines: usize,
     engine: Engine<G>,
-    searching: Option<Purpose>,
+    /// What the search of this generation is for, if there is one.
+    plan: Option<Purpose>,
+    /// The search of this generation is yet to start.
+    pending: bool,
     generation: u64,
     wire: Wire,
 }
@@ -116,7 +121,8 @@ impl<G: Size> Table<G> {
             analysis,
             lines: lines.clamp(1, MAX_LINES),
             engine,
-            searching: None,
+            plan: None,
+            pending: false,
             generation: 0,
             wire,
         };
@@ -162,20 +168,22 @@ impl<G: Size> Table<G> {
         self.shown == self.last() && self.seat.plays(pos.side_to_move()) && pos.outcome().is_none()
     }
 
-    /// Points the search at the position shown: the engine's move, the analysis, or nothing.
+    /// The position shown or what to do with it changed: a new generation, and the running
+    /// search told to stop at once. The next search starts in [`Desk::follow`], once the page
+    /// has its answer: waiting for a search to stop on a busy machine is no part of it.
     fn retarget(&mut self) {
         self.generation = self.wire.next_generation();
         self.engine.stop();
-        self.engine.wait();
-        self.searching = None;
-        if self.position().outcome().is_some() {
-            return;
-        }
-        if self.engine_to_move() {
-            self.start(Purpose::Move);
+        self.pending = true;
+        self.plan = if self.position().outcome().is_some() {
+            None
+        } else if self.engine_to_move() {
+            Some(Purpose::Move)
         } else if self.analysis {
-            self.start(Purpose::Analysis);
-        }
+            Some(Purpose::Analysis)
+        } else {
+            None
+        };
     }
 
     fn start(&mut self, purpose: Purpose) {
@@ -209,14 +217,14 @@ impl<G: Size> Table<G> {
             ..Limits::default()
         };
         let pos = self.position().clone();
-        match self.engine.start(
+        if let Err(e) = self.engine.start(
             &pos,
             limits,
             report,
             Some(Box::new(move |_| actor.tell(Msg::Searched(generation)))),
         ) {
-            Ok(()) => self.searching = Some(purpose),
-            Err(e) => log::error!("{e}"),
+            log::error!("{e}");
+            self.plan = None;
         }
     }
 
@@ -399,10 +407,10 @@ impl<G: Size> Desk for Table<G> {
     }
 
     fn searched(&mut self, generation: u64) -> bool {
-        if generation != self.generation {
+        if generation != self.generation || self.pending {
             return false;
         }
-        let Some(purpose) = self.searching.take() else {
+        let Some(purpose) = self.plan.take() else {
             return false;
         };
         let result = self.engine.wait();
@@ -453,9 +461,9 @@ impl<G: Size> Desk for Table<G> {
             engine: self.seat.engine,
             level: self.seat.level.get(),
             movetime: self.seat.movetime.as_millis() as u64,
-            thinking: self.searching == Some(Purpose::Move),
+            thinking: self.plan == Some(Purpose::Move),
             analysis: self.analysis,
-            analysing: self.searching == Some(Purpose::Analysis),
+            analysing: self.plan == Some(Purpose::Analysis),
             lines: self.lines,
             ply: self.shown,
             moves,
@@ -500,11 +508,20 @@ impl<G: Size> Desk for Table<G> {
         (self.analysis, self.lines)
     }
 
-    fn close(&mut self) {
-        self.generation = self.wire.next_generation();
-        self.engine.stop();
+    fn follow(&mut self) {
+        if !std::mem::take(&mut self.pending) {
+            return;
+        }
+        // The search told to stop ends here, and its answer, of an old generation, is passed
+        // over when it arrives.
         self.engine.wait();
-        self.searching = None;
+        if let Some(purpose) = self.plan {
+            self.start(purpose);
+        }
+    }
+
+    fn stop(&mut self) {
+        self.engine.stop();
     }
 }
 
@@ -512,6 +529,7 @@ impl<G: Size> Drop for Table<G> {
     /// A table dropped stops its search at once: a search left running would hold a core
     /// for up to its cap after the page has gone.
     fn drop(&mut self) {
-        self.close();
+        self.engine.stop();
+        self.engine.wait();
     }
 }
