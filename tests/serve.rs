@@ -236,6 +236,45 @@ fn games_load_and_export_on_every_board() {
 }
 
 #[test]
+fn the_engine_answers_a_move_and_take_back_returns_to_the_persons_turn() {
+    let server = Server::start(&[]);
+    // Brandubh's defenders open: the person; the engine plays the attackers.
+    let (id, view) = server.session("brandubh", "attackers");
+    assert!(!view["thinking"].as_bool().unwrap());
+    let at = format!("/api/sessions/{id}");
+    let _listening = server.listen(&id);
+    let (status, answer) = server.request("POST", &at, r#"{"do":"play","moves":["d5-f5"]}"#);
+    assert_eq!(status, 200, "{answer}");
+    let view = json(&answer);
+    assert!(view["thinking"].as_bool().unwrap() && view["legal"].as_array().unwrap().is_empty());
+    // Not the person's turn while the engine thinks.
+    let (status, answer) = server.request("POST", &at, r#"{"do":"play","moves":["f5-f6"]}"#);
+    assert!(status == 409 || status == 422, "{status} {answer}");
+    eventually("the engine answers", || {
+        let (_, answer) = server.request("POST", &at, r#"{"do":"show"}"#);
+        json(&answer)["moves"].as_array().unwrap().len() == 2
+    });
+    let (status, answer) = server.request("POST", &at, r#"{"do":"takeback"}"#);
+    assert_eq!(status, 200, "{answer}");
+    let view = json(&answer);
+    assert_eq!(view["moves"].as_array().unwrap().len(), 0, "{answer}");
+    assert_eq!(view["to_move"], "defenders");
+    let (status, answer) = server.request("POST", &at, r#"{"do":"takeback"}"#);
+    assert_eq!(status, 422, "{answer}");
+    // The engine takes over the side to move on request, and the report is of the game.
+    let (status, answer) = server.request("POST", &at, r#"{"do":"engine"}"#);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(json(&answer)["engine"], "defenders");
+    eventually("the engine moves for the defenders", || {
+        let (_, answer) = server.request("POST", &at, r#"{"do":"show"}"#);
+        json(&answer)["moves"].as_array().unwrap().len() == 1
+    });
+    let (status, html) = server.request("GET", &format!("{at}/export/report"), "");
+    assert_eq!(status, 200);
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("Hnefi (level 0)"));
+}
+
+#[test]
 fn sessions_are_limited_and_a_closed_page_frees_its_place_and_its_search() {
     let server = Server::start(&["--sessions", "2"]);
     let (first, _) = server.session("copenhagen", "none");

@@ -192,6 +192,15 @@ fn analysis_follows_the_game_and_moves_are_taken_back() {
         "return document.getElementById('status').dataset.ply === '1' && \
                document.querySelectorAll('#moves a.move').length === 1",
     );
+    // Flipped, the board still takes moves by clicks on its squares.
+    page.click(&page.find("#flip"));
+    assert_eq!(
+        page.execute("return document.querySelector('#table svg').classList.contains('flipped')"),
+        true
+    );
+    page.click(&page.find("#table .hit[data-square='b4']"));
+    page.click(&page.find("#table .hit.target[data-square='b6']"));
+    page.wait("return document.getElementById('status').dataset.ply === '2'");
     page.click(&page.find("#analyse"));
     page.wait("return document.getElementById('analyse').textContent === 'Start'");
 }

@@ -45,6 +45,8 @@ pub enum Request {
     Load { text: String },
     /// Let the engine move now in the position shown, whoever's turn it is.
     Engine,
+    /// Only the view: nothing changes.
+    Show,
 }
 
 /// How a game ended.
@@ -188,6 +190,7 @@ mod tests {
             })
         );
         assert_eq!(parse(r#"{"do":"takeback"}"#).unwrap(), Request::Takeback);
+        assert_eq!(parse(r#"{"do":"show"}"#).unwrap(), Request::Show);
         assert_eq!(
             parse(r#"{"do":"goto","ply":4}"#).unwrap(),
             Request::Goto { ply: 4 }

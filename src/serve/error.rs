@@ -42,6 +42,8 @@ pub enum ApiError {
     Movetime(u64),
     #[error("cannot load this: {0}")]
     Load(String),
+    #[error("a report of this game is being made: wait for it")]
+    Reporting,
     #[error("the report: {0}")]
     Report(String),
     #[error("the Host header '{0}' is not this server's: open the board at the address it printed")]
@@ -61,7 +63,10 @@ impl ApiError {
             ApiError::UnknownSession(_) | ApiError::NoRoute => 404,
             ApiError::TooLarge(_) => 413,
             ApiError::Full { .. } => 429,
-            ApiError::Streamed(_) | ApiError::Over | ApiError::EngineToMove => 409,
+            ApiError::Streamed(_)
+            | ApiError::Over
+            | ApiError::EngineToMove
+            | ApiError::Reporting => 409,
             ApiError::Malformed(_) => 400,
             ApiError::IllegalMove { .. }
             | ApiError::NoSuchPly { .. }

@@ -63,7 +63,7 @@ pub fn run(config: Config, ready: impl FnOnce(&str)) -> Result<(), ServeError> {
         let own = guard::Own::new(config.host, port);
         ready(&own.url());
         let app = routes::App {
-            sessions: session::Sessions::new(config.sessions),
+            sessions: session::Sessions::new(config.sessions, session::Timeouts::default()),
             own,
             page: Arc::new(page::render()),
         };

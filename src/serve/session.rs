@@ -9,15 +9,28 @@ use super::error::ApiError;
 use super::load;
 use super::table::{Desk, Exported, Seat};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-/// How long a new session waits for its page to listen to its events.
-pub const ATTACH_WITHIN: Duration = Duration::from_secs(30);
-/// How long a session lives without a request from its page.
-pub const IDLE: Duration = Duration::from_secs(30 * 60);
+/// How long sessions wait for their pages.
+#[derive(Clone, Copy, Debug)]
+pub struct Timeouts {
+    /// For a new session's page to listen to its events.
+    pub attach: Duration,
+    /// For a request from the page.
+    pub idle: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Timeouts {
+        Timeouts {
+            attach: Duration::from_secs(30),
+            idle: Duration::from_secs(30 * 60),
+        }
+    }
+}
 /// Events waiting for a page that does not read them; beyond, analysis lines are dropped.
 const EVENT_BACKLOG: usize = 256;
 
@@ -97,13 +110,15 @@ impl Handle {
 /// The open sessions, at most `max`.
 pub struct Sessions {
     max: usize,
+    timeouts: Timeouts,
     open: Mutex<HashMap<String, Arc<Handle>>>,
 }
 
 impl Sessions {
-    pub fn new(max: usize) -> Arc<Sessions> {
+    pub fn new(max: usize, timeouts: Timeouts) -> Arc<Sessions> {
         Arc::new(Sessions {
             max,
+            timeouts,
             open: Mutex::new(HashMap::new()),
         })
     }
@@ -168,10 +183,11 @@ impl Sessions {
         );
         let sessions = self.clone();
         let name = id.to_string();
+        let timeouts = self.timeouts;
         std::thread::Builder::new()
             .name(format!("session {id}"))
             .spawn(move || {
-                run(desk, inbox, wire);
+                run(desk, inbox, wire, timeouts);
                 sessions.forget(&name);
                 log::info!("session {name} closed");
             })
@@ -185,16 +201,18 @@ impl Sessions {
 }
 
 /// A session's thread: requests one at a time until the page goes.
-fn run(mut desk: Box<dyn Desk>, inbox: Receiver<Msg>, wire: Wire) {
+fn run(mut desk: Box<dyn Desk>, inbox: Receiver<Msg>, wire: Wire, timeouts: Timeouts) {
     let born = Instant::now();
     let mut attached = false;
     let mut heard = Instant::now();
+    // A report is a search a position: one at a time.
+    let reporting = Arc::new(AtomicBool::new(false));
     desk.follow();
     loop {
         let wait = if attached {
-            IDLE.saturating_sub(heard.elapsed())
+            timeouts.idle.saturating_sub(heard.elapsed())
         } else {
-            ATTACH_WITHIN.saturating_sub(born.elapsed())
+            timeouts.attach.saturating_sub(born.elapsed())
         };
         match inbox.recv_timeout(wait) {
             Ok(Msg::Do(request, reply)) => {
@@ -210,14 +228,21 @@ fn run(mut desk: Box<dyn Desk>, inbox: Receiver<Msg>, wire: Wire) {
                     Exported::Text(text) => {
                         let _ = reply.send(Ok(text));
                     }
+                    Exported::Job(_) if reporting.load(Ordering::Relaxed) => {
+                        let _ = reply.send(Err(ApiError::Reporting));
+                    }
                     Exported::Job(job) => {
+                        reporting.store(true, Ordering::Relaxed);
+                        let done = reporting.clone();
                         let spawned =
                             std::thread::Builder::new()
                                 .name("report".into())
                                 .spawn(move || {
                                     let _ = reply.send(job());
+                                    done.store(false, Ordering::Relaxed);
                                 });
                         if let Err(e) = spawned {
+                            reporting.store(false, Ordering::Relaxed);
                             log::error!("cannot start the report: {e}");
                         }
                     }
@@ -303,7 +328,7 @@ mod tests {
 
     #[test]
     fn sessions_are_limited_and_a_closed_one_makes_room() {
-        let sessions = Sessions::new(2);
+        let sessions = Sessions::new(2, Timeouts::default());
         let (a, view) = sessions.open(&brandubh()).unwrap();
         assert_eq!(view.side, 7);
         let (_b, _) = sessions.open(&brandubh()).unwrap();
@@ -323,8 +348,37 @@ mod tests {
     }
 
     #[test]
+    fn a_page_that_never_listens_or_goes_quiet_loses_its_session() {
+        let short = Duration::from_millis(100);
+        let unattended = Sessions::new(
+            1,
+            Timeouts {
+                attach: short,
+                idle: Duration::MAX,
+            },
+        );
+        let (a, _) = unattended.open(&brandubh()).unwrap();
+        let quiet = Sessions::new(
+            1,
+            Timeouts {
+                attach: Duration::MAX,
+                idle: short,
+            },
+        );
+        let (b, _) = quiet.open(&brandubh()).unwrap();
+        assert!(quiet.get(&b).unwrap().take_events().is_some());
+        for _ in 0..500 {
+            if unattended.count() + quiet.count() == 0 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(unattended.get(&a).is_err() && quiet.get(&b).is_err());
+    }
+
+    #[test]
     fn a_bad_new_game_takes_no_place() {
-        let sessions = Sessions::new(1);
+        let sessions = Sessions::new(1, Timeouts::default());
         let bad = NewGame {
             rules: "chess".into(),
             ..brandubh()

@@ -154,12 +154,18 @@ impl<G: Size> Table<G> {
             text: record_move(mv, Bitboard::EMPTY),
             why: e.to_string(),
         })?;
-        self.positions.truncate(self.shown + 1);
-        self.moves.truncate(self.shown);
+        self.cut(self.shown);
         self.positions.push(pos);
         self.moves.push(RecordMove { mv, captures });
         self.shown += 1;
         Ok(())
+    }
+
+    /// Drops the moves after the first `ply`, and shows the position they leave.
+    fn cut(&mut self, ply: usize) {
+        self.positions.truncate(ply + 1);
+        self.moves.truncate(ply);
+        self.shown = ply;
     }
 
     /// Whether the engine is to move: at the end of the game, on its side, the game not over.
@@ -359,6 +365,7 @@ fn score_text(score: Score) -> String {
 impl<G: Size> Desk for Table<G> {
     fn handle(&mut self, request: Request) -> Result<(), ApiError> {
         match request {
+            Request::Show => return Ok(()),
             Request::Play { moves } => self.play_texts(&moves)?,
             Request::Goto { ply } if ply > self.last() => {
                 return Err(ApiError::NoSuchPly {
@@ -371,13 +378,11 @@ impl<G: Size> Desk for Table<G> {
                 if self.last() == 0 {
                     return Err(ApiError::NothingToTakeBack);
                 }
-                self.shown = self.last() - 1;
+                self.cut(self.last() - 1);
                 // Back to a position where the person moves, unless that is the start.
                 if self.engine_to_move() && self.shown > 0 {
-                    self.shown -= 1;
+                    self.cut(self.shown - 1);
                 }
-                self.positions.truncate(self.shown + 1);
-                self.moves.truncate(self.shown);
             }
             Request::Analyse { on, lines } => {
                 if !(1..=MAX_LINES).contains(&lines) {
@@ -391,8 +396,7 @@ impl<G: Size> Desk for Table<G> {
                     return Err(ApiError::Over);
                 }
                 // Cut the game here and let the engine take this side from now on.
-                self.positions.truncate(self.shown + 1);
-                self.moves.truncate(self.shown);
+                self.cut(self.shown);
                 self.seat.engine = match self.position().side_to_move() {
                     Side::Attackers => EngineSide::Attackers,
                     Side::Defenders => EngineSide::Defenders,
