@@ -75,6 +75,21 @@ impl Wire {
     }
 }
 
+#[cfg(test)]
+impl Wire {
+    /// A wire to nowhere but the returned ends, for a table tested alone.
+    pub fn for_tests() -> (Wire, Receiver<Msg>, tokio::sync::mpsc::Receiver<Event>) {
+        let (actor, inbox) = std::sync::mpsc::channel();
+        let (events, outbox) = tokio::sync::mpsc::channel(EVENT_BACKLOG);
+        let wire = Wire {
+            actor,
+            events,
+            generation: Arc::default(),
+        };
+        (wire, inbox, outbox)
+    }
+}
+
 /// A session as the server reaches it.
 pub struct Handle {
     actor: Sender<Msg>,

@@ -537,3 +537,98 @@ impl<G: Size> Drop for Table<G> {
         self.engine.wait();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Seven;
+    use crate::serve::api::Export;
+
+    fn brandubh(engine: EngineSide) -> (Table<Seven>, std::sync::mpsc::Receiver<Msg>) {
+        let rules: NamedRules = "brandubh".parse().unwrap();
+        let start = rules.start_board::<Seven>().unwrap();
+        let seat = Seat {
+            engine,
+            level: Level::MIN,
+            movetime: Duration::from_millis(20),
+        };
+        let (wire, inbox, _) = Wire::for_tests();
+        (
+            Table::open(rules, start, &[], seat, (false, 1), wire).unwrap(),
+            inbox,
+        )
+    }
+
+    fn play(table: &mut Table<Seven>, moves: &[&str]) -> Result<(), ApiError> {
+        let moves = moves.iter().map(|m| m.to_string()).collect();
+        table.handle(Request::Play { moves })
+    }
+
+    #[test]
+    fn bad_moves_and_requests_are_refused_with_a_4xx_and_change_nothing() {
+        let (mut table, _) = brandubh(EngineSide::None);
+        let illegal = play(&mut table, &["d4-d7"]).unwrap_err();
+        assert_eq!(illegal.status(), 422);
+        assert!(
+            illegal
+                .to_string()
+                .starts_with("d4-d7 cannot be played here: "),
+            "{illegal}"
+        );
+        assert_eq!(play(&mut table, &["nonsense"]).unwrap_err().status(), 422);
+        assert_eq!(play(&mut table, &[]).unwrap_err().status(), 400);
+        // The second move of a line refused: the first is not kept either.
+        assert_eq!(
+            play(&mut table, &["d5-f5", "d5-d4"]).unwrap_err().status(),
+            422
+        );
+        assert_eq!(table.view(None).moves.len(), 0);
+        let no_move = table.handle(Request::Goto { ply: 1 }).unwrap_err();
+        assert_eq!(
+            (no_move.status(), no_move.to_string()),
+            (422, "there is no move 1: the game has 0".into())
+        );
+        assert_eq!(table.handle(Request::Takeback).unwrap_err().status(), 422);
+        let lines = table
+            .handle(Request::Analyse { on: true, lines: 4 })
+            .unwrap_err();
+        assert_eq!(lines.status(), 422);
+        play(&mut table, &["d5-f5", "d6-f6xf5"]).unwrap();
+        let view = table.view(None);
+        assert_eq!(view.moves[1].text, "d6-f6xf5");
+        assert_eq!(view.to_move, "defenders");
+        table.handle(Request::Goto { ply: 1 }).unwrap();
+        assert_eq!(table.view(None).fen, "3a3/3a3/5d1/aadkdaa/3d3/3a3/3a3 a");
+    }
+
+    #[test]
+    fn the_engine_answers_and_its_turn_is_its_own() {
+        let (mut table, inbox) = brandubh(EngineSide::Attackers);
+        play(&mut table, &["d5-f5"]).unwrap();
+        let view = table.view(None);
+        assert!(view.thinking && view.legal.is_empty());
+        assert_eq!(
+            play(&mut table, &["d4-d5"]).unwrap_err(),
+            ApiError::EngineToMove
+        );
+        table.follow();
+        let Ok(Msg::Searched(generation)) = inbox.recv() else {
+            panic!("the search did not end");
+        };
+        assert!(table.searched(generation));
+        let view = table.view(None);
+        assert_eq!((view.moves.len(), view.thinking), (2, false));
+        assert!(!view.legal.is_empty());
+        // An answer of an older search is passed over.
+        assert!(!table.searched(generation));
+        let Exported::Text(record) = table.export(Export::Record) else {
+            panic!("a record is text");
+        };
+        assert!(
+            record.starts_with("d5-f5 ") && record.ends_with(",brandubh"),
+            "{record}"
+        );
+        table.handle(Request::Takeback).unwrap();
+        assert_eq!(table.view(None).moves.len(), 0);
+    }
+}
