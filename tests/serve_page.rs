@@ -245,6 +245,34 @@ fn a_fen_is_loaded_and_nothing_comes_from_elsewhere() {
         policy.as_str().unwrap().starts_with("default-src 'none'"),
         "{policy}"
     );
+
+    // Reloaded, the page has a new session, and the old one has ended with its engine.
+    let link = page
+        .attribute(&page.find("#export-record"), "href")
+        .unwrap();
+    let old = link
+        .split('/')
+        .skip_while(|part| *part != "sessions")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let show = format!("/api/sessions/{old}");
+    assert_eq!(server.request("POST", &show, r#"{"do":"show"}"#).0, 200);
+    page.goto(&server.url);
+    page.wait("return document.getElementById('status').dataset.state === 'move'");
+    assert_ne!(
+        page.attribute(&page.find("#export-record"), "href")
+            .unwrap(),
+        link
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while server.request("POST", &show, r#"{"do":"show"}"#).0 != 404 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the reloaded page's session goes on"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 #[test]
