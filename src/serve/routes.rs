@@ -80,7 +80,7 @@ async fn guard(State(app): State<App>, request: HttpRequest, next: Next) -> Resp
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(
             "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
-             img-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'",
+             connect-src 'self'; form-action 'none'; frame-ancestors 'none'",
         ),
     );
     response

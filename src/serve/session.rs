@@ -31,6 +31,7 @@ impl Default for Timeouts {
         }
     }
 }
+
 /// Events waiting for a page that does not read them; beyond, analysis lines are dropped.
 const EVENT_BACKLOG: usize = 256;
 
@@ -277,8 +278,7 @@ fn run(mut desk: Box<dyn Desk>, inbox: Receiver<Msg>, wire: Wire, timeouts: Time
         }
         desk.follow();
     }
-    // Dropped, the desk stops its search and frees its engine.
-    desk.stop();
+    // Dropped here, the desk stops its search, waits for it and frees its engine.
 }
 
 /// A request on the session's game: a new game and a load make a new table (perhaps of
