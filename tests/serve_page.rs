@@ -21,9 +21,12 @@ fn new_game(page: &Session, server: &Server, rules: &str, you: &str, level: u8, 
     ] {
         page.click(&page.find(&format!("#{select} option[value='{value}']")));
     }
+    // The board of the page's first game is marked, to know the new game's from it.
+    page.execute("document.querySelector('#table svg').dataset.old = 'yes'");
     page.click(&page.find("#new"));
     page.wait(&format!(
-        "return document.querySelectorAll('#table .hit').length === {0} * {0}",
+        "return !document.querySelector('#table svg').dataset.old && \
+         document.querySelectorAll('#table .hit').length === {0} * {0}",
         side_of(rules)
     ));
 }
@@ -49,7 +52,7 @@ fn settled(page: &Session) -> bool {
 #[test]
 fn a_whole_game_by_clicks_against_the_engine() {
     // At its weakest the engine answers at once, without a search.
-    whole_game("brandubh", 0, 100);
+    whole_game("brandubh", "attackers", 0, 100);
 }
 
 /// A measurement, not a test (run it with `--ignored --nocapture`, in release): the time
@@ -58,19 +61,19 @@ fn a_whole_game_by_clicks_against_the_engine() {
 #[test]
 #[ignore]
 fn click_to_reply_at_100_ms_a_move() {
-    whole_game("copenhagen", 20, 100);
+    // As the defenders, whose random moves last longer than the attackers'.
+    whole_game("copenhagen", "defenders", 20, 100);
 }
 
-/// Plays a whole game of `rules` by clicks as the attackers against the engine at `level` and
+/// Plays a whole game of `rules` by clicks as `you` against the engine at `level` and
 /// `movetime`; prints the time from each click to the engine's answer on screen.
-fn whole_game(rules: &str, level: u8, movetime: u64) {
+fn whole_game(rules: &str, you: &str, level: u8, movetime: u64) {
     let Some((chromium, driver)) = browser() else {
         return;
     };
     let server = Server::start(&[]);
     let page = Session::start(&chromium, &driver, true);
-    // In Brandubh the defenders open: the engine moves first.
-    new_game(&page, &server, rules, "attackers", level, movetime);
+    new_game(&page, &server, rules, you, level, movetime);
     // When the person clicks a target, and when the engine's answer is on the board.
     page.execute(
         "window.clicked = null; window.replies = [];\
@@ -135,7 +138,7 @@ fn whole_game(rules: &str, level: u8, movetime: u64) {
     ms.sort_by(f64::total_cmp);
     if !ms.is_empty() {
         eprintln!(
-            "{} moves of the person; click to the engine's reply on screen in {rules} at \
+            "{} moves of the person ({you}); click to the engine's reply on screen in {rules} at \
              level {level}, {movetime} ms a move: median {:.0} ms, max {:.0} ms; {text}",
             plies,
             ms[ms.len() / 2],
@@ -170,14 +173,16 @@ fn analysis_follows_the_game_and_moves_are_taken_back() {
     let after = page.wait(lines);
     assert_ne!(after, before);
     assert_eq!(page.find_all("#moves a.move.current").len(), 1);
-    // A move of the best line clicked plays it.
-    let first = page.find("#lines-shown .line .pv");
-    let text = page.execute("return document.querySelector('#lines-shown .line .pv').textContent");
-    page.click(&first);
+    // A move of the best line clicked plays it (the lines are redrawn as they deepen).
+    page.execute(
+        "document.addEventListener('click', e => {\
+           if (e.target.classList.contains('pv')) window.pv = e.target.textContent; }, true)",
+    );
+    page.click_live("#lines-shown .line .pv");
     page.wait("return document.getElementById('status').dataset.ply === '2'");
     let list = page
         .execute("return [...document.querySelectorAll('#moves a.move')].map(m => m.textContent)");
-    assert_eq!(list[1], text);
+    assert_eq!(list[1], page.execute("return window.pv"));
     // Keys and clicks move through the game; the analysis follows.
     page.press(key::HOME);
     page.wait("return document.getElementById('status').dataset.ply === '0'");

@@ -168,6 +168,21 @@ impl Session {
         self.command("POST", &format!("element/{}/click", e.0), Some(json!({})));
     }
 
+    /// Finds the first element `css` matches and clicks it, finding it again while the page
+    /// replaces it in between (a list that events redraw).
+    pub fn click_live(&self, css: &str) {
+        for _ in 0..50 {
+            let e = self.find(css);
+            let path = format!("/session/{}/element/{}/click", self.id, e.0);
+            match self.call("POST", &path, Some(json!({}))) {
+                Ok(_) => return,
+                Err(WireError::Refused(why)) if why.contains("stale element") => continue,
+                Err(e) => panic!("click {css}: {e}"),
+            }
+        }
+        panic!("click {css}: the element never stayed long enough to be clicked");
+    }
+
     pub fn attribute(&self, e: &Element, name: &str) -> Option<String> {
         let v = self.command("GET", &format!("element/{}/attribute/{name}", e.0), None);
         v.as_str().map(str::to_string)
