@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::server::{Server, cpu_ticks};
+use common::server::{Server, cpu_ticks, rss_kb};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -95,7 +95,7 @@ fn bad_requests_get_a_4xx_with_their_reason() {
     assert_eq!(view["side"], 7);
     assert_eq!(view["to_move"], "defenders");
     let at = format!("/api/sessions/{id}");
-    let cases: [(&str, &str, &str, u16, &str); 9] = [
+    let cases: [(&str, &str, &str, u16, &str); 10] = [
         ("POST", &at, "not json", 400, "bad request: expected ident"),
         ("POST", &at, r#"{"do":"fly"}"#, 400, "unknown variant `fly`"),
         (
@@ -135,6 +135,13 @@ fn bad_requests_get_a_4xx_with_their_reason() {
         ),
         ("GET", "/api/sessions/123/events", "", 404, "no session 123"),
         ("GET", "/nothing", "", 404, "no such page"),
+        (
+            "DELETE",
+            &at,
+            "",
+            405,
+            "DELETE is not a request for /api/sessions/",
+        ),
     ];
     for (method, path, body, status, message) in cases {
         let (got, answer) = server.request(method, path, body);
@@ -333,12 +340,13 @@ fn sessions_are_limited_and_a_closed_page_frees_its_place_and_its_search() {
     }
 }
 
-/// The median and the largest of `ms`.
+/// The median, the 95th percentile and the largest of `ms`.
 fn spread(ms: &mut [f64]) -> String {
     ms.sort_by(f64::total_cmp);
     format!(
-        "median {:.1} ms, max {:.1} ms over {}",
+        "median {:.1} ms, 95th percentile {:.1} ms, max {:.1} ms over {}",
         ms[ms.len() / 2],
+        ms[ms.len() * 95 / 100],
         ms[ms.len() - 1],
         ms.len()
     )
@@ -395,6 +403,7 @@ fn load_of_twenty_analysing_sessions() {
         }
     }
     let busy = (cpu_ticks(server.pid()) - busy_from) as f64 / busy_since.elapsed().as_secs_f64();
+    let busy_rss = rss_kb(server.pid());
     eprintln!(
         "{PAGES} sessions analysing: page {}; move {}; server CPU {:.0}% of a core",
         spread(&mut pages),
@@ -421,6 +430,11 @@ fn load_of_twenty_analysing_sessions() {
     eprintln!(
         "all {PAGES} sessions ended {:.0} ms after their pages closed",
         closed.elapsed().as_secs_f64() * 1000.0
+    );
+    eprintln!(
+        "the server's memory: {} MB with the {PAGES} sessions, {} MB after",
+        busy_rss / 1024,
+        rss_kb(server.pid()) / 1024
     );
     let idle_from = cpu_ticks(server.pid());
     std::thread::sleep(Duration::from_secs(3));

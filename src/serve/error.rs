@@ -18,6 +18,8 @@ pub enum ApiError {
     Streamed(String),
     #[error("no such page or request: the board is at /")]
     NoRoute,
+    #[error("{method} is not a request for {path}: see docs/serve.md for each request's method")]
+    Method { method: String, path: String },
     #[error("the request is larger than the {} KB the server reads", .0 / 1024)]
     TooLarge(usize),
     #[error("bad request: {0}")]
@@ -62,6 +64,7 @@ impl ApiError {
         match self {
             ApiError::UnknownSession(_) | ApiError::NoRoute => 404,
             ApiError::TooLarge(_) => 413,
+            ApiError::Method { .. } => 405,
             ApiError::Full { .. } => 429,
             ApiError::Streamed(_)
             | ApiError::Over

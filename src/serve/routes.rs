@@ -40,6 +40,7 @@ pub fn router(app: App) -> Router {
         .route("/api/sessions/{id}/events", get(events))
         .route("/api/sessions/{id}/export/{what}", get(export))
         .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(from_fn_with_state(app.clone(), guard))
         .with_state(app)
@@ -96,6 +97,14 @@ async fn page(State(app): State<App>) -> Response {
 
 async fn not_found() -> Response {
     ApiError::NoRoute.into_response()
+}
+
+async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    ApiError::Method {
+        method: method.to_string(),
+        path: uri.path().to_string(),
+    }
+    .into_response()
 }
 
 /// The body as a typed request, or why it is not one.

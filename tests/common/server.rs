@@ -117,3 +117,13 @@ pub fn cpu_ticks(pid: u32) -> u64 {
     let fields: Vec<&str> = after.split_whitespace().collect();
     fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
+
+/// The memory a process holds, in KB (Linux).
+pub fn rss_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmRSS")
+}
