@@ -303,7 +303,9 @@
   }
 
   function go(ply) {
-    if (view) act({ "do": "goto", ply: Math.max(0, Math.min(view.moves.length, ply)) });
+    if (!view) return;
+    ply = Math.max(0, Math.min(view.moves.length, ply));
+    if (ply !== view.ply) act({ "do": "goto", ply: ply });
   }
 
   document.addEventListener("keydown", function (e) {
