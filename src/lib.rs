@@ -11,6 +11,8 @@ pub mod protocol;
 pub mod record;
 pub mod report;
 pub mod search;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod splitmix;
 pub mod tactics;
 pub mod tournament;

@@ -7,7 +7,7 @@ mod webdriver;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use webdriver::{Session, TempDir, find_program};
+use webdriver::{Session, TempDir, browser};
 
 /// A real game of `data/copenhagen.csv`: 42 plies, with captures, won by the defenders.
 const GAME_LINE: &str = "8";
@@ -173,25 +173,6 @@ fn board_draws_one_position() {
     assert_eq!(used("board"), 1);
     assert!(svg.contains("<title>captured on e2</title>"));
     assert!(svg.contains("data-from=\"g3\" data-to=\"e3\""));
-}
-
-/// Chromium and chromedriver, or why the browser test cannot run here.
-fn browser() -> Option<(PathBuf, PathBuf)> {
-    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
-    let driver = find_program(&["chromedriver"]);
-    match (chromium, driver) {
-        (Some(c), Some(d)) => Some((c, d)),
-        _ => {
-            let message = "the browser test needs chromium and chromedriver \
-                           (apt-get install chromium chromium-driver)";
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI must run it: {message}"
-            );
-            eprintln!("skipped: {message}");
-            None
-        }
-    }
 }
 
 #[test]

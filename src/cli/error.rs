@@ -12,6 +12,8 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
     #[error(transparent)]
+    Serve(#[from] hnefi::serve::ServeError),
+    #[error(transparent)]
     Game(#[from] hnefi::report::game::GameError),
     #[error(transparent)]
     Analysis(#[from] hnefi::report::analysis::AnalysisError),

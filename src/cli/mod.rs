@@ -19,6 +19,7 @@ mod manual;
 mod openings;
 mod perft;
 mod report;
+mod serve;
 mod spsa;
 mod tactics;
 mod tournament;
@@ -94,6 +95,9 @@ enum Command {
     Annotate(report::AnnotateArgs),
     /// Draw one position as an SVG diagram, for articles and forum posts.
     Board(report::BoardArgs),
+    /// A board in the browser to play and analyse with the engine: a local web server that
+    /// prints its address.
+    Serve(serve::ServeArgs),
     /// Play on hnefatafl.org's server (hnefatafl-server) as a bot: offer or join games, play
     /// them within the server's clock, come back after a dropped connection.
     Bot(bot::BotArgs),
@@ -146,6 +150,7 @@ pub fn run() -> ExitCode {
         Some(Command::Annotate(args)) => report::annotate(args),
         Some(Command::Board(args)) => report::board(args),
         Some(Command::Bot(args)) => bot::bot(args),
+        Some(Command::Serve(args)) => serve::serve(args),
         Some(Command::Completions(args)) => manual::completions(args),
         Some(Command::Man(args)) => manual::man(args),
         None => engine::engine(cli.engine),

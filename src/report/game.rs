@@ -202,6 +202,22 @@ pub fn find(source: &str, game: Option<usize>) -> Result<Found, GameError> {
     from_line(source)
 }
 
+/// A game given as text, never read as the name of a file: an `.otg` game, lines of records
+/// (only one of them a game), or the moves of one game.
+pub fn from_text(text: &str) -> Result<Found, GameError> {
+    const NAME: &str = "the text";
+    if text.trim_start().starts_with('[') {
+        return Ok(Found {
+            form: Form::Otg(text.to_string(), NAME.into()),
+            details: Vec::new(),
+        });
+    }
+    if text.trim().lines().count() > 1 {
+        return from_records(text, NAME, None);
+    }
+    from_line(text)
+}
+
 /// A record line: the four fields or more, or just the moves.
 fn from_line(text: &str) -> Result<Found, GameError> {
     let text = text.trim();

@@ -162,13 +162,14 @@ fn start_of<G: Geometry>(rules: &str) -> Result<Option<Board<G>>, OtgError> {
             expected: G::SIDE,
         });
     }
+    // The side that moves first is the rules' (the defenders in Brandubh), where they say.
+    let first = crate::board::opentafl::parse_rules_string(rules)
+        .map_or(Side::Attackers, |variant| variant.rules.first);
     let mut start = None;
     for field in rules.split_whitespace() {
         if let Some(s) = field.strip_prefix("start:") {
-            start = Some(
-                Board::from_opentafl(s, Side::Attackers)
-                    .map_err(|e| OtgError::Start(e.to_string()))?,
-            );
+            start =
+                Some(Board::from_opentafl(s, first).map_err(|e| OtgError::Start(e.to_string()))?);
         }
     }
     Ok(start)

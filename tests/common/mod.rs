@@ -1,6 +1,8 @@
 //! Shared helpers for the integration tests: the real games of `data/copenhagen.csv`.
 #![allow(dead_code)]
 
+pub mod server;
+
 use std::path::PathBuf;
 
 /// One line of `copenhagen.csv`.

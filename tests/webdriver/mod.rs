@@ -1,6 +1,8 @@
-//! A small WebDriver client for headless Chromium through chromedriver: just what the report's
-//! browser test needs (open a page, find elements, click, read, run a script, screenshot),
-//! spoken as JSON over HTTP/1.1 to a chromedriver on the loopback address.
+//! A small WebDriver client for headless Chromium through chromedriver: just what the browser
+//! tests need (open a page, find elements, click, drag, type, press keys, read, run a script,
+//! wait for the page, screenshot), spoken as JSON over HTTP/1.1 to a chromedriver on the
+//! loopback address.
+#![allow(dead_code)]
 
 use serde_json::{Value, json};
 use std::io::{BufRead, Read, Write};
@@ -18,6 +20,34 @@ pub fn find_program(names: &[&str]) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
         .find(|p| p.is_file())
+}
+
+/// Chromium and chromedriver, or why the browser tests cannot run here (outside CI they are
+/// skipped with a note; under CI they must run).
+pub fn browser() -> Option<(PathBuf, PathBuf)> {
+    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
+    let driver = find_program(&["chromedriver"]);
+    match (chromium, driver) {
+        (Some(c), Some(d)) => Some((c, d)),
+        _ => {
+            let message = "the browser test needs chromium and chromedriver \
+                           (apt-get install chromium chromium-driver)";
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI must run it: {message}"
+            );
+            eprintln!("skipped: {message}");
+            None
+        }
+    }
+}
+
+/// WebDriver's codes of keys without a character.
+pub mod key {
+    pub const HOME: &str = "\u{E011}";
+    pub const END: &str = "\u{E010}";
+    pub const LEFT: &str = "\u{E012}";
+    pub const RIGHT: &str = "\u{E014}";
 }
 
 /// Why a WebDriver request failed.
@@ -138,6 +168,21 @@ impl Session {
         self.command("POST", &format!("element/{}/click", e.0), Some(json!({})));
     }
 
+    /// Finds the first element `css` matches and clicks it, finding it again while the page
+    /// replaces it in between (a list that events redraw).
+    pub fn click_live(&self, css: &str) {
+        for _ in 0..50 {
+            let e = self.find(css);
+            let path = format!("/session/{}/element/{}/click", self.id, e.0);
+            match self.call("POST", &path, Some(json!({}))) {
+                Ok(_) => return,
+                Err(WireError::Refused(why)) if why.contains("stale element") => continue,
+                Err(e) => panic!("click {css}: {e}"),
+            }
+        }
+        panic!("click {css}: the element never stayed long enough to be clicked");
+    }
+
     pub fn attribute(&self, e: &Element, name: &str) -> Option<String> {
         let v = self.command("GET", &format!("element/{}/attribute/{name}", e.0), None);
         v.as_str().map(str::to_string)
@@ -155,6 +200,53 @@ impl Session {
             "execute/sync",
             Some(json!({ "script": script, "args": [] })),
         )
+    }
+
+    /// Runs `script` (a function body that returns a value) until its value is neither null,
+    /// false nor undefined, and returns it. A guard of a minute against a hang, not a timing:
+    /// the page may be as slow as a loaded machine makes it.
+    pub fn wait(&self, script: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let v = self.execute(script);
+            if !(v.is_null() || v == Value::Bool(false)) {
+                return v;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the page never made true: {script}"
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    /// Types `text` into `e` as keystrokes.
+    pub fn type_into(&self, e: &Element, text: &str) {
+        self.command(
+            "POST",
+            &format!("element/{}/value", e.0),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// Presses and releases `key` (a character, or one of [`key`]) on the focused element.
+    pub fn press(&self, key: &str) {
+        let actions = json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": [
+            { "type": "keyDown", "value": key }, { "type": "keyUp", "value": key } ] }] });
+        self.command("POST", "actions", Some(actions));
+    }
+
+    /// Drags with the mouse from the centre of `from` to the centre of `to`.
+    pub fn drag(&self, from: &Element, to: &Element) {
+        let at = |e: &Element| json!({ ELEMENT: e.0 });
+        let actions = json!({ "actions": [{ "type": "pointer", "id": "mouse",
+            "parameters": { "pointerType": "mouse" }, "actions": [
+            { "type": "pointerMove", "origin": at(from), "x": 0, "y": 0 },
+            { "type": "pointerDown", "button": 0 },
+            { "type": "pointerMove", "origin": at(from), "x": 8, "y": 8, "duration": 50 },
+            { "type": "pointerMove", "origin": at(to), "x": 0, "y": 0, "duration": 100 },
+            { "type": "pointerUp", "button": 0 } ] }] });
+        self.command("POST", "actions", Some(actions));
     }
 
     /// The visible part of the page as PNG bytes.

@@ -1,0 +1,149 @@
+//! New tables: a new game under a preset, or a game loaded from text the page sends (a FEN or
+//! OpenTafl position, a record line with or without move numbers, an `.otg` game). The text
+//! is only ever read as a game, never as the name of a file on the server.
+
+use super::api::NewGame;
+use super::error::ApiError;
+use super::session::{Wire, seat_of};
+use super::table::{Desk, Seat, Table};
+use crate::board::Preset;
+use crate::board::generic::{Board, Move, Rulebook};
+
+use crate::report::game;
+use crate::search::size::Size;
+use crate::variant::NamedRules;
+
+/// A table for the game `new` describes.
+pub fn new_game(
+    new: &NewGame,
+    analysis: (bool, usize),
+    wire: Wire,
+) -> Result<Box<dyn Desk>, ApiError> {
+    let seat = seat_of(new)?;
+    let rules: NamedRules = new
+        .rules
+        .parse()
+        .map_err(|e| ApiError::Rules(format!("{e}")))?;
+    crate::with_size!(
+        rules.rules.side,
+        open_at(rules, None, &[], seat, analysis, wire)
+    )
+}
+
+/// A table for `text`, with what was loaded in words. Rules the text does not name are
+/// `current`, or the usual ones of the text's board when that is another size.
+pub fn load(
+    text: &str,
+    current: &NamedRules,
+    seat: Seat,
+    analysis: (bool, usize),
+    wire: Wire,
+) -> Result<(Box<dyn Desk>, String), ApiError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ApiError::Load(
+            "nothing to load: paste a FEN, a record ('d1-d3 e5-e2 ...') or an OpenTafl .otg game"
+                .into(),
+        ));
+    }
+    let rules_for = |side: u8| {
+        if current.rules.side == side {
+            current.clone()
+        } else {
+            NamedRules::preset(Preset::default_for_side(side))
+        }
+    };
+    if let Some(side) = position_side(text) {
+        if ![7, 9, 11, 13].contains(&side) {
+            return Err(ApiError::Load(format!(
+                "a position of {side} ranks: boards have 7, 9, 11 or 13"
+            )));
+        }
+        let rules = rules_for(side);
+        let desk = crate::with_size!(side, position_at(text, rules, seat, analysis, wire))?;
+        return Ok((desk, "position loaded".into()));
+    }
+    let found = game::from_text(text).map_err(|e| ApiError::Load(e.to_string()))?;
+    let rules = match found.rules().map_err(|e| ApiError::Load(e.to_string()))? {
+        Some(rules) => rules,
+        None => current.clone(),
+    };
+    let (desk, moves) = crate::with_size!(
+        rules.rules.side,
+        game_at(&found, rules, seat, analysis, wire)
+    )?;
+    Ok((desk, format!("game of {moves} moves loaded")))
+}
+
+/// The side of the board of a FEN (`3a3/.../3a3 d`) or an OpenTafl position (`/3t3/.../`):
+/// its ranks, if `text` is one.
+fn position_side(text: &str) -> Option<u8> {
+    let first = text.split_whitespace().next()?;
+    if !first.contains('/') || first.contains('-') || first.starts_with('[') {
+        return None;
+    }
+    let ranks = first.split('/').filter(|r| !r.is_empty()).count();
+    u8::try_from(ranks).ok()
+}
+
+fn position_at<G: Size>(
+    text: &str,
+    rules: NamedRules,
+    seat: Seat,
+    analysis: (bool, usize),
+    wire: Wire,
+) -> Result<Box<dyn Desk>, ApiError> {
+    let board = Board::<G>::from_position(text).map_err(|e| ApiError::Load(e.to_string()))?;
+    Rulebook::<G>::new(rules.rules)
+        .check_setup(&board)
+        .map_err(|e| ApiError::Load(e.to_string()))?;
+    open_at(rules, Some(board), &[], seat, analysis, wire)
+}
+
+fn game_at<G: Size>(
+    found: &game::Found,
+    rules: NamedRules,
+    seat: Seat,
+    analysis: (bool, usize),
+    wire: Wire,
+) -> Result<(Box<dyn Desk>, usize), ApiError> {
+    let game = found
+        .game::<G>(&rules)
+        .map_err(|e| ApiError::Load(e.to_string()))?;
+    let moves: Vec<Move<G>> = game.moves.iter().map(|m| m.mv).collect();
+    let desk = open_at(rules, Some(game.start), &moves, seat, analysis, wire)?;
+    Ok((desk, moves.len()))
+}
+
+fn open_at<G: Size>(
+    rules: NamedRules,
+    start: Option<Board<G>>,
+    moves: &[Move<G>],
+    seat: Seat,
+    analysis: (bool, usize),
+    wire: Wire,
+) -> Result<Box<dyn Desk>, ApiError> {
+    let start = match start {
+        Some(start) => start,
+        None => rules
+            .start_board::<G>()
+            .map_err(|e| ApiError::Rules(e.to_string()))?,
+    };
+    Ok(Box::new(Table::open(
+        rules, start, moves, seat, analysis, wire,
+    )?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_told_from_games() {
+        assert_eq!(position_side("3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 d"), Some(7));
+        assert_eq!(position_side("/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"), Some(7));
+        assert_eq!(position_side("1. d1-d3 e5-e2"), None);
+        assert_eq!(position_side("d1-d3 e5-e2xe2/f2"), None);
+        assert_eq!(position_side("[rules:dim:7]\n1. d4-d6"), None);
+    }
+}

@@ -1,0 +1,352 @@
+// The board page: asks the server for a session, draws every view it answers with, and
+// listens to its events (the engine's moves, the analysis lines). The server keeps the game
+// and judges every move; the page only shows it and sends what the person does.
+(function () {
+  "use strict";
+  var id = null;
+  var view = null;
+  var selected = null;
+  var flipped = false;
+  var lines = {};
+  var drag = null;
+  var justDragged = false;
+
+  function $(name) { return document.getElementById(name); }
+
+  function say(text, error) {
+    $("message").textContent = text || "";
+    $("message").className = error ? "error" : "";
+  }
+
+  function call(path, body) {
+    return fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (json) {
+        if (!r.ok) throw new Error(json.error || r.statusText);
+        return json;
+      });
+    });
+  }
+
+  function act(body) {
+    if (!id) return Promise.resolve();
+    return call("/api/sessions/" + id, body).then(function (v) {
+      show(v);
+      say(v.note || "");
+    }, function (e) { say(e.message, true); });
+  }
+
+  function settings() {
+    var you = $("you").value;
+    return {
+      rules: $("rules").value,
+      engine: you === "both" ? "none" : (you === "attackers" ? "defenders" : "attackers"),
+      level: Number($("level").value),
+      movetime: Number($("movetime").value)
+    };
+  }
+
+  function start() {
+    call("/api/sessions", settings()).then(function (answer) {
+      id = answer.id;
+      listen();
+      show(answer.view);
+    }, function (e) { say(e.message, true); $("status").textContent = "No session"; });
+  }
+
+  function listen() {
+    var events = new EventSource("/api/sessions/" + id + "/events");
+    events.addEventListener("state", function (e) { show(JSON.parse(e.data)); });
+    events.addEventListener("info", function (e) { info(JSON.parse(e.data)); });
+    events.onerror = function () {
+      if (events.readyState === EventSource.CLOSED) {
+        say("The session has ended: reload the page for a new one.", true);
+      }
+    };
+  }
+
+  // Square names to drawing coordinates: files left to right, the first rank at the bottom.
+  function corner(square) {
+    var file = square.charCodeAt(0) - 97;
+    var rank = Number(square.slice(1)) - 1;
+    return [view.margin + file * view.cell, view.margin + (view.side - 1 - rank) * view.cell];
+  }
+
+  function element(name, attributes, parent) {
+    var e = document.createElementNS(parent.namespaceURI, name);
+    Object.keys(attributes).forEach(function (k) { e.setAttribute(k, attributes[k]); });
+    parent.appendChild(e);
+    return e;
+  }
+
+  function show(v) {
+    // An answer overtaken by an event (the engine's move) is stale.
+    if (view && v.generation < view.generation) return;
+    if (!view || v.generation !== view.generation) lines = {};
+    view = v;
+    selected = null;
+    $("table").innerHTML = v.svg;
+    drawSquares();
+    drawMarks();
+    var status = $("status");
+    var side = v.to_move === "attackers" ? "Attackers" : "Defenders";
+    if (v.ending) {
+      status.textContent = v.ending.text;
+      status.dataset.state = "over";
+    } else if (v.thinking) {
+      status.textContent = side + " to move: Hnefi is thinking…";
+      status.dataset.state = "thinking";
+    } else {
+      status.textContent = side + " to move" + (v.engine === "none" ? "" : " (you)");
+      status.dataset.state = "move";
+    }
+    status.dataset.ply = v.ply;
+    $("ply").textContent = "move " + v.ply + " / " + v.moves.length;
+    $("analyse").textContent = v.analysis ? "Stop" : "Start";
+    $("lines").value = String(v.lines);
+    moves();
+    showLines();
+    ["record", "otg", "report"].forEach(function (kind) {
+      $("export-" + kind).href = "/api/sessions/" + id + "/export/" + kind;
+    });
+  }
+
+  // The squares to click, on top of the drawing, made once a view.
+  function drawSquares() {
+    var svg = $("table").querySelector("svg");
+    var hits = element("g", { "class": "hits" }, svg);
+    view.squares.forEach(function (s) {
+      var c = corner(s);
+      element("rect", { "class": "hit", "data-square": s, x: c[0], y: c[1],
+        width: view.cell, height: view.cell }, hits);
+    });
+  }
+
+  // The piece chosen, its targets and what each would capture, under the squares to click;
+  // the squares say what a click on them does.
+  function drawMarks() {
+    var svg = $("table").querySelector("svg");
+    svg.classList.toggle("flipped", flipped);
+    var old = svg.querySelector(".marks");
+    if (old) old.remove();
+    var marks = document.createElementNS(svg.namespaceURI, "g");
+    marks.setAttribute("class", "marks");
+    svg.insertBefore(marks, svg.querySelector(".hits"));
+    var from = {};
+    view.legal.forEach(function (m) { from[m.from] = true; });
+    var targets = view.legal.filter(function (m) { return m.from === selected; });
+    var target = {};
+    targets.forEach(function (m) { target[m.to] = m; });
+    if (selected) {
+      var c = corner(selected);
+      element("rect", { "class": "selected", x: c[0], y: c[1], width: view.cell, height: view.cell }, marks);
+    }
+    targets.forEach(function (m) {
+      var c = corner(m.to);
+      element("circle", { "class": "dot" + (m.captures.length ? " capture" : ""),
+        cx: c[0] + view.cell / 2, cy: c[1] + view.cell / 2, r: view.cell * 0.16 }, marks);
+      m.captures.forEach(function (s) {
+        var t = corner(s);
+        element("rect", { "class": "threat", x: t[0] + 3, y: t[1] + 3,
+          width: view.cell - 6, height: view.cell - 6, rx: 6 }, marks);
+      });
+    });
+    svg.querySelectorAll(".hit").forEach(function (hit) {
+      var s = hit.getAttribute("data-square");
+      hit.classList.toggle("movable", !!from[s]);
+      hit.classList.toggle("target", !!target[s]);
+      hit.classList.toggle("capture", !!(target[s] && target[s].captures.length));
+    });
+  }
+
+  function play(moves) {
+    selected = null;
+    act({ "do": "play", moves: moves });
+  }
+
+  function chooseSquare(square) {
+    var move = view.legal.filter(function (m) { return m.from === selected && m.to === square; })[0];
+    if (move) return play([move.from + "-" + move.to]);
+    var movable = view.legal.some(function (m) { return m.from === square; });
+    selected = movable && selected !== square ? square : null;
+    drawMarks();
+  }
+
+  $("table").addEventListener("click", function (e) {
+    if (justDragged) { justDragged = false; return; }
+    var hit = e.target.closest && e.target.closest(".hit");
+    if (hit) chooseSquare(hit.getAttribute("data-square"));
+  });
+
+  // Dragging a piece: it follows the pointer and drops on a target, or goes back.
+  function pieceAt(square) {
+    var c = corner(square);
+    var x = c[0] + view.cell / 2, y = c[1] + view.cell / 2;
+    var pieces = $("table").querySelectorAll("svg > use");
+    for (var i = 0; i < pieces.length; i++) {
+      if (Number(pieces[i].getAttribute("x")) === x && Number(pieces[i].getAttribute("y")) === y) return pieces[i];
+    }
+    return null;
+  }
+
+  $("table").addEventListener("pointerdown", function (e) {
+    var hit = e.target.closest && e.target.closest(".hit.movable");
+    if (!hit || e.button !== 0) return;
+    drag = { square: hit.getAttribute("data-square"), x: e.clientX, y: e.clientY, moved: false };
+  });
+
+  document.addEventListener("pointermove", function (e) {
+    if (!drag) return;
+    var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 6) return;
+    if (!drag.moved) {
+      drag.moved = true;
+      selected = drag.square;
+      drawMarks();
+      drag.piece = pieceAt(drag.square);
+      if (drag.piece) drag.piece.classList.add("dragging");
+    }
+    var svg = $("table").querySelector("svg");
+    var scale = svg.viewBox.baseVal.width / svg.getBoundingClientRect().width * (flipped ? -1 : 1);
+    if (drag.piece) drag.piece.setAttribute("transform", "translate(" + dx * scale + " " + dy * scale + ")");
+  });
+
+  document.addEventListener("pointerup", function (e) {
+    if (!drag) return;
+    var d = drag;
+    drag = null;
+    if (!d.moved) return;
+    justDragged = true;
+    if (d.piece) { d.piece.removeAttribute("transform"); d.piece.classList.remove("dragging"); }
+    var under = document.elementFromPoint(e.clientX, e.clientY);
+    var hit = under && under.closest && under.closest(".hit");
+    if (hit && hit.getAttribute("data-square") !== d.square) chooseSquare(hit.getAttribute("data-square"));
+  });
+
+  function moves() {
+    var list = $("moves");
+    list.innerHTML = "";
+    var row = null, number = null;
+    view.moves.forEach(function (m) {
+      if (m.number !== number) {
+        number = m.number;
+        row = document.createElement("li");
+        var n = document.createElement("span");
+        n.className = "number";
+        n.textContent = number + ".";
+        row.appendChild(n);
+        if (m.side === "defenders") {
+          var gap = document.createElement("span");
+          gap.className = "move empty";
+          gap.textContent = "…";
+          row.appendChild(gap);
+        }
+        list.appendChild(row);
+      }
+      var a = document.createElement("a");
+      a.className = "move" + (m.ply === view.ply ? " current" : "");
+      a.dataset.ply = m.ply;
+      a.textContent = m.text;
+      row.appendChild(a);
+    });
+    var current = list.querySelector(".current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+  }
+
+  $("moves").addEventListener("click", function (e) {
+    var a = e.target.closest("a.move");
+    if (a) act({ "do": "goto", ply: Number(a.dataset.ply) });
+  });
+
+  function info(line) {
+    if (!view || line.generation !== view.generation) return;
+    lines[line.rank] = line;
+    showLines();
+  }
+
+  function percent(x) { return Math.round(x * 100) + "%"; }
+
+  function showLines() {
+    var box = $("lines-shown");
+    box.innerHTML = "";
+    var best = lines[1];
+    var bar = document.querySelector("#evalbar .fill");
+    bar.style.height = best ? percent(best.chance) : "50%";
+    document.querySelector("#evalbar .label").textContent = best ? percent(best.chance) : "";
+    Object.keys(lines).sort().forEach(function (rank) {
+      var line = lines[rank];
+      var div = document.createElement("div");
+      div.className = "line";
+      div.dataset.rank = rank;
+      var chance = document.createElement("span");
+      chance.className = "chance";
+      chance.textContent = "attackers " + percent(line.chance);
+      chance.title = line.score;
+      var about = document.createElement("span");
+      about.className = "about";
+      about.textContent = "depth " + line.depth + " · " + Math.round(line.nps / 1000) + " kN/s";
+      div.appendChild(chance);
+      div.appendChild(about);
+      line.moves.forEach(function (text, i) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "pv";
+        b.textContent = text;
+        b.addEventListener("click", function () { play(line.moves.slice(0, i + 1)); });
+        div.appendChild(b);
+      });
+      box.appendChild(div);
+    });
+  }
+
+  function go(ply) {
+    if (!view) return;
+    ply = Math.max(0, Math.min(view.moves.length, ply));
+    if (ply !== view.ply) act({ "do": "goto", ply: ply });
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || !view) return;
+    if (/^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName)) return;
+    var to = { ArrowLeft: view.ply - 1, ArrowRight: view.ply + 1, Home: 0, End: view.moves.length }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    go(to);
+  });
+
+  $("first").addEventListener("click", function () { go(0); });
+  $("previous").addEventListener("click", function () { go(view.ply - 1); });
+  $("next").addEventListener("click", function () { go(view.ply + 1); });
+  $("last").addEventListener("click", function () { go(view.moves.length); });
+  $("takeback").addEventListener("click", function () { act({ "do": "takeback" }); });
+  $("engine-move").addEventListener("click", function () { act({ "do": "engine" }); });
+  $("flip").addEventListener("click", function () { flipped = !flipped; drawMarks(); });
+  $("new-game").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var s = settings();
+    s["do"] = "new";
+    if (id) act(s); else start();
+  });
+  $("analyse").addEventListener("click", function () {
+    act({ "do": "analyse", on: !view.analysis, lines: Number($("lines").value) });
+  });
+  $("lines").addEventListener("change", function () {
+    act({ "do": "analyse", on: view.analysis, lines: Number($("lines").value) });
+  });
+  $("load").addEventListener("click", function () {
+    act({ "do": "load", text: $("load-text").value });
+  });
+  $("load-file").addEventListener("change", function () {
+    var file = this.files[0];
+    if (!file) return;
+    file.text().then(function (text) {
+      $("load-text").value = text;
+      act({ "do": "load", text: text });
+    });
+  });
+
+  start();
+})();
