@@ -245,8 +245,9 @@ fn games_load_and_export_on_every_board() {
 #[test]
 fn the_engine_answers_a_move_and_take_back_returns_to_the_persons_turn() {
     let server = Server::start(&[]);
-    // Brandubh's defenders open: the person; the engine plays the attackers.
-    let (id, view) = server.session("brandubh", "attackers");
+    // Brandubh's defenders open: the person; the engine plays the attackers, at full
+    // strength and long enough a move that the person's next request finds it thinking.
+    let (id, view) = server.session_with("brandubh", "attackers", 20, 1500);
     assert!(!view["thinking"].as_bool().unwrap());
     let at = format!("/api/sessions/{id}");
     let _listening = server.listen(&id);
@@ -278,7 +279,7 @@ fn the_engine_answers_a_move_and_take_back_returns_to_the_persons_turn() {
     });
     let (status, html) = server.request("GET", &format!("{at}/export/report"), "");
     assert_eq!(status, 200);
-    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("Hnefi (level 0)"));
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("Hnefi (level 20)"));
 }
 
 #[test]

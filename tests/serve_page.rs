@@ -278,6 +278,26 @@ fn a_fen_is_loaded_and_nothing_comes_from_elsewhere() {
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+
+    // A page left for another ends its session too, though the browser may keep the page.
+    let link = page
+        .attribute(&page.find("#export-record"), "href")
+        .unwrap();
+    let id = link
+        .split('/')
+        .skip_while(|p| *p != "sessions")
+        .nth(1)
+        .unwrap();
+    let show = format!("/api/sessions/{id}");
+    page.goto("about:blank");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while server.request("POST", &show, r#"{"do":"show"}"#).0 != 404 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the session of a page left goes on"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 #[test]
@@ -306,4 +326,22 @@ fn a_screenshot_of_an_analysed_game() {
     let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve.png");
     std::fs::write(&shot, png).unwrap();
     eprintln!("screenshot: {}", shot.display());
+}
+
+#[test]
+fn the_pages_are_tested_with_the_network_cut() {
+    // Every test here plays with the browser's network cut but for the loopback address
+    // (Session::start): from a blank page, with no policy of the server's in the way, nothing
+    // outside answers, so the pages above work offline.
+    let Some((chromium, driver)) = browser() else {
+        return;
+    };
+    let page = Session::start(&chromium, &driver, true);
+    page.goto("about:blank");
+    let reached = page.wait(
+        "if (!window.outside) fetch('http://example.com/', {mode: 'no-cors'}).then(\
+           () => window.outside = 'reached', () => window.outside = 'cut'); \
+         return window.outside;",
+    );
+    assert_eq!(reached, "cut");
 }

@@ -10,6 +10,7 @@
   var lines = {};
   var drag = null;
   var justDragged = false;
+  var events = null;
 
   function $(name) { return document.getElementById(name); }
 
@@ -58,7 +59,7 @@
   }
 
   function listen() {
-    var events = new EventSource("/api/sessions/" + id + "/events");
+    events = new EventSource("/api/sessions/" + id + "/events");
     events.addEventListener("state", function (e) { show(JSON.parse(e.data)); });
     events.addEventListener("info", function (e) { info(JSON.parse(e.data)); });
     events.onerror = function () {
@@ -67,6 +68,11 @@
       }
     };
   }
+
+  // A page left for another keeps no engine busy, even in the browser's back-forward cache:
+  // its stream closes and the server ends the session. Back on the page, a new one starts.
+  window.addEventListener("pagehide", function () { if (events) events.close(); });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) location.reload(); });
 
   // Square names to drawing coordinates: files left to right, the first rank at the bottom.
   function corner(square) {

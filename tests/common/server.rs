@@ -74,10 +74,23 @@ impl Server {
 
     /// A new session of `rules` where the engine plays `engine`; its id and first view.
     pub fn session(&self, rules: &str, engine: &str) -> (String, serde_json::Value) {
+        self.session_with(rules, engine, 0, 50)
+    }
+
+    /// A new session whose engine plays at `level`, `movetime` ms a move.
+    pub fn session_with(
+        &self,
+        rules: &str,
+        engine: &str,
+        level: u8,
+        movetime: u32,
+    ) -> (String, serde_json::Value) {
         let (status, body) = self.request(
             "POST",
             "/api/sessions",
-            &format!(r#"{{"rules":"{rules}","engine":"{engine}","level":0,"movetime":50}}"#),
+            &format!(
+                r#"{{"rules":"{rules}","engine":"{engine}","level":{level},"movetime":{movetime}}}"#
+            ),
         );
         assert_eq!(status, 200, "{body}");
         let answer: serde_json::Value = serde_json::from_str(&body).expect("JSON");

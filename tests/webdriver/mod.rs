@@ -88,7 +88,9 @@ pub struct Element(String);
 
 impl Session {
     /// Starts chromedriver and a headless Chromium with a fresh profile; `javascript` false
-    /// turns the page's scripts off (WebDriver's own still run).
+    /// turns the page's scripts off (WebDriver's own still run). The browser's network is
+    /// cut but for the loopback address, where the pages under test are served: no name
+    /// resolves, and every other address goes to a proxy that is not there.
     pub fn start(chromium: &Path, chromedriver: &Path, javascript: bool) -> Session {
         let port = free_port();
         let driver = Command::new(chromedriver)
@@ -123,6 +125,9 @@ impl Session {
             "--disable-sync".into(),
             "--disable-dev-shm-usage".into(),
             "--window-size=1400,1000".into(),
+            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1".into(),
+            // Chromium never sends the loopback address through a proxy.
+            "--proxy-server=http://127.0.0.1:9".into(),
             format!("--user-data-dir={}", session._profile.0.display()),
         ];
         let mut options = json!({ "binary": chromium, "args": args });
