@@ -246,3 +246,53 @@ fn the_level_reaches_the_opentafl_protocol() {
     drop(stdin);
     assert!(child.wait().expect("exit").success());
 }
+
+/// Tawlbwrdd (weak king, edge escape) as OpenTafl's network host sent it, and the position
+/// of a game on that host in which Hnefi, as the defenders, took c9-d9 for a win in three:
+/// the king sees two open lines from d9, but a9-c9 captures him there between c9 and e9.
+const TAWLBWRDD: &str = "rules dim:11 name:Tawlbwrdd esc:e atkf:y ks:w nj:n cj:n cor: cen: start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/";
+const WEAK_KING_TRAP: &str =
+    "/6t4/5tt4/5t5/2t1t6/1t3TT2tt/1T5Tt1t/2t2TT2tt/1T2t6/t1K1t1tt3/2t8/4T1t4/";
+
+#[test]
+fn a_weak_king_is_not_sent_where_he_is_captured() {
+    let mut child = common::spawn_hnefi(&["--protocol", "otep", "--nodes", "20000"]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    // Input stays open until the move: at its end the engine would answer at once.
+    let script = format!(
+        "{TAWLBWRDD}\nposition {WEAK_KING_TRAP}\nclock 20000 17000 2 3 3 \nplay defenders\n"
+    );
+    stdin.write_all(script.as_bytes()).expect("write");
+    stdin.flush().expect("flush");
+    let mut lines = Vec::new();
+    for line in stdout.lines().map_while(Result::ok) {
+        let done = line.starts_with("move ");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    stdin.write_all(b"goodbye\n").expect("write");
+    drop(stdin);
+    assert!(child.wait().expect("exit").success());
+    // No depth claims the false win in three (a real win, if one is found, is longer).
+    let quick_wins = lines
+        .iter()
+        .filter_map(|l| {
+            l.split(" win in ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse::<u32>()
+                .ok()
+        })
+        .filter(|&plies| plies <= 3)
+        .count();
+    assert_eq!(quick_wins, 0, "{lines:?}");
+    assert_ne!(
+        lines.last().map(String::as_str),
+        Some("move c9-d9"),
+        "{lines:?}"
+    );
+}

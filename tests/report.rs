@@ -358,3 +358,67 @@ fn analyse_annotate_and_board_on_7x7_and_13x13() {
     ]);
     assert!(ok && html.contains(">c4-c6<"), "{err}");
 }
+
+/// A Brandub game as OpenTafl's headless client saved it after a game on OpenTafl's network
+/// host (Hnefi the attackers, against OpenTafl's AI): the last move names the king among its
+/// captures, `c3-d3xKe3`, as OpenTafl writes them.
+#[test]
+fn annotate_takes_opentafls_captured_king_as_the_capture_it_is() {
+    let dir = TempDir::new("hnefi-otg-king");
+    let otg = dir.0.join("ai-game.otg");
+    std::fs::write(
+        &otg,
+        "[date:2026.11.25]\n\
+         [result:1]\n\
+         [compiler:OpenTafl]\n\
+         [time-control:30 2/3 0i]\n\
+         [time-remaining:0 1/3, 23 2/3]\n\
+         [rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: starti:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\
+         \n\
+         1. f4-f5 e4-f4 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         2. b4-b3 c4-c3 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         3. d2-f2 Kd4-e4 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         4. f2-f3xf4 d5-b5 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         5. d6-b6 b5-c5 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         6. a4-c4 c5-a5 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         7. f3-e3 a5-e5 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         8. d1-d2 c3-c1 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         9. b3-c3xd3 c1-e1 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         10. d2-d5xe5 e1-e2xe3 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         11. d5-e5 Ke4-e3 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         12. f5-f3 e2-d2 \n\
+         [0 1/3 0i |23 2/3 0i ]\n\
+         \n\
+         13. c3-d3xKe3 \n\
+         [0 1/3 0i ]\n\
+         \n\
+         \n",
+    )
+    .unwrap();
+    let (ok, html, err) = hnefi(&["annotate", otg.to_str().unwrap(), "--depth", "1"]);
+    assert!(ok, "{err}");
+    assert!(!err.contains("claims other captures"), "{err}");
+    assert!(html.contains("Attackers won"), "{html}");
+}

@@ -42,7 +42,8 @@ impl Reason {
 
     pub fn describe(self) -> &'static str {
         match self {
-            Reason::KingEscaped => "the king escaped to a corner",
+            // To a corner or, in edge-escape variants, to any edge square.
+            Reason::KingEscaped => "the king escaped",
             Reason::KingCaptured => "the king was captured",
             Reason::ExitFort => "the defenders built an exit fort",
             Reason::Encirclement => "the attackers encircled all defenders",
@@ -86,5 +87,17 @@ impl fmt::Display for Outcome {
             Some(side) => write!(f, "{side} win: {}", self.reason.describe()),
             None => write!(f, "draw: {}", self.reason.describe()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_escape_is_not_said_to_be_to_a_corner() {
+        // Sea Battle and the Tablut variants escape at the edges, which have no corners.
+        let escaped = Outcome::win(Side::Defenders, Reason::KingEscaped);
+        assert_eq!(escaped.to_string(), "defenders win: the king escaped");
     }
 }

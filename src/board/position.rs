@@ -330,6 +330,18 @@ impl<G: Geometry> Board<G> {
         Some(around & !terrain.hostile_to(Piece::King, self.occupied()))
     }
 
+    /// Whether the king, where he stands, is captured like a man: between two attackers or an
+    /// attacker and a square hostile to him (a weak king, or one away from the throne where
+    /// the rules make him strong only there).
+    pub fn king_captured_like_a_man(&self, book: &Rulebook<G>) -> bool {
+        match book.rules().king {
+            KingStrength::Weak => true,
+            KingStrength::StrongNearThrone => !book.terrain().throne_area.contains(self.king),
+            KingStrength::StrongOnThrone => !book.terrain().throne.contains(self.king),
+            KingStrength::Strong | KingStrength::Middleweight => false,
+        }
+    }
+
     /// Whether an attacker just landed on `to` captured the king.
     pub fn king_captured(&self, to: Square<G>, book: &Rulebook<G>) -> bool {
         let around = Bitboard::from_square(self.king).neighbours();
@@ -339,13 +351,7 @@ impl<G: Geometry> Board<G> {
         if let Some(needed) = self.king_capture_squares(book) {
             return (needed & !self.attackers).is_empty();
         }
-        let strong = match book.rules().king {
-            KingStrength::Weak => false,
-            KingStrength::StrongNearThrone => book.terrain().throne_area.contains(self.king),
-            KingStrength::StrongOnThrone => book.terrain().throne.contains(self.king),
-            KingStrength::Strong | KingStrength::Middleweight => true,
-        };
-        if strong {
+        if !self.king_captured_like_a_man(book) {
             // A strong king on the edge.
             return false;
         }

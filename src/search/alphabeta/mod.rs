@@ -19,7 +19,8 @@ use super::score::Score;
 use super::threads::Shared;
 use crate::board::generic::{Bitboard, Board, Move, Position, Rulebook};
 use crate::board::rulebook::{Favours, HistoryVerdict};
-use crate::board::{History, Side};
+use crate::board::square::Direction;
+use crate::board::{History, Piece, Side};
 use crate::search::size::Size;
 use heuristics::Heuristics;
 use path::Path;
@@ -149,10 +150,23 @@ impl<'a, G: Size> Searcher<'a, G> {
     }
 
     /// The squares beside the king the attackers still have to take to capture him (5 when
-    /// he cannot be captured where he stands).
+    /// he cannot be captured where he stands). A king captured like a man needs the two
+    /// squares on either side of him on one line, the line with fewer still to take.
     fn king_open_sides(&self, b: &Board<G>) -> u32 {
-        b.king_capture_squares(&self.book)
-            .map_or(5, |needed| (needed & !b.attackers()).count())
+        if let Some(needed) = b.king_capture_squares(&self.book) {
+            return (needed & !b.attackers()).count();
+        }
+        if !b.king_captured_like_a_man(&self.book) {
+            return 5;
+        }
+        let hostile = b.attackers() | self.book.terrain().hostile_to(Piece::King, b.occupied());
+        let king = b.king();
+        [Direction::North, Direction::East]
+            .into_iter()
+            .filter_map(|d| Some([king.step(d)?, king.step(d.opposite())?]))
+            .map(|pair| pair.iter().filter(|&&sq| !hostile.contains(sq)).count() as u32)
+            .min()
+            .unwrap_or(5)
     }
 
     /// The search's own reading of a position that repeats one on its path without ending the
