@@ -478,6 +478,42 @@ fn sw_shieldwalls_weak_and_strong() {
     assert_eq!(g.play("h3h1"), took("i1 j1"), "a man on k1 closes it");
 }
 
+#[test]
+fn swf_any_move_that_completes_a_shieldwall_captures_it() {
+    // Defenders h1 i1 closed by attackers on g1 and j1, h2 guarded: the guard landing on i2
+    // completes the wall. With `swf:y` (the default) only a flank's move captures.
+    let open_front = "t: g1 j1 h2 i4; T: h1 i1; K: f8";
+    let g = game::<Eleven>("sw:w swf:n", open_front, Side::Attackers);
+    assert_eq!(g.play("i4i2"), took("h1 i1"));
+    let g = game::<Eleven>("sw:w swf:y", open_front, Side::Attackers);
+    assert_eq!(g.play("i4i2"), quiet());
+    let g = game::<Eleven>("sw:w", open_front, Side::Attackers);
+    assert_eq!(g.play("i4i2"), quiet(), "swf:y is the default");
+    // A flank's move captures either way.
+    let open_flank = "t: g3 j1 h2 i2; T: h1 i1; K: f8";
+    for keys in ["sw:w swf:n", "sw:w swf:y"] {
+        let g = game::<Eleven>(keys, open_flank, Side::Attackers);
+        assert_eq!(g.play("g3g1"), took("h1 i1"), "{keys}");
+    }
+    // A corner closes the wall under `sw:s`, whichever piece completes it; the king in the
+    // row is not taken; a gap in front leaves it whole; no shieldwalls, no capture.
+    let by_corner = "t: h1 i2 j4; T: i1; K: j1";
+    let g = game::<Eleven>("sw:s swf:n", by_corner, Side::Attackers);
+    assert_eq!(g.play("j4j2"), took("i1"));
+    let gap = "t: g1 j1 i4; T: h1 i1; K: f8";
+    let g = game::<Eleven>("sw:w swf:n", gap, Side::Attackers);
+    assert_eq!(g.play("i4i2"), quiet());
+    let g = game::<Eleven>("sw:n swf:n", open_front, Side::Attackers);
+    assert_eq!(g.play("i4i2"), quiet());
+    // As OpenTafl reads `swf:n`: any move of the surrounding side takes every complete wall,
+    // even one far from it (here one the defenders walked into).
+    let standing = "t: g1 j1 h2 i2 a5; T: h1 i1; K: f8";
+    let g = game::<Eleven>("sw:w swf:n", standing, Side::Attackers);
+    assert_eq!(g.play("a5a6"), took("h1 i1"));
+    let g = game::<Eleven>("sw:w swf:y", standing, Side::Attackers);
+    assert_eq!(g.play("a5a6"), quiet());
+}
+
 // ---- Speed (`spd`), the first side (`atkf`), repetition (`tfr`) ----
 
 #[test]

@@ -103,17 +103,65 @@ pub(crate) fn captured_by<G: Geometry>(
             captured |= next;
         }
     }
-    if rules.shieldwall && to.is_edge() {
+    if rules.shieldwall && (to.is_edge() || rules.shieldwall_any_move) {
         // The rules' corners, which a variant may move or leave out.
         let brackets = if rules.shieldwall_corners {
             book.terrain().corners
         } else {
             Bitboard::EMPTY
         };
-        captured |= shieldwall(board, to, mover, hammers, brackets);
+        if to.is_edge() {
+            captured |= shieldwall(board, to, mover, hammers, brackets);
+        }
+        if rules.shieldwall_any_move {
+            captured |= every_shieldwall(board, mover, hammers, brackets);
+        }
     }
     if rules.linnaean && mover == Side::Attackers {
         captured |= linnaean(board, mv);
+    }
+    captured
+}
+
+/// Every complete shieldwall on the board, wherever the move was (OpenTafl's `swf:n`): along
+/// each edge, a row of two or more enemies (the king counts) each with a hammer in front,
+/// closed at both ends by a hammer or one of `brackets`. The rows' pieces other than the king
+/// are captured.
+fn every_shieldwall<G: Geometry>(
+    board: &Board<G>,
+    mover: Side,
+    hammers: Bitboard<G>,
+    brackets: Bitboard<G>,
+) -> Bitboard<G> {
+    let enemies = board.pieces(mover.opponent());
+    let closers = hammers | brackets;
+    let last = G::SIDE - 1;
+    let mut captured = Bitboard::<G>::EMPTY;
+    // The edges, each walked from one end, and the way in from each.
+    for inward in Direction::ALL {
+        // The row since the last closer, if one opened it.
+        let mut row: Option<Bitboard<G>> = None;
+        for i in 0..G::SIDE {
+            let index = match inward {
+                Direction::North => i,
+                Direction::South => last * G::SIDE + i,
+                Direction::East => i * G::SIDE,
+                Direction::West => i * G::SIDE + last,
+            };
+            let sq = Square::<G>::from_index(index);
+            if closers.contains(sq) {
+                if let Some(r) = row.filter(|r| r.count() >= 2) {
+                    captured |= r.without(board.king());
+                }
+                row = Some(Bitboard::EMPTY);
+            } else if enemies.contains(sq)
+                && sq.step(inward).is_some_and(|front| hammers.contains(front))
+            {
+                row = row.map(|r| r.with(sq));
+            } else {
+                row = None;
+            }
+        }
     }
     captured
 }

@@ -37,8 +37,6 @@ pub enum RulesStringError {
     },
     #[error("'{0}' is not supported: Hnefi plays no special pieces, jumps or berserk moves")]
     SpecialPieces(String),
-    #[error("'swf:n' is not supported: a shieldwall is captured only by the move that closes it")]
-    ShieldwallAnyMove,
     #[error("start position: '{0}' is not a piece Hnefi plays (t, T, K)")]
     StartPiece(char),
     #[error("no start position ('start:' or 'starti:')")]
@@ -131,11 +129,7 @@ pub fn parse_rules_string(text: &str) -> Result<Variant, RulesStringError> {
                     _ => return Err(bad("n, w or s")),
                 }
             }
-            "swf" => {
-                if !yes_no()? {
-                    return Err(RulesStringError::ShieldwallAnyMove);
-                }
-            }
+            "swf" => rules.shieldwall_any_move = !yes_no()?,
             "efe" => rules.exit_fort = yes_no()?,
             "linc" => rules.linnaean = yes_no()?,
             "spd" => rules.speed = speeds(value).ok_or_else(|| bad("1, 2, 8, 10 or 12 numbers"))?,
@@ -240,6 +234,7 @@ fn defaults(side: u8, name: Option<&str>) -> Rules {
         linnaean: false,
         shieldwall: false,
         shieldwall_corners: false,
+        shieldwall_any_move: false,
         exit_fort: false,
         encirclement: true,
         repetition: Repetition::ThirdIsDraw,
@@ -412,6 +407,9 @@ pub fn rules_string(rules: &Rules, start: &str) -> String {
     }
     if rules.shieldwall {
         key("sw", if rules.shieldwall_corners { "s" } else { "w" });
+        if rules.shieldwall_any_move {
+            key("swf", "n");
+        }
     }
     if rules.exit_fort {
         key("efe", "y");
@@ -621,7 +619,6 @@ mod tests {
         assert!(e("dim:11 nj:y start:/").contains("special pieces"));
         assert!(e("dim:11 start:/3tttct3/").contains("'c'"));
         assert!(e("dim:9 afor:j1 start:/").contains("'j1'"));
-        assert!(e("dim:11 swf:n start:/").contains("swf:n"));
     }
 
     #[test]
@@ -649,6 +646,7 @@ mod tests {
             Kinds::ATTACKERS.with(Kinds::KING)
         );
         assert!(r("efe:y sw:w").exit_fort && !r("sw:w").shieldwall_corners);
+        assert!(r("sw:s swf:n").shieldwall_any_move && !r("sw:s swf:y").shieldwall_any_move);
         let starti = parse_rules_string("dim:7 starti:/3t3/7/7/3K3/7/7/7/").unwrap();
         assert_eq!(starti.start, "/7/7/7/3K3/7/7/3t3/");
     }

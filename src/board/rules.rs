@@ -321,6 +321,9 @@ pub struct Rules {
     pub shieldwall: bool,
     /// A corner may close a shieldwall (OpenTafl's strong shieldwall).
     pub shieldwall_corners: bool,
+    /// Any move that completes a shieldwall captures it, a guard landing in front of the row
+    /// as well as a flank closing it (OpenTafl's `swf:n`); otherwise only a flank.
+    pub shieldwall_any_move: bool,
     /// A king on the edge in an unbreakable fort wins.
     pub exit_fort: bool,
     /// Attackers win when no defender can reach the edge.
@@ -356,6 +359,7 @@ impl Rules {
             linnaean: false,
             shieldwall: true,
             shieldwall_corners: true,
+            shieldwall_any_move: false,
             exit_fort: true,
             encirclement: true,
             repetition: Repetition::ThirdLosesForDefenders,
