@@ -24,11 +24,21 @@ pub fn escape_distance<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> usi
 }
 
 /// The escape squares the king could enter right now, along an open line.
-#[inline]
+#[inline(always)]
 pub fn open_escape_lines<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> Bitboard<G> {
     let terrain = book.terrain();
+    if terrain.classic_escape {
+        // The king goes anywhere on the classic squares, and escapes to the corners.
+        Bitboard::rook_targets(board.king(), board.occupied()) & Bitboard::CORNERS
+    } else {
+        open_escape_lines_on_terrain(board, book)
+    }
+}
+
+#[inline(never)]
+fn open_escape_lines_on_terrain<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> Bitboard<G> {
+    let terrain = book.terrain();
     let reach = if terrain.classic_moves {
-        // The king goes anywhere on the classic squares.
         Bitboard::rook_targets(board.king(), board.occupied())
     } else {
         terrain.targets(Piece::King, board.king(), board.occupied())
