@@ -185,7 +185,7 @@ pub fn eval(args: EvalArgs) -> Result<(), CliError> {
     let book = Rulebook::default();
     let (eval, net) = args.eval.load()?;
     out!("{}", hnefi::search::eval::breakdown(&board, &book))?;
-    if let Some(net) = eval.network::<hnefi::board::Eleven>(net.as_deref()) {
+    if let Some(net) = eval.network::<hnefi::board::Eleven>(net.as_deref(), book.rules()) {
         out!("{}", describe(net, &board, &book))?;
     }
     Ok(())

@@ -16,7 +16,7 @@ pub mod time;
 pub mod tt;
 
 use crate::board::generic::{Move, MoveList, Position};
-use crate::board::{Eleven, Geometry};
+use crate::board::{Eleven, Geometry, Rules};
 pub use clock::{Clock, SideClock};
 use nnue::QuantisedNetwork;
 pub use score::Score;
@@ -126,25 +126,29 @@ pub enum EvalKind {
 }
 
 impl EvalKind {
-    /// The network this evaluation runs on boards of `G`: `file` (a net read from an
-    /// `EvalFile`) if it is for them, or else the network built into the binary for them;
-    /// none for the hand evaluation, nor on a board without a network, where the hand
-    /// evaluation plays.
-    pub fn network<G: Size>(self, file: Option<&QuantisedNetwork>) -> Option<&QuantisedNetwork> {
+    /// The network this evaluation runs on boards of `G` under `rules`: `file` (a net read
+    /// from an `EvalFile`) if it is for them, or else the network built into the binary for
+    /// them where it plays those rules; none for the hand evaluation, nor on a board without
+    /// a network, where the hand evaluation plays.
+    pub fn network<'a, G: Size>(
+        self,
+        file: Option<&'a QuantisedNetwork>,
+        rules: &Rules,
+    ) -> Option<&'a QuantisedNetwork> {
         match self {
             EvalKind::Hand => None,
             EvalKind::Nnue | EvalKind::NnueRefresh => match file {
                 Some(net) if net.fits::<G>() => Some(net),
-                _ => G::embedded_network(),
+                _ => G::embedded_network().filter(|_| G::network_plays(rules)),
             },
         }
     }
 }
 
 impl Options {
-    /// The network the search evaluates with on boards of `G`, if it runs one.
-    pub fn network<G: Size>(&self) -> Option<&QuantisedNetwork> {
-        self.eval.network::<G>(self.net.as_deref())
+    /// The network the search evaluates with on boards of `G` under `rules`, if it runs one.
+    pub fn network<G: Size>(&self, rules: &Rules) -> Option<&QuantisedNetwork> {
+        self.eval.network::<G>(self.net.as_deref(), rules)
     }
 }
 
@@ -380,16 +384,21 @@ mod tests {
 
     #[test]
     fn the_network_is_the_eval_files_or_else_the_built_in_one() {
+        let rules = Rules::default();
         let built_in = QuantisedNetwork::embedded();
         let file = built_in.clone();
-        assert!(EvalKind::Hand.network::<Eleven>(Some(&file)).is_none());
+        assert!(
+            EvalKind::Hand
+                .network::<Eleven>(Some(&file), &rules)
+                .is_none()
+        );
         for kind in [EvalKind::Nnue, EvalKind::NnueRefresh] {
             assert!(std::ptr::eq(
-                kind.network::<Eleven>(None).unwrap(),
+                kind.network::<Eleven>(None, &rules).unwrap(),
                 built_in
             ));
             assert!(std::ptr::eq(
-                kind.network::<Eleven>(Some(&file)).unwrap(),
+                kind.network::<Eleven>(Some(&file), &rules).unwrap(),
                 &file
             ));
         }
@@ -398,13 +407,13 @@ mod tests {
             ..Options::default()
         };
         assert!(std::ptr::eq(
-            options.network::<Eleven>().unwrap(),
+            options.network::<Eleven>(&rules).unwrap(),
             options.net.as_deref().unwrap()
         ));
         let hand = Options {
             eval: EvalKind::Hand,
             ..options
         };
-        assert!(hand.network::<Eleven>().is_none());
+        assert!(hand.network::<Eleven>(&rules).is_none());
     }
 }

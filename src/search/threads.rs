@@ -161,7 +161,7 @@ pub(super) fn run<G: Size>(
             main_depth: &main_depth,
             breadcrumbs: &breadcrumbs,
             params: options.params,
-            net: options.network::<G>(),
+            net: options.network::<G>(pos.rules()),
             refresh: options.eval == EvalKind::NnueRefresh,
             level_nodes: options.level.node_budget(),
         };

@@ -226,7 +226,7 @@ impl<G: Size> Uci<G> {
             Command::Eval => {
                 let pos = self.session.position();
                 let mut text = crate::search::eval::breakdown(pos.board(), pos.rulebook());
-                if let Some(net) = self.engine.options().network::<G>() {
+                if let Some(net) = self.engine.options().network::<G>(pos.rules()) {
                     text += &crate::search::nnue::describe(net, pos.board(), pos.rulebook());
                 }
                 for l in text.lines() {
