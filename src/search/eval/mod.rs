@@ -236,7 +236,7 @@ mod tests {
         fn check<G: Size>(preset: Preset, seed: u64) {
             let fast = Rulebook::<G>::new(Rules::preset(preset));
             assert!(fast.terrain().classic_escape, "{preset}");
-            let general = fast.clone().without_fast_paths();
+            let general = fast.without_fast_paths();
             let mut rng = SplitMix64::new(seed);
             let mut list = MoveList::new();
             for _ in 0..20 {
