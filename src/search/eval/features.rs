@@ -349,28 +349,35 @@ const ROW_DIGITS: [[[u16; 64]; 3]; 2] = {
 /// mirrored ones made one.
 #[inline]
 pub fn corner_patterns<G: Geometry>(board: &Board<G>) -> [usize; 4] {
-    let attackers = board.attackers().0;
-    let defenders = board.pieces(Side::Defenders).0;
-    let side = G::SIDE as usize;
-    // The three squares of `rank` from `file` on, attackers in bits 0-2 and defenders in 3-5.
-    let row = |rank: usize, file: usize| {
-        let at = (rank * side + file) as u32;
+    // Helpers always inlined, so that every shift below is by a constant: on 13x13's three
+    // words a shift by a variable is a loop, and the compiler left these closures calls.
+    /// The three squares of `rank` from `file` on, attackers in bits 0-2 and defenders in 3-5.
+    #[inline(always)]
+    fn row<G: Geometry>(attackers: G::Word, defenders: G::Word, rank: usize, file: usize) -> usize {
+        let at = (rank * G::SIDE as usize + file) as u32;
         ((attackers >> at).low_u64() & 7 | ((defenders >> at).low_u64() & 7) << 3) as usize
-    };
-    let last = side - 1;
-    let corner = |side: usize, file: usize, ranks: [usize; 3]| {
+    }
+    #[inline(always)]
+    fn corner<G: Geometry>(
+        (attackers, defenders): (G::Word, G::Word),
+        side: usize,
+        file: usize,
+        ranks: [usize; 3],
+    ) -> usize {
         let digits = &ROW_DIGITS[side];
-        let p = digits[0][row(ranks[0], file)]
-            + digits[1][row(ranks[1], file)]
-            + digits[2][row(ranks[2], file)];
+        let p = digits[0][row::<G>(attackers, defenders, ranks[0], file)]
+            + digits[1][row::<G>(attackers, defenders, ranks[1], file)]
+            + digits[2][row::<G>(attackers, defenders, ranks[2], file)];
         CANONICAL[p as usize] as usize
-    };
+    }
+    let pieces = (board.attackers().0, board.pieces(Side::Defenders).0);
+    let last = G::SIDE as usize - 1;
     let (low, high) = ([0, 1, 2], [last, last - 1, last - 2]);
     [
-        corner(0, 0, low),
-        corner(1, last - 2, low),
-        corner(0, 0, high),
-        corner(1, last - 2, high),
+        corner::<G>(pieces, 0, 0, low),
+        corner::<G>(pieces, 1, last - 2, low),
+        corner::<G>(pieces, 0, 0, high),
+        corner::<G>(pieces, 1, last - 2, high),
     ]
 }
 
@@ -392,7 +399,7 @@ pub struct KingRoutes<G: Geometry> {
 /// The squares that see each corner (a1, then the last file's, then the last rank's) along
 /// an open line, the corners themselves left out: four slides for all corners at once, each
 /// kept to the edge its corner lies on.
-#[inline]
+#[inline(always)]
 pub fn corner_sight<G: Geometry>(occupied: Bitboard<G>) -> [Bitboard<G>; 4] {
     let empty = !occupied;
     let corners = Bitboard::<G>::CORNERS;
@@ -513,7 +520,7 @@ impl<G: Geometry> KingRoutes<G> {
 
 /// Moves of the pieces `soldiers` through `empty` onto `landable`: their number and the
 /// squares they reach.
-#[inline]
+#[inline(always)]
 fn reach<G: Geometry>(
     soldiers: Bitboard<G>,
     empty: Bitboard<G>,
@@ -530,7 +537,7 @@ fn reach<G: Geometry>(
 }
 
 /// Victims of `mover` that a piece reaching `reach` captures with one move.
-#[inline]
+#[inline(always)]
 fn hanging<G: Geometry>(
     board: &Board<G>,
     mover: Side,
