@@ -20,10 +20,7 @@ pub trait Size: Geometry {
 }
 
 macro_rules! size {
-    ($g:ty, $weights:ident, $net:expr) => {
-        size!($g, $weights, $net, |_| true);
-    };
-    ($g:ty, $weights:ident, $net:expr, $plays:expr) => {
+    ($g:ty, $weights:ident, $net:expr $(, $plays:expr)?) => {
         impl Size for $g {
             #[inline(always)]
             fn hand() -> &'static HandEval<$g> {
@@ -40,10 +37,12 @@ macro_rules! size {
                 $net
             }
 
-            fn network_plays(rules: &Rules) -> bool {
-                let plays: fn(&Rules) -> bool = $plays;
-                plays(rules)
-            }
+            $(
+                fn network_plays(rules: &Rules) -> bool {
+                    let plays: fn(&Rules) -> bool = $plays;
+                    plays(rules)
+                }
+            )?
         }
     };
 }
