@@ -126,11 +126,12 @@ impl<'a, G: Size> Searcher<'a, G> {
             *acc = Accumulator::refresh(net, child);
             return;
         }
-        acc.clone_from(&done[ply as usize]);
-        if let Some((mv, captured)) = step
-            && let Some(piece) = b.piece_at(mv.from())
-        {
-            acc.update(net, piece, mv.from(), mv.to(), captured);
+        let parent = &done[ply as usize];
+        match step.and_then(|(mv, captured)| Some((mv, captured, b.piece_at(mv.from())?))) {
+            Some((mv, captured, piece)) => {
+                acc.set_child(parent, net, piece, mv.from(), mv.to(), captured)
+            }
+            None => acc.clone_from(parent),
         }
     }
 

@@ -1,5 +1,6 @@
 //! The hidden layer's pre-activations of a board, kept up to date move by move.
 
+use super::simd::{self, Kernels};
 use super::{HIDDEN, QuantisedNetwork, active_features, feature};
 use crate::board::generic::{Bitboard, Board, Square};
 use crate::board::{Geometry, Piece};
@@ -16,20 +17,31 @@ pub struct Accumulator {
 impl Accumulator {
     /// The accumulator of `board`, computed from scratch.
     pub fn refresh<G: Geometry>(net: &QuantisedNetwork, board: &Board<G>) -> Accumulator {
+        Accumulator::refresh_with(Kernels::detected(), net, board)
+    }
+
+    pub(crate) fn refresh_with<G: Geometry>(
+        k: Kernels,
+        net: &QuantisedNetwork,
+        board: &Board<G>,
+    ) -> Accumulator {
         let mut acc = Accumulator {
             values: net.feature_bias,
         };
-        active_features(board, |f| add(&mut acc.values, &net.feature_weights[f]));
+        active_features(board, |f| {
+            simd::add(k, &mut acc.values, &net.feature_weights[f])
+        });
         acc
     }
 
     /// The accumulator of a board given by its active inputs (as the trainer keeps them).
     pub fn from_features(net: &QuantisedNetwork, features: &[u16]) -> Accumulator {
+        let k = Kernels::detected();
         let mut acc = Accumulator {
             values: net.feature_bias,
         };
         for &f in features {
-            add(&mut acc.values, &net.feature_weights[f as usize]);
+            simd::add(k, &mut acc.values, &net.feature_weights[f as usize]);
         }
         acc
     }
@@ -38,11 +50,28 @@ impl Accumulator {
         &self.values
     }
 
-    /// Follows a move: `piece` went from `from` to `to` and took the pieces on `captured`
-    /// (what `Board::play` returns), which are the other side's soldiers.
+    /// Becomes the accumulator of `parent`'s board after a move: `piece` went from `from` to
+    /// `to` and took the pieces on `captured` (what `Board::play` returns), which are the
+    /// other side's soldiers. The move is read and written in one pass over the rows.
     #[inline]
-    pub fn update<G: Geometry>(
+    pub fn set_child<G: Geometry>(
         &mut self,
+        parent: &Accumulator,
+        net: &QuantisedNetwork,
+        piece: Piece,
+        from: Square<G>,
+        to: Square<G>,
+        captured: Bitboard<G>,
+    ) {
+        self.set_child_with(Kernels::detected(), parent, net, piece, from, to, captured);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn set_child_with<G: Geometry>(
+        &mut self,
+        k: Kernels,
+        parent: &Accumulator,
         net: &QuantisedNetwork,
         piece: Piece,
         from: Square<G>,
@@ -51,29 +80,18 @@ impl Accumulator {
     ) {
         let gone = &net.feature_weights[feature(piece, from)];
         let come = &net.feature_weights[feature(piece, to)];
-        for ((a, g), c) in self.values.iter_mut().zip(gone).zip(come) {
-            *a += c - g;
-        }
+        simd::add_sub(k, &mut self.values, &parent.values, come, gone);
         let victim = match piece {
             Piece::Attacker => Piece::Defender,
             Piece::Defender | Piece::King => Piece::Attacker,
         };
-        captured
-            .for_each_square(|sq| sub(&mut self.values, &net.feature_weights[feature(victim, sq)]));
-    }
-}
-
-#[inline(always)]
-fn add(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (a, w) in values.iter_mut().zip(row) {
-        *a += w;
-    }
-}
-
-#[inline(always)]
-fn sub(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (a, w) in values.iter_mut().zip(row) {
-        *a -= w;
+        captured.for_each_square(|sq| {
+            simd::sub(
+                k,
+                &mut self.values,
+                &net.feature_weights[feature(victim, sq)],
+            )
+        });
     }
 }
 
@@ -99,20 +117,19 @@ mod tests {
     fn updates_equal_a_refresh(net: QuantisedNetwork) {
         let plies = random_plies(11, 12, 250);
         let mut captures = 0;
-        let mut acc = Accumulator::refresh(&net, &plies[0].before);
-        for ply in &plies {
-            // Each game starts afresh.
-            if ply.before == crate::board::Board::start() {
-                acc = Accumulator::refresh(&net, &ply.before);
+        for k in Kernels::available() {
+            let mut acc = Accumulator::refresh_with(k, &net, &plies[0].before);
+            for ply in &plies {
+                // Each game starts afresh.
+                if ply.before == crate::board::Board::start() {
+                    acc = Accumulator::refresh_with(k, &net, &ply.before);
+                }
+                let parent = acc.clone();
+                acc.set_child_with(k, &parent, &net, ply.piece, ply.from, ply.to, ply.captured);
+                captures += ply.captured.count();
+                let fresh = Accumulator::refresh_with(Kernels::Portable, &net, &ply.after);
+                assert_eq!(acc, fresh, "{k:?} {:?}", ply.after);
             }
-            acc.update(&net, ply.piece, ply.from, ply.to, ply.captured);
-            captures += ply.captured.count();
-            assert_eq!(
-                acc,
-                Accumulator::refresh(&net, &ply.after),
-                "{:?}",
-                ply.after
-            );
         }
         assert!(
             captures > 50,

@@ -20,6 +20,7 @@
 mod accumulator;
 pub mod file;
 mod network;
+mod simd;
 
 pub use accumulator::Accumulator;
 pub use file::NnueError;

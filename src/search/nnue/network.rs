@@ -1,5 +1,6 @@
 //! The network in float, as training moves it, and quantised, as the engine runs it.
 
+use super::simd::{self, Kernels};
 use super::{Accumulator, FEATURE_CLIP, HIDDEN, QA, QB, active_features};
 use crate::board::generic::{Board, Rulebook};
 use crate::board::geometry::MAX_SQUARES;
@@ -399,11 +400,12 @@ impl QuantisedNetwork {
     /// The evaluation in cp for `side` to move, from the accumulator of the board.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, side: Side) -> i32 {
-        let weights = &self.output_weights[side.index()];
-        let mut sum = 0i32;
-        for (&a, &w) in acc.values().iter().zip(weights) {
-            sum += i32::from(a.clamp(0, QA as i16)) * i32::from(w);
-        }
+        self.evaluate_with(Kernels::detected(), acc, side)
+    }
+
+    #[inline(always)]
+    pub(crate) fn evaluate_with(&self, k: Kernels, acc: &Accumulator, side: Side) -> i32 {
+        let sum = simd::crelu_dot(k, acc.values(), &self.output_weights[side.index()]);
         let unit = i64::from(QA * QB);
         let total = i64::from(sum) + i64::from(self.output_bias[side.index()]);
         // To the nearest cp.
@@ -450,6 +452,68 @@ mod tests {
         }
         net.clip();
         net
+    }
+
+    /// AVX2 and the portable kernels keep the same accumulators and evaluate alike, move by
+    /// move, on random games of every board size, with weights spread to the clips.
+    #[test]
+    fn every_kernel_evaluates_alike_on_every_board() {
+        use crate::board::generic::MoveList;
+        use crate::board::rules::{Preset, Rules};
+        use crate::board::{Eleven, Nine, Seven, Thirteen};
+        use crate::search::nnue::inputs;
+        use crate::search::nnue::simd::Kernels;
+        fn check<G: Size>(preset: Preset, seed: u64) {
+            let mut float = FloatNetwork::random(seed, SCALE as f32, inputs::<G>());
+            let mut rng = SplitMix64::new(seed ^ 0x55);
+            let rows = float.inputs * HIDDEN;
+            for w in &mut float.params[..rows] {
+                *w += ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.6;
+            }
+            float.clip();
+            let net = float.quantise();
+            let book = Rulebook::<G>::new(Rules::preset(preset));
+            let kernels = Kernels::available();
+            let mut list = MoveList::new();
+            let mut evaluations = 0;
+            for _ in 0..8 {
+                let mut board = Board::<G>::from_fen(preset.start_fen()).unwrap();
+                let mut accs: Vec<Accumulator> = kernels
+                    .iter()
+                    .map(|&k| Accumulator::refresh_with(k, &net, &board))
+                    .collect();
+                for _ in 0..150 {
+                    let side = board.side_to_move();
+                    let fresh = Accumulator::refresh_with(Kernels::Portable, &net, &board);
+                    let want = net.evaluate_with(Kernels::Portable, &fresh, side);
+                    for (&k, acc) in kernels.iter().zip(&accs) {
+                        assert_eq!(*acc, fresh, "{preset} {k:?}");
+                        assert_eq!(net.evaluate_with(k, acc, side), want, "{preset} {k:?}");
+                        evaluations += 1;
+                    }
+                    list.clear();
+                    board.generate_moves(&book, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    let mv = list[rng.below(list.len())];
+                    let piece = board.piece_at(mv.from()).expect("a move moves a piece");
+                    let captured = board.play(mv, &book);
+                    for (&k, acc) in kernels.iter().zip(&mut accs) {
+                        let parent = acc.clone();
+                        acc.set_child_with(k, &parent, &net, piece, mv.from(), mv.to(), captured);
+                    }
+                    if book.mover_win(&board, mv).is_some() {
+                        break;
+                    }
+                }
+            }
+            assert!(evaluations > 100, "{preset}: {evaluations}");
+        }
+        check::<Seven>(Preset::Brandubh, 7);
+        check::<Nine>(Preset::Tablut, 9);
+        check::<Eleven>(Preset::Copenhagen, 11);
+        check::<Thirteen>(Preset::Copenhagen13, 13);
     }
 
     #[test]
