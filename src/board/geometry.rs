@@ -27,6 +27,9 @@ macro_rules! with_size {
     };
 }
 
+/// The widths of the boards Hnefi plays, a type each.
+pub const SIDES: [u8; 4] = [7, 9, 11, 13];
+
 /// The most squares of any board: 13x13.
 pub const MAX_SQUARES: usize = 169;
 

@@ -26,11 +26,25 @@ pub(super) fn read_text(path: &Path) -> Result<String, CliError> {
     std::fs::read_to_string(path).map_err(CliError::read(path))
 }
 
-/// The samples of a file of FEN;SCORE;RESULT;GAME lines (blank lines and `#` comments
-/// skipped), parsed in parallel; the first bad line is the error.
+/// The samples of a binary sample file, or of a file of FEN;SCORE;RESULT;GAME lines (blank
+/// lines and `#` comments skipped, parsed in parallel); the first bad record or line is the
+/// error.
 pub(super) fn read_samples<G: hnefi::board::Geometry>(
     path: &Path,
 ) -> Result<Vec<Sample<G>>, CliError> {
+    let mut file =
+        std::io::BufReader::new(std::fs::File::open(path).map_err(CliError::read(path))?);
+    let head = std::io::BufRead::fill_buf(&mut file).map_err(CliError::read(path))?;
+    if head.starts_with(&hnefi::learn::packed::MAGIC) {
+        let invalid = |e: hnefi::learn::packed::PackedError| CliError::Invalid {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        };
+        return hnefi::learn::packed::PackedReader::<G, _>::new(file)
+            .map_err(invalid)?
+            .map(|s| s.map_err(invalid))
+            .collect();
+    }
     let text = read_text(path)?;
     let lines: Vec<&str> = text.lines().collect();
     lines

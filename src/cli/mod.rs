@@ -10,6 +10,7 @@ mod bench;
 mod bot;
 mod common;
 mod connect;
+mod convert;
 mod datagen;
 mod engine;
 mod error;
@@ -75,6 +76,8 @@ enum Command {
     Datagen(datagen::DatagenArgs),
     /// Training data from the real games: every position of every finished game with its result.
     GamesData(datagen::GamesDataArgs),
+    /// Convert training samples between text lines and the compact binary format, either way.
+    Convert(convert::ConvertArgs),
     /// Engine-vs-engine matches over UCI, OpenTafl and the hnefatafl text protocol, with Elo,
     /// pentanomial counts and SPRT; `hnefi match merge` adds up shard summaries.
     Match(Box<tournament::MatchArgs>),
@@ -142,6 +145,7 @@ pub fn run() -> ExitCode {
         Some(Command::Openings(args)) => openings::openings(args),
         Some(Command::Datagen(args)) => datagen::datagen(args),
         Some(Command::GamesData(args)) => datagen::games_data(args),
+        Some(Command::Convert(args)) => convert::convert(args),
         Some(Command::Match(args)) => tournament::run_match(*args),
         Some(Command::Spsa(args)) => spsa::spsa(args),
         Some(Command::Tune(args)) => tune::tune(args),
