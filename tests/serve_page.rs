@@ -313,8 +313,8 @@ fn a_screenshot_of_an_analysed_game() {
         "1. d1-d3 f8-i8 2. j6-j9 e7-e10 3. j9-e9xe10 d6-d9 4. f10-f9 g7-g10",
     );
     page.click(&page.find("#load"));
-    // The engine plays the attackers, to move after the record: it answers at once.
-    page.wait("return document.querySelectorAll('#moves a.move').length === 9");
+    // A game loaded waits: the engine moves for neither side until asked.
+    page.wait("return document.querySelectorAll('#moves a.move').length === 8");
     page.click(&page.find("#analyse"));
     page.wait(
         "return document.querySelectorAll('#lines-shown .line').length === 3 && \
