@@ -506,6 +506,11 @@ fn a_fen_is_loaded_and_nothing_comes_from_elsewhere() {
         page.execute("return document.getElementById('message').textContent"),
         "position loaded"
     );
+    // The box to copy the position from holds it.
+    assert_eq!(
+        page.execute("return document.getElementById('fen').value"),
+        fen
+    );
     // Tablut's throne and the attackers' first move.
     assert!(page.find_all("#table .restricted").len() == 1);
     page.click(&page.find("#table .hit[data-square='d1']"));
