@@ -1,6 +1,7 @@
 //! The board page of `hnefi serve` in headless Chromium, by real clicks, drags and keys: a
-//! whole game against the engine, the analysis following the game, take back, a FEN loaded,
-//! and nothing fetched from anywhere but the server. Saves a screenshot of the page.
+//! whole game against the engine, the analysis following the game with its arrows and bar,
+//! take back, the board flipped, a FEN and games loaded, the move list, a phone's width, and
+//! nothing fetched from anywhere but the server. Saves screenshots of the page.
 
 mod common;
 mod webdriver;
@@ -29,6 +30,25 @@ fn new_game(page: &Session, server: &Server, rules: &str, you: &str, level: u8, 
          document.querySelectorAll('#table .hit').length === {0} * {0}",
         side_of(rules)
     ));
+}
+
+/// Loads `text` by the page's load box and waits for the game of `plies` moves it holds.
+fn load(page: &Session, text: &str, plies: usize) {
+    page.execute(&format!(
+        "document.getElementById('load-text').value = {}",
+        serde_json::Value::from(text)
+    ));
+    page.click(&page.find("#load"));
+    page.wait(&format!(
+        "return document.getElementById('status').dataset.ply === '{plies}' && \
+         document.querySelectorAll('#moves a.move').length === {plies}"
+    ));
+}
+
+/// Game 541 of data/copenhagen.csv: 101 moves that end with the king on a4, which the
+/// attackers (`Black`) won by the record, not by the rules.
+fn game_541() -> String {
+    common::games_text().lines().nth(540).unwrap().to_string()
 }
 
 fn side_of(rules: &str) -> usize {
@@ -155,6 +175,10 @@ fn analysis_follows_the_game_and_moves_are_taken_back() {
     let server = Server::start(&[]);
     let page = Session::start(&chromium, &driver, true);
     new_game(&page, &server, "brandubh", "both", 20, 1000);
+    assert_eq!(
+        page.execute("return document.getElementById('evalbar').className"),
+        "off"
+    );
     page.click(&page.find("#analyse"));
     let lines = "return document.querySelectorAll('#lines-shown .line').length === 3 && \
                  [...document.querySelectorAll('#lines-shown .line')].map(l => l.textContent)";
@@ -163,6 +187,35 @@ fn analysis_follows_the_game_and_moves_are_taken_back() {
         before[0].as_str().unwrap().contains("attackers ")
             && before[0].as_str().unwrap().contains("depth "),
         "{before}"
+    );
+    // An arrow for the first move of each line, the best line's the boldest; the bar, lit,
+    // says the best line's chance. Lines and arrows are read at one moment of the page.
+    let seen = page.wait(
+        "const lines = [...document.querySelectorAll('#lines-shown .line')];\
+         const arrows = [...document.querySelectorAll('#table .arrows .arrow')];\
+         if (lines.length !== 3 || arrows.length !== 3) return false;\
+         const bar = document.getElementById('evalbar');\
+         return { firsts: lines.map(l => l.querySelector('.pv').textContent),\
+           arrows: arrows.map(a => [Number(a.dataset.rank), a.dataset.from + '-' + a.dataset.to,\
+             Number(a.querySelector('line').getAttribute('stroke-width')),\
+             Number(a.getAttribute('opacity'))]).sort((a, b) => a[0] - b[0]),\
+           bar: [bar.className, bar.querySelector('.attackers').textContent] };",
+    );
+    let arrows = seen["arrows"].as_array().unwrap();
+    for (i, arrow) in arrows.iter().enumerate() {
+        assert_eq!(arrow[0], i + 1, "{seen}");
+        let first = seen["firsts"][i].as_str().unwrap();
+        assert!(first.starts_with(arrow[1].as_str().unwrap()), "{seen}");
+    }
+    for pair in arrows.windows(2) {
+        assert!(pair[0][2].as_f64() > pair[1][2].as_f64(), "{seen}");
+        assert!(pair[0][3].as_f64() > pair[1][3].as_f64(), "{seen}");
+    }
+    assert_eq!(seen["bar"][0], "", "{seen}");
+    let chance = seen["bar"][1].as_str().unwrap();
+    assert!(
+        chance.starts_with("Attackers ") && chance.ends_with('%'),
+        "{seen}"
     );
     // A move dragged: the lines are now of the new position.
     page.drag(
@@ -208,6 +261,233 @@ fn analysis_follows_the_game_and_moves_are_taken_back() {
     page.wait("return document.getElementById('status').dataset.ply === '2'");
     page.click(&page.find("#analyse"));
     page.wait("return document.getElementById('analyse').textContent === 'Start'");
+    // Off, the analysis leaves no arrow, and the bar is greyed out.
+    assert!(page.find_all("#table .arrow").is_empty());
+    assert_eq!(
+        page.execute("return document.getElementById('evalbar').className"),
+        "off"
+    );
+}
+
+/// Every piece drawn, as its square and kind (`f6#k`), sorted: the square is the one to click
+/// under the piece's centre on the page, wherever the drawing put it.
+const PIECES: &str = "const svg = document.querySelector('#table svg');\
+    const hits = [...svg.querySelectorAll('.hit')]\
+      .map(h => [h.dataset.square, h.getBoundingClientRect()]);\
+    return [...svg.querySelectorAll('.turned > use:not([href=\"#board\"])')].map(p => {\
+      const r = p.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;\
+      const hit = hits.find(([, h]) => r.width > 0 && x > h.left && x < h.right\
+        && y > h.top && y < h.bottom);\
+      return (hit ? hit[0] : 'nowhere') + p.getAttribute('href');\
+    }).sort();";
+
+/// The file letters along the bottom from the left, the rank number at the bottom left, and
+/// whether every label is upright on the screen.
+const LABELS: &str = "const svg = document.querySelector('#table svg').getBoundingClientRect();\
+    const labels = [...document.querySelectorAll('#table svg text')].map(t =>\
+      ({ text: t.textContent, r: t.getBoundingClientRect(), m: t.getScreenCTM() }));\
+    const left = l => l.r.right < svg.left + svg.width * 0.05;\
+    const files = labels.filter(l => !left(l)).sort((a, b) => a.r.left - b.r.left);\
+    const ranks = labels.filter(left).sort((a, b) => b.r.top - a.r.top);\
+    return [files.map(l => l.text).join(' '), ranks[0].text,\
+      labels.every(l => l.m.a > 0 && l.m.d > 0 && l.m.b === 0)];";
+
+#[test]
+fn a_flipped_board_shows_every_piece_the_crown_upright_and_labels_that_read() {
+    let Some((chromium, driver)) = browser() else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let page = Session::start(&chromium, &driver, true);
+    new_game(&page, &server, "copenhagen", "both", 0, 100);
+    let start = page.execute(PIECES);
+    let all = start.as_array().unwrap();
+    assert_eq!(all.len(), 24 + 12 + 1, "{start}");
+    assert!(all.contains(&"f6#k".into()), "{start}");
+    assert_eq!(
+        page.execute(LABELS),
+        serde_json::json!(["a b c d e f g h i j k", "1", true])
+    );
+    let upright = "const m = s => document.querySelector(`#table .turned > use[href='${s}']`)\
+        .getScreenCTM(); return [m('#k').a > 0 && m('#k').d > 0, m('#a').a > 0];";
+    assert_eq!(page.execute(upright), serde_json::json!([true, true]));
+
+    page.click(&page.find("#flip"));
+    // The same pieces on the same squares, a1 now at the top right, the attackers' discs
+    // turned with the board and the crown upright; the labels read the other way round.
+    assert_eq!(page.execute(PIECES), start);
+    let corner = page.execute(
+        "const svg = document.querySelector('#table svg').getBoundingClientRect();\
+         const a1 = document.querySelector(\"#table .hit[data-square='a1']\")\
+           .getBoundingClientRect();\
+         return [a1.left > svg.left + svg.width / 2, a1.top < svg.top + svg.height / 2];",
+    );
+    assert_eq!(corner, serde_json::json!([true, true]));
+    assert_eq!(page.execute(upright), serde_json::json!([true, false]));
+    assert_eq!(
+        page.execute(LABELS),
+        serde_json::json!(["k j i h g f e d c b a", "11", true])
+    );
+    // A piece dragged on the flipped board lands where it was dropped.
+    page.drag(
+        &page.find("#table .hit[data-square='d1']"),
+        &page.find("#table .hit[data-square='d3']"),
+    );
+    page.wait("return document.getElementById('status').dataset.ply === '1'");
+    let moved = page.execute(PIECES);
+    assert!(
+        moved.as_array().unwrap().contains(&"d3#a".into()),
+        "{moved}"
+    );
+
+    // A game loaded on the flipped board, its king on the edge at a4.
+    load(&page, &game_541(), 101);
+    let flipped = page.execute(PIECES);
+    assert!(
+        flipped.as_array().unwrap().contains(&"a4#k".into()),
+        "{flipped}"
+    );
+    assert_eq!(page.execute(upright), serde_json::json!([true, false]));
+    page.click(&page.find("#flip"));
+    assert_eq!(page.execute(PIECES), flipped);
+    assert_eq!(page.execute(LABELS)[0], "a b c d e f g h i j k");
+}
+
+#[test]
+fn a_loaded_game_waits_for_the_engine_and_ends_as_its_record_says() {
+    let Some((chromium, driver)) = browser() else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let page = Session::start(&chromium, &driver, true);
+    // Hnefi plays the defenders, who are to move after the 9 moves loaded.
+    new_game(&page, &server, "copenhagen", "attackers", 0, 100);
+    let game = game_541();
+    let nine: Vec<&str> = game.split_whitespace().take(9).collect();
+    load(&page, &nine.join(" "), 9);
+    assert_eq!(
+        page.execute("return document.getElementById('message').textContent"),
+        "game of 9 moves loaded: you play both sides until \"Engine, move\""
+    );
+    assert_eq!(
+        page.execute(
+            "return [document.getElementById('you').value, \
+             document.getElementById('status').dataset.state, \
+             document.getElementById('status').textContent]"
+        ),
+        serde_json::json!(["both", "move", "Defenders to move"])
+    );
+    // The one search of the session analyses the position loaded: no move is searched for.
+    page.click(&page.find("#analyse"));
+    page.wait("return document.querySelectorAll('#lines-shown .line').length > 0");
+    assert_eq!(page.find_all("#moves a.move").len(), 9);
+    page.click(&page.find("#analyse"));
+    page.wait("return document.getElementById('analyse').textContent === 'Start'");
+    // Asked, the engine moves for the side to move.
+    page.click(&page.find("#engine-move"));
+    page.wait("return document.querySelectorAll('#moves a.move').length === 10");
+    assert_eq!(page.find_all("#moves a.move").len(), 10);
+
+    // A record whose result the moves do not show: the page says it at the last move.
+    load(&page, &game, 101);
+    let status = "const s = document.getElementById('status');\
+                  return [s.textContent, s.dataset.state];";
+    assert_eq!(
+        page.execute(status),
+        serde_json::json!(["Attackers won, by the record.", "over"])
+    );
+    page.press(key::LEFT);
+    page.wait("return document.getElementById('status').dataset.ply === '100'");
+    assert_eq!(
+        page.execute(status),
+        serde_json::json!(["Attackers to move", "move"])
+    );
+}
+
+/// Whether the current move's row is wholly inside the move list, its number not cut off, and
+/// the list's scroll from the top.
+const CURRENT_SHOWN: &str = "const list = document.getElementById('moves');\
+    const row = list.querySelector('.current').parentNode;\
+    const l = list.getBoundingClientRect(), r = row.getBoundingClientRect();\
+    const n = row.querySelector('.number').getBoundingClientRect();\
+    return [r.top >= l.top - 0.5 && r.bottom <= l.bottom + 0.5 && n.left >= l.left - 0.5,\
+      list.scrollTop];";
+
+#[test]
+fn the_move_list_scrolls_up_and_down_with_the_current_move_in_view() {
+    let Some((chromium, driver)) = browser() else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let page = Session::start(&chromium, &driver, true);
+    new_game(&page, &server, "copenhagen", "both", 0, 100);
+    load(&page, &game_541(), 101);
+    // Rows of numbered pairs, one under the other: taller than the list, never wider.
+    let shape = page.execute(
+        "const list = document.getElementById('moves');\
+         return [list.children.length, list.children[0].textContent,\
+           list.children[50].textContent, list.scrollHeight > list.clientHeight,\
+           list.scrollWidth <= list.clientWidth];",
+    );
+    assert_eq!(
+        shape,
+        serde_json::json!([51, "1.d1-d3h6-h9", "51.b3-a3xa2", true, true])
+    );
+    let at_end = page.execute(CURRENT_SHOWN);
+    assert_eq!(at_end[0], true, "{at_end}");
+    assert!(at_end[1].as_f64().unwrap() > 0.0, "{at_end}");
+    let goto = |keys: &str, ply: usize| {
+        page.press(keys);
+        page.wait(&format!(
+            "return document.getElementById('status').dataset.ply === '{ply}'"
+        ));
+    };
+    goto(key::HOME, 0);
+    assert_eq!(
+        page.execute("return document.getElementById('moves').scrollTop"),
+        0
+    );
+    goto(key::RIGHT, 1);
+    assert_eq!(page.execute(CURRENT_SHOWN), serde_json::json!([true, 0]));
+    goto(key::END, 101);
+    assert_eq!(page.execute(CURRENT_SHOWN), at_end);
+    // A move clicked in the middle, then stepped back from: it stays in view.
+    page.click(&page.find("#moves a.move[data-ply='40']"));
+    page.wait("return document.getElementById('status').dataset.ply === '40'");
+    for ply in (30..40).rev() {
+        goto(key::LEFT, ply);
+        assert_eq!(page.execute(CURRENT_SHOWN)[0], true, "at move {ply}");
+    }
+}
+
+#[test]
+fn at_a_phones_width_nothing_spills_sideways() {
+    let Some((chromium, driver)) = browser() else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let page = Session::start(&chromium, &driver, true);
+    page.viewport(390, 844);
+    new_game(&page, &server, "copenhagen", "attackers", 0, 100);
+    // A long game, its analysis with long lines, and the board flipped: the most there is.
+    load(&page, &game_541(), 101);
+    page.click(&page.find("#analyse"));
+    page.wait("return document.querySelectorAll('#lines-shown .line').length === 3");
+    page.click(&page.find("#flip"));
+    let spilled = page.execute(
+        "const body = document.body.getBoundingClientRect();\
+         const right = body.right - parseFloat(getComputedStyle(document.body).paddingRight);\
+         const out = [...document.body.querySelectorAll('*')].filter(e => {\
+           const r = e.getBoundingClientRect(); return r.width > 0 && r.right > right + 0.5; })\
+           .map(e => e.tagName + '#' + e.id + '.' + e.className);\
+         return [innerWidth, document.documentElement.scrollWidth, out];",
+    );
+    assert_eq!(spilled, serde_json::json!([390, 390, []]));
+    page.execute("window.scrollTo(0, 0)");
+    let png = page.screenshot();
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-phone.png");
+    std::fs::write(&shot, png).unwrap();
+    eprintln!("screenshot: {}", shot.display());
 }
 
 #[test]
@@ -225,6 +505,11 @@ fn a_fen_is_loaded_and_nothing_comes_from_elsewhere() {
     assert_eq!(
         page.execute("return document.getElementById('message').textContent"),
         "position loaded"
+    );
+    // The box to copy the position from holds it.
+    assert_eq!(
+        page.execute("return document.getElementById('fen').value"),
+        fen
     );
     // Tablut's throne and the attackers' first move.
     assert!(page.find_all("#table .restricted").len() == 1);
@@ -308,13 +593,9 @@ fn a_screenshot_of_an_analysed_game() {
     let server = Server::start(&[]);
     let page = Session::start(&chromium, &driver, true);
     new_game(&page, &server, "copenhagen", "defenders", 6, 1000);
-    page.type_into(
-        &page.find("#load-text"),
-        "1. d1-d3 f8-i8 2. j6-j9 e7-e10 3. j9-e9xe10 d6-d9 4. f10-f9 g7-g10",
-    );
-    page.click(&page.find("#load"));
-    // The engine plays the attackers, to move after the record: it answers at once.
-    page.wait("return document.querySelectorAll('#moves a.move').length === 9");
+    let game = game_541();
+    let moves: Vec<&str> = game.split_whitespace().take(36).collect();
+    load(&page, &moves.join(" "), 36);
     page.click(&page.find("#analyse"));
     page.wait(
         "return document.querySelectorAll('#lines-shown .line').length === 3 && \

@@ -2,10 +2,11 @@
 //! OpenTafl position, a record line with or without move numbers, an `.otg` game). The text
 //! is only ever read as a game, never as the name of a file on the server.
 
+use super::api::EngineSide;
 use super::api::NewGame;
 use super::error::ApiError;
 use super::session::{Wire, seat_of};
-use super::table::{Desk, Seat, Table};
+use super::table::{Desk, Recorded, Seat, Table};
 use crate::board::Preset;
 use crate::board::generic::{Board, Move, Rulebook};
 
@@ -26,12 +27,14 @@ pub fn new_game(
         .map_err(|e| ApiError::Rules(format!("{e}")))?;
     crate::with_size!(
         rules.rules.side,
-        open_at(rules, None, &[], seat, analysis, wire)
+        open_at(rules, None, &[], None, seat, analysis, wire)
     )
 }
 
 /// A table for `text`, with what was loaded in words. Rules the text does not name are
-/// `current`, or the usual ones of the text's board when that is another size.
+/// `current`, or the usual ones of the text's board when that is another size. A game loaded
+/// is one to study: the person plays both sides, and the engine moves only when asked, never
+/// at once for the side to move.
 pub fn load(
     text: &str,
     current: &NamedRules,
@@ -46,6 +49,15 @@ pub fn load(
                 .into(),
         ));
     }
+    let told = if seat.engine == EngineSide::None {
+        ""
+    } else {
+        ": you play both sides until \"Engine, move\""
+    };
+    let seat = Seat {
+        engine: EngineSide::None,
+        ..seat
+    };
     let rules_for = |side: u8| {
         if current.rules.side == side {
             current.clone()
@@ -61,7 +73,7 @@ pub fn load(
         }
         let rules = rules_for(side);
         let desk = crate::with_size!(side, position_at(text, rules, seat, analysis, wire))?;
-        return Ok((desk, "position loaded".into()));
+        return Ok((desk, format!("position loaded{told}")));
     }
     let found = game::from_text(text).map_err(|e| ApiError::Load(e.to_string()))?;
     let rules = match found.rules().map_err(|e| ApiError::Load(e.to_string()))? {
@@ -72,7 +84,7 @@ pub fn load(
         rules.rules.side,
         game_at(&found, rules, seat, analysis, wire)
     )?;
-    Ok((desk, format!("game of {moves} moves loaded")))
+    Ok((desk, format!("game of {moves} moves loaded{told}")))
 }
 
 /// The side of the board of a FEN (`3a3/.../3a3 d`) or an OpenTafl position (`/3t3/.../`):
@@ -97,7 +109,7 @@ fn position_at<G: Size>(
     Rulebook::<G>::new(rules.rules)
         .check_setup(&board)
         .map_err(|e| ApiError::Load(e.to_string()))?;
-    open_at(rules, Some(board), &[], seat, analysis, wire)
+    open_at(rules, Some(board), &[], None, seat, analysis, wire)
 }
 
 fn game_at<G: Size>(
@@ -111,7 +123,19 @@ fn game_at<G: Size>(
         .game::<G>(&rules)
         .map_err(|e| ApiError::Load(e.to_string()))?;
     let moves: Vec<Move<G>> = game.moves.iter().map(|m| m.mv).collect();
-    let desk = open_at(rules, Some(game.start), &moves, seat, analysis, wire)?;
+    let recorded = Recorded {
+        verdict: game.verdict,
+        termination: game.termination,
+    };
+    let desk = open_at(
+        rules,
+        Some(game.start),
+        &moves,
+        Some(recorded),
+        seat,
+        analysis,
+        wire,
+    )?;
     Ok((desk, moves.len()))
 }
 
@@ -119,6 +143,7 @@ fn open_at<G: Size>(
     rules: NamedRules,
     start: Option<Board<G>>,
     moves: &[Move<G>],
+    recorded: Option<Recorded>,
     seat: Seat,
     analysis: (bool, usize),
     wire: Wire,
@@ -130,13 +155,42 @@ fn open_at<G: Size>(
             .map_err(|e| ApiError::Rules(e.to_string()))?,
     };
     Ok(Box::new(Table::open(
-        rules, start, moves, seat, analysis, wire,
+        rules, start, moves, recorded, seat, analysis, wire,
     )?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Level;
+    use std::time::Duration;
+
+    #[test]
+    fn a_game_loaded_is_studied_and_ends_as_its_record_says() {
+        let rules: NamedRules = "copenhagen".parse().unwrap();
+        let seat = Seat {
+            engine: EngineSide::Defenders,
+            level: Level::MIN,
+            movetime: Duration::from_millis(20),
+        };
+        let (wire, _inbox, _events) = Wire::for_tests();
+        // Black, the attackers, won: by resignation or time, as the moves end nowhere.
+        let text = "d1-d3 h6-h9 f10-h10,0,0,Black";
+        let (desk, note) = load(text, &rules, seat, (false, 1), wire).unwrap();
+        assert_eq!(
+            note,
+            "game of 3 moves loaded: you play both sides until \"Engine, move\""
+        );
+        let view = desk.view(None);
+        // The defenders are to move, and nobody moves for them.
+        assert_eq!((view.engine, view.thinking), (EngineSide::None, false));
+        assert_eq!(view.to_move, "defenders");
+        let ending = view.ending.unwrap();
+        assert_eq!(
+            (ending.winner, ending.text.as_str()),
+            (Some("attackers"), "Attackers won, by the record.")
+        );
+    }
 
     #[test]
     fn positions_are_told_from_games() {

@@ -11,6 +11,7 @@
   var drag = null;
   var justDragged = false;
   var events = null;
+  var seat = null;
 
   function $(name) { return document.getElementById(name); }
 
@@ -95,8 +96,16 @@
     view = v;
     selected = null;
     $("table").innerHTML = v.svg;
+    arrange();
     drawSquares();
     drawMarks();
+    // The form shows who plays as a load or "Engine, move" left it; a choice for the next
+    // game made meanwhile stays until that changes again.
+    if (v.engine !== seat) {
+      seat = v.engine;
+      $("you").value = { none: "both", attackers: "defenders", defenders: "attackers" }[seat];
+    }
+    $("fen").value = v.fen;
     var status = $("status");
     var side = v.to_move === "attackers" ? "Attackers" : "Defenders";
     if (v.ending) {
@@ -120,10 +129,47 @@
     });
   }
 
+  // The drawing goes into a group that turns half round when the board is flipped, everything
+  // drawn on it later too. The coordinates leave the shared drawing of the empty board, to be
+  // written upright either way round.
+  function arrange() {
+    var svg = $("table").querySelector("svg");
+    var board = element("g", { "class": "turned" }, svg);
+    Array.prototype.slice.call(svg.childNodes).forEach(function (n) {
+      if (n !== board && n.nodeName !== "defs") board.appendChild(n);
+    });
+    var label = svg.querySelector("defs text");
+    if (label) {
+      label.parentNode.setAttribute("class", "labels");
+      svg.appendChild(label.parentNode);
+    }
+  }
+
+  // The board turned or not: the king turned back to keep its crown upright, and the labels,
+  // which stay at the bottom and the left, renamed.
+  function orient() {
+    var svg = $("table").querySelector("svg");
+    var n = view.side, middle = view.margin + n * view.cell / 2;
+    svg.classList.toggle("flipped", flipped);
+    var turn = function (e, x, y) {
+      if (flipped) e.setAttribute("transform", "rotate(180 " + x + " " + y + ")");
+      else e.removeAttribute("transform");
+    };
+    turn(svg.querySelector(".turned"), middle, middle);
+    svg.querySelectorAll(".turned > use[href='#k']").forEach(function (king) {
+      turn(king, king.getAttribute("x"), king.getAttribute("y"));
+    });
+    // The files first, then the ranks, as the drawing writes them.
+    svg.querySelectorAll(".labels text").forEach(function (t, i) {
+      var k = i % n, shown = flipped ? n - 1 - k : k;
+      t.textContent = i < n ? String.fromCharCode(97 + shown) : String(shown + 1);
+    });
+  }
+
   // The squares to click, on top of the drawing, made once a view.
   function drawSquares() {
     var svg = $("table").querySelector("svg");
-    var hits = element("g", { "class": "hits" }, svg);
+    var hits = element("g", { "class": "hits" }, svg.querySelector(".turned"));
     view.squares.forEach(function (s) {
       var c = corner(s);
       element("rect", { "class": "hit", "data-square": s, x: c[0], y: c[1],
@@ -135,12 +181,8 @@
   // the squares say what a click on them does.
   function drawMarks() {
     var svg = $("table").querySelector("svg");
-    svg.classList.toggle("flipped", flipped);
-    var old = svg.querySelector(".marks");
-    if (old) old.remove();
-    var marks = document.createElementNS(svg.namespaceURI, "g");
-    marks.setAttribute("class", "marks");
-    svg.insertBefore(marks, svg.querySelector(".hits"));
+    orient();
+    var marks = layer("marks");
     var from = {};
     view.legal.forEach(function (m) { from[m.from] = true; });
     var targets = view.legal.filter(function (m) { return m.from === selected; });
@@ -168,6 +210,40 @@
     });
   }
 
+  // An empty group of this class under the squares to click, in place of the old one.
+  function layer(name) {
+    var svg = $("table").querySelector("svg");
+    var old = svg.querySelector("." + name);
+    if (old) old.remove();
+    var hits = svg.querySelector(".hits");
+    var g = document.createElementNS(svg.namespaceURI, "g");
+    g.setAttribute("class", name);
+    hits.parentNode.insertBefore(g, hits);
+    return g;
+  }
+
+  // The first move of each line shown as an arrow, the best line's the boldest and on top.
+  function drawArrows() {
+    var group = layer("arrows");
+    if (!view.analysis) return;
+    var style = { 1: [9, 0.9], 2: [6.5, 0.6], 3: [5, 0.45] };
+    Object.keys(lines).sort().reverse().forEach(function (rank) {
+      var move = /^([a-z]\d+)-([a-z]\d+)/.exec(lines[rank].moves[0] || "");
+      if (!move) return;
+      var width = style[rank][0], head = width * 2.2, half = view.cell / 2;
+      var a = corner(move[1]), b = corner(move[2]);
+      var x1 = a[0] + half, y1 = a[1] + half, x2 = b[0] + half, y2 = b[1] + half;
+      var length = Math.hypot(x2 - x1, y2 - y1) || 1;
+      var ux = (x2 - x1) / length, uy = (y2 - y1) / length;
+      var bx = x2 - ux * head, by = y2 - uy * head, wing = head * 0.6;
+      var g = element("g", { "class": "arrow", "data-rank": rank, "data-from": move[1],
+        "data-to": move[2], opacity: style[rank][1] }, group);
+      element("line", { x1: x1, y1: y1, x2: bx, y2: by, "stroke-width": width }, g);
+      element("polygon", { points: [x2, y2, bx - uy * wing, by + ux * wing,
+        bx + uy * wing, by - ux * wing].join(" ") }, g);
+    });
+  }
+
   function play(moves) {
     selected = null;
     act({ "do": "play", moves: moves });
@@ -191,7 +267,7 @@
   function pieceAt(square) {
     var c = corner(square);
     var x = c[0] + view.cell / 2, y = c[1] + view.cell / 2;
-    var pieces = $("table").querySelectorAll("svg > use");
+    var pieces = $("table").querySelectorAll(".turned > use");
     for (var i = 0; i < pieces.length; i++) {
       if (Number(pieces[i].getAttribute("x")) === x && Number(pieces[i].getAttribute("y")) === y) return pieces[i];
     }
@@ -213,11 +289,17 @@
       selected = drag.square;
       drawMarks();
       drag.piece = pieceAt(drag.square);
-      if (drag.piece) drag.piece.classList.add("dragging");
+      if (drag.piece) {
+        drag.piece.classList.add("dragging");
+        drag.turn = drag.piece.getAttribute("transform") || "";
+      }
     }
     var svg = $("table").querySelector("svg");
     var scale = svg.viewBox.baseVal.width / svg.getBoundingClientRect().width * (flipped ? -1 : 1);
-    if (drag.piece) drag.piece.setAttribute("transform", "translate(" + dx * scale + " " + dy * scale + ")");
+    if (drag.piece) {
+      drag.piece.setAttribute("transform",
+        "translate(" + dx * scale + " " + dy * scale + ") " + drag.turn);
+    }
   });
 
   document.addEventListener("pointerup", function (e) {
@@ -226,12 +308,24 @@
     drag = null;
     if (!d.moved) return;
     justDragged = true;
-    if (d.piece) { d.piece.removeAttribute("transform"); d.piece.classList.remove("dragging"); }
+    if (d.piece) {
+      if (d.turn) d.piece.setAttribute("transform", d.turn); else d.piece.removeAttribute("transform");
+      d.piece.classList.remove("dragging");
+    }
     var under = document.elementFromPoint(e.clientX, e.clientY);
     var hit = under && under.closest && under.closest(".hit");
     if (hit && hit.getAttribute("data-square") !== d.square) chooseSquare(hit.getAttribute("data-square"));
   });
 
+  function add(parent, tag, className, text) {
+    var e = document.createElement(tag);
+    e.className = className;
+    e.textContent = text;
+    parent.appendChild(e);
+    return e;
+  }
+
+  // A row a move number, the attackers' move and the defenders'.
   function moves() {
     var list = $("moves");
     list.innerHTML = "";
@@ -239,27 +333,21 @@
     view.moves.forEach(function (m) {
       if (m.number !== number) {
         number = m.number;
-        row = document.createElement("li");
-        var n = document.createElement("span");
-        n.className = "number";
-        n.textContent = number + ".";
-        row.appendChild(n);
-        if (m.side === "defenders") {
-          var gap = document.createElement("span");
-          gap.className = "move empty";
-          gap.textContent = "…";
-          row.appendChild(gap);
-        }
-        list.appendChild(row);
+        row = add(list, "li", "", "");
+        add(row, "span", "number", number + ".");
+        if (m.side === "defenders") add(row, "span", "move empty", "…");
       }
-      var a = document.createElement("a");
-      a.className = "move" + (m.ply === view.ply ? " current" : "");
-      a.dataset.ply = m.ply;
-      a.textContent = m.text;
-      row.appendChild(a);
+      add(row, "a", "move" + (m.ply === view.ply ? " current" : ""), m.text).dataset.ply = m.ply;
     });
+    // The list scrolls by itself, never the page, to keep the current move in view.
     var current = list.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    if (!current) {
+      list.scrollTop = 0;
+      return;
+    }
+    var top = current.parentNode.offsetTop, bottom = top + current.parentNode.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
 
   $("moves").addEventListener("click", function (e) {
@@ -275,13 +363,28 @@
 
   function percent(x) { return Math.round(x * 100) + "%"; }
 
+  // The bar: the attackers' chance by the best line, else the result of a game over, and
+  // greyed out while nothing is analysed.
+  function showBar() {
+    var bar = $("evalbar"), best = lines[1], end = !best && view.ending;
+    var won = end && { attackers: 1, defenders: 0 }[end.winner];
+    var chance = best ? best.chance : end ? (won === undefined ? 0.5 : won) : null;
+    var known = chance !== null;
+    bar.classList.toggle("off", !end && !view.analysis);
+    bar.title = end ? end.text : best ? "Attackers' chance " + percent(best.chance) +
+      " (" + best.score + "), depth " + best.depth : "The attackers' chance of winning, from the analysis's best line";
+    bar.querySelector(".fill").style.width = known ? percent(chance) : "50%";
+    bar.querySelector(".attackers").textContent = "Attackers" + (known ? " " + percent(chance) : "");
+    bar.querySelector(".defenders").textContent = (known ? percent(1 - chance) + " " : "") + "Defenders";
+    bar.querySelector(".state").textContent = end ? "" : !view.analysis ? "analysis off" :
+      best ? best.score : "analysing…";
+  }
+
   function showLines() {
     var box = $("lines-shown");
     box.innerHTML = "";
-    var best = lines[1];
-    var bar = document.querySelector("#evalbar .fill");
-    bar.style.height = best ? percent(best.chance) : "50%";
-    document.querySelector("#evalbar .label").textContent = best ? percent(best.chance) : "";
+    showBar();
+    drawArrows();
     Object.keys(lines).sort().forEach(function (rank) {
       var line = lines[rank];
       var div = document.createElement("div");
@@ -344,6 +447,16 @@
   });
   $("load").addEventListener("click", function () {
     act({ "do": "load", text: $("load-text").value });
+  });
+  $("copy-fen").addEventListener("click", function () {
+    var box = $("fen");
+    box.select();
+    var copied = function () { say("FEN copied"); };
+    var by_hand = function () {
+      if (document.execCommand("copy")) copied(); else say("Select the FEN and copy it.");
+    };
+    if (navigator.clipboard) navigator.clipboard.writeText(box.value).then(copied, by_hand);
+    else by_hand();
   });
   $("load-file").addEventListener("change", function () {
     var file = this.files[0];

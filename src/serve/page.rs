@@ -37,13 +37,13 @@ pub fn render() -> String {
                 }
                 main.board-layout {
                     div.board-column {
-                        div.board-row {
-                            div #evalbar title="The attackers' chance of winning" {
-                                div.fill {}
-                                span.label {}
-                            }
-                            div #table {}
+                        div #evalbar.off title="The attackers' chance of winning, from the analysis's best line" {
+                            div.fill {}
+                            span.attackers { "Attackers" }
+                            span.state { "analysis off" }
+                            span.defenders { "Defenders" }
                         }
+                        div #table {}
                         nav.steps {
                             button #first type="button" title="Start (Home)" { "«" }
                             button #previous type="button" title="Previous move (←)" { "◀" }
@@ -106,6 +106,11 @@ pub fn render() -> String {
                         }
                         section.card {
                             h2 { "Load and export" }
+                            div.fen-row {
+                                label for="fen" { "FEN" }
+                                input #fen type="text" readonly spellcheck="false" title="The position shown";
+                                button #copy-fen type="button" { "Copy" }
+                            }
                             textarea #load-text rows="3" placeholder="A FEN, a record (1. d1-d3 e5-e2 …) or an OpenTafl .otg game" {}
                             div.load-controls {
                                 input #load-file type="file" accept=".otg,.txt,.csv";

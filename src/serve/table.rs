@@ -27,6 +27,14 @@ pub const MAX_LINES: usize = 3;
 /// Memory of one session's engine, MB.
 const HASH_MB: usize = 16;
 
+/// How a loaded record says its game ended where its moves do not end it: a resignation, a
+/// loss on time.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub verdict: Verdict,
+    pub termination: Option<String>,
+}
+
 /// Who the engine plays and how strongly.
 #[derive(Clone, Copy, Debug)]
 pub struct Seat {
@@ -85,6 +93,9 @@ pub struct Table<G: Size> {
     /// The position shown: after this many moves.
     shown: usize,
     seat: Seat,
+    /// The record's result, while the game is the record's: a move played or taken back
+    /// makes it another game.
+    recorded: Option<Recorded>,
     analysis: bool,
     lines: usize,
     engine: Engine<G>,
@@ -97,11 +108,13 @@ pub struct Table<G: Size> {
 }
 
 impl<G: Size> Table<G> {
-    /// A game from `start` under `rules`, the `moves` played (each checked).
+    /// A game from `start` under `rules`, the `moves` played (each checked), ended as
+    /// `recorded` says where the rules do not end it.
     pub fn open(
         rules: NamedRules,
         start: Board<G>,
         moves: &[Move<G>],
+        recorded: Option<Recorded>,
         seat: Seat,
         (analysis, lines): (bool, usize),
         wire: Wire,
@@ -118,6 +131,7 @@ impl<G: Size> Table<G> {
             moves: Vec::new(),
             shown: 0,
             seat,
+            recorded: None,
             analysis,
             lines: lines.clamp(1, MAX_LINES),
             engine,
@@ -132,6 +146,9 @@ impl<G: Size> Table<G> {
                 .map_err(|e| ApiError::Load(format!("move {}: {e}", i + 1)))?;
         }
         table.shown = table.moves.len();
+        table.recorded = recorded.filter(|r| {
+            r.verdict != Verdict::Ongoing && table.positions[table.last()].outcome().is_none()
+        });
         table.retarget();
         Ok(table)
     }
@@ -155,6 +172,7 @@ impl<G: Size> Table<G> {
             why: e.to_string(),
         })?;
         self.cut(self.shown);
+        self.recorded = None;
         self.positions.push(pos);
         self.moves.push(RecordMove { mv, captures });
         self.shown += 1;
@@ -163,6 +181,9 @@ impl<G: Size> Table<G> {
 
     /// Drops the moves after the first `ply`, and shows the position they leave.
     fn cut(&mut self, ply: usize) {
+        if ply < self.last() {
+            self.recorded = None;
+        }
         self.positions.truncate(ply + 1);
         self.moves.truncate(ply);
         self.shown = ply;
@@ -261,8 +282,39 @@ impl<G: Size> Table<G> {
         Ok(())
     }
 
+    /// How the game ended at the position shown: by the rules, or at the record's last move
+    /// as the record says.
     fn ending(&self) -> Option<Ending> {
-        self.position().outcome().map(describe)
+        if let Some(outcome) = self.position().outcome() {
+            return Some(describe(outcome));
+        }
+        let recorded = self
+            .recorded
+            .as_ref()
+            .filter(|_| self.shown == self.last())?;
+        let (winner, won) = match recorded.verdict {
+            Verdict::Win(Side::Attackers) => (Some("attackers"), "Attackers won"),
+            Verdict::Win(Side::Defenders) => (Some("defenders"), "Defenders won"),
+            Verdict::Draw => (None, "Drawn"),
+            Verdict::Ongoing => return None,
+        };
+        let text = match &recorded.termination {
+            Some(how) => format!("{won} ({how})."),
+            None => format!("{won}, by the record."),
+        };
+        Some(Ending {
+            winner,
+            reason: "by the record",
+            text,
+        })
+    }
+
+    /// The game's result for its exports: the record's while the game is the record's.
+    fn verdict(&self) -> Verdict {
+        match &self.recorded {
+            Some(recorded) => recorded.verdict,
+            None => Verdict::from(self.positions[self.last()].outcome()),
+        }
     }
 
     fn marks(&self) -> Marks<G> {
@@ -295,8 +347,7 @@ impl<G: Size> Table<G> {
     fn record(&self) -> String {
         let start = self.positions[0].board();
         let moves: Vec<Move<G>> = self.moves.iter().map(|m| m.mv).collect();
-        let verdict = Verdict::from(self.positions[self.last()].outcome());
-        write_game(start, &moves, &self.rules, verdict, false)
+        write_game(start, &moves, &self.rules, self.verdict(), false)
     }
 
     fn names(&self) -> (String, String) {
@@ -493,7 +544,7 @@ impl<G: Size> Desk for Table<G> {
                     *self.positions[0].board(),
                     self.moves.clone(),
                     self.names(),
-                    Verdict::from(self.positions[self.last()].outcome()),
+                    self.verdict(),
                 );
                 Exported::Job(job)
             }
@@ -554,7 +605,7 @@ mod tests {
         };
         let (wire, inbox, _) = Wire::for_tests();
         (
-            Table::open(rules, start, &[], seat, (false, 1), wire).unwrap(),
+            Table::open(rules, start, &[], None, seat, (false, 1), wire).unwrap(),
             inbox,
         )
     }
@@ -599,6 +650,41 @@ mod tests {
         assert_eq!(view.to_move, "defenders");
         table.handle(Request::Goto { ply: 1 }).unwrap();
         assert_eq!(table.view(None).fen, "3a3/3a3/5d1/aadkdaa/3d3/3a3/3a3 a");
+    }
+
+    #[test]
+    fn the_records_result_holds_at_its_last_move_until_the_game_changes() {
+        let rules: NamedRules = "brandubh".parse().unwrap();
+        let start = rules.start_board::<Seven>().unwrap();
+        let moves: Vec<_> = ["d5-f5", "d6-f6"]
+            .iter()
+            .map(|m| RecordMove::<Seven>::parse(m).unwrap().mv)
+            .collect();
+        let recorded = Recorded {
+            verdict: Verdict::Win(Side::Defenders),
+            termination: Some("on time".into()),
+        };
+        let seat = Seat {
+            engine: EngineSide::None,
+            level: Level::MIN,
+            movetime: Duration::from_millis(20),
+        };
+        let (wire, _, _) = Wire::for_tests();
+        let mut table =
+            Table::open(rules, start, &moves, Some(recorded), seat, (false, 1), wire).unwrap();
+        let ending = |table: &Table<Seven>| table.view(None).ending.map(|e| e.text);
+        assert_eq!(ending(&table).as_deref(), Some("Defenders won (on time)."));
+        let exported = |table: &Table<Seven>| match table.export(Export::Record) {
+            Exported::Text(record) => record,
+            Exported::Job(_) => panic!("a record is text"),
+        };
+        assert!(exported(&table).ends_with(",White,brandubh"));
+        table.handle(Request::Goto { ply: 1 }).unwrap();
+        assert_eq!(ending(&table), None);
+        table.handle(Request::Goto { ply: 2 }).unwrap();
+        play(&mut table, &["d3-c3"]).unwrap();
+        assert_eq!(ending(&table), None);
+        assert!(exported(&table).ends_with(",Ongoing,brandubh"));
     }
 
     #[test]

@@ -146,6 +146,14 @@ impl Session {
         session
     }
 
+    /// Makes the page's viewport `width` by `height` CSS pixels, as on a phone, touch and
+    /// all: the page's own width, not the window's, is what a layout must fit.
+    pub fn viewport(&self, width: u32, height: u32) {
+        let metrics = json!({ "cmd": "Emulation.setDeviceMetricsOverride", "params": {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": true } });
+        self.command("POST", "goog/cdp/execute", Some(metrics));
+    }
+
     pub fn goto(&self, url: &str) {
         self.command("POST", "url", Some(json!({ "url": url })));
     }
