@@ -314,7 +314,7 @@ fn manual_pages_of_hnefi_and_of_each_command() {
     // Every command listed, and each one's own page there.
     let commands: Vec<&str> = help
         .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip_while(|l| !l.starts_with("Commands"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
         .filter_map(|l| l.split_whitespace().next())
@@ -329,3 +329,26 @@ fn manual_pages_of_hnefi_and_of_each_command() {
     let (ok, _, err) = hnefi(&["man", "nope"]);
     assert!(!ok && err.contains("man nope: must be a command"), "{err}");
 }
+
+#[test]
+fn eval_takes_the_position_options_of_analyse() {
+    // A 7x7 position, its rules found from its size as analyse finds them.
+    let brandubh = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a";
+    let (ok, out, err) = hnefi(&["eval", "--fen", brandubh]);
+    assert!(ok, "{err}");
+    assert!(out.contains("\ntotal "), "{out}");
+    let (ok, named, err) = hnefi(&["eval", "--fen", brandubh, "--rules", "brandubh"]);
+    assert!(ok && named == out, "{err}");
+    // Moves played from it: the evaluation of the position they lead to.
+    let (ok, moved, err) = hnefi(&["eval", "--rules", "brandubh", "--moves", "c4-c6"]);
+    assert!(ok, "{err}");
+    assert!(moved.contains("side to move (attackers)"), "{moved}");
+    let (ok, _, err) = hnefi(&["eval", "--moves", "d1-d3", "e5-e2", "zz"]);
+    assert!(!ok && err.contains("--moves 3 (zz)"), "{err}");
+    let (ok, help, _) = hnefi(&["eval", "--help"]);
+    assert!(
+        ok && help.contains("--rules") && help.contains("--moves"),
+        "{help}"
+    );
+}
+

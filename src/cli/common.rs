@@ -3,7 +3,8 @@
 
 use super::CliError;
 use clap::Args;
-use hnefi::board::generic;
+use hnefi::board::Geometry;
+use hnefi::board::generic::{self, Move, Position};
 use hnefi::board::notation::{to_fen, to_opentafl};
 use hnefi::board::{Board, START_FEN};
 use hnefi::learn::sample::Sample;
@@ -185,16 +186,8 @@ pub(super) struct PositionArg {
 }
 
 impl PositionArg {
-    /// The 11x11 position, for the commands that know only that board.
-    pub fn board(&self) -> Result<Board, CliError> {
-        self.board_on(&NamedRules::default())
-    }
-
     /// The position on the board of `G`, that of `rules`.
-    pub fn board_on<G: hnefi::board::Geometry>(
-        &self,
-        rules: &NamedRules,
-    ) -> Result<generic::Board<G>, CliError> {
+    pub fn board_on<G: Geometry>(&self, rules: &NamedRules) -> Result<generic::Board<G>, CliError> {
         let Some(fen) = &self.fen else {
             return rules.start_board::<G>().map_err(|e| CliError::Rules {
                 rules: rules.to_string(),
@@ -232,6 +225,46 @@ impl PositionArg {
 fn position_side(text: &str) -> Option<u8> {
     let placement = text.split_whitespace().next()?.trim_matches('/');
     u8::try_from(placement.split('/').count()).ok()
+}
+
+/// The position options of the commands that show one position (`analyse`, `eval`, `board`):
+/// `--fen`, `--moves` played from it and `--rules`, on a board of any size.
+#[derive(Args)]
+pub(super) struct GameArgs {
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// Moves played from it, as d1d3 or d1-d3.
+    #[arg(long, num_args = 1.., value_delimiter = ' ')]
+    pub moves: Vec<String>,
+    /// Rules: a preset or an OpenTafl rules string, on any board [default: those of the
+    /// position's board: copenhagen, brandubh, tablut or copenhagen-13].
+    #[arg(long)]
+    pub rules: Option<NamedRules>,
+}
+
+impl GameArgs {
+    /// `--rules`, or those of the position's board size.
+    pub fn rules(&self) -> NamedRules {
+        self.position.rules(self.rules.as_ref())
+    }
+
+    /// The game of `--fen` and `--moves` under `rules`, on the board of `G`.
+    pub fn game<G: Geometry>(&self, rules: &NamedRules) -> Result<Position<G>, CliError> {
+        let mut pos = Position::new(self.position.board_on::<G>(rules)?, rules.rules);
+        for (i, text) in self.moves.iter().filter(|m| !m.is_empty()).enumerate() {
+            let mv = Move::<G>::parse(text).map_err(|source| CliError::MoveText {
+                index: i + 1,
+                text: text.clone(),
+                error: source.to_string(),
+            })?;
+            pos.try_play(mv).map_err(|source| CliError::IllegalMove {
+                index: i + 1,
+                text: text.clone(),
+                error: source.to_string(),
+            })?;
+        }
+        Ok(pos)
+    }
 }
 
 /// `--rules`: a preset by name, or an OpenTafl rules string, for any board.

@@ -1,8 +1,7 @@
 //! `hnefi annotate` and `hnefi board`: parse the command line, run the report library, show
 //! progress on stderr and write the page or the drawing.
 
-use super::analyse::game as position_game;
-use super::common::{PositionArg, sized};
+use super::common::{GameArgs, sized};
 use super::error::CliError;
 use super::output::{check_writable, write_document};
 use clap::Args;
@@ -127,27 +126,19 @@ fn annotate_on<G: Size>(
 #[derive(Args)]
 pub struct BoardArgs {
     #[command(flatten)]
-    pub position: PositionArg,
-    /// Moves played from it, as d1d3 or d1-d3; the last one is drawn as an arrow.
-    #[arg(long, num_args = 1.., value_delimiter = ' ')]
-    pub moves: Vec<String>,
-    /// Rules: a preset or an OpenTafl rules string, on any board; their special squares are
-    /// marked [default: those of the position's board: copenhagen, brandubh, tablut or
-    /// copenhagen-13].
-    #[arg(long)]
-    pub rules: Option<NamedRules>,
+    pub game: GameArgs,
     /// Where to write the SVG (default: standard output).
     #[arg(long, short)]
     pub out: Option<PathBuf>,
 }
 
 pub fn board(args: BoardArgs) -> Result<(), CliError> {
-    let rules = args.position.rules(args.rules.as_ref());
+    let rules = args.game.rules();
     sized!(rules.rules.side, board_on(&args, &rules))
 }
 
 fn board_on<G: Size>(args: &BoardArgs, rules: &NamedRules) -> Result<(), CliError> {
-    let mut pos = position_game::<G>(&args.position, &args.moves, rules)?;
+    let mut pos = args.game.game::<G>(rules)?;
     let mut marks = Marks::default();
     // The last move is drawn with what it took.
     if let Some(mv) = pos.undo() {
