@@ -3,7 +3,7 @@
 
 use super::common::{GameArgs, sized};
 use super::error::CliError;
-use super::output::{check_writable, write_document};
+use super::output::{check_writable, unused_name, write_document};
 use clap::Args;
 use hnefi::board::generic::RecordMove;
 use hnefi::report::analysis::{Settings, analyse};
@@ -14,7 +14,7 @@ use hnefi::search::Limits;
 use hnefi::search::size::Size;
 use hnefi::variant::NamedRules;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Thinking time a position when neither --movetime nor --depth is given.
@@ -44,9 +44,37 @@ pub struct AnnotateArgs {
     /// record names, else copenhagen].
     #[arg(long)]
     pub rules: Option<NamedRules>,
-    /// Where to write the HTML report (default: standard output).
+    /// Where to write the HTML report; `-` is standard output [default: standard output when
+    /// it is a pipe or a file; at a terminal a new file named after the game (GAME.html,
+    /// GAME-LINE.html with --game, or report.html for moves given as text), made unique with
+    /// -2, -3, ... rather than replacing one].
     #[arg(long, short)]
     pub out: Option<PathBuf>,
+}
+
+/// The file the report is written to (none: standard output).
+fn report_path(args: &AnnotateArgs) -> Option<PathBuf> {
+    use std::io::IsTerminal;
+    match &args.out {
+        Some(path) if path.as_os_str() == "-" => None,
+        Some(path) => Some(path.clone()),
+        // 280 KB of HTML is no use in a terminal; in a pipe it is what was asked for.
+        None if !std::io::stdout().is_terminal() => None,
+        None => {
+            let game = std::path::Path::new(&args.game);
+            let stem = match game.file_stem() {
+                Some(stem) if game.is_file() => {
+                    let stem = stem.to_string_lossy();
+                    match args.game_line {
+                        Some(line) => format!("{stem}-{line}"),
+                        None => stem.into_owned(),
+                    }
+                }
+                _ => "report".to_string(),
+            };
+            Some(unused_name(&stem, "html"))
+        }
+    }
 }
 
 pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
@@ -67,12 +95,16 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
         Some(rules) => rules.clone(),
         None => found.rules()?.unwrap_or_default(),
     };
+    let out = report_path(&args);
     // Checked before the analysis, so that a path that cannot be written fails at once rather
     // than after minutes of searching.
-    if let Some(path) = &args.out {
+    if let Some(path) = &out {
         check_writable(path)?;
     }
-    sized!(rules.rules.side, annotate_on(&args, &found, &rules))
+    sized!(
+        rules.rules.side,
+        annotate_on(&args, &found, &rules, out.as_deref())
+    )
 }
 
 /// The report of the game `found` under `rules`, on their board `G`.
@@ -80,6 +112,7 @@ fn annotate_on<G: Size>(
     args: &AnnotateArgs,
     found: &Found,
     rules: &NamedRules,
+    out: Option<&Path>,
 ) -> Result<(), CliError> {
     let game = found.game::<G>(rules)?;
     let limits = Limits {
@@ -109,16 +142,16 @@ fn annotate_on<G: Size>(
     })?;
     bar.finish_and_clear();
     let elapsed = started.elapsed();
-    let html = page::render(&game, &analysis);
-    write_document(args.out.as_deref(), html.as_bytes())?;
+    let mut html = page::render(&game, &analysis);
+    // Whatever is printed after the page starts on a line of its own.
+    html.push('\n');
+    write_document(out, html.as_bytes())?;
     note!(
         "analysed {} positions in {:.1} s ({:.0} ms each){}",
         analysis.points.len(),
         elapsed.as_secs_f64(),
         elapsed.as_secs_f64() * 1000.0 / analysis.points.len() as f64,
-        args.out
-            .as_ref()
-            .map_or(String::new(), |p| format!("; wrote {}", p.display()))
+        out.map_or(String::new(), |p| format!("; wrote {}", p.display()))
     );
     Ok(())
 }
