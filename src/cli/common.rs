@@ -15,16 +15,28 @@ use hnefi::tournament::openings::{BUILT_IN, Opening, RandomOpenings, load_openin
 use hnefi::variant::NamedRules;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The real games the repository carries, relative to its root (where the commands are run,
-/// as for `positions/`).
-pub(super) const GAMES_CSV: &str = "data/copenhagen.csv";
-
 pub(super) fn read_text(path: &Path) -> Result<String, CliError> {
     std::fs::read_to_string(path).map_err(CliError::read(path))
+}
+
+/// The games of the file `path`, or without one the real games of data/copenhagen.csv, built
+/// into the binary.
+pub(super) fn games_text(path: Option<&Path>) -> Result<Cow<'static, str>, CliError> {
+    match path {
+        Some(path) => Ok(Cow::Owned(read_text(path)?)),
+        None => Ok(Cow::Borrowed(hnefi::record::REAL_GAMES)),
+    }
+}
+
+/// A games file as a command's argument, for the command lines that files name as their
+/// source: nothing for the built-in games.
+pub(super) fn games_argument(path: Option<&Path>) -> String {
+    path.map_or(String::new(), |p| format!(" {}", p.display()))
 }
 
 /// The samples of a file of FEN;SCORE;RESULT;GAME lines (blank lines and `#` comments
