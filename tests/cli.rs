@@ -334,6 +334,36 @@ fn manual_pages_of_hnefi_and_of_each_command() {
 }
 
 #[test]
+fn help_lists_the_players_commands_first() {
+    let (ok, help, _) = hnefi(&["--help"]);
+    assert!(ok);
+    let players = [
+        "serve", "analyse", "annotate", "board", "eval", "match", "bot",
+    ];
+    let developers = [
+        "perft",
+        "bench",
+        "timetodepth",
+        "latency",
+        "datagen",
+        "tune",
+        "train",
+        "spsa",
+        "fuzz",
+    ];
+    let line_of = |name: &str| {
+        help.lines()
+            .position(|l| l.split_whitespace().next() == Some(name) && l.starts_with("  "))
+            .unwrap_or_else(|| panic!("{name} is not listed:\n{help}"))
+    };
+    let players: Vec<usize> = players.iter().map(|n| line_of(n)).collect();
+    let developers: Vec<usize> = developers.iter().map(|n| line_of(n)).collect();
+    assert!(players.is_sorted() && developers.is_sorted(), "{help}");
+    assert!(players.last() < developers.first(), "{help}");
+    assert!(help.contains("for engine developers"), "{help}");
+}
+
+#[test]
 fn eval_takes_the_position_options_of_analyse() {
     // A 7x7 position, its rules found from its size as analyse finds them.
     let brandubh = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a";
