@@ -12,6 +12,10 @@ use crate::variant::NamedRules;
 use std::fmt;
 use std::str::FromStr;
 
+/// The real games of `data/copenhagen.csv`, built in so that the commands that read them by
+/// default work from any folder, after `cargo install` too.
+pub const REAL_GAMES: &str = include_str!("../data/copenhagen.csv");
+
 /// One game of a record file.
 #[derive(Clone, Debug)]
 pub struct GameRecord<G: Geometry = Eleven> {

@@ -8,6 +8,9 @@ use crate::search::solve::Solver;
 use crate::search::{Engine, Limits, Options};
 use rayon::prelude::*;
 
+/// `positions/tactics.epd`, built in so that `hnefi tactics` works from any folder.
+pub const BUILT_IN: &str = include_str!("../positions/tactics.epd");
+
 /// One line of the EPD: a position, the fewest moves to a forced win, every winning move.
 #[derive(Clone, Debug)]
 pub struct Tactic {
@@ -173,31 +176,36 @@ pub fn generate(games_csv: &str, tail: usize, max: u32) -> Vec<Tactic> {
 }
 
 /// How many tactics of each length the engine solves at `depth`: (moves to win, solved, total).
-pub fn solve_rate(tactics: &[Tactic], depth: u32) -> Vec<(u32, usize, usize)> {
+/// `each` is called after every tactic, for a progress display.
+pub fn solve_rate(
+    tactics: &[Tactic],
+    depth: u32,
+    mut each: impl FnMut(),
+) -> Vec<(u32, usize, usize)> {
     let mut engine = Engine::new(Options::default());
     let mut rows: Vec<(u32, usize, usize)> = Vec::new();
     for t in tactics {
-        let Ok(board) = parse_fen(&t.fen) else {
-            continue;
-        };
-        engine.clear();
-        let result = engine.search(
-            &Position::new(board, Rules::default()),
-            Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-        );
-        let solved = result.best.is_some_and(|m| t.winning.contains(&m))
-            && result.score.plies_to_end().is_some()
-            && result.score.0 > 0;
-        match rows.iter_mut().find(|r| r.0 == t.moves_to_win) {
-            Some(r) => {
-                r.1 += solved as usize;
-                r.2 += 1;
+        if let Ok(board) = parse_fen(&t.fen) {
+            engine.clear();
+            let result = engine.search(
+                &Position::new(board, Rules::default()),
+                Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                },
+            );
+            let solved = result.best.is_some_and(|m| t.winning.contains(&m))
+                && result.score.plies_to_end().is_some()
+                && result.score.0 > 0;
+            match rows.iter_mut().find(|r| r.0 == t.moves_to_win) {
+                Some(r) => {
+                    r.1 += solved as usize;
+                    r.2 += 1;
+                }
+                None => rows.push((t.moves_to_win, solved as usize, 1)),
             }
-            None => rows.push((t.moves_to_win, solved as usize, 1)),
         }
+        each();
     }
     rows.sort();
     rows

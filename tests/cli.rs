@@ -1,5 +1,8 @@
 //! The `hnefi` binary's command line, run for real.
 
+mod common;
+
+use common::{Terminal, hnefi_at_terminal};
 use std::process::Command;
 
 fn hnefi(args: &[&str]) -> (bool, String, String) {
@@ -314,7 +317,7 @@ fn manual_pages_of_hnefi_and_of_each_command() {
     // Every command listed, and each one's own page there.
     let commands: Vec<&str> = help
         .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip_while(|l| !l.starts_with("Commands"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
         .filter_map(|l| l.split_whitespace().next())
@@ -328,4 +331,142 @@ fn manual_pages_of_hnefi_and_of_each_command() {
     }
     let (ok, _, err) = hnefi(&["man", "nope"]);
     assert!(!ok && err.contains("man nope: must be a command"), "{err}");
+}
+
+#[test]
+fn help_lists_the_players_commands_first() {
+    let (ok, help, _) = hnefi(&["--help"]);
+    assert!(ok);
+    let players = [
+        "serve", "analyse", "annotate", "board", "eval", "match", "bot",
+    ];
+    let developers = [
+        "perft",
+        "bench",
+        "timetodepth",
+        "latency",
+        "datagen",
+        "tune",
+        "train",
+        "spsa",
+        "fuzz",
+    ];
+    let line_of = |name: &str| {
+        help.lines()
+            .position(|l| l.split_whitespace().next() == Some(name) && l.starts_with("  "))
+            .unwrap_or_else(|| panic!("{name} is not listed:\n{help}"))
+    };
+    let players: Vec<usize> = players.iter().map(|n| line_of(n)).collect();
+    let developers: Vec<usize> = developers.iter().map(|n| line_of(n)).collect();
+    assert!(players.is_sorted() && developers.is_sorted(), "{help}");
+    assert!(players.last() < developers.first(), "{help}");
+    assert!(help.contains("for engine developers"), "{help}");
+}
+
+#[test]
+fn eval_takes_the_position_options_of_analyse() {
+    // A 7x7 position, its rules found from its size as analyse finds them.
+    let brandubh = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a";
+    let (ok, out, err) = hnefi(&["eval", "--fen", brandubh]);
+    assert!(ok, "{err}");
+    assert!(out.contains("\ntotal "), "{out}");
+    let (ok, named, err) = hnefi(&["eval", "--fen", brandubh, "--rules", "brandubh"]);
+    assert!(ok && named == out, "{err}");
+    // Moves played from it: the evaluation of the position they lead to.
+    let (ok, moved, err) = hnefi(&["eval", "--rules", "brandubh", "--moves", "c4-c6"]);
+    assert!(ok, "{err}");
+    assert!(moved.contains("side to move (attackers)"), "{moved}");
+    let (ok, _, err) = hnefi(&["eval", "--moves", "d1-d3", "e5-e2", "zz"]);
+    assert!(!ok && err.contains("--moves 3 (zz)"), "{err}");
+    let (ok, help, _) = hnefi(&["eval", "--help"]);
+    assert!(
+        ok && help.contains("--rules") && help.contains("--moves"),
+        "{help}"
+    );
+}
+
+#[test]
+fn the_data_commands_work_from_any_folder() {
+    // An empty folder, as after `cargo install`: their data is built into the binary.
+    let dir = common::fresh_dir("any-folder");
+    let (ok, out, err) = common::output_of_hnefi_in(&dir, &["tactics", "--depth", "1"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("win in 1: ") && out.contains("/383 solved"),
+        "{out}"
+    );
+    let (ok, out, err) = common::output_of_hnefi_in(&dir, &["openings"]);
+    assert!(ok, "{err}");
+    assert!(out.lines().any(|l| l == "d1-d3 e5-e2 g1-g3 f4-c4"), "{out}");
+    let (ok, _, err) = common::output_of_hnefi_in(&dir, &["games-data", "-o", "games.txt"]);
+    assert!(ok && err.contains("1752 lines"), "{err}");
+    let (ok, out, err) = common::output_of_hnefi_in(
+        &dir,
+        &[
+            "datagen",
+            "-o",
+            "self.txt",
+            "--games",
+            "1",
+            "--nodes",
+            "100",
+            "--threads",
+            "1",
+        ],
+    );
+    assert!(ok && out.is_empty(), "{err}");
+    let openings = err
+        .split(" openings of 8 plies")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|n| n.parse::<usize>().ok());
+    assert!(openings.is_some_and(|n| n > 100), "{err}");
+    assert!(
+        std::fs::read_dir(&dir).unwrap().count() == 2,
+        "nothing else written"
+    );
+}
+
+#[test]
+fn random_openings_with_the_defaults_are_kept() {
+    for rules in ["copenhagen", "tablut", "brandubh"] {
+        let (ok, out, err) = hnefi(&["openings", "--random", "10", "--rules", rules]);
+        assert!(ok, "{rules}: {err}");
+        let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(lines.len(), 10, "{rules}: {out}");
+        assert!(
+            err.contains("kept the 10 nearest even of 100"),
+            "{rules}: {err}"
+        );
+    }
+    // None kept: the reason, and a failure.
+    let (ok, out, err) = hnefi(&[
+        "openings", "--random", "3", "--rules", "brandubh", "--nodes", "300", "--band", "0",
+    ]);
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(
+        err.starts_with(
+            "hnefi: no openings kept: none of the 100 openings drawn scored within 0 cp"
+        ) && err.contains("--band"),
+        "{err}"
+    );
+}
+
+#[test]
+fn tactics_shows_its_progress_at_a_terminal_only() {
+    let dir = common::fresh_dir("tactics-progress");
+    let three: Vec<&str> = hnefi::tactics::BUILT_IN
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(3)
+        .collect();
+    std::fs::write(dir.join("three.epd"), three.join("\n")).unwrap();
+    let args = ["tactics", "--file", "three.epd", "--depth", "1"];
+    let (ok, shown, out) = hnefi_at_terminal(&dir, &args, Terminal::Stderr);
+    assert!(ok, "{shown}");
+    assert!(shown.contains("/3 positions"), "{shown:?}");
+    assert!(out.starts_with("win in "), "{out}");
+    let (ok, out, err) = common::output_of_hnefi_in(&dir, &args);
+    assert!(ok && out.starts_with("win in "), "{err}");
+    assert!(err.is_empty(), "no bar into a pipe: {err:?}");
 }

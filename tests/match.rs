@@ -655,3 +655,79 @@ fn engines_that_cannot_be_told_the_board_are_refused() {
     let err = match_of("otep", "brandubh");
     assert!(err.contains("may not repeat"), "{err}");
 }
+
+/// `hnefi match` of two Hnefis at 100 nodes a move in `dir`, with `extra` arguments: whether
+/// it succeeded, its standard output and its standard error.
+fn quick_match(dir: &Path, extra: &str) -> (bool, String, String) {
+    let mut args = vec!["match".to_string()];
+    args.extend(hnefi_engine("a", 100));
+    args.extend(hnefi_engine("b", 100));
+    args.extend(words(&format!("--report-every 0 {extra}")));
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .current_dir(dir)
+        .args(&args)
+        .output()
+        .expect("run hnefi match");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn an_odd_number_of_games_is_said_to_be_played_in_pairs() {
+    let dir = scratch("odd-games");
+    let (ok, out, err) = quick_match(&dir, "--games 3 --json summary.json");
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("--games 3 plays 4 games an encounter"),
+        "{err}"
+    );
+    let summary = std::fs::read_to_string(dir.join("summary.json")).expect("the summary");
+    let summary = Summary::from_json(&summary).expect("a summary");
+    assert_eq!(summary.encounters[0].games(), 4);
+    assert_eq!(out.matches("Match:").count(), 1, "the header once:\n{out}");
+}
+
+#[test]
+fn records_go_to_a_new_file_or_one_of_the_same_rules() {
+    let dir = scratch("records");
+    let (ok, out, err) = quick_match(&dir, "--games 2");
+    assert!(
+        ok && out.ends_with("Games written to match.csv\n"),
+        "{out}\n{err}"
+    );
+    assert!(err.contains("games are written to match.csv"), "{err}");
+    // Another match does not add its games to the first one's file without a word.
+    let (ok, out, err) = quick_match(&dir, "--games 2");
+    assert!(
+        ok && out.ends_with("Games written to match-2.csv\n"),
+        "{out}\n{err}"
+    );
+    let games = |name: &str| {
+        std::fs::read_to_string(dir.join(name))
+            .expect("records")
+            .lines()
+            .count()
+    };
+    assert_eq!((games("match.csv"), games("match-2.csv")), (2, 2));
+    // Named, a file of other rules' games is refused before any game.
+    let (ok, _, err) = quick_match(&dir, "--games 2 --rules brandubh --records match.csv");
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains(
+            "match.csv holds games under the rules copenhagen, and this match plays brandubh"
+        ),
+        "{err}"
+    );
+    assert_eq!(games("match.csv"), 2);
+    // One of the same rules is added to, and said to be.
+    let (ok, _, err) = quick_match(&dir, "--games 2 --records match.csv");
+    assert!(
+        ok && err.contains("added to the 2 games of the same rules in match.csv"),
+        "{err}"
+    );
+    assert_eq!(games("match.csv"), 4);
+    assert!(!dir.join("match-3.csv").exists());
+}

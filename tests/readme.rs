@@ -20,7 +20,7 @@ fn help(path: &[String]) -> String {
 /// The commands a help text lists under `Commands:`, `help` aside.
 fn subcommands(help: &str) -> Vec<String> {
     help.lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip_while(|l| !l.starts_with("Commands"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
         .filter_map(|l| l.split_whitespace().next())

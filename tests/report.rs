@@ -3,6 +3,7 @@
 //! a move that changes the board shown, with scripts on and off. A long game's report stays
 //! light enough to send.
 
+mod common;
 mod webdriver;
 
 use std::path::{Path, PathBuf};
@@ -421,4 +422,65 @@ fn annotate_takes_opentafls_captured_king_as_the_capture_it_is() {
     assert!(ok, "{err}");
     assert!(!err.contains("claims other captures"), "{err}");
     assert!(html.contains("Attackers won"), "{html}");
+}
+
+#[test]
+fn annotate_at_a_terminal_writes_a_file_and_says_where() {
+    use common::{Terminal, hnefi_at_terminal};
+    let dir = common::fresh_dir("annotate-terminal");
+    let game = "1. d1-d3 e5-e2 2. g1-g3";
+    let args = ["annotate", game, "--depth", "1"];
+    let (ok, shown, err) = hnefi_at_terminal(&dir, &args, Terminal::Stdout);
+    assert!(ok, "{err}");
+    assert!(
+        !shown.contains("<html"),
+        "no page into the terminal: {shown}"
+    );
+    assert!(err.trim_end().ends_with("; wrote report.html"), "{err}");
+    let page = std::fs::read_to_string(dir.join("report.html")).expect("report.html");
+    assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));
+    // A second report does not replace the first.
+    std::fs::write(dir.join("report.html"), "kept").unwrap();
+    let (ok, _, err) = hnefi_at_terminal(&dir, &args, Terminal::Stdout);
+    assert!(ok && err.contains("wrote report-2.html"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("report.html")).unwrap(),
+        "kept"
+    );
+    // A game of a file is named after it and its line.
+    let games = common::repo_file("data/copenhagen.csv");
+    let (ok, _, err) = hnefi_at_terminal(
+        &dir,
+        &[
+            "annotate",
+            games.to_str().unwrap(),
+            "--game",
+            "3",
+            "--depth",
+            "1",
+        ],
+        Terminal::Stdout,
+    );
+    assert!(ok && err.contains("wrote copenhagen-3.html"), "{err}");
+    assert!(dir.join("copenhagen-3.html").is_file());
+    // Asked for with `-o -`, the page goes to the terminal all the same.
+    let (ok, shown, err) = hnefi_at_terminal(
+        &dir,
+        &["annotate", game, "--depth", "1", "-o", "-"],
+        Terminal::Stdout,
+    );
+    assert!(ok && shown.starts_with("<!DOCTYPE html>"), "{err}");
+    assert!(!err.contains("wrote"), "{err}");
+    // Into a pipe, the page is the output, and the summary stays on standard error.
+    let (ok, out, err) = common::output_of_hnefi_in(&dir, &args);
+    assert!(ok && out.starts_with("<!DOCTYPE html>") && out.ends_with("</html>\n"));
+    assert!(
+        err.starts_with("analysed 4 positions") && !err.contains("wrote"),
+        "{err}"
+    );
+    let files = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(
+        files, 3,
+        "report.html, report-2.html and copenhagen-3.html only"
+    );
 }

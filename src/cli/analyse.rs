@@ -2,10 +2,9 @@
 //! evaluation term by term.
 
 use super::CliError;
-use super::common::{EvalChoice, PositionArg, sized};
+use super::common::{EvalChoice, GameArgs, sized};
 use clap::Args;
-use hnefi::board::generic::{Move, Position};
-use hnefi::board::{Rulebook, Side};
+use hnefi::board::Side;
 use hnefi::report::graph::percent;
 use hnefi::report::scale::attackers_win;
 use hnefi::search::Score;
@@ -16,10 +15,7 @@ use std::time::Duration;
 #[derive(Args)]
 pub struct AnalyseArgs {
     #[command(flatten)]
-    pub position: PositionArg,
-    /// Moves played from it, as d1d3 or d1-d3.
-    #[arg(long, num_args = 1.., value_delimiter = ' ')]
-    pub moves: Vec<String>,
+    pub game: GameArgs,
     /// Search depth.
     #[arg(long, conflicts_with = "movetime")]
     pub depth: Option<u32>,
@@ -32,45 +28,19 @@ pub struct AnalyseArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Rules: a preset or an OpenTafl rules string, on any board [default: those of the
-    /// position's board: copenhagen, brandubh, tablut or copenhagen-13].
-    #[arg(long)]
-    pub rules: Option<NamedRules>,
     #[command(flatten)]
     pub eval: EvalChoice,
 }
 
-/// The game of `--fen` and `--moves` under `rules`, on the board of `G`.
-pub(super) fn game<G: Size>(
-    position: &PositionArg,
-    moves: &[String],
-    rules: &NamedRules,
-) -> Result<Position<G>, CliError> {
-    let mut pos = Position::new(position.board_on::<G>(rules)?, rules.rules);
-    for (i, text) in moves.iter().filter(|m| !m.is_empty()).enumerate() {
-        let mv = Move::<G>::parse(text).map_err(|source| CliError::MoveText {
-            index: i + 1,
-            text: text.clone(),
-            error: source.to_string(),
-        })?;
-        pos.try_play(mv).map_err(|source| CliError::IllegalMove {
-            index: i + 1,
-            text: text.clone(),
-            error: source.to_string(),
-        })?;
-    }
-    Ok(pos)
-}
-
 pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
-    let rules = args.position.rules(args.rules.as_ref());
+    let rules = args.game.rules();
     sized!(rules.rules.side, analyse_on(&args, &rules))
 }
 
 fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), CliError> {
     use hnefi::board::notation::record_move;
     use hnefi::search::{Engine, Info, Limits, Options};
-    let pos = game::<G>(&args.position, &args.moves, rules)?;
+    let pos = args.game.game::<G>(rules)?;
     if !(1..=64).contains(&args.multipv) {
         return Err(CliError::out_of_range("--multipv", args.multipv, "1-64"));
     }
@@ -172,7 +142,7 @@ fn for_people(score: Score, to_move: Side) -> String {
 #[derive(Args)]
 pub struct EvalArgs {
     #[command(flatten)]
-    pub position: PositionArg,
+    pub game: GameArgs,
     /// With `nnue`, the network's correction and the evaluation the search takes follow
     /// the hand evaluation's terms.
     #[command(flatten)]
@@ -180,13 +150,20 @@ pub struct EvalArgs {
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
+    let rules = args.game.rules();
+    sized!(rules.rules.side, eval_on(&args, &rules))
+}
+
+fn eval_on<G: Size>(args: &EvalArgs, rules: &NamedRules) -> Result<(), CliError> {
     use hnefi::search::nnue::describe;
-    let board = args.position.board()?;
-    let book = Rulebook::default();
+    let pos = args.game.game::<G>(rules)?;
     let (eval, net) = args.eval.load()?;
-    out!("{}", hnefi::search::eval::breakdown(&board, &book))?;
-    if let Some(net) = eval.network::<hnefi::board::Eleven>(net.as_deref(), book.rules()) {
-        out!("{}", describe(net, &board, &book))?;
+    out!(
+        "{}",
+        hnefi::search::eval::breakdown(pos.board(), pos.rulebook())
+    )?;
+    if let Some(net) = eval.network::<G>(net.as_deref(), &rules.rules) {
+        out!("{}", describe(net, pos.board(), pos.rulebook()))?;
     }
     Ok(())
 }

@@ -3,7 +3,8 @@
 
 use super::CliError;
 use clap::Args;
-use hnefi::board::generic;
+use hnefi::board::Geometry;
+use hnefi::board::generic::{self, Move, Position};
 use hnefi::board::notation::{to_fen, to_opentafl};
 use hnefi::board::{Board, START_FEN};
 use hnefi::learn::sample::Sample;
@@ -14,16 +15,28 @@ use hnefi::tournament::openings::{BUILT_IN, Opening, RandomOpenings, load_openin
 use hnefi::variant::NamedRules;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The real games the repository carries, relative to its root (where the commands are run,
-/// as for `positions/`).
-pub(super) const GAMES_CSV: &str = "data/copenhagen.csv";
-
 pub(super) fn read_text(path: &Path) -> Result<String, CliError> {
     std::fs::read_to_string(path).map_err(CliError::read(path))
+}
+
+/// The games of the file `path`, or without one the real games of data/copenhagen.csv, built
+/// into the binary.
+pub(super) fn games_text(path: Option<&Path>) -> Result<Cow<'static, str>, CliError> {
+    match path {
+        Some(path) => Ok(Cow::Owned(read_text(path)?)),
+        None => Ok(Cow::Borrowed(hnefi::record::REAL_GAMES)),
+    }
+}
+
+/// A games file as a command's argument, for the command lines that files name as their
+/// source: nothing for the built-in games.
+pub(super) fn games_argument(path: Option<&Path>) -> String {
+    path.map_or(String::new(), |p| format!(" {}", p.display()))
 }
 
 /// The samples of a binary sample file, or of a file of FEN;SCORE;RESULT;GAME lines (blank
@@ -199,16 +212,8 @@ pub(super) struct PositionArg {
 }
 
 impl PositionArg {
-    /// The 11x11 position, for the commands that know only that board.
-    pub fn board(&self) -> Result<Board, CliError> {
-        self.board_on(&NamedRules::default())
-    }
-
     /// The position on the board of `G`, that of `rules`.
-    pub fn board_on<G: hnefi::board::Geometry>(
-        &self,
-        rules: &NamedRules,
-    ) -> Result<generic::Board<G>, CliError> {
+    pub fn board_on<G: Geometry>(&self, rules: &NamedRules) -> Result<generic::Board<G>, CliError> {
         let Some(fen) = &self.fen else {
             return rules.start_board::<G>().map_err(|e| CliError::Rules {
                 rules: rules.to_string(),
@@ -246,6 +251,46 @@ impl PositionArg {
 fn position_side(text: &str) -> Option<u8> {
     let placement = text.split_whitespace().next()?.trim_matches('/');
     u8::try_from(placement.split('/').count()).ok()
+}
+
+/// The position options of the commands that show one position (`analyse`, `eval`, `board`):
+/// `--fen`, `--moves` played from it and `--rules`, on a board of any size.
+#[derive(Args)]
+pub(super) struct GameArgs {
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// Moves played from it, as d1d3 or d1-d3.
+    #[arg(long, num_args = 1.., value_delimiter = ' ')]
+    pub moves: Vec<String>,
+    /// Rules: a preset or an OpenTafl rules string, on any board [default: those of the
+    /// position's board: copenhagen, brandubh, tablut or copenhagen-13].
+    #[arg(long)]
+    pub rules: Option<NamedRules>,
+}
+
+impl GameArgs {
+    /// `--rules`, or those of the position's board size.
+    pub fn rules(&self) -> NamedRules {
+        self.position.rules(self.rules.as_ref())
+    }
+
+    /// The game of `--fen` and `--moves` under `rules`, on the board of `G`.
+    pub fn game<G: Geometry>(&self, rules: &NamedRules) -> Result<Position<G>, CliError> {
+        let mut pos = Position::new(self.position.board_on::<G>(rules)?, rules.rules);
+        for (i, text) in self.moves.iter().filter(|m| !m.is_empty()).enumerate() {
+            let mv = Move::<G>::parse(text).map_err(|source| CliError::MoveText {
+                index: i + 1,
+                text: text.clone(),
+                error: source.to_string(),
+            })?;
+            pos.try_play(mv).map_err(|source| CliError::IllegalMove {
+                index: i + 1,
+                text: text.clone(),
+                error: source.to_string(),
+            })?;
+        }
+        Ok(pos)
+    }
 }
 
 /// `--rules`: a preset by name, or an OpenTafl rules string, for any board.

@@ -2,9 +2,7 @@
 //! real games.
 
 use super::CliError;
-use super::common::{
-    EvalChoice, GAMES_CSV, RulesArg, interrupt_flag, parse_shard, progress_bar, read_text,
-};
+use super::common::{EvalChoice, RulesArg, games_text, interrupt_flag, parse_shard, progress_bar};
 use super::output::write_document;
 use clap::Args;
 use hnefi::search::size::Size;
@@ -19,9 +17,10 @@ pub struct DatagenArgs {
     #[arg(short, long)]
     pub output: PathBuf,
     /// Real games (copenhagen.csv format) whose openings start the games: on 11x11 boards
-    /// from Copenhagen's start only; elsewhere games start with random moves alone.
-    #[arg(long, default_value = GAMES_CSV)]
-    pub book: PathBuf,
+    /// from Copenhagen's start only; elsewhere games start with random moves alone [default:
+    /// the real games of data/copenhagen.csv, built in].
+    #[arg(long)]
+    pub book: Option<PathBuf>,
     /// Games in the whole run (all shards), numbered 0 to N-1.
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
@@ -111,7 +110,7 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
     };
     settings.check()?;
     let book = if book_plies > 0 {
-        let text = read_text(&args.book)?;
+        let text = games_text(args.book.as_deref())?;
         sized_book::<G>(book_from_games(&text, book_plies, settings.rules))
     } else {
         Vec::new()
@@ -207,16 +206,16 @@ fn sized_book<G: Size>(
 
 #[derive(Args)]
 pub struct GamesDataArgs {
-    /// Game file in the copenhagen.csv format.
-    #[arg(default_value = GAMES_CSV)]
-    pub games: PathBuf,
+    /// Game file in the copenhagen.csv format [default: the real games of
+    /// data/copenhagen.csv, built in].
+    pub games: Option<PathBuf>,
     /// Where to write the samples (FEN;-;RESULT;LINE); `-` is standard output.
     #[arg(short, long, default_value = "-")]
     pub output: PathBuf,
 }
 
 pub fn games_data(args: GamesDataArgs) -> Result<(), CliError> {
-    let text = read_text(&args.games)?;
+    let text = games_text(args.games.as_deref())?;
     let (samples, r) = hnefi::learn::games::samples_from_games(&text);
     let to_stdout = args.output.as_os_str() == "-";
     let text: String = samples.iter().map(|s| format!("{s}\n")).collect();

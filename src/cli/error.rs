@@ -76,6 +76,9 @@ pub enum CliError {
         line: usize,
         why: String,
     },
+    /// `hnefi openings` found none to keep: why, and what to change.
+    #[error("no openings kept: {0}")]
+    NoOpenings(String),
     #[error("no training positions in the data files (all empty, or all held out)")]
     NoTrainingData,
     #[error(

@@ -39,6 +39,7 @@ use std::process::ExitCode;
     propagate_version = true,
     about = "Hnefi, a Copenhagen Hnefatafl engine",
     long_about = None,
+    subcommand_help_heading = "Commands (for players; from perft on, for engine developers)",
     after_help = "Without a command, hnefi is an engine on standard input and output. Its \
         first line picks the protocol: UCI, OpenTafl's engine protocol (also taken when a \
         program on pipes says nothing for 1.5 s) or the hnefatafl text protocol. At a \
@@ -52,25 +53,41 @@ struct Cli {
     engine: engine::EngineArgs,
 }
 
+/// The commands in the order `hnefi --help` lists them: players' first, from `serve` to
+/// `connect`, then the tools for engine developers, from `perft` on (clap lists subcommands
+/// in the order they are declared).
 #[derive(Subcommand)]
 enum Command {
-    /// Count the leaves of the legal move tree (history ignored), in parallel.
+    /// A board in the browser to play and analyse with the engine: a local web server that
+    /// prints its address.
+    Serve(serve::ServeArgs),
+    /// Analyse a position for people: a diagram, then the best lines as the search deepens.
+    Analyse(analyse::AnalyseArgs),
+    /// Annotate a game for people: one HTML page with an evaluation graph, the moves judged,
+    /// the engine's better moves and a board diagram for every position.
+    Annotate(report::AnnotateArgs),
+    /// Draw one position as an SVG diagram, for articles and forum posts: the last of
+    /// --moves as an arrow, the rules' special squares marked.
+    Board(report::BoardArgs),
+    /// Show the evaluation of a position term by term.
+    Eval(analyse::EvalArgs),
+    /// Engine-vs-engine matches over UCI, OpenTafl and the hnefatafl text protocol, with Elo,
+    /// pentanomial counts and SPRT; `hnefi match merge` adds up shard summaries.
+    Match(Box<tournament::MatchArgs>),
+    /// Play on hnefatafl.org's server (hnefatafl-server) as a bot: offer or join games, play
+    /// them within the server's clock, come back after a dropped connection.
+    Bot(bot::BotArgs),
+    /// Join hnefatafl-copenhagen's light TCP server as a player.
+    Connect(connect::ConnectArgs),
+    /// For engine developers: count the leaves of the legal move tree (history ignored), in
+    /// parallel.
     Perft(perft::PerftArgs),
     /// Search the bench positions to a fixed depth on one thread; ends with `N nodes M nps`.
     Bench(bench::BenchArgs),
-    /// Analyse a position for people: a diagram, then the best lines as the search deepens.
-    Analyse(analyse::AnalyseArgs),
-    /// Show the evaluation of a position term by term.
-    Eval(analyse::EvalArgs),
     /// Time to reach a depth from the start and five middlegames, for thread scaling.
     Timetodepth(bench::TtdArgs),
     /// Measure the UCI loop's answers during a search: isready->readyok and stop->bestmove.
     Latency(latency::LatencyArgs),
-    /// Join hnefatafl-copenhagen's light TCP server as a player.
-    Connect(connect::ConnectArgs),
-    /// Print openings: the first plies of the real games, deduplicated, or with --balanced the
-    /// later positions of those games that the engine scores about even.
-    Openings(openings::OpeningsArgs),
     /// Self-play training data: games at a fixed node count from even starts, every position
     /// written with its score and the game's result (FEN;SCORE;RESULT;GAME).
     Datagen(datagen::DatagenArgs),
@@ -78,32 +95,22 @@ enum Command {
     GamesData(datagen::GamesDataArgs),
     /// Convert training samples between text lines and the compact binary format, either way.
     Convert(convert::ConvertArgs),
-    /// Engine-vs-engine matches over UCI, OpenTafl and the hnefatafl text protocol, with Elo,
-    /// pentanomial counts and SPRT; `hnefi match merge` adds up shard summaries.
-    Match(Box<tournament::MatchArgs>),
-    /// Tune the search's parameters by SPSA: the engine against itself with opposite
-    /// perturbations, game pairs through the match runner, the state saved every iteration.
-    Spsa(spsa::SpsaArgs),
-    /// Forced wins from the real games: generate positions/tactics.epd, or report the solve rate.
-    Tactics(tactics::TacticsArgs),
     /// Fit the evaluation's weights to game results (Texel's method) and write them as Rust.
     Tune(tune::TuneArgs),
     /// Train the NNUE network on samples (as `tune` reads them) and write it quantised.
     Train(train::TrainArgs),
+    /// Tune the search's parameters by SPSA: the engine against itself with opposite
+    /// perturbations, game pairs through the match runner, the state saved every iteration.
+    Spsa(spsa::SpsaArgs),
     /// Fuzz the protocol loops in process: random, mutated and hostile lines (huge, short and
     /// negative times among them); reports lines, time, panics and hangs per protocol.
     Fuzz(fuzz::FuzzArgs),
-    /// Annotate a game for people: one HTML page with an evaluation graph, the moves judged,
-    /// the engine's better moves and a board diagram for every position.
-    Annotate(report::AnnotateArgs),
-    /// Draw one position as an SVG diagram, for articles and forum posts.
-    Board(report::BoardArgs),
-    /// A board in the browser to play and analyse with the engine: a local web server that
-    /// prints its address.
-    Serve(serve::ServeArgs),
-    /// Play on hnefatafl.org's server (hnefatafl-server) as a bot: offer or join games, play
-    /// them within the server's clock, come back after a dropped connection.
-    Bot(bot::BotArgs),
+    /// Print openings: the first plies of the real games, deduplicated, or with --balanced the
+    /// later positions of those games that the engine scores about even.
+    Openings(openings::OpeningsArgs),
+    /// Forced wins from the real games: the solve rate on the built-in positions/tactics.epd,
+    /// or that file generated again.
+    Tactics(tactics::TacticsArgs),
     /// Print the completions of hnefi's commands and arguments for a shell.
     Completions(manual::CompletionsArgs),
     /// Print hnefi's manual page (roff), or a command's: `hnefi man > hnefi.1; man ./hnefi.1`.

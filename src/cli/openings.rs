@@ -2,7 +2,7 @@
 //! random balanced openings from the start of any rules.
 
 use super::CliError;
-use super::common::{GAMES_CSV, progress_bar, read_text, sized, thread_pool};
+use super::common::{games_argument, games_text, progress_bar, sized, thread_pool};
 use super::output::{check_writable, write_document};
 use clap::{ArgGroup, Args};
 use hnefi::board::generic::Move;
@@ -14,9 +14,9 @@ use std::path::PathBuf;
 #[derive(Args)]
 #[command(group(ArgGroup::new("searched").args(["balanced", "random"])))]
 pub struct OpeningsArgs {
-    /// Game file in the copenhagen.csv format.
-    #[arg(default_value = GAMES_CSV)]
-    pub games: PathBuf,
+    /// Game file in the copenhagen.csv format [default: the real games of
+    /// data/copenhagen.csv, built in].
+    pub games: Option<PathBuf>,
     /// Plies per opening (with --random: random plies from the start).
     #[arg(long, default_value_t = 4, conflicts_with = "balanced")]
     pub plies: usize,
@@ -25,8 +25,8 @@ pub struct OpeningsArgs {
     #[arg(long, conflicts_with = "random")]
     pub balanced: bool,
     /// Instead, for any rules: COUNT random openings of --plies plies from the rules' start,
-    /// kept where a search at --nodes scores them within --band cp of even (the games file is
-    /// not read).
+    /// the nearest even by a search at --nodes among max(100, 2 x COUNT) drawn, as the match
+    /// runner makes them (the games file is not read).
     #[arg(long, value_name = "COUNT")]
     pub random: Option<usize>,
     /// With --random: the seed of the moves drawn.
@@ -41,9 +41,10 @@ pub struct OpeningsArgs {
     /// Nodes searched per position.
     #[arg(long, default_value_t = 20_000, requires = "searched")]
     pub nodes: u64,
-    /// Largest score kept, in cp either way.
-    #[arg(long, default_value_t = 100, requires = "searched")]
-    pub band: i32,
+    /// Largest score kept, in cp either way [default: 100 with --balanced; none with
+    /// --random, which keeps the nearest even whatever their score].
+    #[arg(long, requires = "searched")]
+    pub band: Option<i32>,
     /// Worker threads (default: all cores).
     #[arg(long, requires = "searched")]
     pub threads: Option<usize>,
@@ -80,16 +81,16 @@ pub fn openings(args: OpeningsArgs) -> Result<(), CliError> {
                 .into(),
         });
     }
-    let text = read_text(&args.games)?;
+    let text = games_text(args.games.as_deref())?;
     if args.balanced {
         return balanced_openings(&args, &text);
     }
     let list = hnefi::tournament::openings::openings_from_games(&text, args.plies);
     let mut doc = format!(
         "# The first {} plies of the real games, deduplicated, in order of first appearance:\n\
-         #   hnefi openings {} --plies {} -o positions/openings.txt\n",
+         #   hnefi openings{} --plies {} -o positions/openings.txt\n",
         args.plies,
-        args.games.display(),
+        games_argument(args.games.as_deref()),
         args.plies
     );
     for line in list {
@@ -99,6 +100,20 @@ pub fn openings(args: OpeningsArgs) -> Result<(), CliError> {
     write_document(args.out.as_deref(), doc.as_bytes())
 }
 
+/// `--band` of `--balanced`.
+const BALANCED_BAND: i32 = 100;
+
+/// Checks `--nodes` and `--band`.
+fn check_search(args: &OpeningsArgs) -> Result<(), CliError> {
+    if args.nodes == 0 {
+        return Err(CliError::out_of_range("--nodes", args.nodes, "at least 1"));
+    }
+    if let Some(band) = args.band.filter(|&b| b < 0) {
+        return Err(CliError::out_of_range("--band", band, "at least 0"));
+    }
+    Ok(())
+}
+
 fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), CliError> {
     use hnefi::tournament::openings::{balanced_openings, later_openings_from_games};
     if args.min_plies > args.max_plies {
@@ -106,23 +121,25 @@ fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), CliError> {
             "--min-plies must not exceed --max-plies",
         ));
     }
-    if args.nodes == 0 {
-        return Err(CliError::out_of_range("--nodes", args.nodes, "at least 1"));
-    }
-    if args.band < 0 {
-        return Err(CliError::out_of_range("--band", args.band, "at least 0"));
-    }
+    check_search(args)?;
+    let band = args.band.unwrap_or(BALANCED_BAND);
     let rules = args.rules.rules;
     let candidates = later_openings_from_games(text, args.min_plies, args.max_plies, rules);
     let bar = progress_bar(candidates.len() as u64, "positions");
     let pool = thread_pool(args.threads)?;
     let start = hnefi::board::Board::start();
-    let kept = pool.install(|| {
-        balanced_openings(&start, &candidates, rules, args.nodes, args.band, || {
-            bar.inc(1)
-        })
-    });
+    let kept = pool
+        .install(|| balanced_openings(&start, &candidates, rules, args.nodes, band, || bar.inc(1)));
     bar.finish_and_clear();
+    if kept.is_empty() {
+        return Err(CliError::NoOpenings(format!(
+            "none of the {} positions {}-{} plies into the games scored within {band} cp at {}              nodes: give a wider --band",
+            candidates.len(),
+            args.min_plies,
+            args.max_plies,
+            args.nodes
+        )));
+    }
     let rules = if args.rules.is_default() {
         String::new()
     } else {
@@ -139,18 +156,16 @@ fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), CliError> {
         args.nodes
     );
     doc += &format!(
-        "# (one thread, empty table) scores it within {} cp of even: {} of {} positions.\n",
-        args.band,
+        "# (one thread, empty table) scores it within {band} cp of even: {} of {} positions.\n",
         kept.len(),
         candidates.len()
     );
     doc += &format!(
-        "#   hnefi openings --balanced {} --min-plies {} --max-plies {} --nodes {} --band {}{rules} \\\n",
-        args.games.display(),
+        "#   hnefi openings --balanced{} --min-plies {} --max-plies {} --nodes {} --band {band}{rules} \\\n",
+        games_argument(args.games.as_deref()),
         args.min_plies,
         args.max_plies,
         args.nodes,
-        args.band,
     );
     doc += "#     -o positions/openings-balanced.txt\n";
     for (line, _) in &kept {
@@ -159,64 +174,80 @@ fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), CliError> {
     }
     write_document(args.out.as_deref(), doc.as_bytes())?;
     note!(
-        "openings: kept {} of {} positions within {} cp at {} nodes",
+        "openings: kept {} of {} positions within {band} cp at {} nodes",
         kept.len(),
         candidates.len(),
-        args.band,
         args.nodes
     );
     Ok(())
 }
 
-/// `--random COUNT`: random openings from the start of `--rules`, on their board `G`, kept
-/// where a short search finds them even.
+/// `--random COUNT`: random openings from the start of `--rules`, on their board `G`, the
+/// nearest even by a short search, as the match runner makes them.
 fn random_openings<G: Size>(args: &OpeningsArgs, count: usize) -> Result<(), CliError> {
-    use hnefi::tournament::openings::{balanced_openings, random_openings};
-    if args.nodes == 0 {
-        return Err(CliError::out_of_range("--nodes", args.nodes, "at least 1"));
-    }
-    if args.band < 0 {
-        return Err(CliError::out_of_range("--band", args.band, "at least 0"));
-    }
+    use hnefi::tournament::openings::RandomOpenings;
+    check_search(args)?;
     if args.plies == 0 {
         return Err(CliError::out_of_range("--plies", args.plies, "at least 1"));
+    }
+    if count == 0 {
+        return Err(CliError::out_of_range("--random", count, "at least 1"));
     }
     let rules = &args.rules;
     let start = rules.start_board::<G>().map_err(|e| CliError::Rules {
         rules: rules.to_string(),
         why: format!("its start: {e}"),
     })?;
-    let candidates = random_openings(&start, rules.rules, args.plies, count, args.seed);
-    let bar = progress_bar(candidates.len() as u64, "positions");
+    let plan = RandomOpenings {
+        plies: args.plies,
+        nodes: args.nodes,
+        ..RandomOpenings::default().for_pairs(count)
+    };
+    let bar = progress_bar(plan.candidates as u64, "positions");
     let pool = thread_pool(args.threads)?;
-    let kept = pool.install(|| {
-        balanced_openings(
-            &start,
-            &candidates,
-            rules.rules,
-            args.nodes,
-            args.band,
-            || bar.inc(1),
-        )
-    });
+    let (judged, drawn) =
+        pool.install(|| plan.judge(&start, rules.rules, args.seed, || bar.inc(1)));
     bar.finish_and_clear();
+    let band = args.band.unwrap_or(i32::MAX);
+    let nearest = judged.first().map(|(_, s)| s.0.abs());
+    let kept: Vec<_> = judged
+        .into_iter()
+        .filter(|(_, s)| s.0.abs() <= band)
+        .take(count)
+        .collect();
+    let Some(((_, worst), nearest)) = kept.last().zip(nearest) else {
+        return Err(CliError::NoOpenings(match nearest {
+            Some(nearest) => format!(
+                "none of the {drawn} openings drawn scored within {band} cp at {} nodes (the \
+                 nearest even: {nearest} cp): give a wider --band, or none",
+                args.nodes
+            ),
+            None => format!(
+                "all {drawn} openings of {} plies drawn are decided at {} nodes: give fewer \
+                 --plies",
+                args.plies, args.nodes
+            ),
+        }));
+    };
+    let band_words = args.band.map_or(String::new(), |b| format!(" --band {b}"));
     let mut doc = format!(
-        "# Random openings of {} plies from the start of {rules} ({}), kept where Hnefi's \
-         search at {} nodes\n",
+        "# Random openings of {} plies from the start of {rules} ({}): the {} nearest even of {} \
+         drawn\n",
         args.plies,
         G::NAME,
-        args.nodes
-    );
-    doc += &format!(
-        "# (one thread, empty table) scores them within {} cp of even: {} of {} drawn.\n",
-        args.band,
         kept.len(),
-        candidates.len()
+        drawn,
     );
     doc += &format!(
-        "#   hnefi openings --random {count} --rules '{rules}' --plies {} --seed {} --nodes {} \
-         --band {}\n",
-        args.plies, args.seed, args.nodes, args.band
+        "# by Hnefi's search at {} nodes (one thread, empty table), from {nearest} to {} cp \
+         either way.\n",
+        args.nodes,
+        worst.0.abs()
+    );
+    doc += &format!(
+        "#   hnefi openings --random {count} --rules '{rules}' --plies {} --seed {} --nodes \
+         {}{band_words}\n",
+        args.plies, args.seed, args.nodes
     );
     for (line, _) in &kept {
         doc += &format_opening(line);
@@ -224,10 +255,10 @@ fn random_openings<G: Size>(args: &OpeningsArgs, count: usize) -> Result<(), Cli
     }
     write_document(args.out.as_deref(), doc.as_bytes())?;
     note!(
-        "openings: kept {} of {} random openings within {} cp at {} nodes",
+        "openings: kept the {} nearest even of {drawn} random openings, {nearest} to {} cp at \
+         {} nodes",
         kept.len(),
-        candidates.len(),
-        args.band,
+        worst.0.abs(),
         args.nodes
     );
     Ok(())

@@ -8,7 +8,7 @@
 //! held.
 
 use super::CliError;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `print!` returning `Result<(), CliError>`.
 macro_rules! out {
@@ -54,4 +54,23 @@ pub(super) fn write_document(path: Option<&Path>, text: &[u8]) -> Result<(), Cli
 /// write it; creates nothing.
 pub(super) fn check_writable(path: &Path) -> Result<(), CliError> {
     hnefi::files::check_writable(path).map_err(CliError::write(path))
+}
+
+/// `stem.ext` in the working folder, or the first of `stem-2.ext`, `stem-3.ext`, ... that
+/// names nothing there: the default name of a file a command writes unasked, which must never
+/// replace one.
+pub(super) fn unused_name(stem: &str, ext: &str) -> PathBuf {
+    let taken = |p: &Path| p.symlink_metadata().is_ok();
+    let first = PathBuf::from(format!("{stem}.{ext}"));
+    if !taken(&first) {
+        return first;
+    }
+    let mut n = 2u64;
+    loop {
+        let path = PathBuf::from(format!("{stem}-{n}.{ext}"));
+        if !taken(&path) {
+            return path;
+        }
+        n += 1;
+    }
 }

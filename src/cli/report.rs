@@ -1,10 +1,9 @@
 //! `hnefi annotate` and `hnefi board`: parse the command line, run the report library, show
 //! progress on stderr and write the page or the drawing.
 
-use super::analyse::game as position_game;
-use super::common::{PositionArg, sized};
+use super::common::{GameArgs, sized};
 use super::error::CliError;
-use super::output::{check_writable, write_document};
+use super::output::{check_writable, unused_name, write_document};
 use clap::Args;
 use hnefi::board::generic::RecordMove;
 use hnefi::report::analysis::{Settings, analyse};
@@ -15,7 +14,7 @@ use hnefi::search::Limits;
 use hnefi::search::size::Size;
 use hnefi::variant::NamedRules;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Thinking time a position when neither --movetime nor --depth is given.
@@ -45,9 +44,37 @@ pub struct AnnotateArgs {
     /// record names, else copenhagen].
     #[arg(long)]
     pub rules: Option<NamedRules>,
-    /// Where to write the HTML report (default: standard output).
+    /// Where to write the HTML report; `-` is standard output [default: standard output when
+    /// it is a pipe or a file; at a terminal a new file named after the game (GAME.html,
+    /// GAME-LINE.html with --game, or report.html for moves given as text), made unique with
+    /// -2, -3, ... rather than replacing one].
     #[arg(long, short)]
     pub out: Option<PathBuf>,
+}
+
+/// The file the report is written to (none: standard output).
+fn report_path(args: &AnnotateArgs) -> Option<PathBuf> {
+    use std::io::IsTerminal;
+    match &args.out {
+        Some(path) if path.as_os_str() == "-" => None,
+        Some(path) => Some(path.clone()),
+        // 280 KB of HTML is no use in a terminal; in a pipe it is what was asked for.
+        None if !std::io::stdout().is_terminal() => None,
+        None => {
+            let game = std::path::Path::new(&args.game);
+            let stem = match game.file_stem() {
+                Some(stem) if game.is_file() => {
+                    let stem = stem.to_string_lossy();
+                    match args.game_line {
+                        Some(line) => format!("{stem}-{line}"),
+                        None => stem.into_owned(),
+                    }
+                }
+                _ => "report".to_string(),
+            };
+            Some(unused_name(&stem, "html"))
+        }
+    }
 }
 
 pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
@@ -68,12 +95,16 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
         Some(rules) => rules.clone(),
         None => found.rules()?.unwrap_or_default(),
     };
+    let out = report_path(&args);
     // Checked before the analysis, so that a path that cannot be written fails at once rather
     // than after minutes of searching.
-    if let Some(path) = &args.out {
+    if let Some(path) = &out {
         check_writable(path)?;
     }
-    sized!(rules.rules.side, annotate_on(&args, &found, &rules))
+    sized!(
+        rules.rules.side,
+        annotate_on(&args, &found, &rules, out.as_deref())
+    )
 }
 
 /// The report of the game `found` under `rules`, on their board `G`.
@@ -81,6 +112,7 @@ fn annotate_on<G: Size>(
     args: &AnnotateArgs,
     found: &Found,
     rules: &NamedRules,
+    out: Option<&Path>,
 ) -> Result<(), CliError> {
     let game = found.game::<G>(rules)?;
     let limits = Limits {
@@ -110,16 +142,16 @@ fn annotate_on<G: Size>(
     })?;
     bar.finish_and_clear();
     let elapsed = started.elapsed();
-    let html = page::render(&game, &analysis);
-    write_document(args.out.as_deref(), html.as_bytes())?;
+    let mut html = page::render(&game, &analysis);
+    // Whatever is printed after the page starts on a line of its own.
+    html.push('\n');
+    write_document(out, html.as_bytes())?;
     note!(
         "analysed {} positions in {:.1} s ({:.0} ms each){}",
         analysis.points.len(),
         elapsed.as_secs_f64(),
         elapsed.as_secs_f64() * 1000.0 / analysis.points.len() as f64,
-        args.out
-            .as_ref()
-            .map_or(String::new(), |p| format!("; wrote {}", p.display()))
+        out.map_or(String::new(), |p| format!("; wrote {}", p.display()))
     );
     Ok(())
 }
@@ -127,27 +159,19 @@ fn annotate_on<G: Size>(
 #[derive(Args)]
 pub struct BoardArgs {
     #[command(flatten)]
-    pub position: PositionArg,
-    /// Moves played from it, as d1d3 or d1-d3; the last one is drawn as an arrow.
-    #[arg(long, num_args = 1.., value_delimiter = ' ')]
-    pub moves: Vec<String>,
-    /// Rules: a preset or an OpenTafl rules string, on any board; their special squares are
-    /// marked [default: those of the position's board: copenhagen, brandubh, tablut or
-    /// copenhagen-13].
-    #[arg(long)]
-    pub rules: Option<NamedRules>,
+    pub game: GameArgs,
     /// Where to write the SVG (default: standard output).
     #[arg(long, short)]
     pub out: Option<PathBuf>,
 }
 
 pub fn board(args: BoardArgs) -> Result<(), CliError> {
-    let rules = args.position.rules(args.rules.as_ref());
+    let rules = args.game.rules();
     sized!(rules.rules.side, board_on(&args, &rules))
 }
 
 fn board_on<G: Size>(args: &BoardArgs, rules: &NamedRules) -> Result<(), CliError> {
-    let mut pos = position_game::<G>(&args.position, &args.moves, rules)?;
+    let mut pos = args.game.game::<G>(rules)?;
     let mut marks = Marks::default();
     // The last move is drawn with what it took.
     if let Some(mv) = pos.undo() {

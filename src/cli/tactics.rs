@@ -1,21 +1,26 @@
-//! `hnefi tactics`: the solve rate on positions/tactics.epd, or that file rebuilt from games.
+//! `hnefi tactics`: the solve rate on positions/tactics.epd (built in) or another EPD, or that
+//! file generated again from games.
 
 use super::CliError;
-use super::common::{GAMES_CSV, read_text};
+use super::common::{games_argument, games_text, progress_bar, read_text};
 use super::output::{check_writable, write_document};
 use clap::Args;
-use std::path::PathBuf;
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+/// Where the built-in tactics come from, for messages.
+const BUILT_IN_NAME: &str = "positions/tactics.epd (built in)";
 
 #[derive(Args)]
 pub struct TacticsArgs {
     /// Instead of solving, scan a game file (copenhagen.csv format; without a value, the
-    /// real games in data/copenhagen.csv) and print the EPD of every forced win in 1 to 3
-    /// moves among the last 6 positions of each game.
-    #[arg(long, value_name = "GAMES_CSV", num_args = 0..=1, default_missing_value = GAMES_CSV)]
-    pub generate: Option<PathBuf>,
-    /// The EPD to solve.
-    #[arg(long, default_value = "positions/tactics.epd")]
-    pub file: PathBuf,
+    /// real games of data/copenhagen.csv, built in) and print the EPD of every forced win in
+    /// 1 to 3 moves among the last 6 positions of each game.
+    #[arg(long, value_name = "GAMES_CSV", num_args = 0..=1)]
+    pub generate: Option<Option<PathBuf>>,
+    /// The EPD to solve [default: positions/tactics.epd, built in].
+    #[arg(long)]
+    pub file: Option<PathBuf>,
     /// Where --generate writes the EPD, replacing the file only once it is complete (default:
     /// standard output).
     #[arg(long, short, requires = "generate")]
@@ -26,34 +31,19 @@ pub struct TacticsArgs {
 }
 
 pub fn tactics(args: TacticsArgs) -> Result<(), CliError> {
-    use hnefi::tactics::{generate, parse_epd, solve_rate};
-    if let Some(path) = args.generate {
-        let text = read_text(&path)?;
-        if let Some(out) = &args.out {
-            check_writable(out)?;
-        }
-        let found = generate(&text, 6, 3);
-        let mut doc = format!(
-            "# Forced wins in 1-3 moves (dm) from the last 6 positions of every game of\n\
-             # copenhagen.csv, copenhagen rules, repetition ignored; bm lists every winning\n\
-             # first move. Found and checked by the exhaustive solver (src/search/solve.rs):\n\
-             #   hnefi tactics --generate {} -o positions/tactics.epd\n",
-            path.display()
-        );
-        for t in &found {
-            doc += &t.to_epd();
-            doc.push('\n');
-        }
-        write_document(args.out.as_deref(), doc.as_bytes())?;
-        note!("{} positions", found.len());
-        return Ok(());
+    use hnefi::tactics::{BUILT_IN, parse_epd, solve_rate};
+    if let Some(games) = &args.generate {
+        return generate_epd(games.as_deref(), args.out.as_deref());
     }
     if args.depth == 0 {
         return Err(CliError::out_of_range("--depth", 0, "at least 1"));
     }
-    let text = read_text(&args.file)?;
+    let (text, name) = match &args.file {
+        Some(path) => (Cow::Owned(read_text(path)?), path.clone()),
+        None => (Cow::Borrowed(BUILT_IN), PathBuf::from(BUILT_IN_NAME)),
+    };
     let invalid = |reason: String| CliError::Invalid {
-        path: args.file.clone(),
+        path: name.clone(),
         reason,
     };
     let tactics = parse_epd(&text).map_err(|e| invalid(e.to_string()))?;
@@ -62,12 +52,38 @@ pub fn tactics(args: TacticsArgs) -> Result<(), CliError> {
             "no tactics in it (lines like `FEN bm MOVE...; dm N;`, or # comments)".into(),
         ));
     }
-    for (n, solved, total) in solve_rate(&tactics, args.depth) {
+    let bar = progress_bar(tactics.len() as u64, "positions");
+    let rows = solve_rate(&tactics, args.depth, || bar.inc(1));
+    bar.finish_and_clear();
+    for (n, solved, total) in rows {
         outln!(
             "win in {n}: {solved}/{total} solved at depth {} ({:.1}%)",
             args.depth,
             100.0 * solved as f64 / total.max(1) as f64
         )?;
     }
+    Ok(())
+}
+
+/// `--generate`: the EPD of the forced wins in the games of `games` (none: the built-in ones).
+fn generate_epd(games: Option<&Path>, out: Option<&Path>) -> Result<(), CliError> {
+    let text = games_text(games)?;
+    if let Some(out) = out {
+        check_writable(out)?;
+    }
+    let found = hnefi::tactics::generate(&text, 6, 3);
+    let mut doc = format!(
+        "# Forced wins in 1-3 moves (dm) from the last 6 positions of every game of\n\
+         # copenhagen.csv, copenhagen rules, repetition ignored; bm lists every winning\n\
+         # first move. Found and checked by the exhaustive solver (src/search/solve.rs):\n\
+         #   hnefi tactics --generate{} -o positions/tactics.epd\n",
+        games_argument(games)
+    );
+    for t in &found {
+        doc += &t.to_epd();
+        doc.push('\n');
+    }
+    write_document(out, doc.as_bytes())?;
+    note!("{} positions", found.len());
     Ok(())
 }

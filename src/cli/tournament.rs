@@ -4,10 +4,10 @@ use super::CliError;
 use super::common::{
     check_runner_limits, interrupt_flag, match_openings, parse_shard, read_text, sized,
 };
-use super::output::{check_writable, write_document};
+use super::output::{check_writable, unused_name, write_document};
 use clap::{ArgAction, Args, Subcommand};
 use hnefi::search::size::Size;
-use hnefi::tournament::runner::{Settings, check_engines, run};
+use hnefi::tournament::runner::{Settings, check_engines, check_records, run};
 use hnefi::tournament::spec::EngineSpec;
 use hnefi::tournament::summary::{Sprt, Summary};
 use hnefi::variant::NamedRules;
@@ -66,9 +66,10 @@ pub struct MatchArgs {
     #[arg(long, default_value = "1/1", value_name = "I/N")]
     pub shard: String,
     /// File the games are appended to, one per line in the community record format ("-" for
-    /// none).
-    #[arg(long, default_value = "match.csv")]
-    pub records: PathBuf,
+    /// none); a file that holds games under other rules is refused [default: match.csv, or
+    /// match-2.csv, match-3.csv, ... the first that does not exist: a new file every match].
+    #[arg(long)]
+    pub records: Option<PathBuf>,
     /// Write the summary as JSON here (for `hnefi match merge`).
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -193,6 +194,14 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<Settings<G>, CliError> {
     if args.games == 0 {
         return Err(CliError::out_of_range("--games", 0, "at least 1"));
     }
+    let games = args.games.div_ceil(2) * 2;
+    if games != args.games {
+        note!(
+            "hnefi match: --games {} plays {games} games an encounter: games come in pairs \
+             from one opening, the sides swapped",
+            args.games
+        );
+    }
     let move_timeout = check_runner_limits(args.concurrency, args.move_timeout)?;
     let rules = args.rules.clone();
     let start = rules.start_board::<G>().map_err(|e| CliError::Rules {
@@ -224,7 +233,7 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<Settings<G>, CliError> {
     }
     Ok(Settings {
         engines: engines.into_iter().map(Arc::new).collect(),
-        games: args.games.div_ceil(2) * 2,
+        games,
         concurrency: args.concurrency,
         openings,
         openings_name,
@@ -236,7 +245,11 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<Settings<G>, CliError> {
         shard: parse_shard(&args.shard)?,
         time_margin: Duration::from_millis(args.time_margin),
         move_timeout,
-        records: (args.records.as_os_str() != "-").then(|| args.records.clone()),
+        records: match &args.records {
+            Some(path) if path.as_os_str() == "-" => None,
+            Some(path) => Some(path.clone()),
+            None => Some(unused_name("match", "csv")),
+        },
     })
 }
 
@@ -280,6 +293,15 @@ fn play_match<G: Size>(args: MatchArgs) -> Result<(), CliError> {
         // Find out now, not after hours of games, that the summary cannot be written.
         check_writable(path)?;
     }
+    if let Some(path) = &settings.records {
+        match check_records(&settings)? {
+            0 => note!("hnefi match: games are written to {}", path.display()),
+            n => note!(
+                "hnefi match: games are added to the {n} games of the same rules in {}",
+                path.display()
+            ),
+        }
+    }
     let stop = interrupt_flag("hnefi match: stopping; engines are being shut down");
     check_engines(&settings, &stop)?;
     let total = hnefi::tournament::runner::schedule(&settings).len() as u64;
@@ -321,7 +343,7 @@ fn play_match<G: Size>(args: MatchArgs) -> Result<(), CliError> {
     if let Some(e) = closed {
         return Err(e);
     }
-    out!("{}", summary.report())?;
+    out!("{}", summary.results())?;
     if let Some(path) = &settings.records {
         outln!("Games written to {}", path.display())?;
     }

@@ -72,6 +72,9 @@ pub fn later_openings_from_games(
         .collect()
 }
 
+/// An opening's moves and the score of its last position (side to move's view).
+pub type ScoredOpening<G> = (Vec<Move<G>>, Score);
+
 /// Searches the position at the end of each opening, from an empty table on one thread, at
 /// `nodes` nodes, and keeps the openings whose score (side to move's view) is within `band`
 /// cp of 0, in their order, with their scores. `each` is called after every search, from any
@@ -83,7 +86,7 @@ pub fn balanced_openings<G: Size>(
     nodes: u64,
     band: i32,
     each: impl Fn() + Sync,
-) -> Vec<(Vec<Move<G>>, Score)> {
+) -> Vec<ScoredOpening<G>> {
     let options = Options {
         threads: 1,
         hash_mb: 16,
@@ -190,6 +193,22 @@ impl RandomOpenings {
         }
     }
 
+    /// The random candidates of `seed` that a search at `nodes` finds undecided, with their
+    /// scores, nearest even first, and how many were drawn. `each` is called after every
+    /// search, from any thread.
+    pub fn judge<G: Size>(
+        &self,
+        start: &Board<G>,
+        rules: Rules,
+        seed: u64,
+        each: impl Fn() + Sync,
+    ) -> (Vec<ScoredOpening<G>>, usize) {
+        let candidates = random_openings(start, rules, self.plies, self.candidates, seed);
+        let mut judged = balanced_openings(start, &candidates, rules, self.nodes, i32::MAX, each);
+        judged.sort_by_key(|(_, s)| s.0.abs());
+        (judged, candidates.len())
+    }
+
     /// The even openings among the random candidates of `seed`, and a description of them.
     pub fn make<G: Size>(
         &self,
@@ -197,9 +216,7 @@ impl RandomOpenings {
         rules: Rules,
         seed: u64,
     ) -> (Vec<Opening<G>>, String) {
-        let candidates = random_openings(start, rules, self.plies, self.candidates, seed);
-        let mut judged = balanced_openings(start, &candidates, rules, self.nodes, i32::MAX, || {});
-        judged.sort_by_key(|(_, s)| s.0.abs());
+        let (mut judged, drawn) = self.judge(start, rules, seed, || {});
         let within = judged
             .iter()
             .filter(|(_, s)| s.0.abs() <= self.band)
@@ -210,7 +227,7 @@ impl RandomOpenings {
              nodes: {within})",
             self.plies,
             judged.len(),
-            candidates.len(),
+            drawn,
             self.band,
             self.nodes
         );

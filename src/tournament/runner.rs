@@ -54,6 +54,16 @@ pub enum MatchError {
     DoesNotStart { engine: String, why: String },
     #[error("interrupted")]
     Interrupted,
+    #[error(
+        "{} holds games under the rules {theirs}, and this match plays {ours}: give another \
+         --records (or - for none) rather than mix them in one file",
+        .path.display()
+    )]
+    RecordsOfOtherRules {
+        path: PathBuf,
+        theirs: String,
+        ours: String,
+    },
     #[error("cannot write {}: {error}", .path.display())]
     Records {
         path: PathBuf,
@@ -215,6 +225,40 @@ pub fn check_engines<G: Geometry>(
     Ok(())
 }
 
+/// How many games the records file of `settings` holds already (0 when it does not exist),
+/// checked to be games under the same rules: a file of other rules' games is refused rather
+/// than mixed with them (their records even have another number of fields).
+pub fn check_records<G: Geometry>(settings: &Settings<G>) -> Result<usize, MatchError> {
+    let Some(path) = &settings.records else {
+        return Ok(0);
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(error) => {
+            return Err(MatchError::Records {
+                path: path.clone(),
+                error,
+            });
+        }
+    };
+    let games: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    // A record without a rules field is a Copenhagen game.
+    let copenhagen = NamedRules::default().name;
+    let other = games
+        .iter()
+        .map(|line| crate::record::rules_field(line).unwrap_or(&copenhagen))
+        .find(|rules| *rules != settings.rules.name);
+    match other {
+        Some(theirs) => Err(MatchError::RecordsOfOtherRules {
+            path: path.clone(),
+            theirs: theirs.to_string(),
+            ours: settings.rules.name.clone(),
+        }),
+        None => Ok(games.len()),
+    }
+}
+
 /// Plays the match (or its shard), calling `each` after every game with the summary so far.
 /// Setting `stop` ends it early: games under way are abandoned and not counted.
 pub fn run<G: Geometry>(
@@ -236,6 +280,7 @@ pub fn run<G: Geometry>(
             .map(|&(i, j)| Encounter::new(&settings.engines[i].name, &settings.engines[j].name))
             .collect(),
     };
+    check_records(settings)?;
     let mut records = match &settings.records {
         // Whole lines added to what the file held: a failed write never leaves half a record.
         Some(path) => {

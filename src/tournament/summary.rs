@@ -274,10 +274,21 @@ impl Summary {
 
     /// The full report.
     pub fn report(&self) -> String {
+        self.report_with(true)
+    }
+
+    /// The report without the settings' line, for a match that printed it as it started.
+    pub fn results(&self) -> String {
+        self.report_with(false)
+    }
+
+    fn report_with(&self, settings: bool) -> String {
         let mut out = String::new();
         let rule = "-".repeat(72);
         let _ = writeln!(out, "{rule}");
-        let _ = writeln!(out, "{}", self.settings);
+        if settings {
+            let _ = writeln!(out, "{}", self.settings);
+        }
         if let Some(&(_, n)) = self.shards.first()
             && n > 1
         {

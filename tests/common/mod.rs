@@ -225,3 +225,71 @@ pub fn preset_starts() -> Vec<(String, String, Vec<u64>)> {
         })
         .collect()
 }
+
+/// Which of `hnefi`'s outputs is a terminal.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Terminal {
+    Stdout,
+    Stderr,
+}
+
+/// Runs the real `hnefi` in `dir` with one of its outputs a terminal (a pseudo-terminal of 100
+/// columns, as a person's shell gives it) and the other a pipe: whether it succeeded, what the
+/// terminal showed and what the pipe got.
+#[cfg(unix)]
+pub fn hnefi_at_terminal(
+    dir: &std::path::Path,
+    args: &[&str],
+    terminal: Terminal,
+) -> (bool, String, String) {
+    use std::io::Read;
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::process::{Command, Stdio};
+    let (mut master, mut slave) = (-1, -1);
+    let size = libc::winsize {
+        ws_row: 40,
+        ws_col: 100,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: openpty writes the two descriptors it opens and reads the size; no name asked.
+    let opened = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            &size,
+        )
+    };
+    assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors were just opened, and nothing else owns them.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hnefi"));
+    cmd.current_dir(dir)
+        .args(args)
+        .env("TERM", "xterm")
+        .stdin(Stdio::null());
+    match terminal {
+        Terminal::Stdout => cmd.stdout(Stdio::from(slave)).stderr(Stdio::piped()),
+        Terminal::Stderr => cmd.stderr(Stdio::from(slave)).stdout(Stdio::piped()),
+    };
+    let child = cmd.spawn().expect("start hnefi");
+    // Our copy of the terminal's side closed, reading ends (with EIO) once hnefi's is.
+    drop(cmd);
+    let shown = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = std::fs::File::from(master).read_to_end(&mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    });
+    let out = child.wait_with_output().expect("hnefi ends");
+    let piped = match terminal {
+        Terminal::Stdout => out.stderr,
+        Terminal::Stderr => out.stdout,
+    };
+    (
+        out.status.success(),
+        shown.join().expect("the terminal's reader"),
+        String::from_utf8_lossy(&piped).into_owned(),
+    )
+}
