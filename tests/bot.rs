@@ -80,6 +80,8 @@ fn fake_server(
 fn a_server_that_never_answers_is_given_up_within_a_minute() {
     // Accepts and reads, never answers.
     let (silent, _lines) = fake_server(|_, _, _| true);
+    // Hangs up on the login.
+    let (hangs_up, _lines) = fake_server(|_, _, _| false);
     let cases = [
         (refusing_address(), "refused"),
         (
@@ -87,6 +89,7 @@ fn a_server_that_never_answers_is_given_up_within_a_minute() {
             "no-such-host.invalid:49152",
         ),
         (silent, "the login got no answer"),
+        (hangs_up, "the server closed the connection"),
     ];
     let runs: Vec<_> = cases
         .into_iter()
@@ -103,6 +106,18 @@ fn a_server_that_never_answers_is_given_up_within_a_minute() {
             err.contains("could not log in at") && err.contains(why) && err.contains("--server"),
             "{server}: {err}"
         );
+        // Its last words are true: every try it announced, it made.
+        let tries: usize = err
+            .split(" tries; ")
+            .next()
+            .and_then(|head| head.rsplit('(').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{server}: no count of tries in {err}"));
+        let announced = err
+            .lines()
+            .filter(|l| l.contains("trying again in") || l.contains("reconnecting in"))
+            .count();
+        assert_eq!(announced + 1, tries, "{server}: {err}");
     }
 }
 
