@@ -80,6 +80,8 @@ fn fake_server(
 fn a_server_that_never_answers_is_given_up_within_a_minute() {
     // Accepts and reads, never answers.
     let (silent, _lines) = fake_server(|_, _, _| true);
+    // Hangs up on the login.
+    let (hangs_up, _lines) = fake_server(|_, _, _| false);
     let cases = [
         (refusing_address(), "refused"),
         (
@@ -87,6 +89,7 @@ fn a_server_that_never_answers_is_given_up_within_a_minute() {
             "no-such-host.invalid:49152",
         ),
         (silent, "the login got no answer"),
+        (hangs_up, "the server closed the connection"),
     ];
     let runs: Vec<_> = cases
         .into_iter()
@@ -103,6 +106,18 @@ fn a_server_that_never_answers_is_given_up_within_a_minute() {
             err.contains("could not log in at") && err.contains(why) && err.contains("--server"),
             "{server}: {err}"
         );
+        // Its last words are true: every try it announced, it made.
+        let tries: usize = err
+            .split(" tries; ")
+            .next()
+            .and_then(|head| head.rsplit('(').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{server}: no count of tries in {err}"));
+        let announced = err
+            .lines()
+            .filter(|l| l.contains("trying again in") || l.contains("reconnecting in"))
+            .count();
+        assert_eq!(announced + 1, tries, "{server}: {err}");
     }
 }
 
@@ -293,4 +308,176 @@ fn boards_the_server_does_not_offer_are_refused_before_connecting() {
         assert!(!ok && err.contains(why), "{args:?}: {err}");
         assert!(took < Duration::from_secs(5), "{args:?}: {took:?}");
     }
+}
+
+/// A password that no log line may show.
+const SECRET: &str = "Tr0ub4dor-3-horse";
+
+/// A file in the temporary folder holding `text`, with permissions `mode`.
+fn password_file(name: &str, text: &str, mode: u32) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::temp_dir().join(format!("hnefi-bot-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).expect("write the password file");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    path
+}
+
+/// The bot logging everything (`RUST_LOG=trace`), with `args` and the environment `env`,
+/// against a server that lets it in: the login line it sent and its standard error, once it
+/// has sent the line that follows a login (it is stopped then).
+fn logged_in_with(args: &[&str], env: &[(&str, &str)]) -> (String, String) {
+    let (server, lines) = fake_server(|_, stream, line| {
+        if line.contains(" login ") {
+            let _ = stream.write_all(b"= login\n");
+        }
+        true
+    });
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["bot", "--server", &server, "--username", "ai-test"])
+        .args(["--hash", "1"])
+        .args(args)
+        .env("RUST_LOG", "trace")
+        .env_remove("HNEFI_PASSWORD")
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hnefi bot");
+    let (_, login) = lines.recv_timeout(MINUTE).expect("a login");
+    // What follows a login is sent only once it is accepted.
+    lines.recv_timeout(MINUTE).expect("a line after the login");
+    let _ = bot.kill();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut bot.stderr.take().expect("stderr"), &mut err)
+        .expect("read stderr");
+    let _ = bot.wait();
+    assert!(err.contains("logged in as ai-test"), "{err}");
+    (login, err)
+}
+
+#[test]
+fn the_password_comes_from_a_file_or_the_environment_and_is_never_logged() {
+    let file = password_file("good", &format!("{SECRET}\n"), 0o600);
+    let path = file.to_str().expect("a UTF-8 path");
+    let from_env = [("HNEFI_PASSWORD", SECRET)];
+    let runs = [
+        (vec!["--password-file", path], &[][..]),
+        (vec![], &from_env[..]),
+        // The file wins over the environment.
+        (
+            vec!["--password-file", path],
+            &[("HNEFI_PASSWORD", "other")][..],
+        ),
+    ];
+    for (args, env) in runs {
+        let (login, err) = logged_in_with(&args, env);
+        assert!(
+            login.ends_with(&format!(" login ai-test {SECRET}")),
+            "{login}"
+        );
+        assert!(!err.contains(SECRET), "{args:?} {env:?}: {err}");
+        // The login line is in the log, the password hidden.
+        assert!(err.contains("login ai-test ***"), "{err}");
+        assert!(!err.contains("--password is on view"), "{err}");
+    }
+    let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn a_password_on_the_command_line_is_warned_about_and_never_logged() {
+    let (login, err) = logged_in_with(&["--password", SECRET], &[]);
+    assert!(login.ends_with(&format!(" {SECRET}")), "{login}");
+    assert!(
+        err.contains("--password is on view to every user of this machine")
+            && err.contains("--password-file")
+            && err.contains("HNEFI_PASSWORD"),
+        "{err}"
+    );
+    assert!(!err.contains(SECRET), "{err}");
+    // Nor in the error of a refused login.
+    let (server, _lines) = fake_server(|_, stream, _| {
+        let _ = stream.write_all(b"? login multiple_possible_errors wrong_password\n");
+        true
+    });
+    let bot = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["bot", "--server", &server, "--username", "ai-test"])
+        .args(["--password", SECRET])
+        .env("RUST_LOG", "trace")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hnefi bot");
+    let (ok, err, _) = ends_within(bot, MINUTE);
+    assert!(!ok && err.contains("wrong password"), "{err}");
+    assert!(!err.contains(SECRET), "{err}");
+}
+
+#[test]
+fn a_password_file_others_can_read_is_refused_before_connecting() {
+    for mode in [0o644, 0o640, 0o604, 0o620] {
+        let file = password_file(&format!("{mode:o}"), SECRET, mode);
+        let bot = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+            .args([
+                "bot",
+                "--server",
+                &refusing_address(),
+                "--username",
+                "ai-test",
+            ])
+            .arg("--password-file")
+            .arg(&file)
+            .env("RUST_LOG", "trace")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start hnefi bot");
+        let (ok, err, _) = ends_within(bot, MINUTE);
+        let _ = std::fs::remove_file(&file);
+        assert!(!ok, "{mode:o}: {err}");
+        assert!(
+            err.contains(&format!("(mode {mode:03o})")) && err.contains("chmod 600"),
+            "{mode:o}: {err}"
+        );
+        assert!(!err.contains("connect"), "refused before connecting: {err}");
+        assert!(!err.contains(SECRET), "{err}");
+    }
+    // A missing file, and both ways at once.
+    let bot = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args([
+            "bot",
+            "--server",
+            &refusing_address(),
+            "--username",
+            "ai-test",
+        ])
+        .args(["--password-file", "/nonexistent/hnefi-password"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hnefi bot");
+    let (ok, err, _) = ends_within(bot, MINUTE);
+    assert!(
+        !ok && err.contains("--password-file /nonexistent/hnefi-password: "),
+        "{err}"
+    );
+    let bot = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args([
+            "bot",
+            "--server",
+            &refusing_address(),
+            "--username",
+            "ai-test",
+        ])
+        .args(["--password", "x", "--password-file", "/dev/null"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hnefi bot");
+    let (ok, err, _) = ends_within(bot, MINUTE);
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
 }

@@ -491,3 +491,59 @@ fn the_server_draws_with_the_141st_ply() {
         assert_eq!(end.reason, Reason::MoveLimit);
     });
 }
+
+#[test]
+fn the_password_reaches_the_server_from_a_file_or_the_environment_and_no_log() {
+    in_private_network(
+        "the_password_reaches_the_server_from_a_file_or_the_environment_and_no_log",
+        |server: &Server| {
+            use std::os::unix::fs::PermissionsExt;
+            const SECRET: &str = "Tr0ub4dor-3-horse";
+            let file = server.log_path("password");
+            std::fs::write(&file, format!("{SECRET}\n")).expect("the password file");
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))
+                .expect("chmod 600");
+            let file = file.to_str().expect("a UTF-8 path");
+            let account = ["--server", "127.0.0.1", "--username", "ai-secret"];
+            let trace = ("RUST_LOG", "trace");
+            let logged_in = "logged in as ai-secret";
+            // The account is made with the password of the file, then logged in to with it
+            // from the environment, then from the command line; each bot is stopped once in.
+            let mut logs = Vec::new();
+            let from_env = [trace, ("HNEFI_PASSWORD", SECRET)];
+            let runs = [
+                (
+                    "file",
+                    &["--create-account", "--password-file", file][..],
+                    &[trace][..],
+                ),
+                ("env", &[], &from_env),
+                ("argument", &["--password", SECRET], &[trace]),
+            ];
+            for (name, args, env) in runs {
+                let bot = Bot::start_with_env(
+                    &server.log_path(&format!("{name}.log")),
+                    &[&account[..], args].concat(),
+                    env,
+                );
+                logs.push((name, bot.wait_for(logged_in, MINUTE)));
+            }
+            // The server checks it: another password is refused.
+            let wrong = Bot::start_with_env(
+                &server.log_path("wrong.log"),
+                &account,
+                &[trace, ("HNEFI_PASSWORD", "not-the-password")],
+            );
+            let (success, log) = wrong.end(MINUTE);
+            assert!(!success && log.contains("wrong password"), "{log}");
+            logs.push(("wrong", log));
+            for (name, log) in &logs {
+                assert!(!log.contains(SECRET), "{name}: {log}");
+                // The most verbose log shows the login line, the password hidden.
+                assert!(log.contains(" ai-secret ***"), "{name}: {log}");
+                assert!(log.contains("TRACE"), "{name}: {log}");
+            }
+            assert!(logs[2].1.contains("--password is on view"), "{}", logs[2].1);
+        },
+    );
+}

@@ -405,6 +405,29 @@ fn opentafl_engines_are_told_the_increment_as_overtime() {
 }
 
 #[test]
+fn an_opentafl_engine_s_critical_error_resigns_its_game() {
+    let dir = scratch("otep-critical");
+    let path = script(&dir, "otep_gives_up.sh");
+    let mut args = hnefi_engine("hnefi", 100);
+    // A clock the engine would take a minute to lose on.
+    args.extend(words("--engine cmd=sh proto=otep name=quitter tc=60+2"));
+    args.push(format!("args={path}"));
+    args.extend(words("--games 2"));
+    let (out, summary) = run(&dir, &args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(summary.expect("a summary").games(), 2);
+    assert_eq!(
+        err.matches("quitter: critical error, resigns: this engine cannot play these rules")
+            .count(),
+        2,
+        "{err}"
+    );
+    // Not lost waiting for a move.
+    assert!(!err.contains(" lost by "), "{err}");
+}
+
+#[test]
 fn opentafl_engines_are_refused_rules_they_cannot_be_told() {
     let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
         .args([

@@ -74,9 +74,13 @@ fn a_game_turn_by_turn() {
         .expect("a move")
         .mv;
     assert!(board.check_move(mv).is_ok(), "{reply} on {board:?}");
-    // Unsupported rules are refused with error 0.
+    // Rules Hnefi cannot play are refused with the reason, which the host shows.
     send("rules dim:9 name:Tablut start:/9/9/9/9/9/9/9/9/9/");
-    assert_eq!(next("error"), "error 0");
+    let refusal = next("error");
+    assert!(
+        refusal.starts_with("error 0 Hnefi cannot play these rules: start: "),
+        "{refusal}"
+    );
     send("finish 2");
     send("goodbye");
     let status = child.wait().expect("exit");
@@ -139,42 +143,61 @@ fn malformed_lines_are_reported_and_the_game_goes_on() {
     assert!(Board::start().check_move(mv).is_ok(), "{reply}");
 }
 
+/// Berserk, as OpenTafl's host sends it for its variant 5 (on 7x7 here).
+const BERSERK: &str = "rules dim:7 ber:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
 #[test]
-fn after_refused_rules_no_move_is_played_until_rules_are_accepted() {
+fn under_rules_it_cannot_play_a_move_asked_ends_the_game_with_a_critical_error() {
     let mut child = common::spawn_hnefi(&["--protocol", "otep"]);
     let mut stdin = child.stdin.take().expect("stdin");
-    let berserk = "rules dim:7 ber:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    // Refused rules at the start, rules of a board it does not play, rules it plays, then, in
+    // the middle of that game, rules it cannot play again. Each refusal is an error with its
+    // reason, non-critical: OpenTafl's host sends rules before its game begins, and fails on a
+    // critical error then. Each move asked under refused rules is the critical error, on
+    // which the host ends the game; an analysis asked, a non-critical one.
     let script = format!(
-        "{berserk}\nclock 100 100 0 0 0 \nplay attackers\nrules dim:10 start:/3t3/\n\
-         play attackers\n{COPENHAGEN}\nclock 100 100 0 0 0 \nplay attackers\ngoodbye\n"
+        "{BERSERK}\nclock 100 100 0 0 0 \nplay attackers\nrules dim:10 start:/3t3/\n\
+         play attackers\n{COPENHAGEN}\nclock 100 100 0 0 0 \nplay attackers\n{BERSERK}\n\
+         play defenders\nanalyze 1 1\ngoodbye\n"
     );
     stdin.write_all(script.as_bytes()).expect("write");
     drop(stdin);
     let out = child.wait_with_output().expect("run");
+    assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
-    let refusals: Vec<&&str> = lines
+    let errors: Vec<&str> = lines
         .iter()
-        .filter(|l| l.starts_with("status unsupported rules"))
+        .copied()
+        .filter(|l| l.starts_with("error"))
         .collect();
-    assert_eq!(refusals.len(), 2, "{lines:?}");
-    assert!(
-        refusals[0].contains("'ber:y' is not supported"),
+    let berserk = "'ber:y' is not supported: Hnefi plays no special pieces, jumps or berserk moves";
+    let no_move = "error -1 Hnefi cannot play these rules, so it has no move: ";
+    assert_eq!(
+        errors,
+        [
+            format!("error 0 Hnefi cannot play these rules: {berserk}"),
+            format!("{no_move}{berserk}"),
+            "error 0 Hnefi cannot play these rules: board size '10' (Hnefi plays 7, 9, 11 and 13)"
+                .to_string(),
+            format!("{no_move}board size '10' (Hnefi plays 7, 9, 11 and 13)"),
+            format!("error 0 Hnefi cannot play these rules: {berserk}"),
+            format!("{no_move}{berserk}"),
+            format!("error 0 Hnefi cannot analyse under these rules: {berserk}"),
+        ],
         "{lines:?}"
     );
-    assert!(refusals[1].contains("board size '10'"), "{lines:?}");
-    let no_move = lines
-        .iter()
-        .filter(|l| l.contains("no move: the rules of this game were refused"))
-        .count();
-    assert_eq!(no_move, 2, "{lines:?}");
-    // Only the Copenhagen game is answered, with a legal move of its own.
+    // Only the Copenhagen game is answered, with a legal move of its own; nothing is analysed.
     let moves: Vec<&&str> = lines.iter().filter(|l| l.starts_with("move ")).collect();
     assert_eq!(moves.len(), 1, "{lines:?}");
     let mv = parse_record_move(&moves[0]["move ".len()..])
         .expect("a move")
         .mv;
     assert!(Board::start().check_move(mv).is_ok(), "{moves:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("analysis")),
+        "{lines:?}"
+    );
 }
 
 /// The 15-defender study of tests/uci.rs as an OpenTafl position (rank 1 first).

@@ -2,6 +2,7 @@
 //! obeys from anyone and which stops it, is deliberately not among them, nor is any answer
 //! to a draw offer (a declined offer deletes the game on the server).
 
+use super::Password;
 use super::message::{GameId, Role};
 use crate::board::generic::Move;
 use crate::board::{Geometry, Side};
@@ -65,7 +66,7 @@ pub enum Command {
         version_id: String,
         create: bool,
         username: String,
-        password: String,
+        password: Password,
     },
     /// Names the program on the account, as the site's bots do.
     SoftwareId(String),
@@ -94,9 +95,9 @@ impl Command {
     /// The line as logs may show it: the password hidden.
     pub fn for_log(&self) -> String {
         match self {
-            Command::Login { password, .. } if !password.is_empty() => {
+            Command::Login { password, .. } if !password.expose().is_empty() => {
                 let line = self.to_string();
-                let cut = line.len() - password.len();
+                let cut = line.len() - password.expose().len();
                 format!("{}***", &line[..cut])
             }
             _ => self.to_string(),
@@ -148,8 +149,8 @@ impl fmt::Display for Command {
             } => {
                 let verb = if *create { "create_account" } else { "login" };
                 write!(f, "{version_id} {verb} {username}")?;
-                if !password.is_empty() {
-                    write!(f, " {password}")?;
+                if !password.expose().is_empty() {
+                    write!(f, " {}", password.expose())?;
                 }
                 Ok(())
             }
@@ -182,7 +183,7 @@ mod tests {
             version_id: "32d9a140".into(),
             create: true,
             username: "ai-hnefi".into(),
-            password: "two words".into(),
+            password: Password::new("two words".into()),
         };
         assert_eq!(
             login.to_string(),

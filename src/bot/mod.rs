@@ -32,13 +32,35 @@ pub use seat::SERVER_SIDES;
 /// checks on the first line of every connection.
 pub const VERSION_ID: &str = "32d9a140";
 
+/// The account's password. It is shown by no log, no `{:?}` and no error: only the login
+/// line sent to the server holds it.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Password(String);
+
+impl Password {
+    pub fn new(text: String) -> Password {
+        Password(text)
+    }
+
+    /// The password itself, for the login line alone.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Password(***)")
+    }
+}
+
 /// Everything `hnefi bot` is told.
 #[derive(Clone, Debug)]
 pub struct BotConfig {
     /// `HOST[:PORT]`.
     pub server: String,
     pub username: String,
-    pub password: String,
+    pub password: Password,
     /// Create the account at the first login (an existing one is simply logged in to).
     pub create_account: bool,
     pub version_id: String,
@@ -91,7 +113,8 @@ fn check(config: &BotConfig) -> Result<(), BotError> {
             "username '{name}': 1 to 16 letters, digits, '-' or '_'"
         )));
     }
-    if config.password.len() > 32 || config.password.chars().any(char::is_control) {
+    let password = config.password.expose();
+    if password.len() > 32 || password.chars().any(char::is_control) {
         return Err(BotError::Setting(
             "password: at most 32 bytes, no control characters".into(),
         ));

@@ -173,15 +173,14 @@ impl Session {
             return;
         }
         self.trouble = why.to_string();
-        let pause = self.backoff.pause();
-        log::warn!(
-            "connection to {} lost: {why}; reconnecting in {:.1} s",
-            self.address,
-            pause.as_secs_f64()
-        );
-        self.link = Link::Down {
-            retry: Instant::now() + pause,
-        };
+        match self.retry_later() {
+            Some(pause) => log::warn!(
+                "connection to {} lost: {why}; reconnecting in {:.1} s",
+                self.address,
+                pause.as_secs_f64()
+            ),
+            None => log::info!("connection to {} lost: {why}", self.address),
+        }
         self.answers_due.clear();
         for game in self.games.values_mut() {
             game.disconnected();
@@ -267,16 +266,29 @@ impl Session {
             }
             Err(e) => {
                 self.trouble = e.to_string();
-                let pause = self.backoff.pause();
-                log::warn!(
-                    "cannot connect to {}: {e}; trying again in {:.1} s",
-                    self.address,
-                    pause.as_secs_f64()
-                );
-                self.link = Link::Down {
-                    retry: Instant::now() + pause,
-                };
+                match self.retry_later() {
+                    Some(pause) => log::warn!(
+                        "cannot connect to {}: {e}; trying again in {:.1} s",
+                        self.address,
+                        pause.as_secs_f64()
+                    ),
+                    None => log::info!("cannot connect to {}: {e}", self.address),
+                }
             }
+        }
+    }
+
+    /// Takes the link down until the backoff's next attempt, and returns the pause; or `None`
+    /// when that attempt would come after the first login's deadline, so that the bot gives
+    /// up at the next tick instead and must not announce a try it will never make (its error
+    /// then names the trouble).
+    fn retry_later(&mut self) -> Option<Duration> {
+        let pause = self.backoff.pause();
+        let retry = Instant::now() + pause;
+        self.link = Link::Down { retry };
+        match self.first_login_by {
+            Some(by) if retry > by => None,
+            _ => Some(pause),
         }
     }
 

@@ -2,8 +2,10 @@
 
 use clap::{ArgGroup, Args, ValueEnum};
 use hnefi::board::Side;
-use hnefi::bot::{Boards, BotConfig, BotError, Clock, Offer, Seek, VERSION_ID};
+use hnefi::bot::{Boards, BotConfig, BotError, Clock, Offer, Password, Seek, VERSION_ID};
 use hnefi::search::{Level, Options};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::error::CliError;
@@ -23,9 +25,15 @@ pub struct BotArgs {
     /// The account's name (16 letters, digits, '-' or '_' at most; the site's bots use ai-...).
     #[arg(long)]
     pub username: String,
-    /// The account's password (may be empty).
-    #[arg(long, default_value = "")]
-    pub password: String,
+    /// The account's password, which every user of the machine can read while the bot runs
+    /// (ps) and the shell's history keeps: prefer --password-file or the HNEFI_PASSWORD
+    /// environment variable. Without any of them, the password is empty.
+    #[arg(long, conflicts_with = "password_file")]
+    pub password: Option<String>,
+    /// A file that holds the account's password (a final newline is dropped), readable by
+    /// its owner alone (chmod 600).
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<PathBuf>,
     /// Create the account at the first login; an existing account is logged in to.
     #[arg(long)]
     pub create_account: bool,
@@ -100,6 +108,85 @@ fn parse_tc(text: &str) -> Result<(Duration, Duration), TcError> {
     Ok((Duration::from_secs(main), Duration::from_secs(inc)))
 }
 
+/// The environment variable that may hold the password.
+pub const PASSWORD_ENV: &str = "HNEFI_PASSWORD";
+
+/// The longest password file read: the server takes 32 bytes at most.
+const MAX_PASSWORD_FILE: u64 = 4096;
+
+/// Why the password could not be had. No message shows the password.
+#[derive(Debug, thiserror::Error)]
+pub enum PasswordError {
+    #[error("--password-file {}: {source}", path.display())]
+    Read { path: PathBuf, source: io::Error },
+    #[error(
+        "--password-file {path}: others may read or change it (mode {mode:03o}); make it its \
+         owner's alone: chmod 600 {path}",
+        path = path.display()
+    )]
+    Exposed { path: PathBuf, mode: u32 },
+    #[error("--password-file {}: not UTF-8 text", path.display())]
+    FileNotText { path: PathBuf },
+    #[error("{PASSWORD_ENV}: not UTF-8 text")]
+    EnvNotText,
+}
+
+/// The password: `--password-file`, else `--password` (with a warning: it is on view to the
+/// whole machine), else `HNEFI_PASSWORD`, else empty.
+fn password(args: &BotArgs) -> Result<Password, PasswordError> {
+    if let Some(path) = &args.password_file {
+        return read_password_file(path).map(Password::new);
+    }
+    if let Some(text) = &args.password {
+        if !text.is_empty() {
+            log::warn!(
+                "--password is on view to every user of this machine (ps, /proc/PID/cmdline) \
+                 and stays in the shell's history; use --password-file FILE (chmod 600) or \
+                 the {PASSWORD_ENV} environment variable"
+            );
+        }
+        return Ok(Password::new(text.clone()));
+    }
+    match std::env::var(PASSWORD_ENV) {
+        Ok(text) => Ok(Password::new(text)),
+        Err(std::env::VarError::NotPresent) => Ok(Password::default()),
+        Err(std::env::VarError::NotUnicode(_)) => Err(PasswordError::EnvNotText),
+    }
+}
+
+/// The password in `path`, a file that must be its owner's alone: a password others can read
+/// is no secret, and one others can change is not the owner's.
+fn read_password_file(path: &Path) -> Result<String, PasswordError> {
+    let read = |source| PasswordError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(read)?;
+    // The mode of the file opened, not of whatever the path names a moment later.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = file.metadata().map_err(read)?.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            return Err(PasswordError::Exposed {
+                path: path.to_path_buf(),
+                mode,
+            });
+        }
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_PASSWORD_FILE)
+        .read_to_end(&mut bytes)
+        .map_err(read)?;
+    let text = String::from_utf8(bytes).map_err(|_| PasswordError::FileNotText {
+        path: path.to_path_buf(),
+    })?;
+    // Editors end a file with a newline; it is not part of the password.
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    Ok(text.to_string())
+}
+
 /// What the bot looks for in the lobby.
 fn seek(args: &BotArgs) -> Result<Seek, BotError> {
     let boards = Boards::of(&args.board).map_err(|side| {
@@ -151,11 +238,12 @@ fn seek(args: &BotArgs) -> Result<Seek, BotError> {
 
 pub fn bot(args: BotArgs) -> Result<(), CliError> {
     let seek = seek(&args)?;
+    let password = password(&args)?;
     let games = args.games.or(matches!(seek, Seek::Join(_)).then_some(1));
     let config = BotConfig {
         server: args.server,
         username: args.username,
-        password: args.password,
+        password,
         create_account: args.create_account,
         version_id: args.version_id,
         seek,

@@ -14,6 +14,8 @@ pub enum CliError {
     #[error(transparent)]
     Serve(#[from] hnefi::serve::ServeError),
     #[error(transparent)]
+    Password(#[from] super::bot::PasswordError),
+    #[error(transparent)]
     Game(#[from] hnefi::report::game::GameError),
     #[error(transparent)]
     Analysis(#[from] hnefi::report::analysis::AnalysisError),

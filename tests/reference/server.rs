@@ -147,11 +147,18 @@ pub struct Bot {
 
 impl Bot {
     pub fn start(log: &Path, args: &[&str]) -> Bot {
+        Bot::start_with_env(log, args, &[])
+    }
+
+    /// [`Bot::start`] with the variables `env` set too (`RUST_LOG` among them overrides
+    /// `hnefi=debug`).
+    pub fn start_with_env(log: &Path, args: &[&str], env: &[(&str, &str)]) -> Bot {
         let file = std::fs::File::create(log).expect("bot log");
         let child = Command::new(env!("CARGO_BIN_EXE_hnefi"))
             .arg("bot")
             .args(args)
             .env("RUST_LOG", "hnefi=debug")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(file)
@@ -164,13 +171,18 @@ impl Bot {
     }
 
     /// Waits for the bot to leave by itself; returns its log.
-    pub fn finish(mut self, within: Duration) -> String {
+    pub fn finish(self, within: Duration) -> String {
+        let (success, log) = self.end(within);
+        assert!(success, "the bot failed:\n{log}");
+        log
+    }
+
+    /// Waits for the bot to leave by itself: whether it succeeded, and its log.
+    pub fn end(mut self, within: Duration) -> (bool, String) {
         let deadline = Instant::now() + within;
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
-                let log = self.text();
-                assert!(status.success(), "the bot failed ({status}):\n{log}");
-                return log;
+                return (status.success(), self.text());
             }
             assert!(
                 Instant::now() < deadline,
@@ -183,6 +195,22 @@ impl Bot {
 
     pub fn text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Waits until the bot's log holds `text`; returns the log.
+    pub fn wait_for(&self, text: &str, within: Duration) -> String {
+        let deadline = Instant::now() + within;
+        loop {
+            let log = self.text();
+            if log.contains(text) {
+                return log;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no '{text}' in the bot's log within {within:?}:\n{log}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 }
 

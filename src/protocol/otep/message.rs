@@ -317,6 +317,11 @@ pub struct AnalysisLine<G: Geometry = Eleven> {
     pub score: i32,
 }
 
+/// The code of an engine's error after which the game cannot go on.
+pub const CRITICAL: i64 = -1;
+/// The code of an engine's error that the host shows before going on.
+pub const NOT_CRITICAL: i64 = 0;
+
 /// What an engine tells a host.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply<G: Geometry = Eleven> {
@@ -325,8 +330,12 @@ pub enum Reply<G: Geometry = Eleven> {
     Move(Move<G>),
     /// Anything for people: progress, problems. The host ignores it.
     Status(String),
-    /// The host's last command could not be carried out (`error 0`: unsupported rules).
-    Error(i64),
+    /// `error CODE MESSAGE`: the host shows the message; for [`CRITICAL`] it then ends the
+    /// game (OpenTafl's host resigns it for the engine), for [`NOT_CRITICAL`] it goes on.
+    Error {
+        code: i64,
+        message: String,
+    },
     Analysis(Vec<AnalysisLine<G>>),
 }
 
@@ -336,7 +345,8 @@ impl<G: Geometry> fmt::Display for Reply<G> {
             Reply::Hello => f.write_str("hello"),
             Reply::Move(mv) => write!(f, "move {}-{}", mv.from(), mv.to()),
             Reply::Status(text) => write!(f, "status {text}"),
-            Reply::Error(code) => write!(f, "error {code}"),
+            Reply::Error { code, message } if message.is_empty() => write!(f, "error {code}"),
+            Reply::Error { code, message } => write!(f, "error {code} {message}"),
             Reply::Analysis(lines) => {
                 write!(f, "analysis {}", lines.len())?;
                 for line in lines {
@@ -369,10 +379,15 @@ impl<G: Geometry> FromStr for Reply<G> {
                     error,
                 }),
             "status" => Ok(Reply::Status(rest.to_string())),
-            "error" => rest
-                .parse()
-                .map(Reply::Error)
-                .map_err(|_| ReplyError::Unknown(truncate(line))),
+            "error" => {
+                let (code, message) = rest.split_once(' ').unwrap_or((rest, ""));
+                code.parse()
+                    .map(|code| Reply::Error {
+                        code,
+                        message: message.trim().to_string(),
+                    })
+                    .map_err(|_| ReplyError::Unknown(truncate(line)))
+            }
             "analysis" => analysis(rest).ok_or_else(|| ReplyError::Unknown(truncate(line))),
             _ => Err(ReplyError::Unknown(truncate(line))),
         }
@@ -617,7 +632,14 @@ mod tests {
             Reply::Hello,
             Reply::Move(mv("k8-f8")),
             Reply::Status("depth 3 score +0.20 nodes 500".into()),
-            Reply::Error(0),
+            Reply::Error {
+                code: NOT_CRITICAL,
+                message: String::new(),
+            },
+            Reply::Error {
+                code: CRITICAL,
+                message: "Hnefi cannot play these rules: board size '10'".into(),
+            },
             Reply::Analysis(vec![
                 AnalysisLine {
                     pv: vec![mv("d1d3"), mv("e5e2")],

@@ -10,7 +10,7 @@ use crate::board::generic::Board;
 use crate::board::{Rules, Side};
 use crate::search::size::Size;
 use crate::search::{Engine, Level, Limits, Options, SearchResult};
-use message::{AnalysisLine, Command, MessageError, Reply};
+use message::{AnalysisLine, CRITICAL, Command, MessageError, NOT_CRITICAL, Reply};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
@@ -75,6 +75,11 @@ impl<G: Size> Otep<G> {
         self.reply(Reply::Status(text));
     }
 
+    /// An error the host shows to its user; `message` is one line.
+    fn error(&self, code: i64, message: String) {
+        self.reply(Reply::Error { code, message });
+    }
+
     /// Takes the host's board, with the side to move `side`.
     fn resync(&mut self, board: Board<G>, side: Side) {
         if self.session.resync(board.with_side_to_move(side)) {
@@ -127,12 +132,21 @@ impl<G: Size> Dialogue for Otep<G> {
                 }
                 Err(e) => self.refuse(MessageError::Rules(e)),
             },
-            Command::Play(_) | Command::Analyze { .. } if self.refused.is_some() => {
+            // A game waits for this move, and none will come: the game must end now rather
+            // than on time, with the reason shown. An analysis holds up no game.
+            Command::Play(_) if self.refused.is_some() => {
                 let why = self.refused.as_deref().unwrap_or_default();
-                self.status(format!(
-                    "error: no move: the rules of this game were refused ({why}); send rules \
-                     Hnefi plays"
-                ));
+                self.error(
+                    CRITICAL,
+                    format!("Hnefi cannot play these rules, so it has no move: {why}"),
+                );
+            }
+            Command::Analyze { .. } if self.refused.is_some() => {
+                let why = self.refused.as_deref().unwrap_or_default();
+                self.error(
+                    NOT_CRITICAL,
+                    format!("Hnefi cannot analyse under these rules: {why}"),
+                );
             }
             Command::Position(board) | Command::Move(board) => {
                 let side = self.session.side_to_move();
@@ -179,9 +193,12 @@ impl<G: Size> Dialogue for Otep<G> {
 
     fn refuse(&mut self, error: MessageError<G>) {
         match error {
+            // Shown at once, but not critical: OpenTafl's host sends the rules before the game
+            // has begun, and a critical error then (which it answers by resigning for the
+            // engine) finds no game to resign: its reader of the engine fails, and no later
+            // line is read. The game ends with the critical error that answers its `play`.
             MessageError::Rules(e) => {
-                self.status(format!("unsupported rules: {e}"));
-                self.reply(Reply::Error(0));
+                self.error(NOT_CRITICAL, format!("Hnefi cannot play these rules: {e}"));
                 self.refused = Some(e.to_string());
             }
             MessageError::Unknown(word) => {

@@ -8,7 +8,9 @@ use crate::board::Outcome;
 use crate::board::generic::{Bitboard, Board, Move, Position};
 use crate::board::notation::to_opentafl;
 use crate::board::opentafl::Variant;
-use crate::protocol::otep::message::{ClockReport, Command, OpponentMove, Reply, ReplyError};
+use crate::protocol::otep::message::{
+    CRITICAL, ClockReport, Command, OpponentMove, Reply, ReplyError,
+};
 use crate::search::Clock;
 use crate::tournament::spec::TimeControl;
 use crate::variant::NamedRules;
@@ -76,8 +78,17 @@ impl<G: Geometry> HostDialogue<G> for OtepHost<G> {
             engine.send(Command::<G>::Clock(ClockReport::of(shown)))?;
         }
         engine.send(Command::<G>::Play(side))?;
+        let name = engine.name().to_string();
         await_decision(engine, deadline, |l| match l.parse::<Reply<G>>() {
             Ok(Reply::Move(mv)) => Some(Decision::Move(mv)),
+            // As OpenTafl's host does: the engine cannot go on, and gives the game up.
+            Ok(Reply::Error {
+                code: CRITICAL,
+                message,
+            }) => {
+                log::warn!("{name}: critical error, resigns: {message}");
+                Some(Decision::Resign)
+            }
             Err(ReplyError::Move { text, error }) => Some(Decision::Unreadable {
                 text,
                 why: error.to_string(),

@@ -137,6 +137,11 @@ impl Process {
         })
     }
 
+    /// The engine's name in the match.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     pub fn send(&mut self, message: impl Display) -> Result<(), Fault> {
         let line = message.to_string();
         log::debug!("{} < {line}", self.name);
