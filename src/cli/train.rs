@@ -6,10 +6,11 @@ use super::common::{RulesArg, check_fit_settings, progress_bar, read_samples, th
 use super::output::check_writable;
 use clap::Args;
 use hnefi::board::generic::Rulebook;
+use hnefi::learn::network::FloatNetwork;
 use hnefi::learn::sample::Sample;
 use hnefi::learn::train::{self, TrainData, TrainSettings};
 use hnefi::learn::tune::held_out;
-use hnefi::search::nnue::{FloatNetwork, HIDDEN, QuantisedNetwork, inputs};
+use hnefi::search::nnue::{HIDDEN, QuantisedNetwork, inputs};
 use hnefi::search::size::Size;
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -258,11 +258,19 @@ impl QuantisedNetwork {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::eval::weights::SCALE;
-    use crate::search::nnue::FloatNetwork;
+    use crate::board::Eleven;
+    use crate::search::eval::fingerprint;
 
     fn net() -> QuantisedNetwork {
-        FloatNetwork::random(9, SCALE as f32, 363).quantise()
+        QuantisedNetwork::random(9, 363)
+    }
+
+    /// A correction to this build's 11x11 hand evaluation, as the trainer writes one.
+    fn correction(seed: u64) -> QuantisedNetwork {
+        let mut net = QuantisedNetwork::random(seed, 363);
+        net.residual = true;
+        net.hand = fingerprint::<Eleven>();
+        net
     }
 
     #[test]
@@ -290,11 +298,7 @@ mod tests {
 
     #[test]
     fn a_correction_fits_only_the_hand_evaluation_it_was_trained_on() {
-        let trained = FloatNetwork::residual(3, SCALE as f32, 363).quantise();
-        assert_eq!(
-            trained.hand,
-            crate::search::eval::fingerprint::<crate::board::Eleven>()
-        );
+        let trained = correction(3);
         assert!(trained.fits_hand_evaluation());
         let mut other = trained.clone();
         other.hand ^= 1;
@@ -303,23 +307,20 @@ mod tests {
         let v2 = QuantisedNetwork::from_bytes(&version_2(&trained)).unwrap();
         assert!(v2.is_residual() && v2.hand == 0);
         assert!(!v2.fits_hand_evaluation());
-        let plain = FloatNetwork::random(3, SCALE as f32, 363).quantise();
+        let plain = QuantisedNetwork::random(3, 363);
         assert_eq!(plain.hand, 0);
         assert!(plain.fits_hand_evaluation(), "a plain network stands alone");
     }
 
     #[test]
     fn a_residual_net_round_trips_with_its_flag() {
-        let mut float = FloatNetwork::random(9, SCALE as f32, 363);
-        float.residual = true;
-        let net = float.quantise();
-        assert!(net.is_residual());
+        let net = correction(9);
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), FILE_SIZE);
         assert_eq!(u32::from_le_bytes(bytes[24..28].try_into().unwrap()), 1);
         assert_eq!(
             u64::from_le_bytes(bytes[28..36].try_into().unwrap()),
-            crate::search::eval::fingerprint::<crate::board::Eleven>()
+            fingerprint::<Eleven>()
         );
         let back = QuantisedNetwork::from_bytes(&bytes).unwrap();
         assert!(back.is_residual());
