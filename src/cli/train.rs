@@ -275,14 +275,8 @@ fn initial_from_file<G: Size>(
         path: path.to_path_buf(),
         reason,
     };
-    if !net.fits::<G>() {
-        return Err(invalid(format!(
-            "a network for another board ({} inputs; {} has {})",
-            net.inputs(),
-            G::NAME,
-            inputs::<G>()
-        )));
-    }
+    net.check_board(G::SIDE)
+        .map_err(|e| invalid(e.to_string()))?;
     let scale = G::hand().weights.scale;
     match (net.is_residual(), residual) {
         (true, false) => {

@@ -18,11 +18,13 @@
 //! moves is the trainer's, `crate::learn::network`.
 
 mod accumulator;
+mod embedded;
 pub mod file;
 mod network;
 mod simd;
 
 pub use accumulator::Accumulator;
+pub use embedded::{embedded, embedded_for};
 pub use file::NnueError;
 pub use network::QuantisedNetwork;
 
