@@ -81,8 +81,8 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::network::FloatNetwork;
     use crate::search::eval::weights::SCALE;
-    use crate::search::nnue::FloatNetwork;
 
     /// A residual network whose output layer is zero is the hand evaluation: the same
     /// search, node for node, with its accumulators kept move by move or refreshed.

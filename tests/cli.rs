@@ -229,7 +229,7 @@ fn bench_ends_with_nodes_and_nps() {
 
 #[test]
 fn bench_with_a_network_shows_incremental_and_refreshed_speeds() {
-    use hnefi::search::nnue::FloatNetwork;
+    use hnefi::learn::network::FloatNetwork;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-bench-nnue");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("random.nnue");

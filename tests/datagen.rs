@@ -113,7 +113,7 @@ fn datagen_is_seeded_and_sharded() {
 
 /// A net file of a random network in `dir`.
 fn random_net(dir: &Path, seed: u64) -> &'static str {
-    use hnefi::search::nnue::FloatNetwork;
+    use hnefi::learn::network::FloatNetwork;
     let scale = hnefi::search::eval::weights::SCALE as f32;
     FloatNetwork::random(seed, scale, 363)
         .quantise()

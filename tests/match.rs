@@ -108,12 +108,18 @@ fn hnefi_against_itself_with_node_limits() {
         let positions = g.positions(hnefi::board::Rules::default());
         assert_eq!(positions.len(), g.moves.len() + 1, "every move legal");
         let last = positions.last().unwrap();
-        assert!(last.outcome().is_some(), "ends by the rules");
-        assert_eq!(
-            hnefi::record::Verdict::from(last.outcome()),
-            g.result,
-            "ends as recorded"
-        );
+        match last.outcome() {
+            Some(_) => assert_eq!(
+                hnefi::record::Verdict::from(last.outcome()),
+                g.result,
+                "ends as recorded"
+            ),
+            // A game the rules did not end is the runner's draw at its move limit.
+            None => {
+                assert_eq!(g.result, hnefi::record::Verdict::Draw, "a draw");
+                assert!(g.moves.len() >= 500, "at the limit: {} plies", g.moves.len());
+            }
+        }
     }
 }
 

@@ -236,8 +236,8 @@ fn the_fallback_answer_is_a_legal_move_and_keeps_to_searchmoves() {
 
 #[test]
 fn the_nnue_evaluation_searches_with_the_embedded_or_a_given_network() {
+    use hnefi::learn::network::FloatNetwork;
     use hnefi::search::EvalKind;
-    use hnefi::search::nnue::FloatNetwork;
     let embedded = Options {
         eval: EvalKind::Nnue,
         threads: 2,
@@ -272,8 +272,8 @@ fn the_nnue_evaluation_searches_with_the_embedded_or_a_given_network() {
 
 #[test]
 fn refreshed_accumulators_search_as_the_updated_ones() {
+    use hnefi::learn::network::FloatNetwork;
     use hnefi::search::EvalKind;
-    use hnefi::search::nnue::FloatNetwork;
     let net = FloatNetwork::random(3, hnefi::search::eval::weights::SCALE as f32, 363).quantise();
     let search = |eval: EvalKind| {
         let mut engine = Engine::try_new(Options {

@@ -197,6 +197,16 @@ fn bad_settings_and_files_are_refused_with_a_reason() {
     std::fs::write(dir.join("bad.txt"), "11/11 a;1;a;1\n").unwrap();
     let (ok, err) = hnefi(&dir, &["train", "bad.txt", "-o", "x.nnue"]);
     assert!(!ok && err.contains("bad.txt:1"), "{err}");
+    // A net of another board to go on from: the loader's refusal, with the board it needs.
+    let brandubh = concat!(env!("CARGO_MANIFEST_DIR"), "/src/search/nnue/brandubh.nnue");
+    let (ok, err) = hnefi(
+        &dir,
+        &["train", "planted.txt", "--init", brandubh, "-o", "x.nnue"],
+    );
+    assert!(
+        !ok && err.contains("another board") && err.contains("11x11"),
+        "{err}"
+    );
     std::fs::write(dir.join("junk.nnue"), b"HNEFINNU\x01\0\0\0").unwrap();
     assert!(matches!(
         QuantisedNetwork::load(&dir.join("junk.nnue")),

@@ -493,8 +493,8 @@ fn searched_with(options: &[(&str, &str)]) -> (String, String) {
 
 #[test]
 fn eval_and_eval_file_work_in_either_order() {
+    use hnefi::learn::network::FloatNetwork;
     use hnefi::search::eval::weights::SCALE;
-    use hnefi::search::nnue::FloatNetwork;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("uci-nnue-order");
     std::fs::create_dir_all(&dir).expect("a test directory");
     let net = dir.join("random.nnue");
@@ -533,8 +533,8 @@ fn eval_and_eval_file_work_in_either_order() {
 
 #[test]
 fn eval_nnue_takes_a_net_file_and_refuses_a_bad_one() {
+    use hnefi::learn::network::FloatNetwork;
     use hnefi::search::eval::weights::SCALE;
-    use hnefi::search::nnue::FloatNetwork;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("uci-nnue");
     std::fs::create_dir_all(&dir).expect("a test directory");
     let net = dir.join("random.nnue");

@@ -6,10 +6,11 @@ use super::common::{RulesArg, check_fit_settings, progress_bar, read_samples, th
 use super::output::check_writable;
 use clap::Args;
 use hnefi::board::generic::Rulebook;
+use hnefi::learn::network::FloatNetwork;
 use hnefi::learn::sample::Sample;
 use hnefi::learn::train::{self, TrainData, TrainSettings};
 use hnefi::learn::tune::held_out;
-use hnefi::search::nnue::{FloatNetwork, HIDDEN, QuantisedNetwork, inputs};
+use hnefi::search::nnue::{HIDDEN, QuantisedNetwork, inputs};
 use hnefi::search::size::Size;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -274,14 +275,8 @@ fn initial_from_file<G: Size>(
         path: path.to_path_buf(),
         reason,
     };
-    if !net.fits::<G>() {
-        return Err(invalid(format!(
-            "a network for another board ({} inputs; {} has {})",
-            net.inputs(),
-            G::NAME,
-            inputs::<G>()
-        )));
-    }
+    net.check_board(G::SIDE)
+        .map_err(|e| invalid(e.to_string()))?;
     let scale = G::hand().weights.scale;
     match (net.is_residual(), residual) {
         (true, false) => {

@@ -2,6 +2,7 @@
 
 pub mod datagen;
 pub mod games;
+pub mod network;
 pub mod packed;
 pub mod sample;
 pub mod train;

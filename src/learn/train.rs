@@ -1,4 +1,4 @@
-//! `hnefi train`: fits the NNUE network ([`crate::search::nnue`]) to the same samples as
+//! `hnefi train`: fits the NNUE network ([`super::network`], run by [`crate::search::nnue`]) to the same samples as
 //! `hnefi tune`. The network's output is the side to move's logit; the model of the attackers'
 //! chance to win is `sigmoid(logit)` with the attackers to move and `sigmoid(-logit)` with the
 //! defenders, and the loss is the squared error against each position's target (its result,
@@ -14,11 +14,12 @@
 //! only on its data and settings, not on the thread count. A position touches only the rows
 //! of its pieces: forward and backward cost O(pieces x hidden units).
 
+use super::network::{FloatNetwork, board_features, params};
 use super::sample::Sample;
 use crate::board::Side;
 use crate::board::generic::{Board, MoveList, Rulebook};
 use crate::search::eval::evaluate as hand_evaluate;
-use crate::search::nnue::{Accumulator, FloatNetwork, QuantisedNetwork, board_features, params};
+use crate::search::nnue::{Accumulator, QuantisedNetwork};
 use crate::search::ordering::Tactics;
 use crate::search::size::Size;
 use crate::splitmix::{SplitMix64, mix, spread};

@@ -101,7 +101,7 @@ pub struct Options {
     /// Which evaluation the search runs.
     pub eval: EvalKind,
     /// The NNUE network of [`EvalKind::Nnue`] (UCI `EvalFile`); without one, the network
-    /// built into the binary ([`QuantisedNetwork::embedded`]).
+    /// built into the binary ([`nnue::embedded`]).
     pub net: Option<Arc<QuantisedNetwork>>,
     /// How strongly the engine plays (UCI `Skill Level`); [`Level::MAX`] leaves the search
     /// untouched.
@@ -139,7 +139,7 @@ impl EvalKind {
             EvalKind::Hand => None,
             EvalKind::Nnue | EvalKind::NnueRefresh => match file {
                 Some(net) if net.fits::<G>() => Some(net),
-                _ => G::embedded_network().filter(|_| G::network_plays(rules)),
+                _ => nnue::embedded_for::<G>(rules),
             },
         }
     }
@@ -385,7 +385,7 @@ mod tests {
     #[test]
     fn the_network_is_the_eval_files_or_else_the_built_in_one() {
         let rules = Rules::default();
-        let built_in = QuantisedNetwork::embedded();
+        let built_in = nnue::embedded::<Eleven>().unwrap();
         let file = built_in.clone();
         assert!(
             EvalKind::Hand

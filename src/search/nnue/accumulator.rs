@@ -98,20 +98,18 @@ impl Accumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::eval::weights::SCALE;
-    use crate::search::nnue::FloatNetwork;
     use crate::search::nnue::testing::random_plies;
 
     #[test]
     fn updates_equal_a_refresh_after_every_move() {
-        updates_equal_a_refresh(FloatNetwork::random(3, SCALE as f32, 363).quantise());
+        updates_equal_a_refresh(QuantisedNetwork::random(3, 363));
     }
 
     #[test]
     fn updates_equal_a_refresh_in_a_residual_net() {
-        let mut float = FloatNetwork::random(4, SCALE as f32, 363);
-        float.residual = true;
-        updates_equal_a_refresh(float.quantise());
+        let mut net = QuantisedNetwork::random(4, 363);
+        net.residual = true;
+        updates_equal_a_refresh(net);
     }
 
     fn updates_equal_a_refresh(net: QuantisedNetwork) {

@@ -28,7 +28,6 @@ use super::{HIDDEN, QA, board_side};
 use crate::search::eval::fingerprint_of;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 pub const MAGIC: &[u8; 8] = b"HNEFINNU";
 /// The version this build writes; it reads 1 to 3.
@@ -66,6 +65,12 @@ pub enum NnueError {
          hidden units and 3 inputs a square of a 7x7, 9x9, 11x11 or 13x13 board"
     )]
     Shape { inputs: u32, hidden: u32 },
+    #[error(
+        "the net is for another board: it has {inputs} inputs, where {side}x{side} takes {}; \
+         give it a net trained on {side}x{side}",
+        3 * usize::from(*side) * usize::from(*side)
+    )]
+    Board { side: u8, inputs: usize },
     #[error("the net file is cut short: {found} bytes of {expected}")]
     Truncated { found: usize, expected: usize },
     #[error("the net file has {found} bytes, more than the {expected} of its shape")]
@@ -183,6 +188,25 @@ impl QuantisedNetwork {
         Ok(net)
     }
 
+    /// The network of a net file's bytes for boards of `side`, refused if it is for another.
+    pub fn from_bytes_for(bytes: &[u8], side: u8) -> Result<QuantisedNetwork, NnueError> {
+        let net = QuantisedNetwork::from_bytes(bytes)?;
+        net.check_board(side)?;
+        Ok(net)
+    }
+
+    /// Whether the network is for boards of `side`, or the error that says it is not.
+    pub fn check_board(&self, side: u8) -> Result<(), NnueError> {
+        if self.board_side() == Some(side) {
+            Ok(())
+        } else {
+            Err(NnueError::Board {
+                side,
+                inputs: self.inputs(),
+            })
+        }
+    }
+
     /// The net file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER + body(self.inputs()));
@@ -230,16 +254,6 @@ impl QuantisedNetwork {
         Ok(net)
     }
 
-    /// The network built into the binary, which `Eval nnue` runs unless `EvalFile` names
-    /// another: `src/search/nnue/default.nnue`, made by the recipe in `src/search/nnue/NET.md`.
-    pub fn embedded() -> &'static QuantisedNetwork {
-        static NET: OnceLock<QuantisedNetwork> = OnceLock::new();
-        NET.get_or_init(|| {
-            QuantisedNetwork::from_bytes(include_bytes!("default.nnue"))
-                .expect("the embedded net file is valid: a unit test reads it")
-        })
-    }
-
     /// Whether the network can run on this build: a plain network always, a correction only
     /// on the hand evaluation it was trained on.
     pub fn fits_hand_evaluation(&self) -> bool {
@@ -258,11 +272,19 @@ impl QuantisedNetwork {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::eval::weights::SCALE;
-    use crate::search::nnue::FloatNetwork;
+    use crate::board::Eleven;
+    use crate::search::eval::fingerprint;
 
     fn net() -> QuantisedNetwork {
-        FloatNetwork::random(9, SCALE as f32, 363).quantise()
+        QuantisedNetwork::random(9, 363)
+    }
+
+    /// A correction to this build's 11x11 hand evaluation, as the trainer writes one.
+    fn correction(seed: u64) -> QuantisedNetwork {
+        let mut net = QuantisedNetwork::random(seed, 363);
+        net.residual = true;
+        net.hand = fingerprint::<Eleven>();
+        net
     }
 
     #[test]
@@ -279,22 +301,8 @@ mod tests {
     }
 
     #[test]
-    fn the_embedded_net_reads_and_fits_this_builds_hand_evaluation() {
-        let net = QuantisedNetwork::embedded();
-        assert!(net.is_residual());
-        assert!(
-            net.fits_hand_evaluation(),
-            "the hand evaluation was refitted: train default.nnue again (src/search/nnue/NET.md)"
-        );
-    }
-
-    #[test]
     fn a_correction_fits_only_the_hand_evaluation_it_was_trained_on() {
-        let trained = FloatNetwork::residual(3, SCALE as f32, 363).quantise();
-        assert_eq!(
-            trained.hand,
-            crate::search::eval::fingerprint::<crate::board::Eleven>()
-        );
+        let trained = correction(3);
         assert!(trained.fits_hand_evaluation());
         let mut other = trained.clone();
         other.hand ^= 1;
@@ -303,23 +311,20 @@ mod tests {
         let v2 = QuantisedNetwork::from_bytes(&version_2(&trained)).unwrap();
         assert!(v2.is_residual() && v2.hand == 0);
         assert!(!v2.fits_hand_evaluation());
-        let plain = FloatNetwork::random(3, SCALE as f32, 363).quantise();
+        let plain = QuantisedNetwork::random(3, 363);
         assert_eq!(plain.hand, 0);
         assert!(plain.fits_hand_evaluation(), "a plain network stands alone");
     }
 
     #[test]
     fn a_residual_net_round_trips_with_its_flag() {
-        let mut float = FloatNetwork::random(9, SCALE as f32, 363);
-        float.residual = true;
-        let net = float.quantise();
-        assert!(net.is_residual());
+        let net = correction(9);
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), FILE_SIZE);
         assert_eq!(u32::from_le_bytes(bytes[24..28].try_into().unwrap()), 1);
         assert_eq!(
             u64::from_le_bytes(bytes[28..36].try_into().unwrap()),
-            crate::search::eval::fingerprint::<crate::board::Eleven>()
+            fingerprint::<Eleven>()
         );
         let back = QuantisedNetwork::from_bytes(&bytes).unwrap();
         assert!(back.is_residual());

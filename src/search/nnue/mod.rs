@@ -13,18 +13,20 @@
 //!   of the hand evaluation ([`crate::search::eval::weights::SCALE`]) that the net was
 //!   trained with and that its file records.
 //!
-//! The float network ([`FloatNetwork`]) is what training moves; the quantised one
-//! ([`QuantisedNetwork`]) is what the search runs (UCI `Eval nnue`) and what the file
-//! ([`file`]) holds.
+//! The engine holds only the quantised network ([`QuantisedNetwork`]): what the search runs
+//! (UCI `Eval nnue`) and what the file ([`file`]) holds. The float network that training
+//! moves is the trainer's, `crate::learn::network`.
 
 mod accumulator;
+mod embedded;
 pub mod file;
 mod network;
 mod simd;
 
 pub use accumulator::Accumulator;
+pub use embedded::{embedded, embedded_for};
 pub use file::NnueError;
-pub use network::{FloatNetwork, Forward, QuantisedNetwork, board_features, params};
+pub use network::QuantisedNetwork;
 
 use crate::board::generic::{Board, Square};
 use crate::board::geometry::MAX_SIDE;

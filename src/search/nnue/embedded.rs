@@ -1,0 +1,151 @@
+//! The nets built into the binary: one table, one row a board size, and one way to read
+//! them, so that a size without a row plays the hand evaluation and a file in the wrong row
+//! fails a unit test instead of playing another board's net.
+
+use super::{NnueError, QuantisedNetwork};
+use crate::board::{Geometry, Rules};
+use std::sync::OnceLock;
+
+/// A net built into the binary: its file in `src/search/nnue/`, made by the recipe in NET.md.
+pub struct Embedded {
+    /// The side of the board it is for.
+    pub side: u8,
+    pub file: &'static str,
+    bytes: &'static [u8],
+    /// Whether it plays under these rules; where it does not, the hand evaluation plays.
+    pub plays: fn(&Rules) -> bool,
+}
+
+impl Embedded {
+    /// The network, refused unless it is a net of this row's board.
+    pub fn read(&self) -> Result<QuantisedNetwork, NnueError> {
+        QuantisedNetwork::from_bytes_for(self.bytes, self.side)
+    }
+}
+
+/// Rows of [`EMBEDDED`].
+const ROWS: usize = 4;
+
+// A static, not a const: a const indexed at run time is copied onto the stack at each use.
+pub static EMBEDDED: [Embedded; ROWS] = [
+    Embedded {
+        side: 7,
+        file: "brandubh.nnue",
+        bytes: include_bytes!("brandubh.nnue"),
+        plays: |_| true,
+    },
+    // Tablut's network beat the hand evaluation on tablut and sea battle and lost on Foteviken
+    // Tablut (NET.md), whose attackers keep to their camps: boards with camps play the hand
+    // evaluation.
+    Embedded {
+        side: 9,
+        file: "tablut.nnue",
+        bytes: include_bytes!("tablut.nnue"),
+        plays: |rules| rules.attacker_forts.squares.is_empty(),
+    },
+    // The default network, which `Eval nnue` runs unless `EvalFile` names another.
+    Embedded {
+        side: 11,
+        file: "default.nnue",
+        bytes: include_bytes!("default.nnue"),
+        plays: |_| true,
+    },
+    Embedded {
+        side: 13,
+        file: "copenhagen13.nnue",
+        bytes: include_bytes!("copenhagen13.nnue"),
+        plays: |_| true,
+    },
+];
+
+/// The row of boards of `G`, if it has one.
+fn row<G: Geometry>() -> Option<usize> {
+    EMBEDDED.iter().position(|e| e.side == G::SIDE)
+}
+
+/// The network built into the binary for boards of `G`, if there is one, read once.
+pub fn embedded<G: Geometry>() -> Option<&'static QuantisedNetwork> {
+    static NETS: [OnceLock<QuantisedNetwork>; ROWS] = [const { OnceLock::new() }; ROWS];
+    let i = row::<G>()?;
+    Some(NETS[i].get_or_init(|| {
+        EMBEDDED[i]
+            .read()
+            .unwrap_or_else(|e| panic!("built-in net {}: {e}", EMBEDDED[i].file))
+    }))
+}
+
+/// The network built into the binary for boards of `G` if it plays under `rules`; else the
+/// hand evaluation plays.
+// Out of line: inlined, it grew the frame the search thread starts from by 16 bytes, which
+// misaligned the search's stack copies (cachegrind: +1.5 M instructions in memcpy on `bench 4`).
+#[inline(never)]
+pub fn embedded_for<G: Geometry>(rules: &Rules) -> Option<&'static QuantisedNetwork> {
+    let i = row::<G>()?;
+    embedded::<G>().filter(|_| (EMBEDDED[i].plays)(rules))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::rules::Preset;
+    use crate::board::{Eleven, Nine, Seven, Thirteen};
+    use crate::search::size::Size;
+
+    #[test]
+    fn every_board_size_has_one_built_in_network_for_it_and_its_hand_evaluation() {
+        fn check<G: Size>() {
+            let net = embedded::<G>().expect("a built-in network");
+            assert_eq!(net.board_side(), Some(G::SIDE));
+            assert!(
+                net.fits_hand_evaluation(),
+                "the {} hand evaluation was refitted: train its net again \
+                 (src/search/nnue/NET.md)",
+                G::NAME
+            );
+            assert!(std::ptr::eq(net, embedded::<G>().unwrap()), "read once");
+        }
+        check::<Seven>();
+        check::<Nine>();
+        check::<Eleven>();
+        check::<Thirteen>();
+        let sides: Vec<u8> = EMBEDDED.iter().map(|e| e.side).collect();
+        assert_eq!(sides, crate::board::geometry::SIDES);
+    }
+
+    #[test]
+    fn the_loader_refuses_a_net_of_another_board_or_shape() {
+        for row in &EMBEDDED {
+            for other in EMBEDDED.iter().filter(|o| o.side != row.side) {
+                let wrong = Embedded {
+                    bytes: other.bytes,
+                    ..*row
+                };
+                let err = wrong.read().unwrap_err();
+                assert!(
+                    matches!(err, NnueError::Board { side, inputs }
+                        if side == row.side && inputs == 3 * usize::from(other.side).pow(2)),
+                    "{} read for {}x{}: {err}",
+                    other.file,
+                    row.side,
+                    row.side
+                );
+                assert!(err.to_string().contains(&format!("{0}x{0}", row.side)));
+            }
+            // Hidden units at 128: a net of another shape.
+            let mut bytes = row.bytes.to_vec();
+            bytes[16..20].copy_from_slice(&128u32.to_le_bytes());
+            assert!(matches!(
+                QuantisedNetwork::from_bytes_for(&bytes, row.side),
+                Err(NnueError::Shape { hidden: 128, .. })
+            ));
+        }
+    }
+
+    #[test]
+    fn the_9x9_network_plays_where_it_won() {
+        let plays = |p| embedded_for::<Nine>(&Rules::preset(p)).is_some();
+        assert!(plays(Preset::Tablut) && plays(Preset::SeaBattle));
+        assert!(!plays(Preset::FotevikenTablut));
+        assert!(embedded_for::<Eleven>(&Rules::default()).is_some());
+    }
+}
