@@ -6,9 +6,8 @@ use crate::board::generic::{Bitboard, Board, Square};
 use crate::board::{Geometry, Piece};
 
 /// The feature transformer's output for one board: the hidden bias plus the rows of its
-/// pieces, on the grid `1/QA`. Never overflows for a network within the clips (see
-/// [`super::FEATURE_CLIP`]) on a board of at most 121 pieces, more than any game of any size
-/// has.
+/// pieces, on the grid `1/QA`. Never overflows for a network read from a net file, on any
+/// board of its size: the reader refuses one whose [`QuantisedNetwork::reach`] leaves `i16`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     values: [i16; HIDDEN],

@@ -15,7 +15,8 @@
 //! | 2 x H x 2 (i16)       | output weights, attackers to move then defenders, cp x QB  |
 //! | 2 x 4 (i32)           | output biases, attackers then defenders, cp x QA x QB      |
 //!
-//! Feature weights and hidden biases must lie within `±QA` ([`super::FEATURE_CLIP`]), which
+//! Feature weights and hidden biases must lie within `±QA` ([`super::FEATURE_CLIP`]), and
+//! their sum on a board full of pieces within `i16` ([`QuantisedNetwork::reach`]), which
 //! keeps every accumulator inside `i16`.
 //!
 //! Version 2 adds the flags word; version 1 files, without it, are plain networks and still
@@ -82,6 +83,12 @@ pub enum NnueError {
          overflow"
     )]
     FeatureWeight { index: usize, value: i16 },
+    #[error(
+        "the net's accumulator could reach {0} on a board full of pieces, beyond i16's {max}: \
+         train it again with smaller feature weights",
+        max = i16::MAX
+    )]
+    Reach(i32),
 }
 
 /// Reads little-endian values in turn; the caller has checked the length.
@@ -184,6 +191,10 @@ impl QuantisedNetwork {
         }
         for b in net.output_bias.iter_mut() {
             *b = i32::from_le_bytes(r.take());
+        }
+        let reach = net.reach();
+        if reach > i32::from(i16::MAX) {
+            return Err(NnueError::Reach(reach));
         }
         Ok(net)
     }
@@ -380,6 +391,71 @@ mod tests {
             QuantisedNetwork::from_bytes(&long),
             Err(NnueError::TrailingBytes { expected, .. }) if expected == HEADER_V1 + body(363)
         ));
+    }
+
+    /// A net of `side` whose feature weights and biases are all `w`, but `bias` for the biases.
+    fn flat(side: usize, w: i16, bias: i16) -> QuantisedNetwork {
+        let mut net = QuantisedNetwork::random(1, 3 * side * side);
+        net.feature_weights
+            .iter_mut()
+            .flatten()
+            .for_each(|x| *x = w);
+        net.feature_bias.fill(bias);
+        net
+    }
+
+    #[test]
+    fn a_net_that_a_full_board_could_overflow_is_refused() {
+        let qa = QA as i16;
+        // At the clip, a full 11x11 board stays inside i16, a full 13x13 one would not.
+        let eleven = flat(11, qa, qa);
+        assert_eq!(eleven.reach(), 122 * QA);
+        assert!(QuantisedNetwork::from_bytes(&eleven.to_bytes()).is_ok());
+        let err = QuantisedNetwork::from_bytes(&flat(13, qa, qa).to_bytes()).unwrap_err();
+        assert!(matches!(err, NnueError::Reach(r) if r == 170 * QA), "{err}");
+        assert!(err.to_string().contains("train it again"));
+        // One past i16 on a single unit is enough.
+        let mut over = flat(13, 193, 150);
+        assert_eq!(over.reach(), i32::from(i16::MAX));
+        over.feature_bias[7] = -151;
+        assert!(matches!(
+            QuantisedNetwork::from_bytes(&over.to_bytes()),
+            Err(NnueError::Reach(32768))
+        ));
+    }
+
+    /// A net read from its file at the very edge of `i16`, on the largest board full of pieces,
+    /// either way, with every kernel: every accumulator is exact.
+    #[test]
+    fn an_accumulator_at_the_nets_reach_does_not_overflow() {
+        use crate::board::geometry::MAX_SQUARES;
+        use crate::search::nnue::simd::{self, Kernels};
+        // 169 x 193 + 150 = 32,767, on every unit, half of them negative.
+        let mut net = flat(13, 193, 150);
+        for row in net.feature_weights.iter_mut() {
+            for (h, w) in row.iter_mut().enumerate() {
+                *w = if h % 2 == 0 { 193 } else { -193 };
+            }
+        }
+        for (h, b) in net.feature_bias.iter_mut().enumerate() {
+            *b = if h % 2 == 0 { 150 } else { -150 };
+        }
+        let net = QuantisedNetwork::from_bytes(&net.to_bytes()).unwrap();
+        assert_eq!(net.reach(), i32::from(i16::MAX));
+        for k in Kernels::available() {
+            // Every square full, the three kinds of piece in turn.
+            let mut acc = net.feature_bias;
+            for sq in 0..MAX_SQUARES {
+                simd::add(
+                    k,
+                    &mut acc,
+                    &net.feature_weights[(sq % 3) * MAX_SQUARES + sq],
+                );
+            }
+            for (h, &v) in acc.iter().enumerate() {
+                assert_eq!(v, if h % 2 == 0 { i16::MAX } else { -i16::MAX }, "{k:?}");
+            }
+        }
     }
 
     #[test]

@@ -53,10 +53,16 @@ pub const QA: i32 = 255;
 /// The quantised output weights' cp.
 pub const QB: i32 = 64;
 
-/// The largest feature weight or bias, in float. With at most 121 pieces and a bias, an
-/// accumulator stays within `122 * QA = 31,110`, inside `i16`: the trainer clips to it and a
-/// net file beyond it is refused.
+/// The largest feature weight or bias, in float: the trainer clips to it and a net file beyond
+/// it is refused. At the clip, a full 11x11 board (121 pieces and a bias) keeps an accumulator
+/// within `122 * QA = 31,110`, inside `i16`, but a full 13x13 board would not (`170 * QA`):
+/// the net file reader also refuses a net that some board of its size could overflow
+/// ([`QuantisedNetwork::reach`]). Trained nets stay far below (the built-in ones reach at most
+/// 7,755).
 pub const FEATURE_CLIP: f32 = 1.0;
+
+// Any net within the clip is safe on boards up to 11x11 without the reader's check.
+const _: () = assert!((11 * 11 + 1) * QA <= i16::MAX as i32);
 
 /// The input of `piece` on `sq`.
 #[inline(always)]

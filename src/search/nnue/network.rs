@@ -87,6 +87,24 @@ impl QuantisedNetwork {
         self.inputs() == super::inputs::<G>()
     }
 
+    /// The largest magnitude an accumulator of the network can take on any board of its size:
+    /// the hidden bias plus, on every square, the largest of its three pieces' weights (a
+    /// square holds one piece at most). A move's update passes through a board with the piece
+    /// on both squares, still one piece a square, so no step of it goes further.
+    pub fn reach(&self) -> i32 {
+        let squares = self.inputs() / 3;
+        let mut reach = self.feature_bias.map(|b| i32::from(b.unsigned_abs()));
+        // Square by square, whole rows at a time, so that the loop vectorises: reading a net
+        // file stays a small part of a short search.
+        for sq in 0..squares {
+            let rows = [sq, squares + sq, 2 * squares + sq].map(|f| &self.feature_weights[f]);
+            for (((r, a), d), k) in reach.iter_mut().zip(rows[0]).zip(rows[1]).zip(rows[2]) {
+                *r += i32::from(a.unsigned_abs().max(d.unsigned_abs()).max(k.unsigned_abs()));
+            }
+        }
+        reach.into_iter().max().unwrap_or(0)
+    }
+
     /// Whether the network is a correction to the hand evaluation.
     pub fn is_residual(&self) -> bool {
         self.residual
