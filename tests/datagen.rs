@@ -26,6 +26,11 @@ fn workdir(name: &str) -> PathBuf {
 /// A tiny run (4 games, 200 nodes, 4 book plies) into `out`, with `extra` options added or
 /// replacing those.
 fn datagen(dir: &Path, out: &str, extra: &[&str]) -> (bool, String) {
+    datagen_with(dir, out, extra, &[])
+}
+
+/// [`datagen`] with the variables `vars` set.
+fn datagen_with(dir: &Path, out: &str, extra: &[&str], vars: &[(&str, &str)]) -> (bool, String) {
     let base = [
         ("--book", "games.csv"),
         ("--book-plies", "4"),
@@ -42,7 +47,7 @@ fn datagen(dir: &Path, out: &str, extra: &[&str]) -> (bool, String) {
             args.extend([key, value]);
         }
     }
-    let (ok, stdout, stderr) = common::output_of_hnefi_in(dir, &args);
+    let (ok, stdout, stderr) = common::output_of_hnefi_with(dir, &args, vars);
     assert!(stdout.is_empty(), "{stdout}");
     (ok, stderr)
 }
@@ -92,8 +97,17 @@ fn datagen_is_seeded_and_sharded() {
     // Two shards make the whole run.
     let (ok, err) = datagen(&dir, "s1.txt", &["--shard", "1/2"]);
     assert!(ok, "{err}");
-    let (ok, err) = datagen(&dir, "s2.txt", &["--shard", "2/2"]);
+    // The second, as the second task of a Slurm job array that starts at 4.
+    let array = [
+        ("SLURM_ARRAY_TASK_ID", "5"),
+        ("SLURM_ARRAY_TASK_MIN", "4"),
+        ("SLURM_ARRAY_TASK_MAX", "5"),
+        ("SLURM_ARRAY_TASK_STEP", "1"),
+        ("SLURM_ARRAY_TASK_COUNT", "2"),
+    ];
+    let (ok, err) = datagen_with(&dir, "s2.txt", &["--shard", "slurm"], &array);
     assert!(ok, "{err}");
+    assert!(err.contains("shard 2/2"), "{err}");
     let (s1, s2) = (lines(&dir.join("s1.txt")), lines(&dir.join("s2.txt")));
     assert_eq!(games(&s1), BTreeSet::from([3_000_000_000, 3_000_000_002]));
     let mut both = [s1, s2].concat();
@@ -172,6 +186,8 @@ fn datagen_rejects_bad_arguments_with_a_reason() {
     for (extra, expected) in [
         (&["--shard", "3/2"][..], "--shard"),
         (&["--shard", "x"][..], "--shard"),
+        // Not a task of a job array: an error, not the whole run played again.
+        (&["--shard", "slurm"][..], "SLURM_ARRAY_TASK_ID is not set"),
         (&["--nodes", "0"][..], "--nodes"),
         (&["--threads", "0"][..], "--threads"),
         (&["--balance-nodes", "0"][..], "--balance-nodes"),

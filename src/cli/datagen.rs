@@ -33,8 +33,9 @@ pub struct DatagenArgs {
     /// Seed: game g is the same whatever the shard; its GAME field is seed * 10^9 + g.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Play only games g with g % N == I - 1.
-    #[arg(long, default_value = "1/1", value_name = "I/N")]
+    /// Play only games g with g % N == I - 1; `slurm`: I and N from the Slurm job array this
+    /// runs in (its task's place in the array, and the array's size).
+    #[arg(long, default_value = "1/1", value_name = "I/N|slurm")]
     pub shard: String,
     /// Plies of a real game's opening at the start of each game.
     #[arg(long, default_value_t = 8)]
@@ -120,7 +121,7 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
     note!(
         "datagen: {todo} games to play (shard {}, {} already in {}), {} nodes a move, \
          {} evaluation, {} openings of {} plies",
-        args.shard,
+        format_args!("{}/{}", settings.shard.0, settings.shard.1),
         skip.len(),
         args.output.display(),
         settings.nodes,
