@@ -58,6 +58,7 @@ fn lines(path: &Path) -> Vec<String> {
     let mut lines: Vec<String> = std::fs::read_to_string(path)
         .expect("the output")
         .lines()
+        .filter(|l| !l.starts_with('#'))
         .map(str::to_string)
         .collect();
     lines.sort();
@@ -114,10 +115,37 @@ fn datagen_is_seeded_and_sharded() {
     both.sort();
     assert_eq!(both, all);
 
-    // Resuming a file that holds shard 1 and half a line of more plays the rest exactly.
-    let mut partial = std::fs::read_to_string(dir.join("s1.txt")).unwrap();
-    partial.push_str(&all[0][..30]);
-    std::fs::write(dir.join("resumed.txt"), partial).unwrap();
+    // Every output opens with its settings and shard; a merge checks them and joins the shards.
+    let header = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        text.lines().next().unwrap_or_default().to_string()
+    };
+    assert!(header("all.txt").starts_with("# hnefi datagen shard 1/1 settings "));
+    assert!(header("s2.txt").starts_with("# hnefi datagen shard 2/2 settings "));
+    let merge = |files: &[&str], out: &str| {
+        let mut args = vec!["datagen", "merge", "-o", out];
+        args.extend(files);
+        common::run_hnefi_in(&dir, &args)
+    };
+    let (ok, err) = merge(&["s2.txt", "s1.txt"], "merged.txt");
+    assert!(ok, "{err}");
+    assert_eq!(header("merged.txt"), header("all.txt"));
+    assert_eq!(lines(&dir.join("merged.txt")), all);
+    let (ok, err) = merge(&["s1.txt"], "one.txt");
+    assert!(!ok && err.contains("shard 2 of 2 missing"), "{err}");
+    let (ok, err) = merge(&["s1.txt", "s1.txt"], "twice.txt");
+    assert!(!ok && err.contains("shard 1/2 is in both"), "{err}");
+    let (ok, err) = merge(&["s1.txt", "other.txt"], "mixed.txt");
+    assert!(!ok && err.contains("different runs"), "{err}");
+    assert!(!dir.join("one.txt").exists() && !dir.join("mixed.txt").exists());
+
+    // A shard's file resumes only as that shard of that run.
+    let (ok, err) = datagen(&dir, "s1.txt", &["--skip-existing"]);
+    assert!(!ok && err.contains("another run or shard"), "{err}");
+
+    // Resuming a file cut in the middle of a line plays the rest exactly.
+    let whole = std::fs::read_to_string(dir.join("all.txt")).unwrap();
+    std::fs::write(dir.join("resumed.txt"), &whole[..whole.len() / 2]).unwrap();
     let (ok, err) = datagen(&dir, "resumed.txt", &[]);
     assert!(!ok && err.contains("--skip-existing"), "{err}");
     let (ok, err) = datagen(&dir, "resumed.txt", &["--skip-existing"]);

@@ -249,7 +249,17 @@ fn shards_add_up_to_the_whole_match() {
         .output()
         .expect("merge");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("twice"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("shard 1/3 is in both"), "{err}");
+    // A shard left out is named.
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["match", "merge"])
+        .args(&parts[..2])
+        .output()
+        .expect("merge");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("shard 3 of 3 missing"), "{err}");
 }
 
 #[test]

@@ -273,6 +273,18 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
+        // The shards' settings and numbers are their header: one run's, each once, all there.
+        let headers: Vec<_> = files
+            .iter()
+            .zip(&parts)
+            .flat_map(|(file, part)| {
+                part.shards.iter().map(|&shard| {
+                    let header = hnefi::shard::Header::new("match", &part.settings, shard);
+                    (file.clone(), header)
+                })
+            })
+            .collect();
+        hnefi::shard::check(&headers, true)?;
         let mut merged = Summary::merge(parts)?;
         if sprt.is_some() {
             if merged.engines.len() != 2 {
