@@ -13,6 +13,7 @@ pub mod report;
 pub mod search;
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod shard;
 pub mod splitmix;
 pub mod tactics;
 pub mod tournament;

@@ -26,6 +26,11 @@ fn workdir(name: &str) -> PathBuf {
 /// A tiny run (4 games, 200 nodes, 4 book plies) into `out`, with `extra` options added or
 /// replacing those.
 fn datagen(dir: &Path, out: &str, extra: &[&str]) -> (bool, String) {
+    datagen_with(dir, out, extra, &[])
+}
+
+/// [`datagen`] with the variables `vars` set.
+fn datagen_with(dir: &Path, out: &str, extra: &[&str], vars: &[(&str, &str)]) -> (bool, String) {
     let base = [
         ("--book", "games.csv"),
         ("--book-plies", "4"),
@@ -42,7 +47,7 @@ fn datagen(dir: &Path, out: &str, extra: &[&str]) -> (bool, String) {
             args.extend([key, value]);
         }
     }
-    let (ok, stdout, stderr) = common::output_of_hnefi_in(dir, &args);
+    let (ok, stdout, stderr) = common::output_of_hnefi_with(dir, &args, vars);
     assert!(stdout.is_empty(), "{stdout}");
     (ok, stderr)
 }
@@ -53,6 +58,7 @@ fn lines(path: &Path) -> Vec<String> {
     let mut lines: Vec<String> = std::fs::read_to_string(path)
         .expect("the output")
         .lines()
+        .filter(|l| !l.starts_with('#'))
         .map(str::to_string)
         .collect();
     lines.sort();
@@ -92,18 +98,54 @@ fn datagen_is_seeded_and_sharded() {
     // Two shards make the whole run.
     let (ok, err) = datagen(&dir, "s1.txt", &["--shard", "1/2"]);
     assert!(ok, "{err}");
-    let (ok, err) = datagen(&dir, "s2.txt", &["--shard", "2/2"]);
+    // The second, as the second task of a Slurm job array that starts at 4.
+    let array = [
+        ("SLURM_ARRAY_TASK_ID", "5"),
+        ("SLURM_ARRAY_TASK_MIN", "4"),
+        ("SLURM_ARRAY_TASK_MAX", "5"),
+        ("SLURM_ARRAY_TASK_STEP", "1"),
+        ("SLURM_ARRAY_TASK_COUNT", "2"),
+    ];
+    let (ok, err) = datagen_with(&dir, "s2.txt", &["--shard", "slurm"], &array);
     assert!(ok, "{err}");
+    assert!(err.contains("shard 2/2"), "{err}");
     let (s1, s2) = (lines(&dir.join("s1.txt")), lines(&dir.join("s2.txt")));
     assert_eq!(games(&s1), BTreeSet::from([3_000_000_000, 3_000_000_002]));
     let mut both = [s1, s2].concat();
     both.sort();
     assert_eq!(both, all);
 
-    // Resuming a file that holds shard 1 and half a line of more plays the rest exactly.
-    let mut partial = std::fs::read_to_string(dir.join("s1.txt")).unwrap();
-    partial.push_str(&all[0][..30]);
-    std::fs::write(dir.join("resumed.txt"), partial).unwrap();
+    // Every output opens with its settings and shard; a merge checks them and joins the shards.
+    let header = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        text.lines().next().unwrap_or_default().to_string()
+    };
+    assert!(header("all.txt").starts_with("# hnefi datagen shard 1/1 settings "));
+    assert!(header("s2.txt").starts_with("# hnefi datagen shard 2/2 settings "));
+    let merge = |files: &[&str], out: &str| {
+        let mut args = vec!["datagen", "merge", "-o", out];
+        args.extend(files);
+        common::run_hnefi_in(&dir, &args)
+    };
+    let (ok, err) = merge(&["s2.txt", "s1.txt"], "merged.txt");
+    assert!(ok, "{err}");
+    assert_eq!(header("merged.txt"), header("all.txt"));
+    assert_eq!(lines(&dir.join("merged.txt")), all);
+    let (ok, err) = merge(&["s1.txt"], "one.txt");
+    assert!(!ok && err.contains("shard 2 of 2 missing"), "{err}");
+    let (ok, err) = merge(&["s1.txt", "s1.txt"], "twice.txt");
+    assert!(!ok && err.contains("shard 1/2 is in both"), "{err}");
+    let (ok, err) = merge(&["s1.txt", "other.txt"], "mixed.txt");
+    assert!(!ok && err.contains("different runs"), "{err}");
+    assert!(!dir.join("one.txt").exists() && !dir.join("mixed.txt").exists());
+
+    // A shard's file resumes only as that shard of that run.
+    let (ok, err) = datagen(&dir, "s1.txt", &["--skip-existing"]);
+    assert!(!ok && err.contains("another run or shard"), "{err}");
+
+    // Resuming a file cut in the middle of a line plays the rest exactly.
+    let whole = std::fs::read_to_string(dir.join("all.txt")).unwrap();
+    std::fs::write(dir.join("resumed.txt"), &whole[..whole.len() / 2]).unwrap();
     let (ok, err) = datagen(&dir, "resumed.txt", &[]);
     assert!(!ok && err.contains("--skip-existing"), "{err}");
     let (ok, err) = datagen(&dir, "resumed.txt", &["--skip-existing"]);
@@ -172,6 +214,8 @@ fn datagen_rejects_bad_arguments_with_a_reason() {
     for (extra, expected) in [
         (&["--shard", "3/2"][..], "--shard"),
         (&["--shard", "x"][..], "--shard"),
+        // Not a task of a job array: an error, not the whole run played again.
+        (&["--shard", "slurm"][..], "SLURM_ARRAY_TASK_ID is not set"),
         (&["--nodes", "0"][..], "--nodes"),
         (&["--threads", "0"][..], "--threads"),
         (&["--balance-nodes", "0"][..], "--balance-nodes"),

@@ -49,8 +49,14 @@ fn hnefi_engine(name: &str, nodes: u32) -> Vec<String> {
 }
 
 fn run(dir: &Path, args: &[String]) -> (Output, Option<Summary>) {
+    run_with(dir, args, &[])
+}
+
+/// [`run`] with the variables `vars` set.
+fn run_with(dir: &Path, args: &[String], vars: &[(&str, &str)]) -> (Output, Option<Summary>) {
     let json = dir.join("summary.json");
     let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .envs(vars.iter().copied())
         .arg("match")
         .args(args)
         .arg("--records")
@@ -193,8 +199,20 @@ fn shards_add_up_to_the_whole_match() {
         let sub = dir.join(format!("shard{i}"));
         std::fs::create_dir_all(&sub).unwrap();
         let mut args = base.clone();
-        args.extend(words(&format!("--shard {i}/3")));
-        let (out, s) = run(&sub, &args);
+        // The last shard as the third task of a Slurm job array numbered from 0.
+        let vars = [
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_MAX", "2"),
+            ("SLURM_ARRAY_TASK_STEP", "1"),
+        ];
+        let (shard, vars) = if i == 3 {
+            ("slurm".to_string(), &vars[..])
+        } else {
+            (format!("{i}/3"), &[][..])
+        };
+        args.extend(["--shard".to_string(), shard]);
+        let (out, s) = run_with(&sub, &args, vars);
         assert!(out.status.success());
         parts.push(sub.join("summary.json"));
         assert!(s.is_some());
@@ -237,7 +255,17 @@ fn shards_add_up_to_the_whole_match() {
         .output()
         .expect("merge");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("twice"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("shard 1/3 is in both"), "{err}");
+    // A shard left out is named.
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["match", "merge"])
+        .args(&parts[..2])
+        .output()
+        .expect("merge");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("shard 3 of 3 missing"), "{err}");
 }
 
 #[test]

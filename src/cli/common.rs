@@ -156,18 +156,9 @@ pub(super) fn progress_bar(len: u64, unit: &str) -> ProgressBar {
     bar
 }
 
-/// A `--shard I/N`: part I (from 1) of N.
+/// A `--shard I/N`: part I (from 1) of N; `slurm` reads it from the job array's variables.
 pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), CliError> {
-    let bad = || CliError::Shard(text.to_string());
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let (i, n): (u32, u32) = (
-        i.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if i == 0 || i > n {
-        return Err(bad());
-    }
-    Ok((i, n))
+    Ok(hnefi::shard::parse(text, |name| std::env::var(name).ok())?)
 }
 
 /// Set by the first Ctrl-C (or SIGTERM, SIGHUP), which prints `notice`; the second one ends
@@ -390,12 +381,5 @@ mod tests {
             Some(7)
         );
         assert_eq!(position_side(""), None);
-    }
-
-    #[test]
-    fn shard_words() {
-        assert_eq!(parse_shard("2/4").ok(), Some((2, 4)));
-        assert!(parse_shard("0/4").is_err() && parse_shard("5/4").is_err());
-        assert!(parse_shard("x").is_err());
     }
 }

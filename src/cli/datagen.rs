@@ -4,7 +4,7 @@
 use super::CliError;
 use super::common::{EvalChoice, RulesArg, games_text, interrupt_flag, parse_shard, progress_bar};
 use super::output::write_document;
-use clap::Args;
+use clap::{Args, Subcommand};
 use hnefi::search::size::Size;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -12,10 +12,14 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct DatagenArgs {
-    /// File the samples are appended to, a game at a time (FEN;SCORE;RESULT;GAME lines).
-    #[arg(short, long)]
-    pub output: PathBuf,
+    #[command(subcommand)]
+    pub command: Option<DatagenCommand>,
+    /// File the samples are appended to, a game at a time (FEN;SCORE;RESULT;GAME lines), after
+    /// a header line (`# hnefi datagen shard I/N settings HASH: ...`).
+    #[arg(short, long, required = true)]
+    pub output: Option<PathBuf>,
     /// Real games (copenhagen.csv format) whose openings start the games: on 11x11 boards
     /// from Copenhagen's start only; elsewhere games start with random moves alone [default:
     /// the real games of data/copenhagen.csv, built in].
@@ -33,8 +37,9 @@ pub struct DatagenArgs {
     /// Seed: game g is the same whatever the shard; its GAME field is seed * 10^9 + g.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Play only games g with g % N == I - 1.
-    #[arg(long, default_value = "1/1", value_name = "I/N")]
+    /// Play only games g with g % N == I - 1; `slurm`: I and N from the Slurm job array this
+    /// runs in (its task's place in the array, and the array's size).
+    #[arg(long, default_value = "1/1", value_name = "I/N|slurm")]
     pub shard: String,
     /// Plies of a real game's opening at the start of each game.
     #[arg(long, default_value_t = 8)]
@@ -66,18 +71,65 @@ pub struct DatagenArgs {
     pub skip_existing: bool,
 }
 
+#[derive(Subcommand)]
+pub enum DatagenCommand {
+    /// Join the files of a run's shards into the file the unsharded run writes, once their
+    /// headers show they are all the shards of one run, each with all its games.
+    Merge {
+        /// The shards' output files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The merged file (it must not exist yet).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
 fn clock(t: Duration) -> String {
     let s = t.as_secs();
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
 pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
+    if let Some(DatagenCommand::Merge { files, output }) = &args.command {
+        return merge(files, output);
+    }
     let (rules, _) = args.rules.rules_and_start();
     hnefi::with_size!(rules.side, datagen_on(args))
 }
 
+/// `hnefi datagen merge`: the merged file is written whole or not at all.
+fn merge(files: &[PathBuf], output: &std::path::Path) -> Result<(), CliError> {
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(output)
+        .map_err(CliError::write(output))?;
+    let mut writer = std::io::BufWriter::new(file);
+    match hnefi::learn::datagen::merge_shards(files, &mut writer, output) {
+        Ok((header, samples)) => {
+            note!(
+                "datagen merge: {} shards, {samples} samples written to {} (settings {:016x})",
+                files.len(),
+                output.display(),
+                header.hash
+            );
+            Ok(())
+        }
+        Err(e) => {
+            drop(writer);
+            let _ = std::fs::remove_file(output);
+            Err(e.into())
+        }
+    }
+}
+
 fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
     use hnefi::learn::datagen::{Settings, book_from_games, open_output, run};
+    let output = args
+        .output
+        .clone()
+        .ok_or(CliError::Conflict("datagen needs --output"))?;
     if let Some(n) = args.threads.filter(|n| !(1..=256).contains(n)) {
         return Err(CliError::out_of_range("--threads", n, "1-256"));
     }
@@ -115,14 +167,15 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
     } else {
         Vec::new()
     };
-    let (mut file, skip) = open_output::<G>(&args.output, &settings, args.skip_existing)?;
+    let header = settings.header(&book);
+    let (mut file, skip) = open_output::<G>(&output, &settings, &header, args.skip_existing)?;
     let todo = settings.shard_games().filter(|g| !skip.contains(g)).count() as u64;
     note!(
         "datagen: {todo} games to play (shard {}, {} already in {}), {} nodes a move, \
          {} evaluation, {} openings of {} plies",
-        args.shard,
+        format_args!("{}/{}", settings.shard.0, settings.shard.1),
         skip.len(),
-        args.output.display(),
+        output.display(),
         settings.nodes,
         args.eval.describe(),
         book.len(),
@@ -134,7 +187,7 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
     let stop = interrupt_flag(
         "hnefi: stopping once the games in play are over (Ctrl-C again to quit at once)",
     );
-    let output = &args.output;
+    let output = &output;
     let totals = run(
         &settings,
         &book,
@@ -180,7 +233,7 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
         totals.positions_per_second(),
         totals.elapsed.as_secs_f64(),
         totals.start_tries as f64 / totals.games.max(1) as f64,
-        args.output.display()
+        output.display()
     );
     if stop.load(Ordering::Relaxed) && totals.games < todo {
         return Err(CliError::Interrupted {

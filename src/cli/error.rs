@@ -57,8 +57,8 @@ pub enum CliError {
     /// A file that was read but whose content is wrong.
     #[error("{}: {reason}", path.display())]
     Invalid { path: PathBuf, reason: String },
-    #[error("--shard: '{0}' is not I/N with 1 <= I <= N")]
-    Shard(String),
+    #[error(transparent)]
+    Shard(#[from] hnefi::shard::ShardError),
     #[error("--fen: {0}")]
     Perft(#[from] hnefi::perft::PerftError),
     #[error(transparent)]

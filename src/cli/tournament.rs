@@ -62,8 +62,8 @@ pub struct MatchArgs {
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
     /// Play only shard I of N (from 1) of the same schedule; merge the JSON summaries with
-    /// `hnefi match merge`.
-    #[arg(long, default_value = "1/1", value_name = "I/N")]
+    /// `hnefi match merge`. `slurm`: I and N from the Slurm job array this runs in.
+    #[arg(long, default_value = "1/1", value_name = "I/N|slurm")]
     pub shard: String,
     /// File the games are appended to, one per line in the community record format ("-" for
     /// none); a file that holds games under other rules is refused [default: match.csv, or
@@ -273,6 +273,18 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
+        // The shards' settings and numbers are their header: one run's, each once, all there.
+        let headers: Vec<_> = files
+            .iter()
+            .zip(&parts)
+            .flat_map(|(file, part)| {
+                part.shards.iter().map(|&shard| {
+                    let header = hnefi::shard::Header::new("match", &part.settings, shard);
+                    (file.clone(), header)
+                })
+            })
+            .collect();
+        hnefi::shard::check(&headers, true)?;
         let mut merged = Summary::merge(parts)?;
         if sprt.is_some() {
             if merged.engines.len() != 2 {

@@ -22,6 +22,7 @@ use crate::record::read_games;
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::size::Size;
 use crate::search::{Engine, EvalKind, Limits, Options, Score};
+use crate::shard::Header;
 use crate::splitmix::SplitMix64;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
@@ -167,7 +168,34 @@ pub enum DatagenError {
     },
     #[error("cannot start worker threads: {0}")]
     Threads(#[source] rayon::ThreadPoolBuildError),
+    #[error(
+        "{} was written by another run or shard; resume it with the settings and --shard that \
+         wrote it, or write to another file:\n  it holds: {}\n  this run: {}",
+        .path.display(), .theirs.trim_end(), .ours.trim_end()
+    )]
+    OtherRun {
+        path: PathBuf,
+        theirs: String,
+        ours: String,
+    },
+    #[error(transparent)]
+    Shards(#[from] crate::shard::ShardError),
+    #[error(
+        "{}: shard {index}/{count} holds {held} of its {expected} games; resume it (the same \
+         command with --skip-existing) before merging",
+        path.display()
+    )]
+    Unfinished {
+        path: PathBuf,
+        index: u32,
+        count: u32,
+        held: usize,
+        expected: usize,
+    },
 }
+
+/// The command name in the header of datagen's shard files.
+pub const HEADER_KIND: &str = "datagen";
 
 impl Settings {
     pub fn check(&self) -> Result<(), DatagenError> {
@@ -195,6 +223,44 @@ impl Settings {
             return Err(DatagenError::SeedTooLarge(self.seed));
         }
         Ok(())
+    }
+
+    /// The header line of this run's output: everything that decides its games (not the
+    /// threads, which only decide their order), the openings `book` among them.
+    pub fn header<G: Geometry>(&self, book: &[Vec<Move<G>>]) -> crate::shard::Header {
+        let book_text: String = book
+            .iter()
+            .map(|line| line.iter().map(|m| format!("{m} ")).collect::<String>() + "\n")
+            .collect();
+        let net = match &self.net {
+            Some(net) => format!("{:016x}", crate::shard::fnv1a(&net.to_bytes())),
+            None => "built-in".to_string(),
+        };
+        let settings = format!(
+            "games {}; seed {}; nodes {}; balance nodes {}; book plies {} ({} openings, {:016x}); \
+             random plies {}; balance {} cp; max plies {}; hash {} MB; eval {:?}; net {net}; \
+             start {}; rules {:?}",
+            self.games,
+            self.seed,
+            self.nodes,
+            self.balance_nodes,
+            self.book_plies,
+            book.len(),
+            crate::shard::fnv1a(book_text.as_bytes()),
+            self.random_plies,
+            self.balance,
+            self.max_plies,
+            self.hash_mb,
+            self.eval,
+            self.start,
+            self.rules,
+        );
+        let (index, count) = self.shard;
+        let shard = (
+            u32::try_from(index).unwrap_or(u32::MAX),
+            u32::try_from(count).unwrap_or(u32::MAX),
+        );
+        crate::shard::Header::new(HEADER_KIND, &settings, shard)
     }
 
     /// The `GAME` field of game `g`.
@@ -477,7 +543,7 @@ pub fn run<G: Size>(
                 }
             });
         });
-        let outcome = (|| {
+        let outcome: Result<(), DatagenError> = (|| {
             for game in rx.iter() {
                 let game = game?;
                 totals.add(&game);
@@ -504,6 +570,7 @@ pub fn run<G: Size>(
 pub fn open_output<G: Geometry>(
     path: &Path,
     settings: &Settings,
+    header: &crate::shard::Header,
     resume: bool,
 ) -> Result<(Appender, HashSet<u64>), DatagenError> {
     let io = |source| DatagenError::Io {
@@ -512,12 +579,25 @@ pub fn open_output<G: Geometry>(
     };
     let mut file = Appender::open(path).map_err(io)?;
     if file.is_empty() {
+        file.append(header.line().as_bytes()).map_err(io)?;
         return Ok((file, HashSet::new()));
     }
     if !resume {
         return Err(DatagenError::OutputExists(path.to_path_buf()));
     }
     let mut reader = BufReader::new(file.file());
+    reader.seek(SeekFrom::Start(0)).map_err(io)?;
+    let mut first = String::new();
+    reader.read_line(&mut first).map_err(io)?;
+    // Files from before headers resume as they always did; a header must be this run's.
+    if first.starts_with("# hnefi ") && Header::parse(&first, HEADER_KIND).as_ref() != Some(header)
+    {
+        return Err(DatagenError::OtherRun {
+            path: path.to_path_buf(),
+            theirs: first,
+            ours: header.line(),
+        });
+    }
     reader.seek(SeekFrom::Start(0)).map_err(io)?;
     let (keep, done) = resume_point::<G>(reader, path, settings)?;
     if keep < file.len() {
@@ -537,6 +617,8 @@ pub fn resume_point<G: Geometry>(
     // The last game seen, and the offset where its lines begin.
     let mut last: Option<(u64, u64)> = None;
     let mut offset = 0u64;
+    // Where the comment lines before the first game end.
+    let mut kept = 0u64;
     let mut buf = Vec::new();
     for number in 1.. {
         buf.clear();
@@ -550,6 +632,14 @@ pub fn resume_point<G: Geometry>(
         // with the rest of its game.
         if n == 0 || buf.last() != Some(&b'\n') {
             break;
+        }
+        if buf.starts_with(b"#") {
+            // The header (or a note) stays, whatever else is cut.
+            if last.is_none() {
+                kept = offset + n as u64;
+            }
+            offset += n as u64;
+            continue;
         }
         let sample = String::from_utf8_lossy(&buf)
             .parse::<Sample<G>>()
@@ -565,7 +655,7 @@ pub fn resume_point<G: Geometry>(
         offset += n as u64;
     }
     let Some((last_game, cut)) = last else {
-        return Ok((0, HashSet::new()));
+        return Ok((kept, HashSet::new()));
     };
     let first = settings.game_number(0);
     let mut games = HashSet::with_capacity(done.len());
@@ -583,6 +673,92 @@ pub fn resume_point<G: Geometry>(
         }
     }
     Ok((cut, games))
+}
+
+/// A number of a datagen header's settings (`games`, `seed`).
+fn setting(header: &Header, key: &str) -> Option<u64> {
+    header
+        .settings
+        .split("; ")
+        .find_map(|word| word.strip_prefix(key)?.strip_prefix(' ')?.parse().ok())
+}
+
+/// Writes the shards `inputs` of one run to `output` as the unsharded run would: its header,
+/// then every shard's samples. Refused unless the files are all the shards of one run, each
+/// holding every one of its games. Returns the header written and the samples.
+pub fn merge_shards(
+    inputs: &[PathBuf],
+    output: &mut impl std::io::Write,
+    output_path: &Path,
+) -> Result<(Header, u64), DatagenError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| DatagenError::Io {
+            path: path.clone(),
+            source,
+        }
+    };
+    let no_header = |path: &Path| crate::shard::ShardError::NoHeader {
+        path: path.to_path_buf(),
+        kind: HEADER_KIND.to_string(),
+    };
+    let open = |path: &Path| -> Result<BufReader<std::fs::File>, DatagenError> {
+        Ok(BufReader::new(std::fs::File::open(path).map_err(io(path))?))
+    };
+    let mut headers = Vec::with_capacity(inputs.len());
+    for path in inputs {
+        let mut first = String::new();
+        open(path)?.read_line(&mut first).map_err(io(path))?;
+        let header = Header::parse(&first, HEADER_KIND).ok_or_else(|| no_header(path))?;
+        headers.push((path.clone(), header));
+    }
+    crate::shard::check(&headers, true)?;
+    // A shard cut short and not resumed would leave its games out without a word.
+    for (path, header) in &headers {
+        let (Some(games), Some(seed)) = (setting(header, "games"), setting(header, "seed")) else {
+            return Err(no_header(path).into());
+        };
+        let (index, count) = header.shard;
+        let expected: HashSet<u64> = (u64::from(index) - 1..games)
+            .step_by(count as usize)
+            .map(|g| seed * GAME_NUMBER_STRIDE + g)
+            .collect();
+        let mut held = HashSet::new();
+        for line in open(path)?.lines() {
+            let line = line.map_err(io(path))?;
+            if let Some(game) = line.rsplit(';').next().and_then(|g| g.parse::<u64>().ok()) {
+                held.insert(game);
+            }
+        }
+        if !expected.is_subset(&held) {
+            return Err(DatagenError::Unfinished {
+                path: path.clone(),
+                index,
+                count,
+                held: held.intersection(&expected).count(),
+                expected: expected.len(),
+            });
+        }
+    }
+    let first = &headers[0].1;
+    let whole = Header::new(HEADER_KIND, &first.settings, (1, 1));
+    let write = io(output_path);
+    output.write_all(whole.line().as_bytes()).map_err(&write)?;
+    let mut samples = 0;
+    for path in inputs {
+        for line in open(path)?.lines() {
+            let line = line.map_err(io(path))?;
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            output
+                .write_all(format!("{line}\n").as_bytes())
+                .map_err(io(output_path))?;
+            samples += 1;
+        }
+    }
+    output.flush().map_err(write)?;
+    Ok((whole, samples))
 }
 
 /// The start of the run's games, before their openings.

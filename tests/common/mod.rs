@@ -103,9 +103,26 @@ pub fn fresh_dir(name: &str) -> PathBuf {
 /// Runs the real `hnefi` in `dir` to its end: whether it succeeded, its standard output and its
 /// standard error.
 pub fn output_of_hnefi_in(dir: &std::path::Path, args: &[&str]) -> (bool, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hnefi"))
+    output_of_hnefi_with(dir, args, &[])
+}
+
+/// [`output_of_hnefi_in`] with the variables `vars` set, and no Slurm job array's variables
+/// but those (the tests may themselves run as a task of an array).
+pub fn output_of_hnefi_with(
+    dir: &std::path::Path,
+    args: &[&str],
+    vars: &[(&str, &str)],
+) -> (bool, String, String) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_hnefi"));
+    for (name, _) in std::env::vars() {
+        if name.starts_with("SLURM_ARRAY_") {
+            command.env_remove(name);
+        }
+    }
+    let out = command
         .current_dir(dir)
         .args(args)
+        .envs(vars.iter().copied())
         .output()
         .expect("hnefi runs");
     (
