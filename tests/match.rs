@@ -123,7 +123,11 @@ fn hnefi_against_itself_with_node_limits() {
             // A game the rules did not end is the runner's draw at its move limit.
             None => {
                 assert_eq!(g.result, hnefi::record::Verdict::Draw, "a draw");
-                assert!(g.moves.len() >= 500, "at the limit: {} plies", g.moves.len());
+                assert!(
+                    g.moves.len() >= 500,
+                    "at the limit: {} plies",
+                    g.moves.len()
+                );
             }
         }
     }
