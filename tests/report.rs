@@ -219,14 +219,15 @@ fn the_report_works_in_a_real_browser() {
             .collect()
     };
     // The pieces of the board shown, each as where it stands and the drawing it reuses. The
-    // browser must find that drawing: a piece with nothing to draw has an empty box.
+    // browser must find that drawing: a piece with nothing to draw has an empty box. A key
+    // moment's board is one `use` of its diagram; any other board draws its pieces itself.
     let pieces = |b: &Session| {
         b.execute(
             "return [...document.querySelectorAll('.boards .position')]\
              .filter(f => f.offsetParent !== null)\
              .map(f => {\
                const svg = f.querySelector('svg');\
-               const again = svg.querySelector(':scope > use');\
+               const again = svg.querySelector(':scope > use[href^=\"#diagram-\"]');\
                const drawing = again ? document.querySelector(again.getAttribute('href')) : svg;\
                const drawn = u => u.getBBox().width > 20;\
                if (again && !drawn(again)) return 'nothing drawn';\
