@@ -273,6 +273,93 @@ fn shards_add_up_to_the_whole_match() {
 }
 
 #[test]
+fn a_watcher_decides_the_sprt_of_sharded_pairs_and_cancels_the_job() {
+    let dir = scratch("watch");
+    let path = script(&dir, "illegal.sh");
+    let mut args = hnefi_engine("hnefi", 200);
+    args.extend(words(&format!(
+        "--engine cmd=sh args={path} name=bad nodes=100 --games 40 --pairs"
+    )));
+    args.push(dir.join("pairs").display().to_string());
+    for i in 1..=2 {
+        let sub = dir.join(format!("shard{i}"));
+        std::fs::create_dir_all(&sub).unwrap();
+        let mut shard = args.clone();
+        shard.extend(words(&format!("--shard {i}/2")));
+        let (out, _) = run(&sub, &shard);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let pairs = std::fs::read_to_string(dir.join("pairs/shard-2-of-2.pairs")).unwrap();
+    assert!(
+        pairs.starts_with("# hnefi match shard 2/2 settings "),
+        "{pairs}"
+    );
+    assert_eq!(pairs.lines().count(), 1 + 10, "{pairs}");
+    // A stand-in for Slurm's scancel that notes what it was asked.
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let scancel = bin.join("scancel");
+    std::fs::write(
+        &scancel,
+        "#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/cancelled\"\n",
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(&scancel).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&scancel, perms).unwrap();
+    let watch = |sprt: &str, extra: &[&str], path: &str| {
+        Command::new(env!("CARGO_BIN_EXE_hnefi"))
+            .env("PATH", path)
+            .args(["match", "watch"])
+            .arg(dir.join("pairs"))
+            .args(["--sprt"])
+            .args(words(sprt))
+            .args(extra)
+            .output()
+            .expect("watch")
+    };
+    let with_scancel = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = watch("elo0=0 elo1=400", &["--job", "77"], &with_scancel);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("H1 accepted: 20 pairs from 2 shards"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Cancelled job 77"), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(bin.join("cancelled"))
+            .unwrap()
+            .trim(),
+        "77"
+    );
+    // Bounds the twenty pairs cannot tell apart: every pair is in, and nothing is decided.
+    let out = watch("elo0=0 elo1=1", &["--once"], &with_scancel);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("No decision after all 20 pairs"),
+        "{stdout}"
+    );
+    // Without scancel, a decided test says it cannot stop the job.
+    let out = watch("elo0=0 elo1=400", &["--job", "78"], "/nonexistent");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot cancel job 78"), "{err}");
+}
+
+#[test]
 fn ctrl_c_stops_the_match_and_its_engines() {
     let dir = scratch("interrupt");
     let path = script(&dir, "silent.sh");

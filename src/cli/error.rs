@@ -59,6 +59,8 @@ pub enum CliError {
     Invalid { path: PathBuf, reason: String },
     #[error(transparent)]
     Shard(#[from] hnefi::shard::ShardError),
+    #[error("cannot cancel job {job} (scancel {job}): {why}; cancel it by hand")]
+    Cancel { job: String, why: String },
     #[error("--fen: {0}")]
     Perft(#[from] hnefi::perft::PerftError),
     #[error(transparent)]

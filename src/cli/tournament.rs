@@ -73,6 +73,10 @@ pub struct MatchArgs {
     /// Write the summary as JSON here (for `hnefi match merge`).
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Append each finished pair of games to DIR/shard-I-of-N.pairs as it ends (after a header
+    /// line), for `hnefi match watch DIR`: an SPRT over the shards of an array.
+    #[arg(long, value_name = "DIR")]
+    pub pairs: Option<PathBuf>,
     /// Milliseconds an engine may run over its clock or move time.
     #[arg(long, default_value_t = 100)]
     pub time_margin: u64,
@@ -108,6 +112,185 @@ pub enum MatchCommand {
         #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
         sprt: Vec<String>,
     },
+    /// A sequential test over the shards of a match played with --pairs DIR: the pairs of all
+    /// shards so far, checked every few seconds until the test decides (then `scancel JOB`,
+    /// given --job) or every pair is played. Prints the decision.
+    Watch {
+        /// The directory the shards write their pairs to.
+        dir: PathBuf,
+        /// elo0=E elo1=E [alpha=0.05] [beta=0.05].
+        #[arg(long, num_args = 1.., value_name = "KEY=VALUE", required = true)]
+        sprt: Vec<String>,
+        /// The Slurm job of the shards, cancelled once the test decides.
+        #[arg(long)]
+        job: Option<String>,
+        /// Seconds between looks.
+        #[arg(long, default_value_t = 10.0)]
+        interval: f64,
+        /// Look once, print where the test stands, and end.
+        #[arg(long)]
+        once: bool,
+    },
+}
+
+/// The header kind of a match shard's pairs file.
+const PAIRS_KIND: &str = "match";
+
+/// The settings a pairs file's header carries: the pairs the whole match schedules (so that
+/// the watcher knows when all are in), then the match's settings.
+fn pairs_settings<G: Size>(settings: &Settings<G>) -> String {
+    let pairs = settings.games / 2 * settings.engines.len() * (settings.engines.len() - 1) / 2;
+    format!("pairs {pairs}; {}", settings.describe())
+}
+
+/// Opens this shard's pairs file in `dir`, starting it with its header, or checking that the
+/// header it has is this shard's of this match (a rerun of a shard appends to its file).
+fn open_pairs<G: Size>(
+    dir: &std::path::Path,
+    settings: &Settings<G>,
+) -> Result<hnefi::files::Appender, CliError> {
+    let (i, n) = settings.shard;
+    let path = dir.join(format!("shard-{i}-of-{n}.pairs"));
+    std::fs::create_dir_all(dir).map_err(CliError::write(dir))?;
+    let header = hnefi::shard::Header::new(PAIRS_KIND, &pairs_settings(settings), (i, n));
+    let mut file = hnefi::files::Appender::open(&path).map_err(CliError::write(&path))?;
+    if file.is_empty() {
+        file.append(header.line().as_bytes())
+            .map_err(CliError::write(&path))?;
+    } else {
+        let text = read_text(&path)?;
+        if hnefi::shard::Header::of_text(&text, PAIRS_KIND, &path)? != header {
+            return Err(CliError::Invalid {
+                path,
+                reason: format!(
+                    "holds the pairs of another match or shard; give another --pairs                      directory\n  it holds: {}\n  this one: {}",
+                    text.lines().next().unwrap_or_default(),
+                    header.line().trim_end()
+                ),
+            });
+        }
+    }
+    Ok(file)
+}
+
+/// Where an SPRT over the pairs files of `dir` stands: the pentanomial of every pair so far
+/// (a pair played twice, by a rerun shard, counts once), the pairs the match schedules, and
+/// the shards heard from.
+fn read_pairs(
+    dir: &std::path::Path,
+) -> Result<(hnefi::tournament::stats::Pentanomial, u64, usize), CliError> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(CliError::read(dir))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "pairs"))
+        .collect();
+    files.sort();
+    let mut headers = Vec::new();
+    let mut points: std::collections::BTreeMap<u64, usize> = std::collections::BTreeMap::new();
+    for path in files {
+        let text = read_text(&path)?;
+        let header = hnefi::shard::Header::of_text(&text, PAIRS_KIND, &path)?;
+        // Only whole lines: a shard may be writing its next one.
+        let whole = &text[..text.rfind('\n').map_or(0, |n| n + 1)];
+        for (number, line) in whole.lines().enumerate().skip(1) {
+            let pair = line
+                .split_once(' ')
+                .and_then(|(p, h)| Some((p.parse::<u64>().ok()?, h.parse::<usize>().ok()?)))
+                .filter(|&(_, h)| h <= 4)
+                .ok_or_else(|| CliError::Sample {
+                    path: path.clone(),
+                    line: number + 1,
+                    why: "not a pair: PAIR HALF_POINTS (0-4)".to_string(),
+                })?;
+            points.entry(pair.0).or_insert(pair.1);
+        }
+        headers.push((path, header));
+    }
+    hnefi::shard::check(&headers, false)?;
+    let scheduled = headers
+        .first()
+        .and_then(|(_, h)| {
+            h.settings
+                .strip_prefix("pairs ")?
+                .split(';')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(u64::MAX);
+    let mut penta = hnefi::tournament::stats::Pentanomial { counts: [0; 5] };
+    for &half in points.values() {
+        penta.counts[half] += 1;
+    }
+    Ok((penta, scheduled, headers.len()))
+}
+
+/// `hnefi match watch`.
+fn watch(
+    dir: &std::path::Path,
+    sprt: &Sprt,
+    job: Option<&str>,
+    interval: f64,
+    once: bool,
+) -> Result<(), CliError> {
+    use hnefi::tournament::stats::{sprt_bounds, sprt_llr};
+    if !(interval > 0.0 && interval.is_finite()) {
+        return Err(CliError::out_of_range("--interval", interval, "above 0"));
+    }
+    let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
+    loop {
+        // No directory yet: the array has not started.
+        let (penta, scheduled, shards) = if dir.is_dir() {
+            read_pairs(dir)?
+        } else {
+            (Default::default(), u64::MAX, 0)
+        };
+        let pairs: u64 = penta.counts.iter().sum();
+        let llr = sprt_llr(&penta, sprt.elo0, sprt.elo1);
+        let stand = format!(
+            "{pairs} pairs from {shards} shards, Ptnml(0-2) {:?}, LLR {llr:.2} ({lower:.2}, \
+             {upper:.2}) [{:.2}, {:.2}]",
+            penta.counts, sprt.elo0, sprt.elo1
+        );
+        let decision = sprt.decision(&penta);
+        if let Some(h1) = decision {
+            if let Some(job) = job {
+                cancel(job)?;
+            }
+            let verdict = if h1 { "H1 accepted" } else { "H0 accepted" };
+            outln!("{verdict}: {stand}")?;
+            if let Some(job) = job {
+                outln!("Cancelled job {job}")?;
+            }
+            return Ok(());
+        }
+        if pairs >= scheduled {
+            return outln!("No decision after all {pairs} pairs: {stand}");
+        }
+        if once {
+            return outln!("Going on: {stand}");
+        }
+        note!("match watch: {stand}");
+        std::thread::sleep(Duration::from_secs_f64(interval));
+    }
+}
+
+/// Stops the rest of a decided match's array.
+fn cancel(job: &str) -> Result<(), CliError> {
+    let status = std::process::Command::new("scancel")
+        .arg(job)
+        .status()
+        .map_err(|e| CliError::Cancel {
+            job: job.to_string(),
+            why: e.to_string(),
+        })?;
+    if !status.success() {
+        return Err(CliError::Cancel {
+            job: job.to_string(),
+            why: status.to_string(),
+        });
+    }
+    Ok(())
 }
 
 /// What is wrong with the words of `--sprt`.
@@ -261,6 +444,17 @@ fn write_json(summary: &Summary, path: &Option<PathBuf>) -> Result<(), CliError>
 }
 
 pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
+    if let Some(MatchCommand::Watch {
+        dir,
+        sprt,
+        job,
+        interval,
+        once,
+    }) = &args.command
+    {
+        let sprt = parse_sprt(sprt)?.ok_or(SprtError::MissingBounds)?;
+        return watch(dir, &sprt, job.as_deref(), *interval, *once);
+    }
     if let Some(MatchCommand::Merge { files, json, sprt }) = args.command {
         let sprt = parse_sprt(&sprt)?;
         let parts = files
@@ -314,6 +508,11 @@ fn play_match<G: Size>(args: MatchArgs) -> Result<(), CliError> {
             ),
         }
     }
+    let mut pairs = match &args.pairs {
+        Some(dir) => Some(open_pairs(dir, &settings)?),
+        None => None,
+    };
+    let mut pairs_error = None;
     let stop = interrupt_flag("hnefi match: stopping; engines are being shut down");
     check_engines(&settings, &stop)?;
     let total = hnefi::tournament::runner::schedule(&settings).len() as u64;
@@ -330,6 +529,13 @@ fn play_match<G: Size>(args: MatchArgs) -> Result<(), CliError> {
     let mut closed = None;
     let summary = run(&settings, stop.clone(), |summary, done| {
         bar.inc(1);
+        if let (Some(file), Some(points)) = (pairs.as_mut(), done.pair_points)
+            && let Err(e) = file.append(format!("{} {points}\n", done.game.pair).as_bytes())
+        {
+            // The watcher would wait for pairs that never come: stop rather than play blind.
+            stop.store(true, Ordering::Relaxed);
+            pairs_error.get_or_insert(e);
+        }
         let brief = summary.encounters[done.game.encounter].brief(summary.sprt.as_ref());
         bar.set_message(brief.clone());
         let played = summary.games();
@@ -352,6 +558,9 @@ fn play_match<G: Size>(args: MatchArgs) -> Result<(), CliError> {
     })?;
     bar.finish_and_clear();
     write_json(&summary, &args.json)?;
+    if let (Some(e), Some(dir)) = (pairs_error, &args.pairs) {
+        return Err(CliError::write(dir)(e));
+    }
     if let Some(e) = closed {
         return Err(e);
     }

@@ -173,6 +173,9 @@ pub struct Finished {
     pub ending: Ending,
     /// The game as a line of the community record format.
     pub record: String,
+    /// When this game completes its pair: the encounter's first engine's half points in the
+    /// pair (0 to 4).
+    pub pair_points: Option<usize>,
 }
 
 /// Checks that every engine's protocol can be told the match's rules and openings, then starts
@@ -314,7 +317,7 @@ pub fn run<G: Geometry>(
             scope.spawn(move |_| worker(settings, games, next, &stop, &tx));
         }
         drop(tx);
-        for done in rx {
+        for mut done in rx {
             let first_side = if done.game.first_attacks {
                 Side::Attackers
             } else {
@@ -329,6 +332,7 @@ pub fn run<G: Geometry>(
             };
             if let Some(other) = halves.remove(&done.game.pair) {
                 encounter.add_pair(half + other);
+                done.pair_points = Some(half + other);
                 if let Some(s) = &sprt
                     && s.decision(&encounter.penta()).is_some()
                 {
@@ -476,6 +480,7 @@ fn play<G: Geometry>(
         game,
         ending,
         record,
+        pair_points: None,
     })
 }
 
