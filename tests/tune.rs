@@ -2,7 +2,7 @@
 
 mod common;
 
-use hnefi::search::eval::features::FEATURES;
+use hnefi::search::eval::weights::{self, WeightsFile};
 use std::path::{Path, PathBuf};
 
 // Lines 62 and 1036 of copenhagen.csv (CC0).
@@ -34,26 +34,29 @@ fn tune_writes_a_weights_file_with_its_recipe() {
         "--holdout",
         "0.5",
         "-o",
-        "weights.rs",
+        "fit.weights",
     ];
     let (ok, err) = hnefi(&dir, &args);
     assert!(ok, "{err}");
     assert!(err.contains("held out"), "{err}");
-    let text = std::fs::read_to_string(dir.join("weights.rs")).expect("weights written");
+    let bytes = std::fs::read(dir.join("fit.weights")).expect("weights written");
+    let recipe = WeightsFile::recipe(&bytes).expect("a recipe");
     assert!(
-        text.contains("hnefi tune games.txt --epochs 20"),
-        "the recipe"
+        recipe.contains("hnefi tune games.txt --epochs 20"),
+        "the recipe: {recipe}"
     );
-    assert!(text.contains(&format!("pub static WEIGHTS: [[i16; 2]; {FEATURES}] = [")));
-    let pairs = text.matches("], [").count() + text.matches("    [").count();
-    assert!(pairs >= FEATURES, "{pairs} weight pairs");
+    assert!(recipe.contains("games.txt: "), "{recipe}");
+    let fit = WeightsFile::read(&bytes).expect("weights that this build reads");
+    // Fitted from the engine's 11x11 weights, on their scale.
+    assert_eq!(fit.scale, weights::ELEVEN.scale);
+    assert_ne!(fit.weights, *weights::ELEVEN.weights);
     // The same data and settings give the same file.
-    std::fs::rename(dir.join("weights.rs"), dir.join("first.rs")).unwrap();
+    std::fs::rename(dir.join("fit.weights"), dir.join("first.weights")).unwrap();
     let (ok, err) = hnefi(&dir, &args);
     assert!(ok, "{err}");
     assert_eq!(
-        std::fs::read_to_string(dir.join("first.rs")).unwrap(),
-        std::fs::read_to_string(dir.join("weights.rs")).unwrap()
+        std::fs::read(dir.join("first.weights")).unwrap(),
+        std::fs::read(dir.join("fit.weights")).unwrap()
     );
 }
 

@@ -14,9 +14,10 @@ pub struct TuneArgs {
     /// Sample files (FEN;SCORE;RESULT;GAME lines, as `hnefi datagen` writes them).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Where to write the generated weights (a Rust file; the engine's are
-    /// src/search/eval/weights.rs for 11x11 and weights7.rs for 7x7, and src/search/size.rs
-    /// says which each board plays). Nothing is written without it.
+    /// Where to write the fitted weights, a weights file with its recipe (the engine's are
+    /// src/search/eval/eleven.weights for 11x11 and seven.weights for 7x7, built in at compile
+    /// time; src/search/size.rs says which each board plays). Nothing is written without it.
+    /// Run from the repository's root, so that the recipe names repository paths.
     #[arg(long, short)]
     pub out: Option<PathBuf>,
     /// Passes over the training positions, one step of Adam each.
@@ -90,10 +91,9 @@ fn tune_on<G: hnefi::search::size::Size>(args: TuneArgs) -> Result<(), CliError>
     let (rules, _) = args.rules.rules_and_start();
     let mut train = Dataset::new();
     let mut validation = Dataset::new();
-    let mut recipe = format!(
-        "hnefi {}\n",
-        std::env::args().skip(1).collect::<Vec<_>>().join(" ")
-    );
+    let args_given: Vec<String> = std::env::args().skip(1).collect();
+    let current = std::env::current_dir().unwrap_or_default();
+    let mut recipe = format!("{}\n", tune::recipe_command(&args_given, &current));
     for path in &args.data {
         let samples = read_samples::<G>(path)?;
         for s in &samples {
@@ -104,9 +104,10 @@ fn tune_on<G: hnefi::search::size::Size>(args: TuneArgs) -> Result<(), CliError>
             }
         }
         note!("{}: {} positions", path.display(), samples.len());
+        let shown = path.strip_prefix(&current).unwrap_or(path);
         recipe.push_str(&format!(
             "{}: {} positions\n",
-            path.display(),
+            shown.display(),
             samples.len()
         ));
     }
@@ -159,7 +160,7 @@ fn tune_on<G: hnefi::search::size::Size>(args: TuneArgs) -> Result<(), CliError>
         fit.validation
     );
     if let Some(out) = &args.out {
-        write_document(Some(out), tune::weights_file(&fit, &recipe).as_bytes())?;
+        write_document(Some(out), &tune::weights_file(&fit, &recipe))?;
         note!("wrote {}", out.display());
     }
     Ok(())

@@ -10,7 +10,7 @@
 
 // ---- Evaluation ----
 // The evaluation's weights are fitted to game results by `hnefi tune` and live in the
-// generated `eval/weights.rs`; only the shape of the blend is set here.
+// weights files `eval/*.weights`; only the shape of the blend is set here.
 
 /// Soldiers on the board (attackers and defenders, the king not counted) at which the
 /// evaluation uses its opening weights alone; with fewer it blends toward its ending weights.

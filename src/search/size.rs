@@ -3,7 +3,7 @@
 //! board is generic over a [`Size`] and compiled once per size, so that nothing asks the
 //! size at run time; a game's size is chosen once, where a protocol or a tool starts it.
 
-use super::eval::{HandEval, HandWeights, weights, weights7};
+use super::eval::{HandEval, weights};
 use super::nnue::QuantisedNetwork;
 use crate::board::{Eleven, Geometry, Nine, Rules, Seven, Thirteen};
 use std::sync::LazyLock;
@@ -20,16 +20,11 @@ pub trait Size: Geometry {
 }
 
 macro_rules! size {
-    ($g:ty, $weights:ident, $net:expr $(, $plays:expr)?) => {
+    ($g:ty, $weights:expr, $net:expr $(, $plays:expr)?) => {
         impl Size for $g {
             #[inline(always)]
             fn hand() -> &'static HandEval<$g> {
-                static HAND: LazyLock<HandEval<$g>> = LazyLock::new(|| {
-                    HandEval::new(HandWeights {
-                        scale: $weights::SCALE,
-                        weights: &$weights::WEIGHTS,
-                    })
-                });
+                static HAND: LazyLock<HandEval<$g>> = LazyLock::new(|| HandEval::new($weights));
                 &HAND
             }
 
@@ -47,7 +42,7 @@ macro_rules! size {
     };
 }
 
-size!(Seven, weights7, {
+size!(Seven, weights::SEVEN, {
     static NET: LazyLock<QuantisedNetwork> = LazyLock::new(|| {
         QuantisedNetwork::from_bytes(include_bytes!("nnue/brandubh.nnue"))
             .expect("the embedded net file is valid: a unit test reads it")
@@ -60,7 +55,7 @@ size!(Seven, weights7, {
 // camps play the hand evaluation.
 size!(
     Nine,
-    weights,
+    weights::ELEVEN,
     {
         static NET: LazyLock<QuantisedNetwork> = LazyLock::new(|| {
             QuantisedNetwork::from_bytes(include_bytes!("nnue/tablut.nnue"))
@@ -70,8 +65,8 @@ size!(
     },
     |rules| rules.attacker_forts.squares.is_empty()
 );
-size!(Eleven, weights, Some(QuantisedNetwork::embedded()));
-size!(Thirteen, weights, {
+size!(Eleven, weights::ELEVEN, Some(QuantisedNetwork::embedded()));
+size!(Thirteen, weights::ELEVEN, {
     static NET: LazyLock<QuantisedNetwork> = LazyLock::new(|| {
         QuantisedNetwork::from_bytes(include_bytes!("nnue/copenhagen13.nnue"))
             .expect("the embedded net file is valid: a unit test reads it")

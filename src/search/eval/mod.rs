@@ -1,11 +1,10 @@
 //! Static evaluation: a weighted sum of the features of [`features`], with weights fitted to
-//! game results by `hnefi tune` (the generated [`weights`]). Each feature has an opening and
+//! game results by `hnefi tune` (the weights files that [`weights`] reads). Each feature has an opening and
 //! an ending weight, blended by the soldiers left. Computed for the attackers, then turned to
 //! the side to move; each group of features can be shown on its own.
 
 pub mod features;
 pub mod weights;
-pub mod weights7;
 
 use super::params::PHASE_PIECES;
 use super::score::Score;
@@ -46,9 +45,9 @@ fn open_escape_lines_on_terrain<G: Geometry>(board: &Board<G>, book: &Rulebook<G
     reach & terrain.escape
 }
 
-/// The weights of one board size's hand evaluation, fitted by `hnefi tune` (the generated
-/// files [`weights`] for 11x11 and [`weights7`] for 7x7; 9x9 and 13x13 play with 11x11's
-/// until weights fitted to them win a match).
+/// The weights of one board size's hand evaluation, fitted by `hnefi tune` ([`weights::ELEVEN`]
+/// for 11x11 and [`weights::SEVEN`] for 7x7; 9x9 and 13x13 play with 11x11's until weights
+/// fitted to them win a match).
 pub struct HandWeights {
     /// The logistic scale: P(attackers win) = 1 / (1 + exp(-scale * cp)).
     pub scale: f64,
