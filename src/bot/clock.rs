@@ -13,6 +13,7 @@ use super::record::{GameRecord, unix_millis};
 use crate::board::{Geometry, Side};
 use crate::search::Limits;
 use crate::search::clock::{Clock, SideClock};
+use crate::search::params::SearchParams;
 use crate::search::time::TimeManager;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -105,8 +106,13 @@ impl ClockPolicy {
             movestogo: moves_left,
             ..Limits::default()
         };
+        // The default split of the clock: the cap only asks whether a move could take longer
+        // than it allows.
+        let split = SearchParams::default();
         match self.cap {
-            Some(cap) if TimeManager::new(&limits, side, Duration::ZERO).hard > Some(cap) => {
+            Some(cap)
+                if TimeManager::new(&limits, side, Duration::ZERO, &split).hard > Some(cap) =>
+            {
                 Limits {
                     movetime: Some(cap),
                     ..Limits::default()
@@ -133,9 +139,14 @@ mod tests {
     }
 
     fn hard(limits: &Limits) -> Duration {
-        TimeManager::new(limits, Side::Attackers, Duration::ZERO)
-            .hard
-            .unwrap()
+        TimeManager::new(
+            limits,
+            Side::Attackers,
+            Duration::ZERO,
+            &SearchParams::default(),
+        )
+        .hard
+        .unwrap()
     }
 
     #[test]

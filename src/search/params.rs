@@ -5,7 +5,14 @@
 //! - RFP: reverse futility pruning, returning the static eval when it beats beta by a margin.
 //! - LMR: late move reductions, searching quiet moves late in the order less deep.
 //! - NMP: null move pruning, letting the side to move pass to prove the position is good.
-//! - aspiration: a narrow window around the last iteration's score.
+//! - aspiration: a narrow window around the last iteration's score, widened on each fail
+//!   until it gives up and searches the full window.
+//! - history: a score per move and side, raised when the move causes a cutoff and lowered
+//!   when it was tried before one; quiet moves are ordered by it.
+//! - moves to go: the moves a clock is planned to last for when the host does not say.
+//! - soft limit: the time after which no new iteration starts; hard limit: the time at
+//!   which the search stops wherever it is. Both are multiples of the share of the clock
+//!   planned for one move.
 //! - corner distance: king moves needed to reach a corner on the current board.
 
 // ---- Evaluation ----
@@ -27,6 +34,15 @@ pub const MAX_PLY: usize = 128;
 pub struct SearchParams {
     /// Half-width of the aspiration window, and how much it grows on a fail (cp).
     pub aspiration_window: i32,
+    /// Aspiration: the shallowest depth searched with a window, where the score before is
+    /// steady enough to centre one on.
+    pub aspiration_min_depth: i32,
+    /// Aspiration: on each fail the window grows by this share of itself (percent) plus
+    /// `aspiration_growth_cp`.
+    pub aspiration_growth: i32,
+    pub aspiration_growth_cp: i32,
+    /// Aspiration: past this half-width (cp) the window gives up for the full one.
+    pub aspiration_give_up: i32,
     /// RFP: deepest remaining depth where it applies, and its margin per ply (cp).
     pub rfp_max_depth: i32,
     pub rfp_margin: i32,
@@ -44,9 +60,22 @@ pub struct SearchParams {
     pub qsearch_max_ply: i32,
     /// History bonus cap.
     pub history_max: i32,
+    /// The most a cutoff adds to a move's history (the bonus is depth squared, up to this).
+    pub history_bonus_max: i32,
+    /// Moves of a node picked one at a time, best first, before the rest are sorted at once:
+    /// most cutoffs come early, where a full sort would be wasted.
+    pub sort_after: i32,
     /// What a position repeated inside the search is worth to the side the repetition rule
     /// favours (a real third occurrence is a win or loss; a second one only points that way).
     pub repetition_score: i32,
+    /// Time: the moves the clock is planned for when the host gives no `movestogo`. Tafl
+    /// games last about 40-60 moves a side, and the middle of the game deserves the most.
+    pub moves_to_go: i32,
+    /// Time: the share of the increment added to a move's share of the clock (percent).
+    pub increment_share: i32,
+    /// Time: the soft and hard limits as multiples of a move's share (percent).
+    pub soft_factor: i32,
+    pub hard_factor: i32,
 }
 
 impl Default for SearchParams {
@@ -56,6 +85,10 @@ impl Default for SearchParams {
         // search's parameters by SPSA); the others stayed within half a step of these.
         SearchParams {
             aspiration_window: 40,
+            aspiration_min_depth: 4,
+            aspiration_growth: 50,
+            aspiration_growth_cp: 10,
+            aspiration_give_up: 1000,
             rfp_max_depth: 5,
             rfp_margin: 61,
             nmp_min_depth: 3,
@@ -67,7 +100,13 @@ impl Default for SearchParams {
             lmr_divisor: 214,
             qsearch_max_ply: 8,
             history_max: 16_711,
+            history_bonus_max: 400,
+            sort_after: 4,
             repetition_score: 558,
+            moves_to_go: 30,
+            increment_share: 75,
+            soft_factor: 100,
+            hard_factor: 300,
         }
     }
 }
@@ -81,12 +120,36 @@ pub struct Tunable {
 }
 
 /// Every search parameter that can be set at run time, by name.
-pub const TUNABLES: [Tunable; 13] = [
+pub const TUNABLES: [Tunable; 23] = [
     Tunable {
         name: "AspirationWindow",
         min: 5,
         max: 500,
         field: |p| &mut p.aspiration_window,
+    },
+    Tunable {
+        name: "AspirationMinDepth",
+        min: 1,
+        max: 64,
+        field: |p| &mut p.aspiration_min_depth,
+    },
+    Tunable {
+        name: "AspirationGrowth",
+        min: 0,
+        max: 400,
+        field: |p| &mut p.aspiration_growth,
+    },
+    Tunable {
+        name: "AspirationGrowthCp",
+        min: 1,
+        max: 500,
+        field: |p| &mut p.aspiration_growth_cp,
+    },
+    Tunable {
+        name: "AspirationGiveUp",
+        min: 10,
+        max: 10_000,
+        field: |p| &mut p.aspiration_give_up,
     },
     Tunable {
         name: "RfpMaxDepth",
@@ -155,10 +218,46 @@ pub const TUNABLES: [Tunable; 13] = [
         field: |p| &mut p.history_max,
     },
     Tunable {
+        name: "HistoryBonusMax",
+        min: 1,
+        max: 1000,
+        field: |p| &mut p.history_bonus_max,
+    },
+    Tunable {
+        name: "SortAfter",
+        min: 1,
+        max: 256,
+        field: |p| &mut p.sort_after,
+    },
+    Tunable {
         name: "RepetitionScore",
         min: 0,
         max: 5000,
         field: |p| &mut p.repetition_score,
+    },
+    Tunable {
+        name: "MovesToGo",
+        min: 1,
+        max: 100,
+        field: |p| &mut p.moves_to_go,
+    },
+    Tunable {
+        name: "IncrementShare",
+        min: 0,
+        max: 100,
+        field: |p| &mut p.increment_share,
+    },
+    Tunable {
+        name: "SoftFactor",
+        min: 10,
+        max: 1000,
+        field: |p| &mut p.soft_factor,
+    },
+    Tunable {
+        name: "HardFactor",
+        min: 10,
+        max: 1000,
+        field: |p| &mut p.hard_factor,
     },
 ];
 

@@ -107,7 +107,12 @@ pub(super) fn run<G: Size>(
     mut report: Reporter<G>,
 ) -> SearchResult<G> {
     tt.new_search();
-    let time = TimeManager::new(limits, pos.side_to_move(), options.move_overhead);
+    let time = TimeManager::new(
+        limits,
+        pos.side_to_move(),
+        options.move_overhead,
+        &options.params,
+    );
     let nodes = AtomicU64::new(0);
     let main_depth = AtomicU32::new(0);
     let breadcrumbs = Breadcrumbs::new();

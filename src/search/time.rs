@@ -3,6 +3,7 @@
 //! engine never loses on time. All clock arithmetic saturates: a host may send any clock, up
 //! to hundreds of millions of years, and no planned time can overflow.
 
+use super::params::SearchParams;
 use super::{Limits, SideClock};
 use crate::board::Side;
 use std::time::{Duration, Instant};
@@ -14,10 +15,6 @@ pub struct TimeManager {
     pub hard: Option<Duration>,
 }
 
-/// Moves to plan for when the host gives no `movestogo`: tafl games last about 40-60 moves a
-/// side, and the middle of the game deserves the most.
-const DEFAULT_MOVES_TO_GO: u64 = 30;
-
 /// The longest soft limit any clock gives: about what a two-and-a-half-hour clock plans for a
 /// move in the middle of the game. More time on the clock hardly changes the move found,
 /// and a user who gives the engine a huge clock still expects it to move within minutes.
@@ -28,10 +25,13 @@ pub const MAX_SOFT: Duration = Duration::from_secs(300);
 pub const MAX_HARD: Duration = Duration::from_secs(900);
 
 impl TimeManager {
+    /// The limits of a search of `side` under `limits`, the clock split as `params` say
+    /// (`moves_to_go`, `increment_share`, `soft_factor`, `hard_factor`).
     pub fn new<G: crate::board::Geometry>(
         limits: &Limits<G>,
         side: Side,
         overhead: Duration,
+        params: &SearchParams,
     ) -> TimeManager {
         let start = Instant::now();
         if limits.infinite {
@@ -59,12 +59,18 @@ impl TimeManager {
         let left = time.saturating_sub(overhead);
         let mtg = limits
             .movestogo
-            .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 100));
+            .map_or(params.moves_to_go as u64, |m| (m as u64).clamp(1, 100));
+        // A share saturated at hundreds of millions of years is cut to the caps below anyway.
+        let percent = |d: Duration, p: i32| d.saturating_mul(p as u32) / 100;
         // The increment comes after the move, so it only enlarges the share, never the cap of
-        // a fraction of the time left now. `inc / 4 * 3` cannot overflow where `inc * 3` can.
-        let share = (left / mtg as u32).saturating_add(inc / 4 * 3);
-        let soft = share.min(left / 2).min(MAX_SOFT);
-        let hard = share.saturating_mul(3).min(left - left / 5).min(MAX_HARD);
+        // a fraction of the time left now.
+        let share = (left / mtg as u32).saturating_add(percent(inc, params.increment_share));
+        let soft = percent(share, params.soft_factor)
+            .min(left / 2)
+            .min(MAX_SOFT);
+        let hard = percent(share, params.hard_factor)
+            .min(left - left / 5)
+            .min(MAX_HARD);
         TimeManager {
             start,
             soft: Some(soft.max(Duration::from_millis(1))),
@@ -105,7 +111,12 @@ mod tests {
             clock: attackers(Duration::from_millis(10_000), Duration::from_millis(100)),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&limits, Side::Attackers, Duration::from_millis(50));
+        let tm = TimeManager::new(
+            &limits,
+            Side::Attackers,
+            Duration::from_millis(50),
+            &SearchParams::default(),
+        );
         let (soft, hard) = (tm.soft.unwrap(), tm.hard.unwrap());
         assert!(soft <= hard && hard < Duration::from_millis(10_000));
         assert!(soft > Duration::from_millis(100));
@@ -114,11 +125,50 @@ mod tests {
             clock: defenders(Duration::from_millis(30), Duration::ZERO),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&limits, Side::Defenders, Duration::from_millis(50));
+        let tm = TimeManager::new(
+            &limits,
+            Side::Defenders,
+            Duration::from_millis(50),
+            &SearchParams::default(),
+        );
         assert!(tm.hard.unwrap() <= Duration::from_millis(1));
         // No clock for the side to move: no limit.
-        let tm = TimeManager::new(&limits, Side::Attackers, Duration::ZERO);
+        let tm = TimeManager::new(
+            &limits,
+            Side::Attackers,
+            Duration::ZERO,
+            &SearchParams::default(),
+        );
         assert!(tm.hard.is_none());
+    }
+
+    #[test]
+    fn the_split_follows_its_tunables() {
+        let limits: Limits = Limits {
+            clock: attackers(Duration::from_secs(60), Duration::from_secs(2)),
+            ..Limits::default()
+        };
+        let split = |params: &SearchParams| {
+            let tm = TimeManager::new(&limits, Side::Attackers, Duration::ZERO, params);
+            (tm.soft.unwrap(), tm.hard.unwrap())
+        };
+        let defaults = SearchParams::default();
+        // 60 s over 30 moves, and three quarters of the 2 s increment; three times that.
+        assert_eq!(
+            split(&defaults),
+            (Duration::from_millis(3500), Duration::from_millis(10_500))
+        );
+        let other = SearchParams {
+            moves_to_go: 20,
+            increment_share: 50,
+            soft_factor: 200,
+            hard_factor: 400,
+            ..defaults
+        };
+        assert_eq!(
+            split(&other),
+            (Duration::from_secs(8), Duration::from_secs(16))
+        );
     }
 
     #[test]
@@ -137,7 +187,12 @@ mod tests {
                         movestogo,
                         ..Limits::default()
                     };
-                    let tm = TimeManager::new(&limits, Side::Attackers, Duration::from_secs(5));
+                    let tm = TimeManager::new(
+                        &limits,
+                        Side::Attackers,
+                        Duration::from_secs(5),
+                        &SearchParams::default(),
+                    );
                     let (soft, hard) = (tm.soft.unwrap(), tm.hard.unwrap());
                     assert!(soft <= hard, "{time:?} {inc:?} {movestogo:?}");
                     assert!(soft <= MAX_SOFT && hard <= MAX_HARD);
@@ -151,14 +206,24 @@ mod tests {
             clock: defenders(Duration::from_secs(2 * 3600), Duration::from_secs(30)),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&two_hours, Side::Defenders, Duration::ZERO);
+        let tm = TimeManager::new(
+            &two_hours,
+            Side::Defenders,
+            Duration::ZERO,
+            &SearchParams::default(),
+        );
         assert!(tm.soft.unwrap() > MAX_SOFT / 2 && tm.soft.unwrap() <= MAX_SOFT);
         // A huge increment with little time left: never more than the time left.
         let limits: Limits = Limits {
             clock: attackers(Duration::from_secs(10), Duration::MAX),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&limits, Side::Attackers, Duration::ZERO);
+        let tm = TimeManager::new(
+            &limits,
+            Side::Attackers,
+            Duration::ZERO,
+            &SearchParams::default(),
+        );
         assert!(tm.soft.unwrap() <= Duration::from_secs(5));
         assert!(tm.hard.unwrap() <= Duration::from_secs(8));
         // A huge movetime is the host's explicit wish and is kept.
@@ -166,7 +231,12 @@ mod tests {
             movetime: Some(Duration::MAX),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&limits, Side::Attackers, Duration::from_secs(5000));
+        let tm = TimeManager::new(
+            &limits,
+            Side::Attackers,
+            Duration::from_secs(5000),
+            &SearchParams::default(),
+        );
         assert!(tm.hard.unwrap() > Duration::from_secs(1 << 40));
     }
 }

@@ -48,11 +48,12 @@ impl<G: Size> Searcher<'_, G> {
                 self.seldepth = 0;
                 let prev = root_moves[pv_index].score;
                 let mut delta = self.params.aspiration_window;
-                let (mut alpha, mut beta) = if depth >= 4 && !prev.is_decisive() {
-                    (prev - delta, prev + delta)
-                } else {
-                    (-Score::INFINITE, Score::INFINITE)
-                };
+                let (mut alpha, mut beta) =
+                    if depth >= self.params.aspiration_min_depth && !prev.is_decisive() {
+                        (prev - delta, prev + delta)
+                    } else {
+                        (-Score::INFINITE, Score::INFINITE)
+                    };
                 loop {
                     let score =
                         self.root_search(board, depth, alpha, beta, &mut root_moves, pv_index);
@@ -67,8 +68,9 @@ impl<G: Size> Searcher<'_, G> {
                     } else {
                         break;
                     }
-                    delta += delta / 2 + 10;
-                    if delta > 1000 {
+                    delta += delta * self.params.aspiration_growth / 100
+                        + self.params.aspiration_growth_cp;
+                    if delta > self.params.aspiration_give_up {
                         alpha = -Score::INFINITE;
                         beta = Score::INFINITE;
                     }

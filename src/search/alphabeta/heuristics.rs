@@ -10,6 +10,7 @@ pub(super) struct Heuristics<G: Geometry> {
     history: Vec<i32>,
     lmr: Vec<[i32; 64]>,
     history_max: i32,
+    history_bonus_max: i32,
 }
 
 impl<G: Geometry> Heuristics<G> {
@@ -27,6 +28,7 @@ impl<G: Geometry> Heuristics<G> {
             history: vec![0; 2 * Move::<G>::INDICES],
             lmr,
             history_max: params.history_max,
+            history_bonus_max: params.history_bonus_max,
         }
     }
 
@@ -59,7 +61,7 @@ impl<G: Geometry> Heuristics<G> {
             k[1] = k[0];
             k[0] = Some(mv);
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = (depth * depth).min(self.history_bonus_max);
         let base = side.index() * Move::<G>::INDICES;
         let history_max = self.history_max;
         let mut apply = |m: Move<G>, delta: i32| {

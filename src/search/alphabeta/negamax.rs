@@ -14,9 +14,6 @@ use crate::search::threads::BREADCRUMB_PLIES;
 use crate::search::tt::{Bound, Entry};
 use arrayvec::ArrayVec;
 
-/// Moves picked one at a time before the rest of a node's moves are sorted at once.
-const SORT_AFTER: usize = 4;
-
 impl<G: Size> Searcher<'_, G> {
     pub(super) fn negamax(
         &mut self,
@@ -163,6 +160,7 @@ impl<G: Size> Searcher<'_, G> {
         let mut best_move = None;
         let mut searched = 0usize;
         let mut quiets_tried = MoveList::new();
+        let sort_after = self.params.sort_after as usize;
         let mut i = 0;
         loop {
             if i == list.len() {
@@ -192,10 +190,11 @@ impl<G: Size> Searcher<'_, G> {
                     break;
                 }
             }
-            // Generation happens at move 0 or 1, so from SORT_AFTER on the rest is sorted.
-            if i < SORT_AFTER {
+            // Generation happens at move 0 or 1, so from `sort_after` (at least 1) on the rest
+            // is sorted.
+            if i < sort_after {
                 pick(&mut list, &mut scores, i);
-            } else if i == SORT_AFTER {
+            } else if i == sort_after {
                 sort_rest(&mut list, &mut scores, i);
             }
             let mv = list[i];
