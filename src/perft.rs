@@ -21,17 +21,6 @@ pub fn perft_with<G: Geometry>(board: &Board<G>, depth: u32, book: &Rulebook<G>)
     count(board, depth, book, None).expect("only a stop ends a count early")
 }
 
-/// [`perft`] that gives up, returning `None`, soon after `stop` is set: a deep perft can take
-/// days, and a protocol must stay able to end it.
-pub fn perft_until<G: Geometry>(
-    board: &Board<G>,
-    depth: u32,
-    rules: &Rules,
-    stop: &AtomicBool,
-) -> Option<u64> {
-    count(board, depth, &Rulebook::new(*rules), Some(stop))
-}
-
 fn count<G: Geometry>(
     board: &Board<G>,
     depth: u32,

@@ -512,14 +512,6 @@ impl Rules {
             ..self
         }
     }
-
-    /// The most squares `piece` may move at once, if limited.
-    pub const fn speed_limit(&self, piece: Piece) -> Option<u8> {
-        match self.speed[piece as usize] {
-            0 => None,
-            n => Some(n),
-        }
-    }
 }
 
 /// Foteviken Tablut's four camps of the attackers: a4 a5 a6 b5, d1 e1 f1 e2, i4 i5 i6 h5,

@@ -4,12 +4,6 @@ use super::geometry::{Eleven, Geometry};
 use std::fmt;
 use std::marker::PhantomData;
 
-/// Width and height of the 11x11 board. Kept while the search and the tools still speak
-/// only 11x11; the board itself takes its side from its [`Geometry`].
-pub const SIZE: u8 = Eleven::SIDE;
-/// Number of squares of the 11x11 board.
-pub const NUM_SQUARES: usize = Eleven::SQUARES;
-
 /// One square of a board of geometry `G`, index `rank * side + file`, both counted from zero.
 pub struct Square<G: Geometry>(u8, PhantomData<G>);
 
