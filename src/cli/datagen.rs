@@ -73,7 +73,7 @@ fn clock(t: Duration) -> String {
 
 pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
     let (rules, _) = args.rules.rules_and_start();
-    hnefi::with_size!(rules.side, datagen_on(args))
+    hnefi::with_size!(rules.width, datagen_on(args))
 }
 
 fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
