@@ -182,7 +182,7 @@ pub fn divide_fen(
             .map(|(mv, n)| (mv.to_string(), n))
             .collect())
     }
-    match rules.side {
+    match rules.width {
         7 => run::<Seven>(fen, depth, rules, progress),
         9 => run::<Nine>(fen, depth, rules, progress),
         11 => run::<Eleven>(fen, depth, rules, progress),

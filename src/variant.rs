@@ -96,7 +96,7 @@ mod tests {
         let text =
             "dim:9 name:Tablut esc:e start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
         let tablut: NamedRules = text.parse().unwrap();
-        assert_eq!(tablut.rules.side, 9);
+        assert_eq!(tablut.rules.width, 9);
         assert_eq!(tablut.name, text);
         let board = tablut.start_board::<Nine>().unwrap();
         assert_eq!(board.attackers().count(), 16);

@@ -414,7 +414,7 @@ fn every_preset_start_is_in_the_suite_with_its_counts() {
 #[test]
 fn the_simple_generator_counts_every_preset_start_alike() {
     for (fen, preset, counts) in preset_lines() {
-        match preset.side() {
+        match preset.width() {
             7 => check::<Seven>(&fen, preset, &counts, 4),
             9 => check::<Nine>(&fen, preset, &counts, 3),
             11 => check::<Eleven>(&fen, preset, &counts, 3),

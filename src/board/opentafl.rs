@@ -206,7 +206,7 @@ fn defaults(side: u8, name: Option<&str>) -> Rules {
     });
     Rules {
         preset,
-        side,
+        width: side,
         first: Side::Attackers,
         escape: Escape::Corners,
         king: KingStrength::Strong,
@@ -354,7 +354,7 @@ fn start_position(value: &str, top_first: bool, side: u8) -> Result<String, Rule
 /// are written as its nearest: Copenhagen's third repetition and hnefatafl.org's ban on
 /// repeating as `tfr:w`, a king strong on the throne alone as `ks:c`.
 pub fn rules_string(rules: &Rules, start: &str) -> String {
-    let side = rules.side;
+    let side = rules.width;
     let base = defaults(side, None);
     let mut out = format!(
         "dim:{side} name:{}",

@@ -1,5 +1,5 @@
 //! Rules: a preset plus the options in which the rule texts and the hosts' programs differ.
-//! Geometry-free: a `Rules` names its board's side, and the rulebook compiles it for that
+//! Geometry-free: a `Rules` names its board's width, and the rulebook compiles it for that
 //! board (see [`super::terrain`]).
 
 use super::geometry::Limbs;
@@ -43,8 +43,8 @@ pub enum Preset {
 impl Preset {
     /// The rules a host means when it names only a board size: hnefatafl.org's on 7x7,
     /// 11x11 and 13x13, Tablut on 9x9.
-    pub fn default_for_side(side: u8) -> Preset {
-        match side {
+    pub fn default_for_width(width: u8) -> Preset {
+        match width {
             7 => Preset::Brandubh,
             9 => Preset::Tablut,
             13 => Preset::Copenhagen13,
@@ -84,9 +84,9 @@ impl Preset {
         }
     }
 
-    /// The side of the preset's board.
-    pub fn side(self) -> u8 {
-        Rules::preset(self).side
+    /// The width (and height) of the preset's board.
+    pub fn width(self) -> u8 {
+        Rules::preset(self).width
     }
 
     /// The start position as a FEN, the side to move included.
@@ -206,7 +206,7 @@ impl Kinds {
     }
 }
 
-/// Squares by index on the rules' board (`rank * side + file`): geometry-free, so that rules
+/// Squares by index on the rules' board (`rank * width + file`): geometry-free, so that rules
 /// stay a plain value until the rulebook compiles them for their board.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
 pub struct SquareSet(pub Limbs);
@@ -228,15 +228,15 @@ impl SquareSet {
         self.0 == [0; 3]
     }
 
-    /// The four corners of a board of `side`.
-    pub const fn corners(side: u8) -> SquareSet {
-        let (s, n) = (side as usize, side as usize * side as usize);
+    /// The four corners of a board `width` squares wide.
+    pub const fn corners(width: u8) -> SquareSet {
+        let (s, n) = (width as usize, width as usize * width as usize);
         SquareSet::EMPTY.with(0).with(s - 1).with(n - s).with(n - 1)
     }
 
-    /// The centre of a board of `side`.
-    pub const fn centre(side: u8) -> SquareSet {
-        SquareSet::EMPTY.with(side as usize * side as usize / 2)
+    /// The centre of a board `width` squares wide.
+    pub const fn centre(width: u8) -> SquareSet {
+        SquareSet::EMPTY.with(width as usize * width as usize / 2)
     }
 }
 
@@ -269,9 +269,9 @@ impl Special {
     };
 
     /// The corners of the classic boards: the king's alone, hostile to every piece.
-    pub const fn corners(side: u8) -> Special {
+    pub const fn corners(width: u8) -> Special {
         Special {
-            squares: SquareSet::corners(side),
+            squares: SquareSet::corners(width),
             pass: Kinds::KING,
             stop: Kinds::KING,
             reenter: Kinds::ALL,
@@ -282,9 +282,9 @@ impl Special {
 
     /// The throne of the classic boards: everyone passes it empty, only the king stops on it;
     /// hostile to the attackers always and to everyone when empty.
-    pub const fn throne(side: u8) -> Special {
+    pub const fn throne(width: u8) -> Special {
         Special {
-            squares: SquareSet::centre(side),
+            squares: SquareSet::centre(width),
             pass: Kinds::ALL,
             stop: Kinds::KING,
             reenter: Kinds::ALL,
@@ -298,8 +298,8 @@ impl Special {
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Rules {
     pub preset: Preset,
-    /// The board's side: 7, 9, 11 or 13.
-    pub side: u8,
+    /// The board's width (and height), in squares: 7, 9, 11 or 13.
+    pub width: u8,
     /// Who moves first from the start position.
     pub first: Side,
     pub escape: Escape,
@@ -345,7 +345,7 @@ impl Rules {
     pub const fn preset(preset: Preset) -> Rules {
         let copenhagen = Rules {
             preset,
-            side: 11,
+            width: 11,
             first: Side::Attackers,
             escape: Escape::Corners,
             king: KingStrength::Strong,
@@ -411,7 +411,7 @@ impl Rules {
                 ..copenhagen
             },
             Preset::Brandubh => Rules {
-                side: 7,
+                width: 7,
                 first: Side::Defenders,
                 king: KingStrength::StrongOnThrone,
                 corners: Special::corners(7),
@@ -424,13 +424,13 @@ impl Rules {
                 ..hnefatafl_org
             },
             Preset::Copenhagen13 => Rules {
-                side: 13,
+                width: 13,
                 corners: Special::corners(13),
                 throne: Special::throne(13),
                 ..hnefatafl_org
             },
             Preset::Tablut => Rules {
-                side: 9,
+                width: 9,
                 escape: Escape::Edge,
                 king: KingStrength::StrongNearThrone,
                 corners: Special::NONE,
@@ -443,7 +443,7 @@ impl Rules {
                 ..opentafl
             },
             Preset::FotevikenTablut => Rules {
-                side: 9,
+                width: 9,
                 escape: Escape::Edge,
                 corners: Special::NONE,
                 // `cenre:` with `cens:`: once the king has left, nobody enters; `cenh:` and
@@ -466,7 +466,7 @@ impl Rules {
                 ..opentafl
             },
             Preset::SeaBattle => Rules {
-                side: 9,
+                width: 9,
                 escape: Escape::Edge,
                 king_hammer: false,
                 king_anvil: false,
@@ -482,7 +482,7 @@ impl Rules {
                 ..opentafl
             },
             Preset::Brandub => Rules {
-                side: 7,
+                width: 7,
                 king: KingStrength::Weak,
                 corners: Special::corners(7),
                 throne: Special {
@@ -494,7 +494,7 @@ impl Rules {
                 ..opentafl
             },
             Preset::Magpie => Rules {
-                side: 7,
+                width: 7,
                 king: KingStrength::Middleweight,
                 corners: Special::corners(7),
                 throne: Special::throne(7),

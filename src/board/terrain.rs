@@ -48,9 +48,9 @@ fn squares<G: Geometry>(set: SquareSet) -> Bitboard<G> {
 }
 
 impl<G: Geometry> Terrain<G> {
-    /// `rules` compiled for this size; `rules.side` is `G::SIDE`.
+    /// `rules` compiled for this size; `rules.width` is `G::SIDE`.
     pub fn new(rules: &Rules) -> Self {
-        debug_assert_eq!(rules.side, G::SIDE, "rules for another board size");
+        debug_assert_eq!(rules.width, G::SIDE, "rules for another board size");
         let kinds: [&Special; 4] = [
             &rules.corners,
             &rules.throne,

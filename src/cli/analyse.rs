@@ -34,7 +34,7 @@ pub struct AnalyseArgs {
 
 pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
     let rules = args.game.rules();
-    sized!(rules.rules.side, analyse_on(&args, &rules))
+    sized!(rules.rules.width, analyse_on(&args, &rules))
 }
 
 fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), CliError> {
@@ -151,7 +151,7 @@ pub struct EvalArgs {
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
     let rules = args.game.rules();
-    sized!(rules.rules.side, eval_on(&args, &rules))
+    sized!(rules.rules.width, eval_on(&args, &rules))
 }
 
 fn eval_on<G: Size>(args: &EvalArgs, rules: &NamedRules) -> Result<(), CliError> {

@@ -227,13 +227,13 @@ impl PositionArg {
     }
 
     /// The rules a position command plays by: `--rules` if given, else those of the
-    /// position's board size (Copenhagen on 11x11, see `Preset::default_for_side`).
+    /// position's board size (Copenhagen on 11x11, see `Preset::default_for_width`).
     pub fn rules(&self, given: Option<&NamedRules>) -> NamedRules {
         if let Some(rules) = given {
             return rules.clone();
         }
         let side = self.fen.as_deref().and_then(position_side).unwrap_or(11);
-        NamedRules::preset(hnefi::board::Preset::default_for_side(side))
+        NamedRules::preset(hnefi::board::Preset::default_for_width(side))
     }
 }
 

@@ -71,7 +71,7 @@ pub fn openings(args: OpeningsArgs) -> Result<(), CliError> {
         check_writable(path)?;
     }
     if let Some(count) = args.random {
-        return sized!(args.rules.rules.side, random_openings(&args, count));
+        return sized!(args.rules.rules.width, random_openings(&args, count));
     }
     if args.rules.start != START_FEN {
         return Err(CliError::Rules {

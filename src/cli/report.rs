@@ -102,7 +102,7 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
         check_writable(path)?;
     }
     sized!(
-        rules.rules.side,
+        rules.rules.width,
         annotate_on(&args, &found, &rules, out.as_deref())
     )
 }
@@ -167,7 +167,7 @@ pub struct BoardArgs {
 
 pub fn board(args: BoardArgs) -> Result<(), CliError> {
     let rules = args.game.rules();
-    sized!(rules.rules.side, board_on(&args, &rules))
+    sized!(rules.rules.width, board_on(&args, &rules))
 }
 
 fn board_on<G: Size>(args: &BoardArgs, rules: &NamedRules) -> Result<(), CliError> {

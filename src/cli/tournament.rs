@@ -489,7 +489,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         write_json(&merged, &json)?;
         return out!("{}", merged.report());
     }
-    sized!(args.rules.rules.side, play_match(args))
+    sized!(args.rules.rules.width, play_match(args))
 }
 
 /// The match of `args` on boards of `G`, the rules' size.

@@ -109,7 +109,7 @@ impl Found {
             Form::Moves(_) => Ok(None),
             Form::Otg(text, _) => Ok(otg::rules_tag(text).map(|tag| {
                 tag.parse().unwrap_or_else(|e| {
-                    let preset = Preset::default_for_side(otg::side_of(&tag));
+                    let preset = Preset::default_for_width(otg::side_of(&tag));
                     log::warn!("the game's rules string: {e}; playing by {preset}");
                     NamedRules::preset(preset)
                 })

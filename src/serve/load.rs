@@ -26,7 +26,7 @@ pub fn new_game(
         .parse()
         .map_err(|e| ApiError::Rules(format!("{e}")))?;
     crate::with_size!(
-        rules.rules.side,
+        rules.rules.width,
         open_at(rules, None, &[], None, seat, analysis, wire)
     )
 }
@@ -59,10 +59,10 @@ pub fn load(
         ..seat
     };
     let rules_for = |side: u8| {
-        if current.rules.side == side {
+        if current.rules.width == side {
             current.clone()
         } else {
-            NamedRules::preset(Preset::default_for_side(side))
+            NamedRules::preset(Preset::default_for_width(side))
         }
     };
     if let Some(side) = position_side(text) {
@@ -81,7 +81,7 @@ pub fn load(
         None => current.clone(),
     };
     let (desk, moves) = crate::with_size!(
-        rules.rules.side,
+        rules.rules.width,
         game_at(&found, rules, seat, analysis, wire)
     )?;
     Ok((desk, format!("game of {moves} moves loaded{told}")))

@@ -63,7 +63,7 @@ pub fn render() -> String {
                             form #new-game {
                                 label { "Rules " select #rules {
                                     @for preset in Preset::ALL {
-                                        option value=(preset.name()) { (preset.name()) " (" (preset.side()) "×" (preset.side()) ")" }
+                                        option value=(preset.name()) { (preset.name()) " (" (preset.width()) "×" (preset.width()) ")" }
                                     }
                                 } }
                                 label { "You play " select #you {

@@ -44,7 +44,7 @@ pub struct Game<G: Geometry = Eleven> {
 pub fn server_rules(side: u8) -> Rules {
     match side {
         11 => Rules::preset(Preset::HnefataflOrg),
-        side => Rules::preset(Preset::default_for_side(side)),
+        side => Rules::preset(Preset::default_for_width(side)),
     }
 }
 

@@ -618,7 +618,7 @@ mod tests {
         // Another board's rules are read whole: the loop of that size takes them.
         assert!(matches!(
             "rules dim:9 start:/9/".parse::<Command>(),
-            Ok(Command::Rules(v)) if v.rules.side == 9
+            Ok(Command::Rules(v)) if v.rules.width == 9
         ));
         assert!(matches!(
             "rules dim:10 start:/9/".parse::<Command>(),

@@ -58,7 +58,7 @@ fn run_size<G: Size>(
 
 impl<G: Size> Otep<G> {
     pub fn new(out: Output, settings: Settings) -> Otep<G> {
-        let rules = Rules::preset(crate::board::Preset::default_for_side(G::SIDE));
+        let rules = Rules::preset(crate::board::Preset::default_for_width(G::SIDE));
         Otep {
             out,
             session: Session::new(rules, MOVE_TIME, settings),
@@ -121,8 +121,8 @@ impl<G: Size> Dialogue for Otep<G> {
         match command {
             // A search `finish` ends is stopped by the driver as soon as the word is read.
             Command::Noop(_) | Command::Side(_) | Command::Finish(_) => {}
-            Command::Rules(variant) if variant.rules.side != G::SIDE => {
-                return Flow::Resize(variant.rules.side);
+            Command::Rules(variant) if variant.rules.width != G::SIDE => {
+                return Flow::Resize(variant.rules.width);
             }
             Command::Rules(variant) => match rules::start::<G>(&variant) {
                 Ok(start) => {

@@ -43,7 +43,7 @@ mod tests {
 
     #[test]
     fn rules_strings_read_back() {
-        for preset in Preset::ALL.into_iter().filter(|p| p.side() == 11) {
+        for preset in Preset::ALL.into_iter().filter(|p| p.width() == 11) {
             let rules = Rules::preset(preset);
             let text = rules_string(&rules, &Board::start());
             let variant = parse_rules(&text).unwrap();

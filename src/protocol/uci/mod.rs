@@ -44,7 +44,7 @@ impl Host {
         if self.chosen.side() == side {
             self.chosen.clone()
         } else {
-            ChosenRules::Preset(Preset::default_for_side(side))
+            ChosenRules::Preset(Preset::default_for_width(side))
         }
     }
 }
@@ -103,7 +103,7 @@ struct PerftRun {
 
 impl<G: Size> Uci<G> {
     fn new(out: Output, host: Host) -> Uci<G> {
-        let default = Preset::default_for_side(G::SIDE);
+        let default = Preset::default_for_width(G::SIDE);
         // UCI hosts always give the limits, so the move time is never used.
         let mut session = Session::new(Rules::preset(default), Duration::ZERO, host.settings);
         let mut rules = ChosenRules::Preset(default);
@@ -398,7 +398,7 @@ fn refusal<G: Size>(line: &str, host: &Host) -> Option<String> {
                 Setup::Fen(board) => board,
             };
             let mut session = Session::<G>::new(
-                Rules::preset(Preset::default_for_side(G::SIDE)),
+                Rules::preset(Preset::default_for_width(G::SIDE)),
                 Duration::ZERO,
                 host.settings,
             );

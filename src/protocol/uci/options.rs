@@ -135,7 +135,7 @@ impl ChosenRules {
 
     /// The side of the rules' board.
     pub fn side(&self) -> u8 {
-        self.rules().side
+        self.rules().width
     }
 
     /// The start position, on boards of `G`, which must be the rules' size.
