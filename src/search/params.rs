@@ -4,6 +4,9 @@
 //! - cp: centi-pawns, the evaluation's unit; one attacker is worth about 100.
 //! - RFP: reverse futility pruning, returning the static eval when it beats beta by a margin.
 //! - LMR: late move reductions, searching quiet moves late in the order less deep.
+//! - LMP: late move pruning, not searching quiet moves late in the order near the horizon.
+//! - futility pruning: not searching quiet moves near the horizon when the static eval is so
+//!   far below alpha that a quiet move will not bring it back.
 //! - NMP: null move pruning, letting the side to move pass to prove the position is good.
 //! - aspiration: a narrow window around the last iteration's score, widened on each fail
 //!   until it gives up and searches the full window.
@@ -46,6 +49,16 @@ pub struct SearchParams {
     /// RFP: deepest remaining depth where it applies, and its margin per ply (cp).
     pub rfp_max_depth: i32,
     pub rfp_margin: i32,
+    /// LMP: deepest remaining depth where it applies (0: never), and the moves searched before
+    /// it prunes quiet ones: `base + per_depth_squared * depth^2` (12, 24, 44 at depths 1-3,
+    /// of the 60-100 moves a tafl position has).
+    pub lmp_max_depth: i32,
+    pub lmp_base: i32,
+    pub lmp_per_depth_squared: i32,
+    /// Futility pruning: deepest remaining depth where it applies (0: never), and its margin
+    /// per ply (cp).
+    pub futility_max_depth: i32,
+    pub futility_margin: i32,
     /// NMP: shallowest depth, and the reduction `base + depth / divisor`.
     pub nmp_min_depth: i32,
     pub nmp_base_reduction: i32,
@@ -91,6 +104,11 @@ impl Default for SearchParams {
             aspiration_give_up: 1000,
             rfp_max_depth: 5,
             rfp_margin: 61,
+            lmp_max_depth: 3,
+            lmp_base: 8,
+            lmp_per_depth_squared: 4,
+            futility_max_depth: 2,
+            futility_margin: 150,
             nmp_min_depth: 3,
             nmp_base_reduction: 3,
             nmp_depth_divisor: 4,
@@ -120,7 +138,7 @@ pub struct Tunable {
 }
 
 /// Every search parameter that can be set at run time, by name.
-pub const TUNABLES: [Tunable; 23] = [
+pub const TUNABLES: [Tunable; 28] = [
     Tunable {
         name: "AspirationWindow",
         min: 5,
@@ -162,6 +180,36 @@ pub const TUNABLES: [Tunable; 23] = [
         min: 10,
         max: 1000,
         field: |p| &mut p.rfp_margin,
+    },
+    Tunable {
+        name: "LmpMaxDepth",
+        min: 0,
+        max: 12,
+        field: |p| &mut p.lmp_max_depth,
+    },
+    Tunable {
+        name: "LmpBase",
+        min: 1,
+        max: 200,
+        field: |p| &mut p.lmp_base,
+    },
+    Tunable {
+        name: "LmpPerDepthSquared",
+        min: 0,
+        max: 100,
+        field: |p| &mut p.lmp_per_depth_squared,
+    },
+    Tunable {
+        name: "FutilityMaxDepth",
+        min: 0,
+        max: 12,
+        field: |p| &mut p.futility_max_depth,
+    },
+    Tunable {
+        name: "FutilityMargin",
+        min: 10,
+        max: 2000,
+        field: |p| &mut p.futility_margin,
     },
     Tunable {
         name: "NmpMinDepth",

@@ -97,27 +97,13 @@ impl<G: Size> Searcher<'_, G> {
         }
         let eval = tt.map_or_else(|| self.evaluate(b, ply), |e| e.eval);
 
-        // Threats the static eval cannot see: a king on or next to the edge may build a fort
-        // with his next move, a king two moves from a corner may make a double threat, and a
-        // king with attackers on all but two of his sides may be taken in two moves, which
-        // a position the eval already calls won would otherwise never look for. Worked out
-        // only where pruning would otherwise happen.
-        let danger = |b: &Board<G>| {
-            side == Side::Attackers
-                && ((self.book.rules().exit_fort
-                    && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
-                        & Bitboard::EDGE)
-                        .any())
-                    || eval::escape_distance(b, &self.book) <= 2
-                    || self.king_in_net(b))
-        };
         let may_prune = !pv_node
             && !threat
             && !beta.is_decisive()
             && ((depth <= self.params.rfp_max_depth
                 && eval.0 - self.params.rfp_margin * depth >= beta.0)
                 || (depth >= self.params.nmp_min_depth && eval >= beta && p > 0));
-        if may_prune && !danger(b) {
+        if may_prune && !self.danger(b) {
             if depth <= self.params.rfp_max_depth
                 && eval.0 - self.params.rfp_margin * depth >= beta.0
             {
@@ -155,6 +141,18 @@ impl<G: Size> Searcher<'_, G> {
         } else {
             (false, false)
         };
+        // Late move pruning and futility pruning: far from the principal variation and near the
+        // horizon, the quiet moves late in the order, and those the static eval says cannot
+        // reach alpha, are not searched. Never while the king threatens to get out or to be
+        // taken, which the static eval misses.
+        let prune_quiets = !pv_node
+            && !threat
+            && !beta.is_decisive()
+            && (depth <= self.params.lmp_max_depth || depth <= self.params.futility_max_depth)
+            && !self.danger(b);
+        let late_moves = self.params.lmp_base + self.params.lmp_per_depth_squared * depth * depth;
+        let futile = depth <= self.params.futility_max_depth
+            && eval.0 + self.params.futility_margin * depth <= alpha.0;
         let original_alpha = alpha;
         let mut best = -Score::INFINITE;
         let mut best_move = None;
@@ -199,6 +197,17 @@ impl<G: Size> Searcher<'_, G> {
             }
             let mv = list[i];
             i += 1;
+            // Only once a move that does not lose is in hand: pruning the moves of a side whose
+            // every move so far loses would hide its one defence and make a false win.
+            if prune_quiets
+                && searched > 0
+                && !(best.is_decisive() && best.0 < 0)
+                && Some(mv) != tt_move
+                && ((depth <= self.params.lmp_max_depth && searched as i32 >= late_moves) || futile)
+                && !tactics.is_noisy(b, mv)
+            {
+                continue;
+            }
             let mut child = *b;
             let captured = child.play(mv, &self.book);
             self.enter_child(b, &child, Some((mv, captured)), ply);
@@ -315,5 +324,20 @@ impl<G: Size> Searcher<'_, G> {
             },
         );
         best
+    }
+
+    /// Threats the static eval cannot see: a king on or next to the edge may build a fort
+    /// with his next move, a king two moves from a corner may make a double threat, and a
+    /// king with attackers on all but two of his sides may be taken in two moves, which
+    /// a position the eval already calls won would otherwise never look for. Worked out
+    /// only where pruning would otherwise happen.
+    fn danger(&self, b: &Board<G>) -> bool {
+        b.side_to_move() == Side::Attackers
+            && ((self.book.rules().exit_fort
+                && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
+                    & Bitboard::EDGE)
+                    .any())
+                || eval::escape_distance(b, &self.book) <= 2
+                || self.king_in_net(b))
     }
 }
