@@ -29,7 +29,7 @@ use std::sync::atomic::Ordering;
 pub struct Searcher<'a, G: Size> {
     params: SearchParams,
     shared: Shared<'a, G>,
-    book: Rulebook<G>,
+    rulebook: Rulebook<G>,
     id: usize,
     nodes: u64,
     unflushed: u64,
@@ -65,7 +65,7 @@ impl<'a, G: Size> Searcher<'a, G> {
             accumulators,
             shared,
             params,
-            book: *pos.rulebook(),
+            rulebook: *pos.rulebook(),
             id,
             nodes: 0,
             unflushed: 0,
@@ -90,18 +90,18 @@ impl<'a, G: Size> Searcher<'a, G> {
     /// The node's verdict under the rules that look back.
     #[inline]
     fn judge(&self, b: &Board<G>, ply: u32, quiet: u16) -> HistoryVerdict {
-        self.book.judge_history(b, &self.past(ply, quiet))
+        self.rulebook.judge_history(b, &self.past(ply, quiet))
     }
 
     /// The static evaluation of `b`, the node `ply` plies from the root.
     #[inline]
     fn evaluate(&self, b: &Board<G>, ply: u32) -> Score {
         match self.shared.net {
-            None => evaluate(b, &self.book),
+            None => evaluate(b, &self.rulebook),
             Some(net) => {
                 let acc = &self.accumulators[ply as usize];
                 debug_assert_eq!(*acc, Accumulator::refresh(net, b), "{b:?} at ply {ply}");
-                net.evaluate_position(acc, b, &self.book)
+                net.evaluate_position(acc, b, &self.rulebook)
             }
         }
     }
@@ -137,7 +137,7 @@ impl<'a, G: Size> Searcher<'a, G> {
 
     /// The score of a side to move without a legal move.
     fn no_moves_score(&self, side: Side, ply: u32) -> Score {
-        Score::of_outcome(self.book.no_moves(side), side, ply)
+        Score::of_outcome(self.rulebook.no_moves(side), side, ply)
     }
 
     /// Whether attackers might capture the king with their next move: a cheap over-estimate.
@@ -154,13 +154,17 @@ impl<'a, G: Size> Searcher<'a, G> {
     /// he cannot be captured where he stands). A king captured like a man needs the two
     /// squares on either side of him on one line, the line with fewer still to take.
     fn king_open_sides(&self, b: &Board<G>) -> u32 {
-        if let Some(needed) = b.king_capture_squares(&self.book) {
+        if let Some(needed) = b.king_capture_squares(&self.rulebook) {
             return (needed & !b.attackers()).count();
         }
-        if !b.king_captured_like_a_man(&self.book) {
+        if !b.king_captured_like_a_man(&self.rulebook) {
             return 5;
         }
-        let hostile = b.attackers() | self.book.terrain().hostile_to(Piece::King, b.occupied());
+        let hostile = b.attackers()
+            | self
+                .rulebook
+                .terrain()
+                .hostile_to(Piece::King, b.occupied());
         let king = b.king();
         [Direction::North, Direction::East]
             .into_iter()
@@ -180,7 +184,7 @@ impl<'a, G: Size> Searcher<'a, G> {
         if seen.count < 2 || seen.latest.is_none_or(|back| back > ply as usize) {
             return None;
         }
-        match self.book.favours(side) {
+        match self.rulebook.favours(side) {
             Favours::Winner(w) if w == side => Some(Score(self.params.repetition_score)),
             Favours::Winner(_) => Some(Score(-self.params.repetition_score)),
             Favours::Draw => Some(Score::DRAW),

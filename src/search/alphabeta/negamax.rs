@@ -53,7 +53,7 @@ impl<G: Size> Searcher<'_, G> {
             return lo;
         }
 
-        let tactics = Tactics::new(b, &self.book);
+        let tactics = Tactics::new(b, &self.rulebook);
         if side == Side::Defenders && tactics.open_lines.any() {
             return Score::win_in(ply + 1);
         }
@@ -62,7 +62,7 @@ impl<G: Size> Searcher<'_, G> {
         if side == Side::Attackers
             && tactics.open_lines.count() >= 2
             && !self.king_capturable(b)
-            && self.book.has_legal_move(b, &self.past(ply, quiet))
+            && self.rulebook.has_legal_move(b, &self.past(ply, quiet))
         {
             return Score::loss_in(ply + 2);
         }
@@ -91,8 +91,8 @@ impl<G: Size> Searcher<'_, G> {
 
         // The table's move, if legal here, is tried before the others are generated: it often
         // cuts at once. A legal one also proves the side has a move.
-        let tt_move = tt_move.filter(|&m| b.check_move_under(m, &self.book).is_ok());
-        if tt_move.is_none() && b.count_moves(&self.book) == 0 {
+        let tt_move = tt_move.filter(|&m| b.check_move_under(m, &self.rulebook).is_ok());
+        if tt_move.is_none() && b.count_moves(&self.rulebook) == 0 {
             return self.no_moves_score(side, ply);
         }
         let eval = tt.map_or_else(|| self.evaluate(b, ply), |e| e.eval);
@@ -104,11 +104,11 @@ impl<G: Size> Searcher<'_, G> {
         // only where pruning would otherwise happen.
         let danger = |b: &Board<G>| {
             side == Side::Attackers
-                && ((self.book.rules().exit_fort
+                && ((self.rulebook.rules().exit_fort
                     && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
                         & Bitboard::EDGE)
                         .any())
-                    || eval::escape_distance(b, &self.book) <= 2
+                    || eval::escape_distance(b, &self.rulebook) <= 2
                     || self.king_in_net(b))
         };
         let may_prune = !pv_node
@@ -149,7 +149,7 @@ impl<G: Size> Searcher<'_, G> {
             scores.push(0);
         }
 
-        let forbid = self.book.repeats_forbidden_for(side);
+        let forbid = self.rulebook.repeats_forbidden_for(side);
         let (others_here, marked) = if self.threads > 1 && ply < BREADCRUMB_PLIES {
             self.shared.breadcrumbs.visit(key, self.id)
         } else {
@@ -168,7 +168,7 @@ impl<G: Size> Searcher<'_, G> {
                     break;
                 }
                 generated = true;
-                b.generate_moves(&self.book, &mut list);
+                b.generate_moves(&self.rulebook, &mut list);
                 if let Some(m) = tt_move
                     && let Some(dup) = list[i..].iter().position(|&x| x == m)
                 {
@@ -200,7 +200,7 @@ impl<G: Size> Searcher<'_, G> {
             let mv = list[i];
             i += 1;
             let mut child = *b;
-            let captured = child.play(mv, &self.book);
+            let captured = child.play(mv, &self.rulebook);
             self.enter_child(b, &child, Some((mv, captured)), ply);
             let child_quiet = if captured.any() {
                 0
@@ -209,13 +209,13 @@ impl<G: Size> Searcher<'_, G> {
             };
             if forbid
                 && self
-                    .book
+                    .rulebook
                     .recreates_forbidden_board(&self.past(ply, quiet), &child, captured)
             {
                 continue;
             }
             let noisy = captured.any() || tactics.is_noisy(b, mv);
-            let score = if self.book.mover_win(&child, mv).is_some() {
+            let score = if self.rulebook.mover_win(&child, mv).is_some() {
                 self.pv_len[p + 1] = 0;
                 Score::win_in(ply + 1)
             } else {

@@ -35,7 +35,7 @@ impl<G: Size> Searcher<'_, G> {
         let p = ply as usize;
         self.pv_len[p.min(MAX_PLY)] = 0;
         let side = b.side_to_move();
-        let tactics = Tactics::new(b, &self.book);
+        let tactics = Tactics::new(b, &self.rulebook);
         if side == Side::Defenders && tactics.open_lines.any() {
             return Score::win_in(ply + 1);
         }
@@ -43,7 +43,7 @@ impl<G: Size> Searcher<'_, G> {
         if threat
             && tactics.open_lines.count() >= 2
             && !self.king_capturable(b)
-            && self.book.has_legal_move(b, &self.past(ply, quiet))
+            && self.rulebook.has_legal_move(b, &self.past(ply, quiet))
         {
             return Score::loss_in(ply + 2);
         }
@@ -68,10 +68,10 @@ impl<G: Size> Searcher<'_, G> {
             targets |= king_zone;
         }
         let mut list = MoveList::new();
-        b.generate_moves_to(targets, &self.book, &mut list);
+        b.generate_moves_to(targets, &self.rulebook, &mut list);
         if side == Side::Defenders {
             // King moves to an escape square or, near the horizon, to a square that sees one.
-            let terrain = self.book.terrain();
+            let terrain = self.rulebook.terrain();
             let reach = if terrain.classic_moves {
                 Bitboard::rook_targets(king, b.occupied())
             } else {
@@ -87,15 +87,15 @@ impl<G: Size> Searcher<'_, G> {
                 list.push(Move::new(king, to));
             }
         }
-        if self.book.repeats_forbidden_for(side) {
-            let (book, history) = (&self.book, self.past(ply, quiet));
+        if self.rulebook.repeats_forbidden_for(side) {
+            let (rulebook, history) = (&self.rulebook, self.past(ply, quiet));
             list.retain(|mv| {
                 let mut after = *b;
-                let captured = after.play(*mv, book);
-                !book.recreates_forbidden_board(&history, &after, captured)
+                let captured = after.play(*mv, rulebook);
+                !rulebook.recreates_forbidden_board(&history, &after, captured)
             });
         }
-        if list.is_empty() && !self.book.has_legal_move(b, &self.past(ply, quiet)) {
+        if list.is_empty() && !self.rulebook.has_legal_move(b, &self.past(ply, quiet)) {
             return self.no_moves_score(side, ply);
         }
         let mut scores: ArrayVec<i32, MAX_MOVES> = std::iter::repeat_n(0, list.len()).collect();
@@ -105,9 +105,9 @@ impl<G: Size> Searcher<'_, G> {
             pick(&mut list, &mut scores, i);
             let mv = list[i];
             let mut child = *b;
-            let captured = child.play(mv, &self.book);
+            let captured = child.play(mv, &self.rulebook);
             self.enter_child(b, &child, Some((mv, captured)), ply);
-            let score = if self.book.mover_win(&child, mv).is_some() {
+            let score = if self.rulebook.mover_win(&child, mv).is_some() {
                 Score::win_in(ply + 1)
             } else {
                 let child_quiet = if captured.any() {

@@ -40,9 +40,9 @@ impl<G: Size> Searcher<'_, G> {
         for i in order {
             let mv = root_moves[i].mv;
             let mut child = *board;
-            let captured = child.play(mv, &self.book);
+            let captured = child.play(mv, &self.rulebook);
             self.enter_child(board, &child, Some((mv, captured)), 0);
-            let score = if self.book.mover_win(&child, mv).is_some() {
+            let score = if self.rulebook.mover_win(&child, mv).is_some() {
                 self.pv_len[1] = 0;
                 Score::win_in(1)
             } else {

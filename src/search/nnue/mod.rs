@@ -87,11 +87,11 @@ pub fn active_features<G: Geometry>(board: &Board<G>, mut f: impl FnMut(usize)) 
 pub fn describe<G: crate::search::size::Size>(
     net: &QuantisedNetwork,
     board: &Board<G>,
-    book: &crate::board::generic::Rulebook<G>,
+    rulebook: &crate::board::generic::Rulebook<G>,
 ) -> String {
     let acc = Accumulator::refresh(net, board);
     let output = net.evaluate(&acc, board.side_to_move());
-    let total = net.evaluate_position(&acc, board, book);
+    let total = net.evaluate_position(&acc, board, rulebook);
     let kind = if net.is_residual() {
         "correction to the hand evaluation"
     } else {
