@@ -538,10 +538,9 @@ impl<G: Geometry> Position<G> {
         if !self.rulebook.repeats_forbidden_for(self.board.side) {
             return false;
         }
-        let mut after = self.board;
-        let captured = after.play(mv, &self.rulebook);
         self.rulebook
-            .recreates_forbidden_board(&self.history(), &after, captured)
+            .play_allowed(&self.board, mv, &self.history())
+            .is_none()
     }
 
     /// The legal moves, history included (empty when the game is over).
@@ -551,9 +550,8 @@ impl<G: Geometry> Position<G> {
             return;
         }
         self.board.generate_moves(&self.rulebook, list);
-        if self.rulebook.repeats_forbidden_for(self.board.side) {
-            list.retain(|m| !self.repeats_forbidden_board(*m));
-        }
+        self.rulebook
+            .retain_allowed(&self.board, &self.history(), list);
     }
 
     /// Whether the game is over, and how, as the rulebook judges it.

@@ -335,11 +335,29 @@ impl<G: Geometry> Rulebook<G> {
         }
         let mut list = MoveList::<G>::new();
         board.generate_moves(self, &mut list);
-        list.iter().any(|&mv| {
-            let mut after = *board;
-            let captured = after.play(mv, self);
-            !self.recreates_forbidden_board(history, &after, captured)
-        })
+        list.iter()
+            .any(|&mv| self.play_allowed(board, mv, history).is_some())
+    }
+
+    /// `mv` played from `board`, with the men it captured, or `None` where the rules forbid it
+    /// as a repeat of `history`: the one filter of the repetition rule that forbids moves.
+    #[inline]
+    pub fn play_allowed(
+        &self,
+        board: &Board<G>,
+        mv: Move<G>,
+        history: &History,
+    ) -> Option<(Board<G>, Bitboard<G>)> {
+        let mut after = *board;
+        let captured = after.play(mv, self);
+        (!self.recreates_forbidden_board(history, &after, captured)).then_some((after, captured))
+    }
+
+    /// Drops from `list`, moves of `board`, those the rules forbid as a repeat of `history`.
+    pub fn retain_allowed(&self, board: &Board<G>, history: &History, list: &mut MoveList<G>) {
+        if self.repeats_forbidden_for(board.side_to_move()) {
+            list.retain(|mv| self.play_allowed(board, *mv, history).is_some());
+        }
     }
 
     /// Whether some moves of `side` may be forbidden as repeats, so that callers need to ask

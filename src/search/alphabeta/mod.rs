@@ -26,6 +26,23 @@ use heuristics::Heuristics;
 use path::Path;
 use std::sync::atomic::Ordering;
 
+/// Where a move leads in the search: see [`Searcher::step`].
+enum Step<G: Size> {
+    /// The rules forbid the move here.
+    Refused,
+    /// The move wins the game for its player, capturing `captured`.
+    Won { captured: Bitboard<G> },
+    /// A child to search, entered.
+    Child(Child<G>),
+}
+
+struct Child<G: Size> {
+    board: Board<G>,
+    captured: Bitboard<G>,
+    /// Plies since the last capture at the child.
+    quiet: u16,
+}
+
 pub struct Searcher<'a, G: Size> {
     params: SearchParams,
     shared: Shared<'a, G>,
@@ -106,11 +123,59 @@ impl<'a, G: Size> Searcher<'a, G> {
         }
     }
 
+    /// The one step from the node `b`, `ply` plies from the root and `quiet` plies after the
+    /// last capture, by `mv`. A move the repetition rule forbids is refused before any work on
+    /// the child, and a move that wins is not entered; any other child is entered.
+    #[inline]
+    fn step(&mut self, b: &Board<G>, mv: Move<G>, ply: u32, quiet: u16) -> Step<G> {
+        let Some((child, captured)) = self.rulebook.play_allowed(b, mv, &self.past(ply, quiet))
+        else {
+            return Step::Refused;
+        };
+        if self.rulebook.mover_win(&child, mv).is_some() {
+            return Step::Won { captured };
+        }
+        Step::Child(self.enter(b, child, Some((mv, captured)), ply, quiet))
+    }
+
+    /// Onto the child `child` of `b` by `step` (a move and its captures; `None`: the null
+    /// move): its accumulator made, itself on the path. The caller searches it, then calls
+    /// [`Searcher::leave`].
+    #[inline]
+    fn enter(
+        &mut self,
+        b: &Board<G>,
+        child: Board<G>,
+        step: Option<(Move<G>, Bitboard<G>)>,
+        ply: u32,
+        quiet: u16,
+    ) -> Child<G> {
+        self.enter_accumulator(b, &child, step, ply);
+        self.path.enter(&child);
+        let captured = step.map_or(Bitboard::EMPTY, |(_, captured)| captured);
+        let quiet = if captured.any() {
+            0
+        } else {
+            quiet.saturating_add(1)
+        };
+        Child {
+            board: child,
+            captured,
+            quiet,
+        }
+    }
+
+    /// Back from a child that [`Searcher::step`] entered.
+    #[inline]
+    fn leave(&mut self) {
+        self.path.leave();
+    }
+
     /// Under the NNUE evaluation, makes the accumulator of `child`, the node `ply + 1` that
     /// `mv` (with `captured`) leads to from `b`, the node at `ply`; `None` for a null move.
     /// In refresh mode the accumulator is computed from `child` alone.
     #[inline]
-    fn enter_child(
+    fn enter_accumulator(
         &mut self,
         b: &Board<G>,
         child: &Board<G>,

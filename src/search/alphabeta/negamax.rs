@@ -2,7 +2,7 @@
 //! the table, reverse futility and null move pruning, then the moves in order with late move
 //! reductions.
 
-use super::Searcher;
+use super::{Searcher, Step};
 use crate::board::generic::{Bitboard, Board, MoveList};
 use crate::board::{MAX_MOVES, Side};
 use crate::search::eval;
@@ -126,10 +126,16 @@ impl<G: Size> Searcher<'_, G> {
             if depth >= self.params.nmp_min_depth && eval >= beta && p > 0 {
                 let r = self.params.nmp_base_reduction + depth / self.params.nmp_depth_divisor;
                 let null = b.with_side_to_move(side.opponent());
-                self.enter_child(b, &null, None, ply);
-                self.path.enter(&null);
-                let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, quiet + 1);
-                self.path.leave();
+                let null = self.enter(b, null, None, ply, quiet);
+                let s = -self.negamax(
+                    &null.board,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    null.quiet,
+                );
+                self.leave();
                 if self.stopped() {
                     return Score::ZERO;
                 }
@@ -149,7 +155,6 @@ impl<G: Size> Searcher<'_, G> {
             scores.push(0);
         }
 
-        let forbid = self.rulebook.repeats_forbidden_for(side);
         let (others_here, marked) = if self.threads > 1 && ply < BREADCRUMB_PLIES {
             self.shared.breadcrumbs.visit(key, self.id)
         } else {
@@ -199,72 +204,50 @@ impl<G: Size> Searcher<'_, G> {
             }
             let mv = list[i];
             i += 1;
-            let mut child = *b;
-            let captured = child.play(mv, &self.rulebook);
-            self.enter_child(b, &child, Some((mv, captured)), ply);
-            let child_quiet = if captured.any() {
-                0
-            } else {
-                quiet.saturating_add(1)
-            };
-            if forbid
-                && self
-                    .rulebook
-                    .recreates_forbidden_board(&self.past(ply, quiet), &child, captured)
-            {
-                continue;
-            }
-            let noisy = captured.any() || tactics.is_noisy(b, mv);
-            let score = if self.rulebook.mover_win(&child, mv).is_some() {
-                self.pv_len[p + 1] = 0;
-                Score::win_in(ply + 1)
-            } else {
-                self.shared.tt.prefetch(child.key());
-                self.path.enter(&child);
-                let s = if searched == 0 {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, child_quiet)
-                } else {
-                    let mut r = 0;
-                    if depth >= self.params.lmr_min_depth
-                        && searched >= self.params.lmr_full_moves as usize
-                        && !noisy
-                        && !threat
-                        && Some(mv) != tt_move
-                    {
-                        r = self.heuristics.reduction(depth, searched);
-                        if pv_node {
-                            r -= 1;
+            let (score, noisy) = match self.step(b, mv, ply, quiet) {
+                Step::Refused => continue,
+                Step::Won { captured } => {
+                    self.pv_len[p + 1] = 0;
+                    (
+                        Score::win_in(ply + 1),
+                        captured.any() || tactics.is_noisy(b, mv),
+                    )
+                }
+                Step::Child(child) => {
+                    let noisy = child.captured.any() || tactics.is_noisy(b, mv);
+                    let (c, q) = (&child.board, child.quiet);
+                    self.shared.tt.prefetch(c.key());
+                    let s = if searched == 0 {
+                        -self.negamax(c, depth - 1, -beta, -alpha, ply + 1, q)
+                    } else {
+                        let mut r = 0;
+                        if depth >= self.params.lmr_min_depth
+                            && searched >= self.params.lmr_full_moves as usize
+                            && !noisy
+                            && !threat
+                            && Some(mv) != tt_move
+                        {
+                            r = self.heuristics.reduction(depth, searched);
+                            if pv_node {
+                                r -= 1;
+                            }
+                            if others_here {
+                                r += 1;
+                            }
+                            r = r.clamp(0, depth - 2);
                         }
-                        if others_here {
-                            r += 1;
+                        let mut s = -self.negamax(c, depth - 1 - r, -alpha - 1, -alpha, ply + 1, q);
+                        if s > alpha && r > 0 {
+                            s = -self.negamax(c, depth - 1, -alpha - 1, -alpha, ply + 1, q);
                         }
-                        r = r.clamp(0, depth - 2);
-                    }
-                    let mut s = -self.negamax(
-                        &child,
-                        depth - 1 - r,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        child_quiet,
-                    );
-                    if s > alpha && r > 0 {
-                        s = -self.negamax(
-                            &child,
-                            depth - 1,
-                            -alpha - 1,
-                            -alpha,
-                            ply + 1,
-                            child_quiet,
-                        );
-                    }
-                    if s > alpha && s < beta {
-                        s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, child_quiet);
-                    }
-                    s
-                };
-                self.path.leave();
-                s
+                        if s > alpha && s < beta {
+                            s = -self.negamax(c, depth - 1, -beta, -alpha, ply + 1, q);
+                        }
+                        s
+                    };
+                    self.leave();
+                    (s, noisy)
+                }
             };
             searched += 1;
             if self.stopped() {
