@@ -148,22 +148,20 @@ pub fn perft_parallel<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) 
 /// Why a position could not be counted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PerftError {
-    #[error("board size {0}: Hnefi plays 7, 9, 11 and 13")]
-    Size(u8),
+    #[error(transparent)]
+    Size(#[from] crate::board::SizeError),
     #[error("position: {0}")]
     Position(String),
 }
 
 /// [`divide`] of a position (a FEN, or an OpenTafl position string and the side to move)
-/// under `rules`, on a board of `rules.side`: the one place that picks the compiled board for
-/// a size. The moves come back as text.
+/// under `rules`, on a board of `rules.width`. The moves come back as text.
 pub fn divide_fen(
     fen: &str,
     depth: u32,
     rules: &Rules,
     progress: &Progress,
 ) -> Result<Vec<(String, u64)>, PerftError> {
-    use crate::board::geometry::{Eleven, Nine, Seven, Thirteen};
     fn run<G: Geometry>(
         fen: &str,
         depth: u32,
@@ -182,13 +180,7 @@ pub fn divide_fen(
             .map(|(mv, n)| (mv.to_string(), n))
             .collect())
     }
-    match rules.width {
-        7 => run::<Seven>(fen, depth, rules, progress),
-        9 => run::<Nine>(fen, depth, rules, progress),
-        11 => run::<Eleven>(fen, depth, rules, progress),
-        13 => run::<Thirteen>(fen, depth, rules, progress),
-        n => Err(PerftError::Size(n)),
-    }
+    crate::with_size!(rules.width, run(fen, depth, rules, progress))?
 }
 
 #[cfg(test)]

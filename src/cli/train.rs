@@ -81,7 +81,7 @@ pub struct TrainArgs {
 
 pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let (rules, _) = args.rules.rules_and_start();
-    hnefi::with_size!(rules.width, train_on(args))
+    hnefi::with_size!(rules.width, train_on(args))?
 }
 
 fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {

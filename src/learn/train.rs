@@ -418,13 +418,13 @@ pub fn quantisation_error(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Bitboard, Board, Rulebook};
+    use crate::board::{Bitboard, Board, Eleven, Rulebook};
     use crate::learn::sample::GameResult;
     use crate::search::eval::weights::SCALE;
 
     /// The planted truth: the defenders win when the king stands on an edge, the attackers
     /// otherwise. The start's soldiers, the king on every free square, either side to move.
-    fn king_on_edge_data() -> Vec<Sample> {
+    fn king_on_edge_data() -> Vec<Sample<Eleven>> {
         let start = Board::start();
         let mut out = Vec::new();
         for sq in Bitboard::ALL & !start.attackers() & !start.defenders() {
@@ -462,14 +462,14 @@ mod tests {
     }
 
     /// `samples` in `d`, targets from their results alone.
-    fn filled(mut d: TrainData, samples: &[Sample]) -> TrainData {
+    fn filled(mut d: TrainData, samples: &[Sample<Eleven>]) -> TrainData {
         for s in samples {
             d.push(s, &Rulebook::default(), 1.0, SCALE);
         }
         d
     }
 
-    fn data(samples: &[Sample]) -> TrainData {
+    fn data(samples: &[Sample<Eleven>]) -> TrainData {
         filled(TrainData::new(), samples)
     }
 
@@ -563,7 +563,7 @@ mod tests {
         assert!(mismatched.is_err());
     }
 
-    fn residual_data(samples: &[Sample]) -> TrainData {
+    fn residual_data(samples: &[Sample<Eleven>]) -> TrainData {
         filled(TrainData::residual(), samples)
     }
 

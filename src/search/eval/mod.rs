@@ -105,14 +105,7 @@ pub fn fingerprint<G: Size>() -> u64 {
 
 /// The fingerprint of the hand evaluation of boards of `side`, if the engine plays them.
 pub fn fingerprint_of(side: u8) -> Option<u64> {
-    use crate::board::{Eleven, Nine, Seven, Thirteen};
-    match side {
-        7 => Some(fingerprint::<Seven>()),
-        9 => Some(fingerprint::<Nine>()),
-        11 => Some(fingerprint::<Eleven>()),
-        13 => Some(fingerprint::<Thirteen>()),
-        _ => None,
-    }
+    crate::with_size!(side, fingerprint()).ok()
 }
 
 /// Opening and ending sums of the weights.

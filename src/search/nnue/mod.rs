@@ -29,8 +29,7 @@ pub use file::NnueError;
 pub use network::QuantisedNetwork;
 
 use crate::board::generic::{Board, Square};
-use crate::board::geometry::MAX_SIDE;
-use crate::board::{Geometry, Piece};
+use crate::board::{Geometry, Piece, SIDES};
 
 /// One-hot inputs on boards of `G`: a piece kind and a square.
 pub const fn inputs<G: Geometry>() -> usize {
@@ -39,8 +38,8 @@ pub const fn inputs<G: Geometry>() -> usize {
 
 /// The side of the board a network of `inputs` inputs is for, if any.
 pub fn board_side(inputs: usize) -> Option<u8> {
-    (7..=MAX_SIDE)
-        .step_by(2)
+    SIDES
+        .into_iter()
         .find(|&side| 3 * usize::from(side) * usize::from(side) == inputs)
 }
 
