@@ -17,32 +17,32 @@ pub fn perft<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) -> u64 {
 }
 
 /// [`perft`] under a rulebook already built.
-pub fn perft_with<G: Geometry>(board: &Board<G>, depth: u32, book: &Rulebook<G>) -> u64 {
-    count(board, depth, book, None).expect("only a stop ends a count early")
+pub fn perft_with<G: Geometry>(board: &Board<G>, depth: u32, rulebook: &Rulebook<G>) -> u64 {
+    count(board, depth, rulebook, None).expect("only a stop ends a count early")
 }
 
 fn count<G: Geometry>(
     board: &Board<G>,
     depth: u32,
-    book: &Rulebook<G>,
+    rulebook: &Rulebook<G>,
     stop: Option<&AtomicBool>,
 ) -> Option<u64> {
     match depth {
         0 => Some(1),
-        1 => Some(board.count_moves(book) as u64),
+        1 => Some(board.count_moves(rulebook) as u64),
         _ => {
             // Below depth 3 a subtree takes microseconds: checking there would only slow it.
             if depth >= 3 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return None;
             }
             let mut list = MoveList::new();
-            board.generate_moves(book, &mut list);
+            board.generate_moves(rulebook, &mut list);
             let mut total = 0;
             for &mv in &list {
                 let mut child = *board;
-                child.play(mv, book);
-                if book.mover_win(&child, mv).is_none() {
-                    total += count(&child, depth - 1, book, stop)?;
+                child.play(mv, rulebook);
+                if rulebook.mover_win(&child, mv).is_none() {
+                    total += count(&child, depth - 1, rulebook, stop)?;
                 }
             }
             Some(total)
@@ -79,20 +79,20 @@ pub fn divide<G: Geometry>(
     if depth == 0 || is_over(board, rules) {
         return Vec::new();
     }
-    let book = Rulebook::new(*rules);
-    board.generate_moves(&book, &mut list);
+    let rulebook = Rulebook::new(*rules);
+    board.generate_moves(&rulebook, &mut list);
     progress.roots_total.store(list.len(), Ordering::Relaxed);
     list.par_iter()
         .with_max_len(1)
         .map(|&mv| {
             let mut child = *board;
-            child.play(mv, &book);
+            child.play(mv, &rulebook);
             let n = if depth == 1 {
                 1
-            } else if book.mover_win(&child, mv).is_some() {
+            } else if rulebook.mover_win(&child, mv).is_some() {
                 0
             } else {
-                count(&child, depth - 1, &book, None).expect("no stop")
+                count(&child, depth - 1, &rulebook, None).expect("no stop")
             };
             progress.leaves.fetch_add(n, Ordering::Relaxed);
             progress.roots_done.fetch_add(1, Ordering::Relaxed);
@@ -112,19 +112,19 @@ pub fn divide_until<G: Geometry>(
     if depth == 0 || is_over(board, rules) {
         return Some(Vec::new());
     }
-    let book = Rulebook::new(*rules);
-    board.generate_moves(&book, &mut list);
+    let rulebook = Rulebook::new(*rules);
+    board.generate_moves(&rulebook, &mut list);
     list.par_iter()
         .with_max_len(1)
         .map(|&mv| {
             let mut child = *board;
-            child.play(mv, &book);
+            child.play(mv, &rulebook);
             let n = if depth == 1 {
                 1
-            } else if book.mover_win(&child, mv).is_some() {
+            } else if rulebook.mover_win(&child, mv).is_some() {
                 0
             } else {
-                count(&child, depth - 1, &book, Some(stop))?
+                count(&child, depth - 1, &rulebook, Some(stop))?
             };
             Some((mv, n))
         })
@@ -148,22 +148,20 @@ pub fn perft_parallel<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) 
 /// Why a position could not be counted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PerftError {
-    #[error("board size {0}: Hnefi plays 7, 9, 11 and 13")]
-    Size(u8),
+    #[error(transparent)]
+    Size(#[from] crate::board::SizeError),
     #[error("position: {0}")]
     Position(String),
 }
 
 /// [`divide`] of a position (a FEN, or an OpenTafl position string and the side to move)
-/// under `rules`, on a board of `rules.side`: the one place that picks the compiled board for
-/// a size. The moves come back as text.
+/// under `rules`, on a board of `rules.width`. The moves come back as text.
 pub fn divide_fen(
     fen: &str,
     depth: u32,
     rules: &Rules,
     progress: &Progress,
 ) -> Result<Vec<(String, u64)>, PerftError> {
-    use crate::board::geometry::{Eleven, Nine, Seven, Thirteen};
     fn run<G: Geometry>(
         fen: &str,
         depth: u32,
@@ -182,13 +180,7 @@ pub fn divide_fen(
             .map(|(mv, n)| (mv.to_string(), n))
             .collect())
     }
-    match rules.width {
-        7 => run::<Seven>(fen, depth, rules, progress),
-        9 => run::<Nine>(fen, depth, rules, progress),
-        11 => run::<Eleven>(fen, depth, rules, progress),
-        13 => run::<Thirteen>(fen, depth, rules, progress),
-        n => Err(PerftError::Size(n)),
-    }
+    crate::with_size!(rules.width, run(fen, depth, rules, progress))?
 }
 
 #[cfg(test)]

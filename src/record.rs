@@ -18,7 +18,7 @@ pub const REAL_GAMES: &str = include_str!("../data/copenhagen.csv");
 
 /// One game of a record file.
 #[derive(Clone, Debug)]
-pub struct GameRecord<G: Geometry = Eleven> {
+pub struct GameRecord<G: Geometry> {
     pub moves: Vec<RecordMove<G>>,
     /// The game ended on time (a trailing `timeout` token).
     pub timeout: bool,
@@ -122,7 +122,7 @@ impl GameRecord<Eleven> {
 
 /// Every game of a record file, with its line number; lines that do not parse are skipped
 /// and reported to the log.
-pub fn read_games(text: &str) -> Vec<(usize, GameRecord)> {
+pub fn read_games(text: &str) -> Vec<(usize, GameRecord<crate::board::Eleven>)> {
     read_games_of(text)
 }
 
@@ -251,7 +251,7 @@ mod tests {
     #[test]
     fn written_games_read_back() {
         let line = "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2,1,0,Ongoing";
-        let game: GameRecord = GameRecord::parse(line).unwrap();
+        let game: GameRecord<Eleven> = GameRecord::parse(line).unwrap();
         assert!(game.rules.is_none() && game.start.is_none());
         let moves: Vec<_> = game.moves.iter().map(|m| m.mv).collect();
         let written = write_game(
@@ -270,7 +270,7 @@ mod tests {
             true,
         );
         assert_eq!(won, "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2 timeout,1,0,Black");
-        let back: GameRecord = GameRecord::parse(&won).unwrap();
+        let back: GameRecord<Eleven> = GameRecord::parse(&won).unwrap();
         assert!(
             back.timeout && back.result == Verdict::Win(Side::Attackers) && back.moves.len() == 5
         );

@@ -3,6 +3,7 @@
 
 mod common;
 
+use hnefi::board::Eleven;
 use hnefi::learn::sample::{GameResult, Sample};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -68,7 +69,7 @@ fn lines(path: &Path) -> Vec<String> {
 fn games(lines: &[String]) -> BTreeSet<u64> {
     lines
         .iter()
-        .map(|l| l.parse::<Sample>().expect("a sample").game)
+        .map(|l| l.parse::<Sample<Eleven>>().expect("a sample").game)
         .collect()
 }
 
@@ -80,7 +81,7 @@ fn datagen_is_seeded_and_sharded() {
     assert!(err.contains("datagen: 4 games, "), "{err}");
     assert!(err.contains("positions/s"), "{err}");
     let all = lines(&dir.join("all.txt"));
-    let samples: Vec<Sample> = all.iter().map(|l| l.parse().expect("a sample")).collect();
+    let samples: Vec<Sample<Eleven>> = all.iter().map(|l| l.parse().expect("a sample")).collect();
     assert_eq!(
         games(&all),
         BTreeSet::from([3_000_000_000, 3_000_000_001, 3_000_000_002, 3_000_000_003])
@@ -179,7 +180,7 @@ fn datagen_plays_with_the_network_when_asked() {
     // The same games by number, played otherwise: the scores are the network's.
     assert_eq!(games(&hand), games(&nnue));
     assert_ne!(hand, nnue);
-    assert!(nnue.iter().all(|l| l.parse::<Sample>().is_ok()));
+    assert!(nnue.iter().all(|l| l.parse::<Sample<Eleven>>().is_ok()));
     // Seeded as ever: the same network plays the same games.
     let (ok, err) = datagen(
         &dir,
@@ -238,7 +239,7 @@ fn games_data_writes_every_position_of_the_finished_games() {
     let dir = workdir("games");
     let (ok, out, err) = common::output_of_hnefi_in(&dir, &["games-data", "games.csv"]);
     assert!(ok, "{err}");
-    let samples: Vec<Sample> = out.lines().map(|l| l.parse().expect("a sample")).collect();
+    let samples: Vec<Sample<Eleven>> = out.lines().map(|l| l.parse().expect("a sample")).collect();
     // 10 positions of line 1, 11 of line 2, none of the unfinished line 3, 2 of line 4, and
     // 12 of line 5, whose last position (the king on a11) is over.
     let count = |game: u64| samples.iter().filter(|s| s.game == game).count();

@@ -147,7 +147,7 @@ fn games_written_by_hnefi_read_back_the_same() {
 fn records_hnefi_writes_read_back_byte_for_byte() {
     let text = common::games_text();
     let rules = copenhagen_without_repetition();
-    let write = |game: &hnefi::record::GameRecord| {
+    let write = |game: &hnefi::record::GameRecord<hnefi::board::Eleven>| {
         let moves: Vec<_> = game.moves.iter().map(|m| m.mv).collect();
         hnefi::record::write_game(
             &hnefi::board::Board::start(),

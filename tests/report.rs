@@ -142,11 +142,14 @@ fn annotate_and_board_refuse_bad_input_clearly() {
         !ok && err.contains("neither a file nor a game: give the moves"),
         "{err}"
     );
+    // A position of a size Hnefi does not play is refused as such, never read as 11x11.
     let (ok, _, err) = hnefi(&["board", "--fen", "11/11 a"]);
     assert!(
-        !ok && err.contains("--fen: ") && err.contains("expected 11 ranks"),
+        !ok && err.contains("a board of side 2: Hnefi plays boards of side 7, 9, 11 and 13"),
         "{err}"
     );
+    let (ok, _, err) = hnefi(&["board", "--fen", "11/11/11/11/11/11/11/11/11/11 a"]);
+    assert!(!ok && err.contains("a board of side 10"), "{err}");
     let (ok, _, err) = hnefi(&["board", "--rules", "brandubh", "--moves", "k4k5"]);
     assert!(!ok && err.contains("--moves 1 (k4k5)"), "{err}");
     let (ok, _, err) = hnefi(&["board", "--moves", "d1d3 d3d1"]);

@@ -31,7 +31,7 @@ fn score_of(end: Outcome, side: Side, plies: u32) -> Score {
     }
 }
 
-fn depth_1(searchmoves: Vec<hnefi::board::Move>) -> Limits {
+fn depth_1(searchmoves: Vec<hnefi::board::Move>) -> Limits<hnefi::board::Eleven> {
     Limits {
         depth: Some(1),
         searchmoves,

@@ -196,7 +196,7 @@ fn a_hash_size_beyond_memory_is_refused_and_the_old_table_kept() {
     );
     // The engine still searches, and still takes a size that fits.
     let pos = Position::start(Rules::default());
-    let depth = |engine: &mut Engine| {
+    let depth = |engine: &mut Engine<hnefi::board::Eleven>| {
         engine
             .search(
                 &pos,
@@ -351,7 +351,7 @@ fn blunders(count: usize) -> Vec<Position> {
     found
 }
 
-fn weakest(seed: u64) -> Engine {
+fn weakest(seed: u64) -> Engine<hnefi::board::Eleven> {
     Engine::new(Options {
         level: Level::MIN,
         seed: Some(seed),

@@ -9,12 +9,12 @@
 
 mod reference;
 
-use hnefi::board::{MoveList, Position, Preset, Reason, Rules, Side};
+use hnefi::board::{Eleven, MoveList, Position, Preset, Reason, Rules, Side};
 use hnefi::search::{Engine, Limits, Options};
 use reference::text_protocol::{Rng, TextProtocol};
 
 /// Plays game `seed` into both judges; returns how it ended, as Hnefi's label.
-fn play_game(program: &std::path::Path, seed: u64, engine: &mut Engine) -> &'static str {
+fn play_game(program: &std::path::Path, seed: u64, engine: &mut Engine<Eleven>) -> &'static str {
     let mut reference = TextProtocol::start(program, 11);
     let mut pos = Position::start(Rules::preset(Preset::HnefataflOrg));
     let mut rng = Rng::for_game(seed);

@@ -24,15 +24,15 @@ pub struct Custodial<G: Geometry> {
 
 impl<G: Geometry> Custodial<G> {
     #[inline]
-    pub fn of(board: &Board<G>, mover: Side, book: &Rulebook<G>) -> Self {
-        let rules = book.rules();
+    pub fn of(board: &Board<G>, mover: Side, rulebook: &Rulebook<G>) -> Self {
+        let rules = rulebook.rules();
         let king = Bitboard::<G>::from_square(board.king());
         let (men, victims, victim) = match mover {
             Side::Attackers => (board.attackers(), board.defenders(), Piece::Defender),
             Side::Defenders => (board.defenders(), board.attackers(), Piece::Attacker),
         };
         let own_king = mover == Side::Defenders;
-        if book.terrain().classic_captures && rules.king_hammer && rules.king_anvil {
+        if rulebook.terrain().classic_captures && rules.king_hammer && rules.king_anvil {
             // Copenhagen's squares as constants: the hot path of every board of that kind.
             let (hammers, throne_hostile) = match mover {
                 Side::Attackers => (men, board.king() != Square::throne()),
@@ -61,7 +61,7 @@ impl<G: Geometry> Custodial<G> {
         Custodial {
             hammers,
             victims,
-            anvils: partners | book.terrain().hostile_to(victim, board.occupied()),
+            anvils: partners | rulebook.terrain().hostile_to(victim, board.occupied()),
         }
     }
 
@@ -83,10 +83,10 @@ pub(crate) fn captured_by<G: Geometry>(
     board: &Board<G>,
     mv: Move<G>,
     mover: Side,
-    book: &Rulebook<G>,
+    rulebook: &Rulebook<G>,
 ) -> Bitboard<G> {
     let to = mv.to();
-    let rules = book.rules();
+    let rules = rulebook.rules();
     if to == board.king() && !rules.king_hammer {
         return Bitboard::<G>::EMPTY;
     }
@@ -94,7 +94,7 @@ pub(crate) fn captured_by<G: Geometry>(
         hammers,
         victims,
         anvils,
-    } = Custodial::of(board, mover, book);
+    } = Custodial::of(board, mover, rulebook);
     let to_bb = Bitboard::<G>::from_square(to);
     let mut captured = Bitboard::<G>::EMPTY;
     for dir in Direction::ALL {
@@ -106,7 +106,7 @@ pub(crate) fn captured_by<G: Geometry>(
     if rules.shieldwall && (to.is_edge() || rules.shieldwall_any_move) {
         // The rules' corners, which a variant may move or leave out.
         let brackets = if rules.shieldwall_corners {
-            book.terrain().corners
+            rulebook.terrain().corners
         } else {
             Bitboard::EMPTY
         };

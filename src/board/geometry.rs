@@ -13,23 +13,6 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
-/// Runs `$run::<G>($args)` with `G` the geometry of boards of `$side` (7, 9, 11 or 13; any
-/// other is 11x11): where a protocol or a tool picks the size its code is compiled for.
-#[macro_export]
-macro_rules! with_size {
-    ($side:expr, $run:ident ( $($args:expr),* )) => {
-        match $side {
-            7 => $run::<$crate::board::Seven>($($args),*),
-            9 => $run::<$crate::board::Nine>($($args),*),
-            13 => $run::<$crate::board::Thirteen>($($args),*),
-            _ => $run::<$crate::board::Eleven>($($args),*),
-        }
-    };
-}
-
-/// The widths of the boards Hnefi plays, a type each.
-pub const SIDES: [u8; 4] = [7, 9, 11, 13];
-
 /// The most squares of any board: 13x13.
 pub const MAX_SQUARES: usize = 169;
 

@@ -18,6 +18,7 @@ pub mod piece;
 pub mod position;
 pub mod rulebook;
 pub mod rules;
+pub mod sizes;
 pub mod square;
 pub mod terrain;
 pub mod zobrist;
@@ -29,6 +30,7 @@ pub use outcome::{Outcome, Reason};
 pub use piece::{Piece, Side};
 pub use rulebook::History;
 pub use rules::{Preset, Rules, UnknownPreset};
+pub use sizes::{SIDES, SizeError, side_of};
 
 /// The board's types for every size, for code generic over a [`Geometry`].
 pub mod generic {

@@ -21,8 +21,8 @@ impl<G: Geometry> Board<G> {
     }
 
     /// Appends every legal move of the side to move (history not considered).
-    pub fn generate_moves(&self, book: &Rulebook<G>, list: &mut MoveList<G>) {
-        let terrain = book.terrain();
+    pub fn generate_moves(&self, rulebook: &Rulebook<G>, list: &mut MoveList<G>) {
+        let terrain = rulebook.terrain();
         let occupied = self.occupied();
         let men = match self.side_to_move() {
             Side::Attackers => self.attackers(),
@@ -66,16 +66,16 @@ impl<G: Geometry> Board<G> {
     pub fn generate_moves_to(
         &self,
         targets: Bitboard<G>,
-        book: &Rulebook<G>,
+        rulebook: &Rulebook<G>,
         list: &mut MoveList<G>,
     ) {
-        let terrain = book.terrain();
+        let terrain = rulebook.terrain();
         let kind = self.men_kind();
         let king_moves = self.side_to_move() == Side::Defenders;
         if terrain.restricted_moves(kind) || (king_moves && terrain.restricted_moves(Piece::King)) {
             // Re-entry and speed limits depend on where a piece comes from: filter generation.
             let mut all = MoveList::new();
-            self.generate_moves(book, &mut all);
+            self.generate_moves(rulebook, &mut all);
             list.extend(all.into_iter().filter(|m| targets.contains(m.to())));
             return;
         }
@@ -109,8 +109,8 @@ impl<G: Geometry> Board<G> {
     /// The number of legal moves of the side to move, counted set-wise: all men slide at once
     /// in each direction, and their rays never overlap (see [`Bitboard::slide`]).
     #[inline]
-    pub fn count_moves(&self, book: &Rulebook<G>) -> u32 {
-        let terrain = book.terrain();
+    pub fn count_moves(&self, rulebook: &Rulebook<G>) -> u32 {
+        let terrain = rulebook.terrain();
         if terrain.classic_moves {
             let occupied = self.occupied();
             let empty = !occupied;
@@ -132,7 +132,7 @@ impl<G: Geometry> Board<G> {
         let king_moves = self.side_to_move() == Side::Defenders;
         if terrain.restricted_moves(kind) {
             let mut list = MoveList::new();
-            self.generate_moves(book, &mut list);
+            self.generate_moves(rulebook, &mut list);
             return list.len() as u32;
         }
         let occupied = self.occupied();

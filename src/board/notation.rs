@@ -477,7 +477,7 @@ mod tests {
         assert!(e(&START_FEN.replace("5a5/11", "5a5/k10")).contains("two or more kings"));
         // Which squares a man may stand on is the rules' to say (`Rulebook::check_setup`):
         // the text form takes a man on Copenhagen's throne or corners.
-        let book = super::super::rulebook::Rulebook::default();
+        let rulebook = super::super::rulebook::Rulebook::default();
         for (fen, square) in [
             ("a10/11/11/11/11/11/11/11/11/11/10k a", "a11"),
             ("11/11/11/11/11/5a5/11/11/11/11/10k a", "f6"),
@@ -485,7 +485,7 @@ mod tests {
             ("11/11/11/11/11/11/11/11/11/11/k9d a", "k1"),
         ] {
             let board = parse_fen(fen).unwrap();
-            let error = book.check_setup(&board).unwrap_err().to_string();
+            let error = rulebook.check_setup(&board).unwrap_err().to_string();
             assert!(
                 error.contains(&format!("{square} is a restricted")),
                 "{error}"

@@ -21,7 +21,7 @@ pub enum RulesStringError {
     NotKeyValue(String),
     #[error("no 'dim:' key (the board's side)")]
     NoSide,
-    #[error("board size '{0}' (Hnefi plays 7, 9, 11 and 13)")]
+    #[error("board size '{0}' (Hnefi plays {sides})", sides = super::sizes::sides_text())]
     BoardSize(String),
     #[error("'{key}:{value}': {expected}")]
     BadValue {
@@ -58,10 +58,11 @@ pub fn parse_rules_string(text: &str) -> Result<Variant, RulesStringError> {
     }
     let get = |key: &str| fields.iter().find(|(k, _)| *k == key).map(|&(_, v)| v);
     let side_text = get("dim").ok_or(RulesStringError::NoSide)?;
-    let side: u8 = match side_text.parse() {
-        Ok(n @ (7 | 9 | 11 | 13)) => n,
-        _ => return Err(RulesStringError::BoardSize(side_text.to_string())),
-    };
+    let side = side_text
+        .parse()
+        .ok()
+        .and_then(|n| super::sizes::check(n).ok())
+        .ok_or_else(|| RulesStringError::BoardSize(side_text.to_string()))?;
     let mut rules = defaults(side, get("name"));
     let mut start = None;
     for &(key, value) in &fields {

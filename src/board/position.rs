@@ -202,10 +202,14 @@ impl<G: Geometry> Board<G> {
         Ok(())
     }
 
-    /// Checks that `mv` is a legal move here under `book`'s rules (its special squares and
+    /// Checks that `mv` is a legal move here under `rulebook`'s rules (its special squares and
     /// speed limits), by the board alone (no history, game not over).
-    pub fn check_move_under(&self, mv: Move<G>, book: &Rulebook<G>) -> Result<(), MoveError<G>> {
-        let terrain = book.terrain();
+    pub fn check_move_under(
+        &self,
+        mv: Move<G>,
+        rulebook: &Rulebook<G>,
+    ) -> Result<(), MoveError<G>> {
+        let terrain = rulebook.terrain();
         // On the classic squares the rule-free check is the same, and cheaper; a refusal
         // still gets the rules' reason below.
         if terrain.classic_moves && self.check_move(mv).is_ok() {
@@ -265,7 +269,7 @@ impl<G: Geometry> Board<G> {
 
     /// Plays `mv`, which must be legal, and returns the pieces it captured.
     #[inline]
-    pub fn play(&mut self, mv: Move<G>, book: &Rulebook<G>) -> Bitboard<G> {
+    pub fn play(&mut self, mv: Move<G>, rulebook: &Rulebook<G>) -> Bitboard<G> {
         let (from, to) = (mv.from(), mv.to());
         let mover = self.side;
         let piece = if from == self.king {
@@ -287,7 +291,7 @@ impl<G: Geometry> Board<G> {
         self.key ^=
             G::keys().piece(piece, from) ^ G::keys().piece(piece, to) ^ G::keys().defenders_to_move;
 
-        let captured = captures::captured_by(self, mv, mover, book);
+        let captured = captures::captured_by(self, mv, mover, rulebook);
         if captured.any() {
             let victim = match mover {
                 Side::Attackers => {
@@ -311,10 +315,10 @@ impl<G: Geometry> Board<G> {
     /// captured by surrounding (a strong or middleweight king); `None` where he cannot be
     /// captured so (a strong king on the edge) or is captured like a man instead. (Under
     /// Fetlar beside the throne this includes the throne, which no attacker can hold.)
-    pub fn king_capture_squares(&self, book: &Rulebook<G>) -> Option<Bitboard<G>> {
-        let terrain = book.terrain();
+    pub fn king_capture_squares(&self, rulebook: &Rulebook<G>) -> Option<Bitboard<G>> {
+        let terrain = rulebook.terrain();
         let around = Bitboard::from_square(self.king).neighbours();
-        let surrounded = match book.rules().king {
+        let surrounded = match rulebook.rules().king {
             KingStrength::Strong => true,
             KingStrength::Weak => false,
             KingStrength::StrongNearThrone => terrain.throne_area.contains(self.king),
@@ -333,30 +337,30 @@ impl<G: Geometry> Board<G> {
     /// Whether the king, where he stands, is captured like a man: between two attackers or an
     /// attacker and a square hostile to him (a weak king, or one away from the throne where
     /// the rules make him strong only there).
-    pub fn king_captured_like_a_man(&self, book: &Rulebook<G>) -> bool {
-        match book.rules().king {
+    pub fn king_captured_like_a_man(&self, rulebook: &Rulebook<G>) -> bool {
+        match rulebook.rules().king {
             KingStrength::Weak => true,
-            KingStrength::StrongNearThrone => !book.terrain().throne_area.contains(self.king),
-            KingStrength::StrongOnThrone => !book.terrain().throne.contains(self.king),
+            KingStrength::StrongNearThrone => !rulebook.terrain().throne_area.contains(self.king),
+            KingStrength::StrongOnThrone => !rulebook.terrain().throne.contains(self.king),
             KingStrength::Strong | KingStrength::Middleweight => false,
         }
     }
 
     /// Whether an attacker just landed on `to` captured the king.
-    pub fn king_captured(&self, to: Square<G>, book: &Rulebook<G>) -> bool {
+    pub fn king_captured(&self, to: Square<G>, rulebook: &Rulebook<G>) -> bool {
         let around = Bitboard::from_square(self.king).neighbours();
         if !around.contains(to) {
             return false;
         }
-        if let Some(needed) = self.king_capture_squares(book) {
+        if let Some(needed) = self.king_capture_squares(rulebook) {
             return (needed & !self.attackers).is_empty();
         }
-        if !self.king_captured_like_a_man(book) {
+        if !self.king_captured_like_a_man(rulebook) {
             // A strong king on the edge.
             return false;
         }
         // Like a man: the square beyond him, seen from the attacker, is hostile to him.
-        let hostile = self.attackers | book.terrain().hostile_to(Piece::King, self.occupied());
+        let hostile = self.attackers | rulebook.terrain().hostile_to(Piece::King, self.occupied());
         let beyond = Direction::ALL
             .into_iter()
             .find(|&d| to.step(d) == Some(self.king))
@@ -385,7 +389,7 @@ impl<G: Geometry> fmt::Debug for Board<G> {
 #[derive(Clone, Debug)]
 pub struct Position<G: Geometry> {
     board: Board<G>,
-    book: Rulebook<G>,
+    rulebook: Rulebook<G>,
     /// Plies since the last capture (or since the start).
     quiet_plies: u16,
     history: Vec<Undo<G>>,
@@ -411,7 +415,7 @@ impl<G: Geometry> Position<G> {
     pub fn new(board: Board<G>, rules: Rules) -> Self {
         Position {
             board,
-            book: Rulebook::new(rules),
+            rulebook: Rulebook::new(rules),
             quiet_plies: 0,
             history: Vec::with_capacity(256),
             keys: Vec::with_capacity(256),
@@ -424,11 +428,11 @@ impl<G: Geometry> Position<G> {
     }
 
     pub fn rules(&self) -> &Rules {
-        self.book.rules()
+        self.rulebook.rules()
     }
 
     pub fn rulebook(&self) -> &Rulebook<G> {
-        &self.book
+        &self.rulebook
     }
 
     pub fn side_to_move(&self) -> Side {
@@ -466,7 +470,9 @@ impl<G: Geometry> Position<G> {
 
     /// How many times the current position (board and side to move) has occurred.
     pub fn occurrences(&self) -> usize {
-        self.book.occurrences(&self.board, &self.history()).count as usize
+        self.rulebook
+            .occurrences(&self.board, &self.history())
+            .count as usize
     }
 
     /// Plays `mv` without checking it; returns the captures.
@@ -478,7 +484,7 @@ impl<G: Geometry> Position<G> {
         });
         self.keys.push(self.board.key);
         self.arrangements.push(self.board.arrangement_key());
-        let captured = self.board.play(mv, &self.book);
+        let captured = self.board.play(mv, &self.rulebook);
         self.quiet_plies = if captured.any() {
             0
         } else {
@@ -492,7 +498,7 @@ impl<G: Geometry> Position<G> {
         if let Some(outcome) = self.outcome() {
             return Err(MoveError::GameOver(outcome));
         }
-        self.board.check_move_under(mv, &self.book)?;
+        self.board.check_move_under(mv, &self.rulebook)?;
         if self.repeats_forbidden_board(mv) {
             return Err(MoveError::Repeats(mv));
         }
@@ -515,7 +521,7 @@ impl<G: Geometry> Position<G> {
     /// capturing move). The rules here allow such a capture; a bot on that server avoids it.
     pub fn recreates_board_before_captures(&self, mv: Move<G>) -> bool {
         let side = self.board.side;
-        if !self.book.repeats_forbidden_for(side) {
+        if !self.rulebook.repeats_forbidden_for(side) {
             return false;
         }
         let Some(piece) = self.board.piece_at(mv.from()) else {
@@ -529,13 +535,12 @@ impl<G: Geometry> Position<G> {
 
     /// Under `DefendersMayNotRepeat`: whether the defenders' `mv` recreates an earlier board.
     pub fn repeats_forbidden_board(&self, mv: Move<G>) -> bool {
-        if !self.book.repeats_forbidden_for(self.board.side) {
+        if !self.rulebook.repeats_forbidden_for(self.board.side) {
             return false;
         }
-        let mut after = self.board;
-        let captured = after.play(mv, &self.book);
-        self.book
-            .recreates_forbidden_board(&self.history(), &after, captured)
+        self.rulebook
+            .play_allowed(&self.board, mv, &self.history())
+            .is_none()
     }
 
     /// The legal moves, history included (empty when the game is over).
@@ -544,16 +549,15 @@ impl<G: Geometry> Position<G> {
         if self.outcome().is_some() {
             return;
         }
-        self.board.generate_moves(&self.book, list);
-        if self.book.repeats_forbidden_for(self.board.side) {
-            list.retain(|m| !self.repeats_forbidden_board(*m));
-        }
+        self.board.generate_moves(&self.rulebook, list);
+        self.rulebook
+            .retain_allowed(&self.board, &self.history(), list);
     }
 
     /// Whether the game is over, and how, as the rulebook judges it.
     pub fn outcome(&self) -> Option<Outcome> {
         let landing = self.last_move().map(|m| m.to());
-        self.book.outcome(&self.board, landing, &self.history())
+        self.rulebook.outcome(&self.board, landing, &self.history())
     }
 }
 

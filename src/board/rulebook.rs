@@ -335,11 +335,29 @@ impl<G: Geometry> Rulebook<G> {
         }
         let mut list = MoveList::<G>::new();
         board.generate_moves(self, &mut list);
-        list.iter().any(|&mv| {
-            let mut after = *board;
-            let captured = after.play(mv, self);
-            !self.recreates_forbidden_board(history, &after, captured)
-        })
+        list.iter()
+            .any(|&mv| self.play_allowed(board, mv, history).is_some())
+    }
+
+    /// `mv` played from `board`, with the men it captured, or `None` where the rules forbid it
+    /// as a repeat of `history`: the one filter of the repetition rule that forbids moves.
+    #[inline]
+    pub fn play_allowed(
+        &self,
+        board: &Board<G>,
+        mv: Move<G>,
+        history: &History,
+    ) -> Option<(Board<G>, Bitboard<G>)> {
+        let mut after = *board;
+        let captured = after.play(mv, self);
+        (!self.recreates_forbidden_board(history, &after, captured)).then_some((after, captured))
+    }
+
+    /// Drops from `list`, moves of `board`, those the rules forbid as a repeat of `history`.
+    pub fn retain_allowed(&self, board: &Board<G>, history: &History, list: &mut MoveList<G>) {
+        if self.repeats_forbidden_for(board.side_to_move()) {
+            list.retain(|mv| self.play_allowed(board, *mv, history).is_some());
+        }
     }
 
     /// Whether some moves of `side` may be forbidden as repeats, so that callers need to ask
@@ -430,24 +448,24 @@ mod tests {
     #[test]
     fn occurrences_count_every_other_position_and_the_latest() {
         let rules = Rules::default();
-        let book = Rulebook::<Eleven>::new(rules);
+        let rulebook = Rulebook::<Eleven>::new(rules);
         let (keys, arr, board) = line(&format!("{CYCLE} {CYCLE}"), &rules);
         let history = History::new(&keys, &arr, keys.len());
         assert_eq!(
-            book.occurrences(&board, &history),
+            rulebook.occurrences(&board, &history),
             Occurrences {
                 count: 3,
                 latest: Some(4)
             }
         );
         assert_eq!(
-            book.outcome(&board, None, &history),
+            rulebook.outcome(&board, None, &history),
             Some(Outcome::win(Side::Attackers, Reason::Repetition))
         );
         // Judged as if the last capture came four plies ago: the second occurrence only.
         let recent = History::new(&keys[4..], &arr[4..], keys.len());
-        assert_eq!(book.occurrences(&board, &recent).count, 2);
-        assert_eq!(book.outcome(&board, None, &recent), None);
+        assert_eq!(rulebook.occurrences(&board, &recent).count, 2);
+        assert_eq!(rulebook.outcome(&board, None, &recent), None);
     }
 
     #[test]
@@ -468,17 +486,17 @@ mod tests {
 
     #[test]
     fn counted_draws_read_the_history_lengths() {
-        let book = Rulebook::<Eleven>::new(Rules::preset(Preset::HnefataflOrg));
+        let rulebook = Rulebook::<Eleven>::new(Rules::preset(Preset::HnefataflOrg));
         let board = Board::start();
-        let draw = |plies| book.outcome(&board, None, &History::new(&[], &[], plies));
+        let draw = |plies| rulebook.outcome(&board, None, &History::new(&[], &[], plies));
         assert_eq!(draw(140), None);
         assert_eq!(draw(141), Some(Outcome::draw(Reason::MoveLimit)));
-        let book = Rulebook::<Eleven>::new(Rules {
+        let rulebook = Rulebook::<Eleven>::new(Rules {
             draw_fort_loses: false,
             ..Rules::preset(Preset::Copenhagen2017)
         });
         let keys = [1; 100];
-        let quiet = |n: usize| book.outcome(&board, None, &History::new(&keys[..n], &[], 200));
+        let quiet = |n: usize| rulebook.outcome(&board, None, &History::new(&keys[..n], &[], 200));
         assert_eq!(quiet(99), None);
         assert_eq!(quiet(100), Some(Outcome::draw(Reason::NoCaptures)));
     }
@@ -493,25 +511,28 @@ mod tests {
 
     #[test]
     fn a_stuck_side_comes_before_the_rules_that_look_back() {
-        let book = Rulebook::<Eleven>::new(Rules::preset(Preset::Copenhagen2017));
+        let rulebook = Rulebook::<Eleven>::new(Rules::preset(Preset::Copenhagen2017));
         let keys = [1; 100];
         let history = History::new(&keys, &[], 140);
         let stuck = Some(Outcome::win(Side::Attackers, Reason::NoMoves));
-        assert_eq!(book.outcome(&stuck_king(), None, &history), stuck);
-        assert_eq!(book.judge_history(&stuck_king(), &history).end, stuck);
+        assert_eq!(rulebook.outcome(&stuck_king(), None, &history), stuck);
+        assert_eq!(rulebook.judge_history(&stuck_king(), &history).end, stuck);
     }
 
     #[test]
     fn hnefatafl_org_adjudicates_before_looking_at_the_side_to_move() {
         // As the site's program does: the length limit first, then its no-escape test (which
         // the boxed lone king fails), and only then the side without a move.
-        let book = Rulebook::<Eleven>::new(Rules::preset(Preset::HnefataflOrg));
+        let rulebook = Rulebook::<Eleven>::new(Rules::preset(Preset::HnefataflOrg));
         let at = |plies| History::new(&[], &[], plies);
         let limit = Some(Outcome::draw(Reason::MoveLimit));
-        assert_eq!(book.outcome(&stuck_king(), None, &at(141)), limit);
-        assert_eq!(book.judge_history(&stuck_king(), &at(141)).end, limit);
+        assert_eq!(rulebook.outcome(&stuck_king(), None, &at(141)), limit);
+        assert_eq!(rulebook.judge_history(&stuck_king(), &at(141)).end, limit);
         let no_escape = Some(Outcome::win(Side::Attackers, Reason::NoEscape));
-        assert_eq!(book.outcome(&stuck_king(), None, &at(20)), no_escape);
-        assert_eq!(book.judge_history(&stuck_king(), &at(20)).end, no_escape);
+        assert_eq!(rulebook.outcome(&stuck_king(), None, &at(20)), no_escape);
+        assert_eq!(
+            rulebook.judge_history(&stuck_king(), &at(20)).end,
+            no_escape
+        );
     }
 }

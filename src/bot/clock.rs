@@ -138,7 +138,7 @@ mod tests {
         }
     }
 
-    fn hard(limits: &Limits) -> Duration {
+    fn hard(limits: &Limits<Eleven>) -> Duration {
         TimeManager::new(
             limits,
             Side::Attackers,

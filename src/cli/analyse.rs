@@ -2,7 +2,7 @@
 //! evaluation term by term.
 
 use super::CliError;
-use super::common::{EvalChoice, GameArgs, sized};
+use super::common::{EvalChoice, GameArgs};
 use clap::Args;
 use hnefi::board::Side;
 use hnefi::report::graph::percent;
@@ -33,8 +33,8 @@ pub struct AnalyseArgs {
 }
 
 pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
-    let rules = args.game.rules();
-    sized!(rules.rules.width, analyse_on(&args, &rules))
+    let rules = args.game.rules()?;
+    hnefi::with_size!(rules.rules.width, analyse_on(&args, &rules))?
 }
 
 fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), CliError> {
@@ -150,8 +150,8 @@ pub struct EvalArgs {
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
-    let rules = args.game.rules();
-    sized!(rules.rules.width, eval_on(&args, &rules))
+    let rules = args.game.rules()?;
+    hnefi::with_size!(rules.rules.width, eval_on(&args, &rules))?
 }
 
 fn eval_on<G: Size>(args: &EvalArgs, rules: &NamedRules) -> Result<(), CliError> {

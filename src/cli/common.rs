@@ -178,20 +178,6 @@ pub(super) fn interrupt_flag(notice: &'static str) -> Arc<AtomicBool> {
     stop
 }
 
-/// Calls `$run::<G>($args)` with `G` the board of `$side` (7, 9, 11 or 13, as rules give it):
-/// the one place a command picks the size its work is compiled for.
-macro_rules! sized {
-    ($side:expr, $run:ident ( $($args:expr),* )) => {
-        match $side {
-            7 => $run::<hnefi::board::Seven>($($args),*),
-            9 => $run::<hnefi::board::Nine>($($args),*),
-            13 => $run::<hnefi::board::Thirteen>($($args),*),
-            _ => $run::<hnefi::board::Eleven>($($args),*),
-        }
-    };
-}
-pub(super) use sized;
-
 /// `--fen`: the position a command starts from, on any board.
 #[derive(Args)]
 pub(super) struct PositionArg {
@@ -228,20 +214,18 @@ impl PositionArg {
 
     /// The rules a position command plays by: `--rules` if given, else those of the
     /// position's board size (Copenhagen on 11x11, see `Preset::default_for_width`).
-    pub fn rules(&self, given: Option<&NamedRules>) -> NamedRules {
+    pub fn rules(&self, given: Option<&NamedRules>) -> Result<NamedRules, CliError> {
         if let Some(rules) = given {
-            return rules.clone();
+            return Ok(rules.clone());
         }
-        let side = self.fen.as_deref().and_then(position_side).unwrap_or(11);
-        NamedRules::preset(hnefi::board::Preset::default_for_width(side))
+        let side = match self.fen.as_deref() {
+            Some(fen) => hnefi::board::side_of(fen)?,
+            None => 11,
+        };
+        Ok(NamedRules::preset(hnefi::board::Preset::default_for_width(
+            side,
+        )))
     }
-}
-
-/// The side of the board a FEN or an OpenTafl position string is written for: its count of
-/// ranks.
-fn position_side(text: &str) -> Option<u8> {
-    let placement = text.split_whitespace().next()?.trim_matches('/');
-    u8::try_from(placement.split('/').count()).ok()
 }
 
 /// The position options of the commands that show one position (`analyse`, `eval`, `board`):
@@ -261,7 +245,7 @@ pub(super) struct GameArgs {
 
 impl GameArgs {
     /// `--rules`, or those of the position's board size.
-    pub fn rules(&self) -> NamedRules {
+    pub fn rules(&self) -> Result<NamedRules, CliError> {
         self.position.rules(self.rules.as_ref())
     }
 
@@ -367,19 +351,4 @@ pub(super) fn load_net(path: &Path) -> Result<QuantisedNetwork, CliError> {
             reason: e.to_string(),
         },
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn positions_say_their_board_size() {
-        assert_eq!(position_side(START_FEN), Some(11));
-        assert_eq!(
-            position_side("/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ d"),
-            Some(7)
-        );
-        assert_eq!(position_side(""), None);
-    }
 }

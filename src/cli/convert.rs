@@ -52,14 +52,9 @@ fn kind_and_width(path: &Path) -> Result<(Kind, u8), CliError> {
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        let placement = trimmed.split([' ', ';']).next().unwrap_or("");
-        let ranks = placement.split('/').count();
-        return match u8::try_from(ranks) {
-            Ok(w) if hnefi::board::geometry::SIDES.contains(&w) => Ok((Kind::Text, w)),
-            _ => Err(invalid(
-                path,
-                &format!("the first FEN has {ranks} ranks: not a board of 7, 9, 11 or 13"),
-            )),
+        return match hnefi::board::side_of(trimmed) {
+            Ok(w) => Ok((Kind::Text, w)),
+            Err(e) => Err(invalid(path, &format!("the first FEN: {e}"))),
         };
     }
 }
@@ -87,7 +82,7 @@ pub fn convert(args: ConvertArgs) -> Result<(), CliError> {
             ));
         }
     }
-    hnefi::with_size!(width, convert_on(args, kind))
+    hnefi::with_size!(width, convert_on(args, kind))?
 }
 
 fn describe(kind: Kind) -> &'static str {

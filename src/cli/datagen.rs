@@ -95,7 +95,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
         return merge(files, output);
     }
     let (rules, _) = args.rules.rules_and_start();
-    hnefi::with_size!(rules.width, datagen_on(args))
+    hnefi::with_size!(rules.width, datagen_on(args))?
 }
 
 /// `hnefi datagen merge`: the merged file is written whole or not at all.

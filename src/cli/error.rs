@@ -65,6 +65,8 @@ pub enum CliError {
     Perft(#[from] hnefi::perft::PerftError),
     #[error(transparent)]
     Options(#[from] OptionsError),
+    #[error(transparent)]
+    Size(#[from] hnefi::board::SizeError),
     #[error("cannot start threads: {0}")]
     Threads(#[from] rayon::ThreadPoolBuildError),
     #[error(transparent)]

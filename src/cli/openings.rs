@@ -2,7 +2,7 @@
 //! random balanced openings from the start of any rules.
 
 use super::CliError;
-use super::common::{games_argument, games_text, progress_bar, sized, thread_pool};
+use super::common::{games_argument, games_text, progress_bar, thread_pool};
 use super::output::{check_writable, write_document};
 use clap::{ArgGroup, Args};
 use hnefi::board::generic::Move;
@@ -71,7 +71,7 @@ pub fn openings(args: OpeningsArgs) -> Result<(), CliError> {
         check_writable(path)?;
     }
     if let Some(count) = args.random {
-        return sized!(args.rules.rules.width, random_openings(&args, count));
+        return hnefi::with_size!(args.rules.rules.width, random_openings(&args, count))?;
     }
     if args.rules.start != START_FEN {
         return Err(CliError::Rules {

@@ -1,7 +1,7 @@
 //! `hnefi annotate` and `hnefi board`: parse the command line, run the report library, show
 //! progress on stderr and write the page or the drawing.
 
-use super::common::{GameArgs, sized};
+use super::common::GameArgs;
 use super::error::CliError;
 use super::output::{check_writable, unused_name, write_document};
 use clap::Args;
@@ -101,10 +101,10 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
     if let Some(path) = &out {
         check_writable(path)?;
     }
-    sized!(
+    hnefi::with_size!(
         rules.rules.width,
         annotate_on(&args, &found, &rules, out.as_deref())
-    )
+    )?
 }
 
 /// The report of the game `found` under `rules`, on their board `G`.
@@ -166,8 +166,8 @@ pub struct BoardArgs {
 }
 
 pub fn board(args: BoardArgs) -> Result<(), CliError> {
-    let rules = args.game.rules();
-    sized!(rules.rules.width, board_on(&args, &rules))
+    let rules = args.game.rules()?;
+    hnefi::with_size!(rules.rules.width, board_on(&args, &rules))?
 }
 
 fn board_on<G: Size>(args: &BoardArgs, rules: &NamedRules) -> Result<(), CliError> {

@@ -1,9 +1,7 @@
 //! `hnefi match`: the command line of the match runner and its progress display.
 
 use super::CliError;
-use super::common::{
-    check_runner_limits, interrupt_flag, match_openings, parse_shard, read_text, sized,
-};
+use super::common::{check_runner_limits, interrupt_flag, match_openings, parse_shard, read_text};
 use super::output::{check_writable, unused_name, write_document};
 use clap::{ArgAction, Args, Subcommand};
 use hnefi::search::size::Size;
@@ -489,7 +487,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         write_json(&merged, &json)?;
         return out!("{}", merged.report());
     }
-    sized!(args.rules.rules.width, play_match(args))
+    hnefi::with_size!(args.rules.rules.width, play_match(args))?
 }
 
 /// The match of `args` on boards of `G`, the rules' size.

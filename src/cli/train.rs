@@ -81,7 +81,7 @@ pub struct TrainArgs {
 
 pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let (rules, _) = args.rules.rules_and_start();
-    hnefi::with_size!(rules.width, train_on(args))
+    hnefi::with_size!(rules.width, train_on(args))?
 }
 
 fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
@@ -144,8 +144,8 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
     let mut train_data = empty();
     let mut validation = empty();
     let (rules, _) = args.rules.rules_and_start();
-    let book = Rulebook::<G>::new(rules);
-    let keep = |s: &Sample<G>| !args.quiet_only || train::is_quiet(&s.board, &book);
+    let rulebook = Rulebook::<G>::new(rules);
+    let keep = |s: &Sample<G>| !args.quiet_only || train::is_quiet(&s.board, &rulebook);
     let kept = |samples: &[Sample<G>]| {
         if args.quiet_only {
             let quiet = samples.iter().filter(|s| keep(s)).count();
@@ -163,9 +163,9 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
         };
         for s in samples.iter().filter(|s| keep(s)) {
             if held_out(s.game, args.seed, holdout) {
-                validation.push(s, &book, settings.lambda, settings.scale);
+                validation.push(s, &rulebook, settings.lambda, settings.scale);
             } else {
-                train_data.push(s, &book, settings.lambda, settings.scale);
+                train_data.push(s, &rulebook, settings.lambda, settings.scale);
             }
         }
         note!(
@@ -178,7 +178,7 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
     for path in &args.validate {
         let samples = pool.install(|| read_samples::<G>(path))?;
         for s in samples.iter().filter(|s| keep(s)) {
-            validation.push(s, &book, settings.lambda, settings.scale);
+            validation.push(s, &rulebook, settings.lambda, settings.scale);
         }
         note!(
             "{}: {} positions{} to validate on",

@@ -59,7 +59,7 @@ pub struct TuneArgs {
 
 pub fn tune(args: TuneArgs) -> Result<(), CliError> {
     let (rules, _) = args.rules.rules_and_start();
-    hnefi::with_size!(rules.width, tune_on(args))
+    hnefi::with_size!(rules.width, tune_on(args))?
 }
 
 fn tune_on<G: hnefi::search::size::Size>(args: TuneArgs) -> Result<(), CliError> {

@@ -305,7 +305,7 @@ pub fn attackers_cp(score: Score, side_to_move: Side) -> i32 {
 
 /// One self-play game.
 #[derive(Clone, Debug)]
-pub struct Game<G: Geometry = Eleven> {
+pub struct Game<G: Geometry> {
     /// The game's `g` within the run (its `GAME` field is [`Settings::game_number`]).
     pub index: u64,
     /// Every position from the start on while the game was going, in order.
@@ -792,7 +792,7 @@ mod tests {
         }
     }
 
-    fn engine() -> Engine {
+    fn engine() -> Engine<Eleven> {
         Engine::new(Options {
             hash_mb: 1,
             ..Options::default()
@@ -898,7 +898,7 @@ mod tests {
         }
         let lines = first.text();
         for line in lines.lines() {
-            assert_eq!(line.parse::<Sample>().unwrap().to_string(), line);
+            assert_eq!(line.parse::<Sample<Eleven>>().unwrap().to_string(), line);
         }
         // Never more than the ply limit, the start's plies included.
         assert!(first.samples.len() <= s.max_plies - s.book_plies - s.random_plies);
@@ -950,8 +950,7 @@ mod tests {
         });
         assert!(matches!(failed, Err(DatagenError::NoNodes)));
         // A run without a book when one is needed says so.
-        let no_book =
-            run::<crate::board::Eleven>(&s, &[], &HashSet::new(), Some(1), &stop, |_, _| Ok(()));
+        let no_book = run::<Eleven>(&s, &[], &HashSet::new(), Some(1), &stop, |_, _| Ok(()));
         assert!(matches!(no_book, Err(DatagenError::NoBook(4))));
     }
 
@@ -970,26 +969,25 @@ mod tests {
             line(5_000_000_001),
         );
         let text = format!("{a}{a}{b}{b}{c}{c}");
-        let (cut, done) = resume_point::<crate::board::Eleven>(text.as_bytes(), path, &s).unwrap();
+        let (cut, done) = resume_point::<Eleven>(text.as_bytes(), path, &s).unwrap();
         // The last game may have been cut short: it is played again.
         assert_eq!(cut as usize, 4 * a.len());
         assert_eq!(done, HashSet::from([2, 0]));
         // A line cut short is dropped with its game.
         let partial = format!("{a}{b}{}", &c[..20]);
-        let (cut, done) =
-            resume_point::<crate::board::Eleven>(partial.as_bytes(), path, &s).unwrap();
+        let (cut, done) = resume_point::<Eleven>(partial.as_bytes(), path, &s).unwrap();
         assert_eq!((cut as usize, done), (a.len(), HashSet::from([2])));
-        let (cut, done) = resume_point::<crate::board::Eleven>(&b""[..], path, &s).unwrap();
+        let (cut, done) = resume_point::<Eleven>(&b""[..], path, &s).unwrap();
         assert_eq!((cut, done.len()), (0, 0));
         // Lines of something else, or games of another run, are refused.
         let junk = format!("{a}hello\n{b}");
         assert!(matches!(
-            resume_point::<crate::board::Eleven>(junk.as_bytes(), path, &s),
+            resume_point::<Eleven>(junk.as_bytes(), path, &s),
             Err(DatagenError::NotSamples { line: 2, .. })
         ));
         let foreign = format!("{}{a}", line(7));
         assert!(matches!(
-            resume_point::<crate::board::Eleven>(foreign.as_bytes(), path, &s),
+            resume_point::<Eleven>(foreign.as_bytes(), path, &s),
             Err(DatagenError::ForeignGame { game: 7, .. })
         ));
     }

@@ -297,7 +297,7 @@ mod tests {
     use crate::splitmix::SplitMix64;
 
     fn random_samples<G: Geometry>(preset: Preset, seed: u64) -> Vec<Sample<G>> {
-        let book = Rulebook::<G>::new(Rules::preset(preset));
+        let rulebook = Rulebook::<G>::new(Rules::preset(preset));
         let mut rng = SplitMix64::new(seed);
         let mut list = MoveList::new();
         let mut out = Vec::new();
@@ -321,13 +321,13 @@ mod tests {
                     game: u64::MAX - game,
                 });
                 list.clear();
-                board.generate_moves(&book, &mut list);
+                board.generate_moves(&rulebook, &mut list);
                 if list.is_empty() {
                     break;
                 }
                 let mv = list[rng.below(list.len())];
-                board.play(mv, &book);
-                if book.mover_win(&board, mv).is_some() {
+                board.play(mv, &rulebook);
+                if rulebook.mover_win(&board, mv).is_some() {
                     break;
                 }
             }

@@ -14,7 +14,7 @@
 
 use crate::board::generic::{Board, NotationError};
 use crate::board::notation::to_fen;
-use crate::board::{Eleven, Geometry, Side};
+use crate::board::{Geometry, Side};
 use std::fmt;
 use std::str::FromStr;
 
@@ -58,7 +58,7 @@ impl GameResult {
 
 /// A position with what is known of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Sample<G: Geometry = Eleven> {
+pub struct Sample<G: Geometry> {
     pub board: Board<G>,
     /// Search score, cp, attackers' view, within +/-[`SCORE_CAP`].
     pub score: Option<i32>,
@@ -67,7 +67,7 @@ pub struct Sample<G: Geometry = Eleven> {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum SampleError<G: Geometry = Eleven> {
+pub enum SampleError<G: Geometry> {
     #[error("expected 4 fields FEN;SCORE;RESULT;GAME separated by ';', found {0}")]
     Fields(usize),
     #[error("bad FEN: {0}")]
@@ -130,7 +130,7 @@ impl<G: Geometry> fmt::Display for Sample<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
+    use crate::board::{Board, Eleven};
 
     #[test]
     fn round_trips() {
@@ -146,14 +146,14 @@ mod tests {
                 game: 17,
             };
             let line = s.to_string();
-            assert_eq!(line.parse::<Sample>().unwrap(), s, "{line}");
+            assert_eq!(line.parse::<Sample<Eleven>>().unwrap(), s, "{line}");
         }
     }
 
     #[test]
     fn caps_scores_and_rejects_junk() {
         let start = to_fen(&Board::start());
-        let s: Sample = format!("{start};99999;a;1").parse().unwrap();
+        let s: Sample<Eleven> = format!("{start};99999;a;1").parse().unwrap();
         assert_eq!(s.score, Some(SCORE_CAP));
         for bad in [
             format!("{start};1;a"),
@@ -162,7 +162,7 @@ mod tests {
             format!("{start};1;a;-1"),
             "11/11 a;1;a;1".to_string(),
         ] {
-            assert!(bad.parse::<Sample>().is_err(), "{bad}");
+            assert!(bad.parse::<Sample<Eleven>>().is_err(), "{bad}");
         }
     }
 }

@@ -108,7 +108,7 @@ impl TrainData {
     pub fn push<G: Size>(
         &mut self,
         sample: &Sample<G>,
-        book: &Rulebook<G>,
+        rulebook: &Rulebook<G>,
         lambda: f64,
         scale: f64,
     ) {
@@ -118,7 +118,7 @@ impl TrainData {
         self.side.push(sample.board.side_to_move());
         if self.residual {
             // The search's own evaluation, for the side to move, as a logit.
-            let cp = hand_evaluate(&sample.board, book).0;
+            let cp = hand_evaluate(&sample.board, rulebook).0;
             self.hand.push((scale * f64::from(cp)) as f32);
         }
         let result = sample.result.attackers_score();
@@ -206,13 +206,13 @@ impl Default for TrainData {
 /// Whether nothing is about to happen: the side to move can capture nothing and the king
 /// sees no corner. The search score of a position that is not quiet counts what its next
 /// moves win, which a static evaluation cannot see and should not be taught to guess.
-pub fn is_quiet<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> bool {
-    let tactics = Tactics::new(board, book);
+pub fn is_quiet<G: Size>(board: &Board<G>, rulebook: &Rulebook<G>) -> bool {
+    let tactics = Tactics::new(board, rulebook);
     if tactics.open_lines.any() {
         return false;
     }
     let mut captures = MoveList::new();
-    board.generate_moves_to(tactics.any_capture, book, &mut captures);
+    board.generate_moves_to(tactics.any_capture, rulebook, &mut captures);
     captures.is_empty()
 }
 
@@ -418,13 +418,13 @@ pub fn quantisation_error(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Bitboard, Board, Rulebook};
+    use crate::board::{Bitboard, Board, Eleven, Rulebook};
     use crate::learn::sample::GameResult;
     use crate::search::eval::weights::SCALE;
 
     /// The planted truth: the defenders win when the king stands on an edge, the attackers
     /// otherwise. The start's soldiers, the king on every free square, either side to move.
-    fn king_on_edge_data() -> Vec<Sample> {
+    fn king_on_edge_data() -> Vec<Sample<Eleven>> {
         let start = Board::start();
         let mut out = Vec::new();
         for sq in Bitboard::ALL & !start.attackers() & !start.defenders() {
@@ -462,14 +462,14 @@ mod tests {
     }
 
     /// `samples` in `d`, targets from their results alone.
-    fn filled(mut d: TrainData, samples: &[Sample]) -> TrainData {
+    fn filled(mut d: TrainData, samples: &[Sample<Eleven>]) -> TrainData {
         for s in samples {
             d.push(s, &Rulebook::default(), 1.0, SCALE);
         }
         d
     }
 
-    fn data(samples: &[Sample]) -> TrainData {
+    fn data(samples: &[Sample<Eleven>]) -> TrainData {
         filled(TrainData::new(), samples)
     }
 
@@ -563,7 +563,7 @@ mod tests {
         assert!(mismatched.is_err());
     }
 
-    fn residual_data(samples: &[Sample]) -> TrainData {
+    fn residual_data(samples: &[Sample<Eleven>]) -> TrainData {
         filled(TrainData::residual(), samples)
     }
 

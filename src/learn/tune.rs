@@ -377,11 +377,12 @@ pub fn recipe_command(args: &[String], current: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
     use crate::board::notation::parse_fen;
     use crate::learn::sample::GameResult;
     use crate::search::eval::features::HANGING;
 
-    fn sample(fen: &str, result: GameResult) -> Sample {
+    fn sample(fen: &str, result: GameResult) -> Sample<Eleven> {
         Sample {
             board: parse_fen(fen).unwrap(),
             score: None,
@@ -395,7 +396,7 @@ mod tests {
         let rules = Rules::default();
         let mut d = Dataset::new();
         d.push(&sample(crate::board::START_FEN, GameResult::Draw), &rules);
-        let w = current_weights::<crate::board::Eleven>();
+        let w = current_weights::<Eleven>();
         let eval = d.eval(&w, 0);
         let board = parse_fen(crate::board::START_FEN).unwrap();
         let expected =
@@ -459,7 +460,7 @@ mod tests {
         for _ in 0..20 {
             train.push(&sample(sealed, GameResult::DefendersWon), &rules);
         }
-        let start = current_weights::<crate::board::Eleven>();
+        let start = current_weights::<Eleven>();
         let settings = TuneSettings {
             epochs: 50,
             scale: Some(0.01),
@@ -474,7 +475,7 @@ mod tests {
             |_| {},
         );
         assert!(fit.train < fit.start_train);
-        let zero = zero_weights::<crate::board::Eleven>();
+        let zero = zero_weights::<Eleven>();
         for g in HAND_SET {
             for j in 2 * g.start..2 * (g.start + g.len) {
                 assert_eq!(fit.weights[j], start[j], "{} moved", g.name);
@@ -518,7 +519,7 @@ mod tests {
                 fit(
                     &train,
                     &Dataset::new(),
-                    current_weights::<crate::board::Eleven>(),
+                    current_weights::<Eleven>(),
                     &settings,
                     5,
                     |_| {},
@@ -529,12 +530,12 @@ mod tests {
         let one = run(1);
         assert_eq!(one, run(2));
         assert_eq!(one, run(3));
-        assert_ne!(one, current_weights::<crate::board::Eleven>());
+        assert_ne!(one, current_weights::<Eleven>());
     }
 
     #[test]
     fn the_weights_file_holds_the_rounded_fit_and_its_recipe() {
-        let mut weights = current_weights::<crate::board::Eleven>();
+        let mut weights = current_weights::<Eleven>();
         weights[0] = 12.4;
         weights[1] = -1e9;
         let fit = Fit {
@@ -549,10 +550,7 @@ mod tests {
         let file = WeightsFile::read(&bytes).unwrap();
         assert_eq!(file.scale, 2e-3);
         assert_eq!(file.weights[0], [12, i16::MIN]);
-        assert_eq!(
-            file.weights[1..],
-            crate::board::Eleven::hand().weights.weights[1..]
-        );
+        assert_eq!(file.weights[1..], Eleven::hand().weights.weights[1..]);
         let recipe = WeightsFile::recipe(&bytes).unwrap();
         assert!(
             recipe.contains("\n  hnefi tune a.txt\n  a.txt: 3 positions\n"),

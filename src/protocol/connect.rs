@@ -18,6 +18,8 @@ pub enum ConnectError {
     Connect(String, std::io::Error),
     #[error("connection: {0}")]
     Connection(#[from] std::io::Error),
+    #[error("the server asked for {0}")]
+    Size(#[from] crate::board::SizeError),
 }
 
 /// Plays until the server closes the connection. Returns how many moves Hnefi made.
@@ -31,7 +33,7 @@ pub fn connect(address: &str, move_time: Duration) -> Result<usize, ConnectError
     while let Some(next) = with_size!(
         side,
         play_size(&mut lines, &mut writer, move_time, &mut moves)
-    )? {
+    )?? {
         side = next;
     }
     Ok(moves)

@@ -11,6 +11,7 @@
 //! further back than that ends the search only when its turn to be read comes.
 
 use super::{Flow, Input, LineError, Resize};
+use crate::board::SizeError;
 use crate::board::generic::Position;
 use crate::search::size::Size;
 use crate::search::{Engine, Limits, Reporter, SearchResult, fallback_result};
@@ -152,13 +153,23 @@ impl Reader {
 pub fn across_sizes(
     first: Option<Input>,
     input: std::sync::mpsc::Receiver<Input>,
-    mut size_loop: impl FnMut(u8, &mut Reader) -> Option<Resize>,
+    mut size_loop: impl FnMut(u8, &mut Reader) -> Result<Option<Resize>, SizeError>,
 ) {
     let mut reader = Reader::new(first, input);
     let mut side = 11;
-    while let Some(resize) = size_loop(side, &mut reader) {
-        side = resize.side;
-        reader.push_front(resize.line);
+    loop {
+        match size_loop(side, &mut reader) {
+            Ok(Some(resize)) => {
+                side = resize.side;
+                reader.push_front(resize.line);
+            }
+            Ok(None) => return,
+            // The sides a command asks for were checked when it was read.
+            Err(e) => {
+                log::error!("{e}");
+                return;
+            }
+        }
     }
 }
 
@@ -342,7 +353,7 @@ mod tests {
             self.said.lock().unwrap().push(format!("refused {error}"));
         }
 
-        fn searched(&mut self, result: SearchResult, _: &mut Search<Eleven>) {
+        fn searched(&mut self, result: SearchResult<Eleven>, _: &mut Search<Eleven>) {
             let best = result.best.map(|m| m.to_string()).unwrap_or_default();
             self.said.lock().unwrap().push(format!("moved {best}"));
         }

@@ -147,19 +147,28 @@ mod tests {
             Some(Ok(uci::message::Command::<crate::board::Eleven>::IsReady))
         );
         assert_eq!(
-            line("frobnicate").command::<uci::message::Command>(),
+            line("frobnicate").command::<uci::message::Command<crate::board::Eleven>>(),
             Some(Err(uci::message::CommandError::Unknown(
                 "frobnicate".into()
             )))
         );
-        assert_eq!(line(" \t ").command::<uci::message::Command>(), None);
         assert_eq!(
-            Input::TooLong(MAX_LINE + 1).command::<otep::message::Command>(),
+            line(" \t ").command::<uci::message::Command<crate::board::Eleven>>(),
+            None
+        );
+        assert_eq!(
+            Input::TooLong(MAX_LINE + 1).command::<otep::message::Command<crate::board::Eleven>>(),
             Some(Err(otep::message::MessageError::TooLong(MAX_LINE + 1)))
         );
-        assert_eq!(line("").command::<otep::message::Command>(), None);
+        assert_eq!(
+            line("").command::<otep::message::Command<crate::board::Eleven>>(),
+            None
+        );
         // A comment alone asks nothing either.
-        assert_eq!(line("  # relayed").command::<htp::message::Command>(), None);
+        assert_eq!(
+            line("  # relayed").command::<htp::message::Command<crate::board::Eleven>>(),
+            None
+        );
         assert_eq!(
             line("name # relayed").command(),
             Some(Ok(htp::message::Command::<crate::board::Eleven>::Name))

@@ -3,14 +3,14 @@
 
 use super::Settings;
 use crate::board::generic::{Bitboard, Board, Move, MoveError, Position, SetupError};
-use crate::board::{Eleven, Geometry, Rules, Side};
+use crate::board::{Geometry, Rules, Side};
 use crate::search::{Clock, Level, Limits, Options};
 use std::time::Duration;
 
 /// A move of a host's game that could not be played.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("move {number} ({mv}) is illegal: {error}")]
-pub struct IllegalMove<G: Geometry = Eleven> {
+pub struct IllegalMove<G: Geometry> {
     /// Counted from 1.
     pub number: usize,
     pub mv: Move<G>,
@@ -19,14 +19,14 @@ pub struct IllegalMove<G: Geometry = Eleven> {
 
 /// A host's game that the session's rules cannot play.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReplayError<G: Geometry = Eleven> {
+pub enum ReplayError<G: Geometry> {
     #[error(transparent)]
     Setup(#[from] SetupError<G>),
     #[error(transparent)]
     Move(#[from] IllegalMove<G>),
 }
 
-pub struct Session<G: Geometry = Eleven> {
+pub struct Session<G: Geometry> {
     position: Position<G>,
     clock: Clock,
     /// Thinking time per move when no clock runs.

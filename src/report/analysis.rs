@@ -7,13 +7,13 @@ use super::game::{Game, ReplayError};
 use super::scale::{attackers_win, for_side};
 use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::record_move;
-use crate::board::{Eleven, Outcome, Rules, Side};
+use crate::board::{Geometry, Outcome, Rules, Side};
 use crate::search::size::Size;
 use crate::search::{Engine, Limits, Options, OptionsError, Score};
 
 /// A position of the game as the engine sees it.
 #[derive(Clone, Debug)]
-pub struct Point<G: Size = Eleven> {
+pub struct Point<G: Size> {
     pub board: Board<G>,
     /// From the attackers' view.
     pub score: Score,
@@ -27,7 +27,7 @@ pub struct Point<G: Size = Eleven> {
 
 /// A move of the game and what the engine makes of it.
 #[derive(Clone, Debug)]
-pub struct Step<G: Size = Eleven> {
+pub struct Step<G: Size> {
     /// 1 for the first move.
     pub ply: usize,
     pub side: Side,
@@ -43,9 +43,9 @@ pub struct Step<G: Size = Eleven> {
 
 /// A whole game analysed.
 #[derive(Clone, Debug)]
-pub struct Analysis<G: Size = Eleven> {
+pub struct Analysis<G: Size> {
     /// How it was analysed.
-    pub settings: Settings,
+    pub settings: Settings<G>,
     /// One per position: the start, then after each move.
     pub points: Vec<Point<G>>,
     /// One per move.
@@ -85,8 +85,8 @@ impl<G: Size> Analysis<G> {
 
 /// How hard to look at each position.
 #[derive(Clone, Debug)]
-pub struct Settings {
-    pub limits: Limits,
+pub struct Settings<G: Geometry> {
+    pub limits: Limits<G>,
     pub threads: usize,
     pub hash_mb: usize,
     pub rules: Rules,
@@ -105,7 +105,7 @@ pub enum AnalysisError {
 /// Analyses `game`, calling `progress(done, total)` after each position searched.
 pub fn analyse<G: Size>(
     game: &Game<G>,
-    settings: &Settings,
+    settings: &Settings<G>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Analysis<G>, AnalysisError> {
     let positions = game.replay(settings.rules)?;
@@ -161,7 +161,7 @@ pub fn analyse<G: Size>(
 }
 
 /// One position: the rulebook's verdict where the game is over, else a search.
-fn assess<G: Size>(engine: &mut Engine<G>, pos: &Position<G>, limits: &Limits) -> Point<G> {
+fn assess<G: Size>(engine: &mut Engine<G>, pos: &Position<G>, limits: &Limits<G>) -> Point<G> {
     let side = pos.side_to_move();
     if let Some(end) = pos.outcome() {
         let score = Score::of_outcome(end, side, 0).for_attackers(side);

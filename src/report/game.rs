@@ -8,14 +8,14 @@
 use super::otg::{self, OtgError};
 use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::record_move;
-use crate::board::{Eleven, Geometry, Preset, Reason, Rules, Side};
+use crate::board::{Eleven, Geometry, Preset, Reason, Rules, Side, SizeError, side_of};
 use crate::record::{self, GameRecord, RecordError, Verdict};
 use crate::variant::{NamedRules, RulesNameError};
 use std::path::Path;
 
 /// A game and what its record says about it.
 #[derive(Clone, Debug)]
-pub struct Game<G: Geometry = Eleven> {
+pub struct Game<G: Geometry> {
     pub start: Board<G>,
     /// The moves with the captures the record claims (the replay computes the real ones).
     pub moves: Vec<RecordMove<G>>,
@@ -57,6 +57,8 @@ pub enum GameError {
          OpenTafl .otg game"
     )]
     Unrecognised(String),
+    #[error("the game's rules string: {0}")]
+    Size(#[from] SizeError),
     #[error(
         "{path} is not a game: not an OpenTafl .otg file, nor lines of records \
          ('moves,captures,captures,result' as in data/copenhagen.csv), nor the moves of one \
@@ -107,13 +109,16 @@ impl Found {
                 line_text: line, ..
             } => Ok(record::rules_field(line).map(str::parse).transpose()?),
             Form::Moves(_) => Ok(None),
-            Form::Otg(text, _) => Ok(otg::rules_tag(text).map(|tag| {
-                tag.parse().unwrap_or_else(|e| {
-                    let preset = Preset::default_for_width(otg::side_of(&tag));
-                    log::warn!("the game's rules string: {e}; playing by {preset}");
-                    NamedRules::preset(preset)
+            Form::Otg(text, _) => otg::rules_tag(text)
+                .map(|tag| match tag.parse() {
+                    Ok(rules) => Ok(rules),
+                    Err(e) => {
+                        let preset = Preset::default_for_width(side_of(&tag)?);
+                        log::warn!("the game's rules string: {e}; playing by {preset}");
+                        Ok(NamedRules::preset(preset))
+                    }
                 })
-            })),
+                .transpose(),
         }
     }
 
@@ -165,7 +170,7 @@ impl Found {
 
 /// Reads GAME as `hnefi annotate` takes it, on the 11x11 board of the Copenhagen rules or the
 /// rules it names: see [`find`].
-pub fn load(source: &str, game: Option<usize>) -> Result<Game, GameError> {
+pub fn load(source: &str, game: Option<usize>) -> Result<Game<Eleven>, GameError> {
     let found = find(source, game)?;
     let rules = found.rules()?.unwrap_or_default();
     found.game::<Eleven>(&rules)

@@ -5,11 +5,11 @@
 
 use crate::board::generic::{Bitboard, Board, Move, RecordMove, Square};
 use crate::board::square::SquareError;
-use crate::board::{Eleven, Geometry, Side};
+use crate::board::{Geometry, Side, SizeError, side_of};
 
 /// What an `.otg` file holds that a report uses, on the board of `G`.
 #[derive(Clone, Debug)]
-pub struct OtgGame<G: Geometry = Eleven> {
+pub struct OtgGame<G: Geometry> {
     /// The tags in file order, such as `attackers`, `defenders`, `result`, `event`.
     pub tags: Vec<(String, String)>,
     /// The start from the `rules` tag's `start:` key, if it has one.
@@ -89,15 +89,6 @@ pub fn rules_tag(text: &str) -> Option<String> {
         .map(|(_, v)| v)
 }
 
-/// The board side a rules string's `dim:` key gives (11 when it gives none).
-pub fn side_of(rules: &str) -> u8 {
-    rules
-        .split_whitespace()
-        .find_map(|f| f.strip_prefix("dim:"))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(11)
-}
-
 /// Reads an `.otg` file's text, its moves on the board of `G`.
 pub fn parse<G: Geometry>(text: &str) -> Result<OtgGame<G>, OtgError> {
     let (tags, after) = tags(text);
@@ -155,8 +146,13 @@ pub fn parse<G: Geometry>(text: &str) -> Result<OtgGame<G>, OtgError> {
 /// The start board of an OpenTafl rules string (`dim:11 ... start:/.../`), if it gives one,
 /// on the board of `G`.
 fn start_of<G: Geometry>(rules: &str) -> Result<Option<Board<G>>, OtgError> {
-    let side = side_of(rules);
-    if side != G::SIDE {
+    let side = match side_of(rules) {
+        Ok(side) => usize::from(side),
+        Err(SizeError::Unknown(side)) => side,
+        // Nothing that gives a size: no start board either.
+        Err(SizeError::Unreadable(_)) => return Ok(None),
+    };
+    if side != usize::from(G::SIDE) {
         return Err(OtgError::Dimension {
             found: side.to_string(),
             expected: G::SIDE,
@@ -231,7 +227,7 @@ fn parse_move<G: Geometry>(word: &str) -> Result<RecordMove<G>, MoveWordError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Seven;
+    use crate::board::{Eleven, Seven};
 
     const GAME: &str = "[date:2015.01.07]
 [result:-1]
@@ -303,7 +299,7 @@ on two lines.]
     fn games_on_other_boards_read_on_theirs() {
         let text = "[rules:dim:7 name:Brandub ks:w start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\
                     1. d2-f2 Kd4-d2\n";
-        assert_eq!(side_of(&rules_tag(text).unwrap()), 7);
+        assert_eq!(side_of(&rules_tag(text).unwrap()), Ok(7));
         let g = parse::<Seven>(text).unwrap();
         assert_eq!(g.moves.len(), 2);
         assert_eq!(g.start.unwrap().king().to_string(), "d4");

@@ -16,7 +16,7 @@ pub mod time;
 pub mod tt;
 
 use crate::board::generic::{Move, MoveList, Position};
-use crate::board::{Eleven, Geometry, Rules};
+use crate::board::{Geometry, Rules};
 pub use clock::{Clock, SideClock};
 use nnue::QuantisedNetwork;
 pub use score::Score;
@@ -31,7 +31,7 @@ use tt::{TableError, TranspositionTable};
 
 /// When to stop. Everything unset means: search until stopped.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits<G: Geometry = Eleven> {
+pub struct Limits<G: Geometry> {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub movetime: Option<Duration>,
@@ -58,7 +58,7 @@ impl<G: Geometry> Limits<G> {
 
 /// Progress of a search: one finished iteration of one principal variation.
 #[derive(Clone, Debug)]
-pub struct Info<G: Geometry = Eleven> {
+pub struct Info<G: Geometry> {
     pub depth: u32,
     pub seldepth: u32,
     /// 1 for the best line.
@@ -74,7 +74,7 @@ pub struct Info<G: Geometry = Eleven> {
 
 /// The answer of a search.
 #[derive(Clone, Debug)]
-pub struct SearchResult<G: Geometry = Eleven> {
+pub struct SearchResult<G: Geometry> {
     /// `None` only when the game is over and there is no move.
     pub best: Option<Move<G>>,
     /// The expected reply, for pondering.
@@ -178,13 +178,13 @@ pub enum OptionsError {
 }
 
 /// A callback for progress reports.
-pub type Reporter<G = Eleven> = Box<dyn FnMut(&Info<G>) + Send>;
+pub type Reporter<G> = Box<dyn FnMut(&Info<G>) + Send>;
 /// A callback for the end of a search, called on the search thread as soon as it ends.
-pub type OnDone<G = Eleven> = Box<dyn FnOnce(&SearchResult<G>) + Send>;
+pub type OnDone<G> = Box<dyn FnOnce(&SearchResult<G>) + Send>;
 
 /// A searching engine: a transposition table, options, and at most one search at a time,
 /// running on threads of its own.
-pub struct Engine<G: Size = Eleven> {
+pub struct Engine<G: Size> {
     options: Options,
     tt: Arc<TranspositionTable>,
     stop: Arc<AtomicBool>,
@@ -381,6 +381,7 @@ fn check(options: &Options) -> Result<(), OptionsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
 
     #[test]
     fn the_network_is_the_eval_files_or_else_the_built_in_one() {

@@ -24,15 +24,15 @@ pub struct Tactics<G: Geometry> {
 }
 
 impl<G: Geometry> Tactics<G> {
-    pub fn new(board: &Board<G>, book: &Rulebook<G>) -> Tactics<G> {
+    pub fn new(board: &Board<G>, rulebook: &Rulebook<G>) -> Tactics<G> {
         let king = board.king();
         let capture_squares =
-            Custodial::of(board, board.side_to_move(), book).landings(!board.occupied());
+            Custodial::of(board, board.side_to_move(), rulebook).landings(!board.occupied());
         let any_capture = capture_squares
             .iter()
             .fold(Bitboard::EMPTY, |all, &s| all | s);
-        let escape_sight = escape_sight(board.occupied().without(king), book);
-        let open_lines = open_escape_lines(board, book);
+        let escape_sight = escape_sight(board.occupied().without(king), rulebook);
+        let open_lines = open_escape_lines(board, rulebook);
         let mut block_squares = Bitboard::EMPTY;
         for corner in open_lines {
             block_squares |= Bitboard::between(king, corner);
@@ -40,7 +40,7 @@ impl<G: Geometry> Tactics<G> {
         Tactics {
             capture_squares,
             any_capture,
-            escape: book.terrain().escape,
+            escape: rulebook.terrain().escape,
             escape_sight,
             open_lines,
             block_squares,

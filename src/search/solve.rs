@@ -15,7 +15,7 @@ pub struct OutOfBudget;
 
 /// A proof search with a memory of proved answers and a budget of moves played.
 pub struct Solver<G: Geometry> {
-    book: Rulebook<G>,
+    rulebook: Rulebook<G>,
     memo: FxHashMap<(Key, u32), bool>,
     budget: u64,
 }
@@ -24,7 +24,7 @@ impl<G: Size> Solver<G> {
     /// A solver that gives up after playing `budget` moves.
     pub fn new(rules: Rules, budget: u64) -> Solver<G> {
         Solver {
-            book: Rulebook::new(rules),
+            rulebook: Rulebook::new(rules),
             memo: FxHashMap::default(),
             budget,
         }
@@ -43,7 +43,7 @@ impl<G: Size> Solver<G> {
     /// Every first move that wins within `n` moves.
     pub fn winning_moves(&mut self, board: &Board<G>, n: u32) -> Result<Vec<Move<G>>, OutOfBudget> {
         let mut out = Vec::new();
-        for mv in ordered_moves(board, &self.book) {
+        for mv in ordered_moves(board, &self.rulebook) {
             if self.move_wins(board, mv, n)? {
                 out.push(mv);
             }
@@ -60,7 +60,7 @@ impl<G: Size> Solver<G> {
             return Ok(known);
         }
         let mut result = false;
-        for mv in ordered_moves(board, &self.book) {
+        for mv in ordered_moves(board, &self.rulebook) {
             if self.move_wins(board, mv, n)? {
                 result = true;
                 break;
@@ -73,26 +73,28 @@ impl<G: Size> Solver<G> {
     fn move_wins(&mut self, board: &Board<G>, mv: Move<G>, n: u32) -> Result<bool, OutOfBudget> {
         self.budget = self.budget.checked_sub(1).ok_or(OutOfBudget)?;
         let mut child = *board;
-        child.play(mv, &self.book);
-        if self.book.mover_win(&child, mv).is_some() {
+        child.play(mv, &self.rulebook);
+        if self.rulebook.mover_win(&child, mv).is_some() {
             return Ok(true);
         }
-        let replies = ordered_moves(&child, &self.book);
+        let replies = ordered_moves(&child, &self.rulebook);
         if replies.is_empty() {
             let stuck = child.side_to_move();
-            return Ok(self.book.no_moves(stuck).winner == Some(stuck.opponent()));
+            return Ok(self.rulebook.no_moves(stuck).winner == Some(stuck.opponent()));
         }
         if n <= 1 {
             return Ok(false);
         }
         // A defender king with an open line answers anything by escaping.
-        if child.side_to_move() == Side::Defenders && open_escape_lines(&child, &self.book).any() {
+        if child.side_to_move() == Side::Defenders
+            && open_escape_lines(&child, &self.rulebook).any()
+        {
             return Ok(false);
         }
         for reply in replies {
             let mut after = child;
-            after.play(reply, &self.book);
-            if self.book.mover_win(&after, reply).is_some() || !self.wins(&after, n - 1)? {
+            after.play(reply, &self.rulebook);
+            if self.rulebook.mover_win(&after, reply).is_some() || !self.wins(&after, n - 1)? {
                 return Ok(false);
             }
         }
@@ -102,9 +104,9 @@ impl<G: Size> Solver<G> {
 
 /// The moves, the king's and those landing near him first: short wins and the defences
 /// against them are found there.
-fn ordered_moves<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> MoveList<G> {
+fn ordered_moves<G: Geometry>(board: &Board<G>, rulebook: &Rulebook<G>) -> MoveList<G> {
     let mut list = MoveList::new();
-    board.generate_moves(book, &mut list);
+    board.generate_moves(rulebook, &mut list);
     let king = board.king();
     list.sort_by_key(|m| {
         let near = m.to().file().abs_diff(king.file()) + m.to().rank().abs_diff(king.rank());

@@ -95,6 +95,7 @@ impl TimeManager {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
     use crate::search::Clock;
 
     fn attackers(left: Duration, inc: Duration) -> Clock {
@@ -107,7 +108,7 @@ mod tests {
 
     #[test]
     fn budgets_stay_inside_the_clock() {
-        let limits: Limits = Limits {
+        let limits: Limits<Eleven> = Limits::<Eleven> {
             clock: attackers(Duration::from_millis(10_000), Duration::from_millis(100)),
             ..Limits::default()
         };
@@ -121,7 +122,7 @@ mod tests {
         assert!(soft <= hard && hard < Duration::from_millis(10_000));
         assert!(soft > Duration::from_millis(100));
         // Almost no time left: still a positive budget below the remaining time.
-        let limits: Limits = Limits {
+        let limits: Limits<Eleven> = Limits::<Eleven> {
             clock: defenders(Duration::from_millis(30), Duration::ZERO),
             ..Limits::default()
         };
@@ -144,7 +145,7 @@ mod tests {
 
     #[test]
     fn the_split_follows_its_tunables() {
-        let limits: Limits = Limits {
+        let limits: Limits<Eleven> = Limits::<Eleven> {
             clock: attackers(Duration::from_secs(60), Duration::from_secs(2)),
             ..Limits::default()
         };
@@ -182,7 +183,7 @@ mod tests {
         for time in huge {
             for inc in [Duration::ZERO, Duration::from_secs(7), Duration::MAX] {
                 for movestogo in [None, Some(1), Some(u32::MAX)] {
-                    let limits: Limits = Limits {
+                    let limits: Limits<Eleven> = Limits::<Eleven> {
                         clock: attackers(time, inc),
                         movestogo,
                         ..Limits::default()
@@ -202,7 +203,7 @@ mod tests {
             }
         }
         // A long realistic clock gives a move about as much as the cap.
-        let two_hours: Limits = Limits {
+        let two_hours: Limits<Eleven> = Limits::<Eleven> {
             clock: defenders(Duration::from_secs(2 * 3600), Duration::from_secs(30)),
             ..Limits::default()
         };
@@ -214,7 +215,7 @@ mod tests {
         );
         assert!(tm.soft.unwrap() > MAX_SOFT / 2 && tm.soft.unwrap() <= MAX_SOFT);
         // A huge increment with little time left: never more than the time left.
-        let limits: Limits = Limits {
+        let limits: Limits<Eleven> = Limits::<Eleven> {
             clock: attackers(Duration::from_secs(10), Duration::MAX),
             ..Limits::default()
         };
@@ -227,7 +228,7 @@ mod tests {
         assert!(tm.soft.unwrap() <= Duration::from_secs(5));
         assert!(tm.hard.unwrap() <= Duration::from_secs(8));
         // A huge movetime is the host's explicit wish and is kept.
-        let limits: Limits = Limits {
+        let limits: Limits<Eleven> = Limits::<Eleven> {
             movetime: Some(Duration::MAX),
             ..Limits::default()
         };

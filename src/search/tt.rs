@@ -3,9 +3,9 @@
 //! two threads reads back as a miss instead of a wrong hit.
 
 use super::score::Score;
+use crate::board::Geometry;
 use crate::board::generic::Move;
 use crate::board::zobrist::Key;
-use crate::board::{Eleven, Geometry};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -20,7 +20,7 @@ pub enum Bound {
 
 /// What the table knows of a position.
 #[derive(Clone, Copy, Debug)]
-pub struct Entry<G: Geometry = Eleven> {
+pub struct Entry<G: Geometry> {
     pub mv: Option<Move<G>>,
     pub score: Score,
     pub eval: Score,

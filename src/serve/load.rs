@@ -7,8 +7,8 @@ use super::api::NewGame;
 use super::error::ApiError;
 use super::session::{Wire, seat_of};
 use super::table::{Desk, Recorded, Seat, Table};
-use crate::board::Preset;
 use crate::board::generic::{Board, Move, Rulebook};
+use crate::board::{Preset, SizeError, side_of};
 
 use crate::report::game;
 use crate::search::size::Size;
@@ -29,6 +29,7 @@ pub fn new_game(
         rules.rules.width,
         open_at(rules, None, &[], None, seat, analysis, wire)
     )
+    .map_err(|e| ApiError::Rules(e.to_string()))?
 }
 
 /// A table for `text`, with what was loaded in words. Rules the text does not name are
@@ -65,14 +66,12 @@ pub fn load(
             NamedRules::preset(Preset::default_for_width(side))
         }
     };
-    if let Some(side) = position_side(text) {
-        if ![7, 9, 11, 13].contains(&side) {
-            return Err(ApiError::Load(format!(
-                "a position of {side} ranks: boards have 7, 9, 11 or 13"
-            )));
-        }
+    if is_position(text) {
+        let load = |e: SizeError| ApiError::Load(e.to_string());
+        let side = side_of(text).map_err(load)?;
         let rules = rules_for(side);
-        let desk = crate::with_size!(side, position_at(text, rules, seat, analysis, wire))?;
+        let desk = crate::with_size!(side, position_at(text, rules, seat, analysis, wire))
+            .map_err(load)??;
         return Ok((desk, format!("position loaded{told}")));
     }
     let found = game::from_text(text).map_err(|e| ApiError::Load(e.to_string()))?;
@@ -83,19 +82,17 @@ pub fn load(
     let (desk, moves) = crate::with_size!(
         rules.rules.width,
         game_at(&found, rules, seat, analysis, wire)
-    )?;
+    )
+    .map_err(|e| ApiError::Load(e.to_string()))??;
     Ok((desk, format!("game of {moves} moves loaded{told}")))
 }
 
-/// The side of the board of a FEN (`3a3/.../3a3 d`) or an OpenTafl position (`/3t3/.../`):
-/// its ranks, if `text` is one.
-fn position_side(text: &str) -> Option<u8> {
-    let first = text.split_whitespace().next()?;
-    if !first.contains('/') || first.contains('-') || first.starts_with('[') {
-        return None;
-    }
-    let ranks = first.split('/').filter(|r| !r.is_empty()).count();
-    u8::try_from(ranks).ok()
+/// Whether `text` is a FEN (`3a3/.../3a3 d`) or an OpenTafl position (`/3t3/.../`) rather
+/// than a game.
+fn is_position(text: &str) -> bool {
+    text.split_whitespace()
+        .next()
+        .is_some_and(|first| first.contains('/') && !first.contains('-') && !first.starts_with('['))
 }
 
 fn position_at<G: Size>(
@@ -194,10 +191,10 @@ mod tests {
 
     #[test]
     fn positions_are_told_from_games() {
-        assert_eq!(position_side("3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 d"), Some(7));
-        assert_eq!(position_side("/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"), Some(7));
-        assert_eq!(position_side("1. d1-d3 e5-e2"), None);
-        assert_eq!(position_side("d1-d3 e5-e2xe2/f2"), None);
-        assert_eq!(position_side("[rules:dim:7]\n1. d4-d6"), None);
+        assert!(is_position("3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 d"));
+        assert!(is_position("/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"));
+        assert!(!is_position("1. d1-d3 e5-e2"));
+        assert!(!is_position("d1-d3 e5-e2xe2/f2"));
+        assert!(!is_position("[rules:dim:7]\n1. d4-d6"));
     }
 }

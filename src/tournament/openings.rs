@@ -16,7 +16,7 @@ pub const BUILT_IN: &str = include_str!("../../positions/openings.txt");
 
 /// Where the games of a pair begin: a start and the moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening<G: Geometry = Eleven> {
+pub struct Opening<G: Geometry> {
     pub start: Board<G>,
     pub moves: Vec<Move<G>>,
 }

@@ -8,7 +8,7 @@ use super::spec::EngineSpec;
 use super::summary::{Encounter, Sprt, Summary};
 use crate::board::generic::{Board, Move, Position};
 use crate::board::rules::Repetition;
-use crate::board::{Eleven, Geometry, Outcome, Reason, Side};
+use crate::board::{Geometry, Outcome, Reason, Side};
 use crate::protocol::Protocol;
 use crate::record::{Verdict, write_game};
 use crate::search::Clock;
@@ -74,7 +74,7 @@ pub enum MatchError {
 }
 
 /// Everything that defines a match on boards of `G`.
-pub struct Settings<G: Geometry = Eleven> {
+pub struct Settings<G: Geometry> {
     pub engines: Vec<Arc<EngineSpec>>,
     /// Games per encounter (pair of engines), an even number.
     pub games: usize,
@@ -579,9 +579,10 @@ fn referee<G: Geometry>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
     use crate::tournament::spec::EngineSpec;
 
-    fn settings(engines: usize, games: usize, shard: (u32, u32)) -> Settings {
+    fn settings(engines: usize, games: usize, shard: (u32, u32)) -> Settings<Eleven> {
         Settings {
             engines: (0..engines)
                 .map(|i| {

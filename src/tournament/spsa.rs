@@ -18,7 +18,7 @@ use super::openings::Opening;
 use super::runner::{Finished, MatchError, Settings, run};
 use super::spec::EngineSpec;
 use super::summary::Summary;
-use crate::board::Board;
+use crate::board::{Board, Eleven};
 use crate::search::params::{OutOfRange, SearchParams, TUNABLES, Tunable};
 use crate::splitmix::{SplitMix64, mix, spread};
 use crate::variant::NamedRules;
@@ -567,7 +567,7 @@ pub struct MatchGames {
     pub engine: EngineSpec,
     /// The parameters' names, in the schedule's order.
     pub names: Vec<String>,
-    pub openings: Vec<Opening>,
+    pub openings: Vec<Opening<Eleven>>,
     pub openings_name: String,
     pub rules: NamedRules,
     pub max_plies: usize,
@@ -593,7 +593,7 @@ impl MatchGames {
     }
 
     /// The step's games as a match of θ+ against θ-: a pair from each of its openings.
-    pub fn settings(&self, step: &Step) -> Settings {
+    pub fn settings(&self, step: &Step) -> Settings<Eleven> {
         Settings {
             engines: vec![
                 Arc::new(self.engine_with("theta+", &step.plus)),

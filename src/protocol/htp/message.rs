@@ -4,7 +4,7 @@
 
 use crate::board::generic::{Bitboard, Move, Square};
 use crate::board::square::SquareError;
-use crate::board::{Eleven, Geometry, Outcome, Side};
+use crate::board::{Geometry, Outcome, Side};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;
 use crate::protocol::number::{NumberError, parse_amount, truncate};
@@ -59,7 +59,7 @@ impl FromStr for Role {
 
 /// What a side does on its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action<G: Geometry = Eleven> {
+pub enum Action<G: Geometry> {
     Move(Move<G>),
     /// The side gives the game up.
     Resigns,
@@ -68,7 +68,7 @@ pub enum Action<G: Geometry = Eleven> {
 /// `play ROLE FROM TO` or `play ROLE resigns`: a turn the host tells the engine of, and the
 /// body of the engine's answer to `generate_move`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Play<G: Geometry = Eleven> {
+pub struct Play<G: Geometry> {
     pub side: Side,
     pub action: Action<G>,
 }
@@ -164,7 +164,7 @@ impl fmt::Display for TimeSettings {
 
 /// What a host asks of an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command<G: Geometry = Eleven> {
+pub enum Command<G: Geometry> {
     ProtocolVersion,
     Name,
     Version,
@@ -278,7 +278,7 @@ impl fmt::Display for Status {
 
 /// The result of a command that succeeded.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer<G: Geometry = Eleven> {
+pub enum Answer<G: Geometry> {
     /// Nothing to say (also a move that captured nothing).
     Empty,
     /// `known_command`.
@@ -345,7 +345,7 @@ impl<G: Geometry> Answer<G> {
 
 /// An engine's reply to a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply<G: Geometry = Eleven> {
+pub enum Reply<G: Geometry> {
     /// `= <answer>`
     Success(Answer<G>),
     /// `? <why>`
@@ -454,7 +454,7 @@ mod tests {
         ]);
         assert_eq!(play.to_string(), "play defender e5 e2");
         assert_eq!(
-            "play a e5 e2 # relayed".parse::<Command>(),
+            "play a e5 e2 # relayed".parse::<Command<crate::board::Eleven>>(),
             Ok(Command::Play(Play {
                 side: Side::Attackers,
                 ..play
@@ -464,7 +464,11 @@ mod tests {
 
     #[test]
     fn bad_commands_say_what_is_wrong() {
-        let e = |t: &str| t.parse::<Command>().unwrap_err().to_string();
+        let e = |t: &str| {
+            t.parse::<Command<crate::board::Eleven>>()
+                .unwrap_err()
+                .to_string()
+        };
         assert_eq!(e("  # only a comment"), "empty command");
         assert_eq!(e("dance"), "unknown command 'dance'");
         assert_eq!(
@@ -515,7 +519,11 @@ mod tests {
                 action: Action::<crate::board::Eleven>::Resigns
             })))
         );
-        assert!("thinking...".parse::<Reply>().is_err());
+        assert!(
+            "thinking..."
+                .parse::<Reply<crate::board::Eleven>>()
+                .is_err()
+        );
     }
 
     #[test]

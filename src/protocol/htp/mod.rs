@@ -6,7 +6,7 @@ pub mod message;
 use super::driver::{Dialogue, Reader, Search, across_sizes, drive};
 use super::{Flow, Input, Output, Session, Settings, with_size};
 use crate::board::generic::{MoveError, MoveList};
-use crate::board::{Eleven, Geometry, Preset, Rules, Side};
+use crate::board::{Geometry, Preset, Rules, Side};
 use crate::search::size::Size;
 use crate::search::{Clock, Engine, Limits, SearchResult};
 use message::{Action, Answer, COMMANDS, Command, MessageError, Play, Reply, Status};
@@ -18,7 +18,7 @@ const MOVE_TIME: Duration = Duration::from_secs(2);
 
 /// Why the engine refuses a command.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal<G: Geometry = Eleven> {
+pub enum Refusal<G: Geometry> {
     #[error(transparent)]
     Message(#[from] MessageError),
     #[error("board size {0} not supported (7, 11 or 13)")]
@@ -36,7 +36,7 @@ pub enum Refusal<G: Geometry = Eleven> {
 /// The game as the protocol keeps it, for the engine loop and for `hnefi connect`: every
 /// command but `generate_move` is answered at once; a generated move is a search, started
 /// with [`Game::move_limits`] and finished by [`Game::moved`].
-pub struct Game<G: Geometry = Eleven> {
+pub struct Game<G: Geometry> {
     session: Session<G>,
 }
 
@@ -230,15 +230,19 @@ impl<G: Size> Dialogue for Htp<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
     use crate::search::SideClock;
 
-    fn generate(game: &mut Game, engine: &mut Engine) -> Result<Play, Refusal> {
+    fn generate(
+        game: &mut Game<Eleven>,
+        engine: &mut Engine<Eleven>,
+    ) -> Result<Play<Eleven>, Refusal<Eleven>> {
         let started = Instant::now();
         let result = engine.search(game.session().position(), game.move_limits());
         game.moved(&result, started.elapsed())
     }
 
-    fn command(game: &mut Game, text: &str) -> Result<Answer, Refusal> {
+    fn command(game: &mut Game<Eleven>, text: &str) -> Result<Answer<Eleven>, Refusal<Eleven>> {
         game.answer(text.parse()?)
     }
 

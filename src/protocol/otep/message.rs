@@ -8,7 +8,7 @@ use crate::board::generic::NotationError;
 use crate::board::generic::{Bitboard, Board, Move, Square};
 use crate::board::notation::to_opentafl;
 use crate::board::opentafl::{Variant, rules_string};
-use crate::board::{Eleven, Geometry, Outcome, Side};
+use crate::board::{Geometry, Outcome, Side};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;
 use crate::protocol::number::{NumberError, parse_amount, parse_clock, truncate};
@@ -114,7 +114,7 @@ impl From<Option<Outcome>> for Finish {
 
 /// The opponent's move, with the captures it made and the position after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OpponentMove<G: Geometry = Eleven> {
+pub struct OpponentMove<G: Geometry> {
     pub mv: Move<G>,
     /// As far as they could be read: Hnefi works them out itself.
     pub captures: Bitboard<G>,
@@ -123,7 +123,7 @@ pub struct OpponentMove<G: Geometry = Eleven> {
 
 /// What a host tells an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command<G: Geometry = Eleven> {
+pub enum Command<G: Geometry> {
     /// `hello`, `start` or `simple-moves`: words taken without anything to do.
     Noop(&'static str),
     /// The rules and the start, on a board of any size: a game on another board than the
@@ -312,7 +312,7 @@ impl<G: Geometry> FromStr for Command<G> {
 
 /// One line of an analysis: its moves and its score in cp for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AnalysisLine<G: Geometry = Eleven> {
+pub struct AnalysisLine<G: Geometry> {
     pub pv: Vec<Move<G>>,
     pub score: i32,
 }
@@ -324,7 +324,7 @@ pub const NOT_CRITICAL: i64 = 0;
 
 /// What an engine tells a host.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply<G: Geometry = Eleven> {
+pub enum Reply<G: Geometry> {
     Hello,
     /// The engine's move, plain from-to: OpenTafl's reader takes at most four captures.
     Move(Move<G>),
@@ -417,7 +417,7 @@ fn analysis<G: Geometry>(text: &str) -> Option<Reply<G>> {
 
 /// Why a line is not a command.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MessageError<G: Geometry = Eleven> {
+pub enum MessageError<G: Geometry> {
     #[error("empty line")]
     Empty,
     #[error("line of {0} bytes ignored")]
@@ -455,7 +455,7 @@ impl<G: Geometry> LineError for MessageError<G> {
 
 /// Why a line from an engine is not a reply a host reads.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReplyError<G: Geometry = Eleven> {
+pub enum ReplyError<G: Geometry> {
     #[error("'{0}' is not a reply")]
     Unknown(String),
     #[error("move '{text}': {error}")]
@@ -468,6 +468,7 @@ pub enum ReplyError<G: Geometry = Eleven> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
     use crate::protocol::testing::{assert_round_trips, mv};
 
     fn ms(n: u64) -> Duration {
@@ -546,7 +547,8 @@ mod tests {
             Clock::new(side(61_500, 2000), side(1500, 2000))
         );
         // A host's clock with three 30 s periods: main time and one period now.
-        let Ok(Command::Clock(host)) = "clock 300000 25000* 30 3 2 ".parse::<Command>() else {
+        let Ok(Command::Clock(host)) = "clock 300000 25000* 30 3 2 ".parse::<Command<Eleven>>()
+        else {
             panic!("a clock");
         };
         assert_eq!(
@@ -557,7 +559,7 @@ mod tests {
 
     #[test]
     fn the_hosts_moves_are_read_leniently() {
-        let read = |t: &str| match t.parse::<Command>().unwrap() {
+        let read = |t: &str| match t.parse::<Command<Eleven>>().unwrap() {
             Command::OpponentMove(m) => (m.mv, m.captures.count()),
             other => panic!("{other:?}"),
         };
@@ -586,7 +588,7 @@ mod tests {
         assert_eq!(told("a2 a3 a4 a5"), "opponent-move j2-j4xa2/a3/a4/a5");
         assert_eq!(told("a2 a3 a4 a5 a6"), "opponent-move j2-j4");
         assert_eq!(
-            "clock 1800* -5 0 0 0 ".parse::<Command>(),
+            "clock 1800* -5 0 0 0 ".parse::<Command<Eleven>>(),
             Ok(Command::Clock(ClockReport {
                 main_ms: [1800, 0],
                 in_overtime: [true, false],
@@ -598,7 +600,7 @@ mod tests {
 
     #[test]
     fn bad_commands_say_what_is_wrong() {
-        let e = |t: &str| t.parse::<Command>().unwrap_err().to_string();
+        let e = |t: &str| t.parse::<Command<Eleven>>().unwrap_err().to_string();
         assert_eq!(
             e("analyze -1 5"),
             "analyze: lines: '-1' is negative; it must be zero or more"
@@ -617,11 +619,11 @@ mod tests {
         assert_eq!(e("probe"), "unknown command 'probe'");
         // Another board's rules are read whole: the loop of that size takes them.
         assert!(matches!(
-            "rules dim:9 start:/9/".parse::<Command>(),
+            "rules dim:9 start:/9/".parse::<Command<Eleven>>(),
             Ok(Command::Rules(v)) if v.rules.width == 9
         ));
         assert!(matches!(
-            "rules dim:10 start:/9/".parse::<Command>(),
+            "rules dim:10 start:/9/".parse::<Command<Eleven>>(),
             Err(MessageError::Rules(RulesError::Unsupported(_)))
         ));
     }
@@ -653,9 +655,9 @@ mod tests {
         ]);
         assert_eq!("move Td1-d3".parse(), Ok(Reply::Move(mv("d1d3"))));
         assert!(matches!(
-            "move nowhere".parse::<Reply>(),
+            "move nowhere".parse::<Reply<Eleven>>(),
             Err(ReplyError::Move { .. })
         ));
-        assert!("thinking".parse::<Reply>().is_err());
+        assert!("thinking".parse::<Reply<Eleven>>().is_err());
     }
 }

@@ -308,7 +308,7 @@ mod tests {
             Settings::default(),
         );
         let mut clock = |line: &str| {
-            if let Ok(Command::Clock(c)) = line.parse::<Command>() {
+            if let Ok(Command::Clock(c)) = line.parse::<Command<crate::board::Eleven>>() {
                 otep.session.set_clock(c.clock());
             }
             otep.session.clock()

@@ -6,7 +6,7 @@
 
 use crate::board::generic::{Board, Move, NotationError, RecordMove};
 use crate::board::notation::to_fen;
-use crate::board::{Eleven, Geometry, Side};
+use crate::board::{Geometry, Side, side_of};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;
 use crate::protocol::number::{NumberError, parse_amount, parse_clock, truncate};
@@ -17,7 +17,7 @@ use std::time::Duration;
 
 /// Where a `position` command starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Setup<G: Geometry = Eleven> {
+pub enum Setup<G: Geometry> {
     /// The start of the engine's rules.
     StartPos,
     Fen(Board<G>),
@@ -25,7 +25,7 @@ pub enum Setup<G: Geometry = Eleven> {
 
 /// What a host asks of an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command<G: Geometry = Eleven> {
+pub enum Command<G: Geometry> {
     Uci,
     IsReady,
     SetOption {
@@ -174,14 +174,6 @@ fn setoption(args: &[&str]) -> Option<(String, Option<String>)> {
     Some((name, value))
 }
 
-/// The board side of a FEN's placement: its number of ranks, if that is a side Hnefi plays.
-fn fen_side(placement: &str) -> Option<u8> {
-    let ranks = placement.split('/').count();
-    [7, 9, 11, 13]
-        .into_iter()
-        .find(|&side| side as usize == ranks)
-}
-
 /// `startpos|fen <FEN> [moves m1 m2 ...]`.
 fn position<G: Geometry>(args: &[&str]) -> Result<Command<G>, CommandError<G>> {
     let (setup, moves) = match args.iter().position(|&w| w == "moves") {
@@ -191,7 +183,7 @@ fn position<G: Geometry>(args: &[&str]) -> Result<Command<G>, CommandError<G>> {
     let setup = match setup.first() {
         Some(&"startpos") if setup.len() == 1 => Setup::StartPos,
         Some(&"startpos") => return Err(CommandError::StartposTrailing),
-        Some(&"fen") => match setup.get(1).and_then(|p| fen_side(p)) {
+        Some(&"fen") => match setup.get(1).and_then(|p| side_of(p).ok()) {
             Some(side) if side != G::SIDE => return Err(CommandError::OtherBoard(side)),
             _ => Setup::Fen(Board::from_fen(&setup[1..].join(" ")).map_err(CommandError::Fen)?),
         },
@@ -273,7 +265,7 @@ fn go<G: Geometry>(args: &[&str]) -> Result<Command<G>, CommandError<G>> {
 
 /// Why a line is not a command.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CommandError<G: Geometry = Eleven> {
+pub enum CommandError<G: Geometry> {
     #[error("empty line")]
     Empty,
     #[error("line of {0} bytes is too long; ignored")]
@@ -344,7 +336,7 @@ impl fmt::Display for UciScore {
 
 /// An `info` line: one finished iteration of one line of the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Progress<G: Geometry = Eleven> {
+pub struct Progress<G: Geometry> {
     pub depth: u32,
     pub seldepth: u32,
     pub multipv: usize,
@@ -515,7 +507,7 @@ impl EngineOption {
 
 /// What an engine tells a host.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply<G: Geometry = Eleven> {
+pub enum Reply<G: Geometry> {
     IdName(String),
     IdAuthor(String),
     Option(EngineOption),
@@ -624,7 +616,7 @@ fn best_move<G: Geometry>(words: &[&str]) -> Result<Reply<G>, ReplyError<G>> {
 
 /// Why an engine's line is not the reply it seems to be.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReplyError<G: Geometry = Eleven> {
+pub enum ReplyError<G: Geometry> {
     #[error("bestmove without a move")]
     NoMove,
     #[error("move '{text}': {error}")]
@@ -637,6 +629,7 @@ pub enum ReplyError<G: Geometry = Eleven> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
     use crate::board::notation::START_FEN;
     use crate::protocol::testing::{assert_round_trips, mv};
 
@@ -686,7 +679,7 @@ mod tests {
         });
         assert_eq!(go.to_string(), "go wtime 60000 btime 55000 winc 500 binc 0");
         assert_eq!(
-            "go atime 10 ainc 1 nodes 5".parse::<Command>(),
+            "go atime 10 ainc 1 nodes 5".parse::<Command<Eleven>>(),
             Ok(Command::Go(Limits {
                 clock: Clock::new(Some(SideClock::new(s(10), s(1))), None),
                 nodes: Some(5),
@@ -753,7 +746,7 @@ mod tests {
 
     #[test]
     fn bad_commands_say_what_is_wrong() {
-        let e = |t: &str| t.parse::<Command>().unwrap_err().to_string();
+        let e = |t: &str| t.parse::<Command<Eleven>>().unwrap_err().to_string();
         assert_eq!(e("frobnicate"), "unknown command 'frobnicate'");
         assert_eq!(
             e("setoption Hash 5"),
@@ -773,7 +766,7 @@ mod tests {
         assert_eq!(e("go mate 3"), "go mate is not supported");
         assert_eq!(e("go fast"), "go: unknown word 'fast'");
         // A clock that ran past zero is no time left, not an error.
-        assert!("go wtime -30 btime 100".parse::<Command>().is_ok());
+        assert!("go wtime -30 btime 100".parse::<Command<Eleven>>().is_ok());
     }
 
     #[test]
@@ -843,10 +836,10 @@ mod tests {
             Reply::Plain(" 11 . . . a a a a a . . . ".into()),
         ]);
         assert!(matches!(
-            "bestmove z9z1".parse::<Reply>(),
+            "bestmove z9z1".parse::<Reply<Eleven>>(),
             Err(ReplyError::Move { .. })
         ));
-        assert_eq!("bestmove".parse::<Reply>(), Err(ReplyError::NoMove));
+        assert_eq!("bestmove".parse::<Reply<Eleven>>(), Err(ReplyError::NoMove));
         assert_eq!(
             "bestmove d1-d3xe2".parse(),
             Ok(Reply::BestMove {

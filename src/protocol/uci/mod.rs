@@ -10,7 +10,7 @@ pub mod options;
 use super::{Flow, Input, Output, Resize, Session, Settings, with_size};
 use crate::board::generic::{Board, Position};
 use crate::board::notation::to_fen;
-use crate::board::{Eleven, Preset, Rules};
+use crate::board::{Preset, Rules};
 use crate::search::size::Size;
 use crate::search::{Engine, Info, Limits, Options, SearchResult, fallback_result};
 use message::{Command, CommandError, Reply, Setup};
@@ -63,7 +63,13 @@ pub fn run(out: Output, settings: Settings, first: Option<Input>, input: Receive
     };
     let mut side = host.chosen.side();
     let mut next = first;
-    while let Some(resize) = with_size!(side, run_size(&out, &mut host, next.take(), &input)) {
+    // The sides a command asks for were checked when it was read.
+    while let Some(resize) = with_size!(side, run_size(&out, &mut host, next.take(), &input))
+        .unwrap_or_else(|e| {
+            log::error!("{e}");
+            None
+        })
+    {
         side = resize.side;
         next = Some(resize.line);
     }
@@ -82,7 +88,7 @@ fn run_size<G: Size>(
     resize
 }
 
-struct Uci<G: Size = Eleven> {
+struct Uci<G: Size> {
     out: Output,
     engine: Engine<G>,
     session: Session<G>,
@@ -153,7 +159,9 @@ impl<G: Size> Uci<G> {
                 Flow::Continue => {}
                 Flow::Quit => break,
                 Flow::Resize(side) => match &line {
-                    Input::Line(text) => match with_size!(side, refusal(text, &self.host)) {
+                    Input::Line(text) => match with_size!(side, refusal(text, &self.host))
+                        .unwrap_or_else(|e| Some(e.to_string()))
+                    {
                         Some(why) => self.error(&why),
                         None => {
                             resize = Some(Resize { side, line });
@@ -425,7 +433,8 @@ fn best_move<G: Size>(r: &SearchResult<G>, ponder: bool) -> Reply<G> {
 /// The table size a UCI line asks for, read as the loop reads it: `Some(mb)` for a
 /// `setoption name Hash value <mb>` it would take.
 pub fn hash_request(line: &str) -> Option<u64> {
-    match line.parse::<Command>() {
+    // `setoption` reads the same on every board.
+    match line.parse::<Command<crate::board::Eleven>>() {
         Ok(Command::SetOption {
             name,
             value: Some(value),

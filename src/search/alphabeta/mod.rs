@@ -26,10 +26,27 @@ use heuristics::Heuristics;
 use path::Path;
 use std::sync::atomic::Ordering;
 
+/// Where a move leads in the search: see [`Searcher::step`].
+enum Step<G: Size> {
+    /// The rules forbid the move here.
+    Refused,
+    /// The move wins the game for its player, capturing `captured`.
+    Won { captured: Bitboard<G> },
+    /// A child to search, entered.
+    Child(Child<G>),
+}
+
+struct Child<G: Size> {
+    board: Board<G>,
+    captured: Bitboard<G>,
+    /// Plies since the last capture at the child.
+    quiet: u16,
+}
+
 pub struct Searcher<'a, G: Size> {
     params: SearchParams,
     shared: Shared<'a, G>,
-    book: Rulebook<G>,
+    rulebook: Rulebook<G>,
     id: usize,
     nodes: u64,
     unflushed: u64,
@@ -65,7 +82,7 @@ impl<'a, G: Size> Searcher<'a, G> {
             accumulators,
             shared,
             params,
-            book: *pos.rulebook(),
+            rulebook: *pos.rulebook(),
             id,
             nodes: 0,
             unflushed: 0,
@@ -90,27 +107,75 @@ impl<'a, G: Size> Searcher<'a, G> {
     /// The node's verdict under the rules that look back.
     #[inline]
     fn judge(&self, b: &Board<G>, ply: u32, quiet: u16) -> HistoryVerdict {
-        self.book.judge_history(b, &self.past(ply, quiet))
+        self.rulebook.judge_history(b, &self.past(ply, quiet))
     }
 
     /// The static evaluation of `b`, the node `ply` plies from the root.
     #[inline]
     fn evaluate(&self, b: &Board<G>, ply: u32) -> Score {
         match self.shared.net {
-            None => evaluate(b, &self.book),
+            None => evaluate(b, &self.rulebook),
             Some(net) => {
                 let acc = &self.accumulators[ply as usize];
                 debug_assert_eq!(*acc, Accumulator::refresh(net, b), "{b:?} at ply {ply}");
-                net.evaluate_position(acc, b, &self.book)
+                net.evaluate_position(acc, b, &self.rulebook)
             }
         }
+    }
+
+    /// The one step from the node `b`, `ply` plies from the root and `quiet` plies after the
+    /// last capture, by `mv`. A move the repetition rule forbids is refused before any work on
+    /// the child, and a move that wins is not entered; any other child is entered.
+    #[inline]
+    fn step(&mut self, b: &Board<G>, mv: Move<G>, ply: u32, quiet: u16) -> Step<G> {
+        let Some((child, captured)) = self.rulebook.play_allowed(b, mv, &self.past(ply, quiet))
+        else {
+            return Step::Refused;
+        };
+        if self.rulebook.mover_win(&child, mv).is_some() {
+            return Step::Won { captured };
+        }
+        Step::Child(self.enter(b, child, Some((mv, captured)), ply, quiet))
+    }
+
+    /// Onto the child `child` of `b` by `step` (a move and its captures; `None`: the null
+    /// move): its accumulator made, itself on the path. The caller searches it, then calls
+    /// [`Searcher::leave`].
+    #[inline]
+    fn enter(
+        &mut self,
+        b: &Board<G>,
+        child: Board<G>,
+        step: Option<(Move<G>, Bitboard<G>)>,
+        ply: u32,
+        quiet: u16,
+    ) -> Child<G> {
+        self.enter_accumulator(b, &child, step, ply);
+        self.path.enter(&child);
+        let captured = step.map_or(Bitboard::EMPTY, |(_, captured)| captured);
+        let quiet = if captured.any() {
+            0
+        } else {
+            quiet.saturating_add(1)
+        };
+        Child {
+            board: child,
+            captured,
+            quiet,
+        }
+    }
+
+    /// Back from a child that [`Searcher::step`] entered.
+    #[inline]
+    fn leave(&mut self) {
+        self.path.leave();
     }
 
     /// Under the NNUE evaluation, makes the accumulator of `child`, the node `ply + 1` that
     /// `mv` (with `captured`) leads to from `b`, the node at `ply`; `None` for a null move.
     /// In refresh mode the accumulator is computed from `child` alone.
     #[inline]
-    fn enter_child(
+    fn enter_accumulator(
         &mut self,
         b: &Board<G>,
         child: &Board<G>,
@@ -137,7 +202,7 @@ impl<'a, G: Size> Searcher<'a, G> {
 
     /// The score of a side to move without a legal move.
     fn no_moves_score(&self, side: Side, ply: u32) -> Score {
-        Score::of_outcome(self.book.no_moves(side), side, ply)
+        Score::of_outcome(self.rulebook.no_moves(side), side, ply)
     }
 
     /// Whether attackers might capture the king with their next move: a cheap over-estimate.
@@ -154,13 +219,17 @@ impl<'a, G: Size> Searcher<'a, G> {
     /// he cannot be captured where he stands). A king captured like a man needs the two
     /// squares on either side of him on one line, the line with fewer still to take.
     fn king_open_sides(&self, b: &Board<G>) -> u32 {
-        if let Some(needed) = b.king_capture_squares(&self.book) {
+        if let Some(needed) = b.king_capture_squares(&self.rulebook) {
             return (needed & !b.attackers()).count();
         }
-        if !b.king_captured_like_a_man(&self.book) {
+        if !b.king_captured_like_a_man(&self.rulebook) {
             return 5;
         }
-        let hostile = b.attackers() | self.book.terrain().hostile_to(Piece::King, b.occupied());
+        let hostile = b.attackers()
+            | self
+                .rulebook
+                .terrain()
+                .hostile_to(Piece::King, b.occupied());
         let king = b.king();
         [Direction::North, Direction::East]
             .into_iter()
@@ -180,7 +249,7 @@ impl<'a, G: Size> Searcher<'a, G> {
         if seen.count < 2 || seen.latest.is_none_or(|back| back > ply as usize) {
             return None;
         }
-        match self.book.favours(side) {
+        match self.rulebook.favours(side) {
             Favours::Winner(w) if w == side => Some(Score(self.params.repetition_score)),
             Favours::Winner(_) => Some(Score(-self.params.repetition_score)),
             Favours::Draw => Some(Score::DRAW),

@@ -2,7 +2,7 @@
 //! the table, reverse futility and null move pruning, then the moves in order with late move
 //! reductions.
 
-use super::Searcher;
+use super::{Searcher, Step};
 use crate::board::generic::{Bitboard, Board, MoveList};
 use crate::board::{MAX_MOVES, Side};
 use crate::search::eval;
@@ -53,7 +53,7 @@ impl<G: Size> Searcher<'_, G> {
             return lo;
         }
 
-        let tactics = Tactics::new(b, &self.book);
+        let tactics = Tactics::new(b, &self.rulebook);
         if side == Side::Defenders && tactics.open_lines.any() {
             return Score::win_in(ply + 1);
         }
@@ -62,7 +62,7 @@ impl<G: Size> Searcher<'_, G> {
         if side == Side::Attackers
             && tactics.open_lines.count() >= 2
             && !self.king_capturable(b)
-            && self.book.has_legal_move(b, &self.past(ply, quiet))
+            && self.rulebook.has_legal_move(b, &self.past(ply, quiet))
         {
             return Score::loss_in(ply + 2);
         }
@@ -91,8 +91,8 @@ impl<G: Size> Searcher<'_, G> {
 
         // The table's move, if legal here, is tried before the others are generated: it often
         // cuts at once. A legal one also proves the side has a move.
-        let tt_move = tt_move.filter(|&m| b.check_move_under(m, &self.book).is_ok());
-        if tt_move.is_none() && b.count_moves(&self.book) == 0 {
+        let tt_move = tt_move.filter(|&m| b.check_move_under(m, &self.rulebook).is_ok());
+        if tt_move.is_none() && b.count_moves(&self.rulebook) == 0 {
             return self.no_moves_score(side, ply);
         }
         let eval = tt.map_or_else(|| self.evaluate(b, ply), |e| e.eval);
@@ -112,10 +112,16 @@ impl<G: Size> Searcher<'_, G> {
             if depth >= self.params.nmp_min_depth && eval >= beta && p > 0 {
                 let r = self.params.nmp_base_reduction + depth / self.params.nmp_depth_divisor;
                 let null = b.with_side_to_move(side.opponent());
-                self.enter_child(b, &null, None, ply);
-                self.path.enter(&null);
-                let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, quiet + 1);
-                self.path.leave();
+                let null = self.enter(b, null, None, ply, quiet);
+                let s = -self.negamax(
+                    &null.board,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    null.quiet,
+                );
+                self.leave();
                 if self.stopped() {
                     return Score::ZERO;
                 }
@@ -135,7 +141,6 @@ impl<G: Size> Searcher<'_, G> {
             scores.push(0);
         }
 
-        let forbid = self.book.repeats_forbidden_for(side);
         let (others_here, marked) = if self.threads > 1 && ply < BREADCRUMB_PLIES {
             self.shared.breadcrumbs.visit(key, self.id)
         } else {
@@ -166,7 +171,7 @@ impl<G: Size> Searcher<'_, G> {
                     break;
                 }
                 generated = true;
-                b.generate_moves(&self.book, &mut list);
+                b.generate_moves(&self.rulebook, &mut list);
                 if let Some(m) = tt_move
                     && let Some(dup) = list[i..].iter().position(|&x| x == m)
                 {
@@ -208,72 +213,50 @@ impl<G: Size> Searcher<'_, G> {
             {
                 continue;
             }
-            let mut child = *b;
-            let captured = child.play(mv, &self.book);
-            self.enter_child(b, &child, Some((mv, captured)), ply);
-            let child_quiet = if captured.any() {
-                0
-            } else {
-                quiet.saturating_add(1)
-            };
-            if forbid
-                && self
-                    .book
-                    .recreates_forbidden_board(&self.past(ply, quiet), &child, captured)
-            {
-                continue;
-            }
-            let noisy = captured.any() || tactics.is_noisy(b, mv);
-            let score = if self.book.mover_win(&child, mv).is_some() {
-                self.pv_len[p + 1] = 0;
-                Score::win_in(ply + 1)
-            } else {
-                self.shared.tt.prefetch(child.key());
-                self.path.enter(&child);
-                let s = if searched == 0 {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, child_quiet)
-                } else {
-                    let mut r = 0;
-                    if depth >= self.params.lmr_min_depth
-                        && searched >= self.params.lmr_full_moves as usize
-                        && !noisy
-                        && !threat
-                        && Some(mv) != tt_move
-                    {
-                        r = self.heuristics.reduction(depth, searched);
-                        if pv_node {
-                            r -= 1;
+            let (score, noisy) = match self.step(b, mv, ply, quiet) {
+                Step::Refused => continue,
+                Step::Won { captured } => {
+                    self.pv_len[p + 1] = 0;
+                    (
+                        Score::win_in(ply + 1),
+                        captured.any() || tactics.is_noisy(b, mv),
+                    )
+                }
+                Step::Child(child) => {
+                    let noisy = child.captured.any() || tactics.is_noisy(b, mv);
+                    let (c, q) = (&child.board, child.quiet);
+                    self.shared.tt.prefetch(c.key());
+                    let s = if searched == 0 {
+                        -self.negamax(c, depth - 1, -beta, -alpha, ply + 1, q)
+                    } else {
+                        let mut r = 0;
+                        if depth >= self.params.lmr_min_depth
+                            && searched >= self.params.lmr_full_moves as usize
+                            && !noisy
+                            && !threat
+                            && Some(mv) != tt_move
+                        {
+                            r = self.heuristics.reduction(depth, searched);
+                            if pv_node {
+                                r -= 1;
+                            }
+                            if others_here {
+                                r += 1;
+                            }
+                            r = r.clamp(0, depth - 2);
                         }
-                        if others_here {
-                            r += 1;
+                        let mut s = -self.negamax(c, depth - 1 - r, -alpha - 1, -alpha, ply + 1, q);
+                        if s > alpha && r > 0 {
+                            s = -self.negamax(c, depth - 1, -alpha - 1, -alpha, ply + 1, q);
                         }
-                        r = r.clamp(0, depth - 2);
-                    }
-                    let mut s = -self.negamax(
-                        &child,
-                        depth - 1 - r,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        child_quiet,
-                    );
-                    if s > alpha && r > 0 {
-                        s = -self.negamax(
-                            &child,
-                            depth - 1,
-                            -alpha - 1,
-                            -alpha,
-                            ply + 1,
-                            child_quiet,
-                        );
-                    }
-                    if s > alpha && s < beta {
-                        s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, child_quiet);
-                    }
-                    s
-                };
-                self.path.leave();
-                s
+                        if s > alpha && s < beta {
+                            s = -self.negamax(c, depth - 1, -beta, -alpha, ply + 1, q);
+                        }
+                        s
+                    };
+                    self.leave();
+                    (s, noisy)
+                }
             };
             searched += 1;
             if self.stopped() {
@@ -333,11 +316,11 @@ impl<G: Size> Searcher<'_, G> {
     /// only where pruning would otherwise happen.
     fn danger(&self, b: &Board<G>) -> bool {
         b.side_to_move() == Side::Attackers
-            && ((self.book.rules().exit_fort
+            && ((self.rulebook.rules().exit_fort
                 && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
                     & Bitboard::EDGE)
                     .any())
-                || eval::escape_distance(b, &self.book) <= 2
+                || eval::escape_distance(b, &self.rulebook) <= 2
                 || self.king_in_net(b))
     }
 }

@@ -1,7 +1,7 @@
 //! The quiescence search past the horizon: captures, blocks of the king's open lines, moves
 //! near a capturable king, and the king's runs towards the corners and the edge.
 
-use super::Searcher;
+use super::{Searcher, Step};
 use crate::board::generic::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Piece, Side};
 use crate::search::ordering::{Tactics, pick, score_moves};
@@ -35,7 +35,7 @@ impl<G: Size> Searcher<'_, G> {
         let p = ply as usize;
         self.pv_len[p.min(MAX_PLY)] = 0;
         let side = b.side_to_move();
-        let tactics = Tactics::new(b, &self.book);
+        let tactics = Tactics::new(b, &self.rulebook);
         if side == Side::Defenders && tactics.open_lines.any() {
             return Score::win_in(ply + 1);
         }
@@ -43,7 +43,7 @@ impl<G: Size> Searcher<'_, G> {
         if threat
             && tactics.open_lines.count() >= 2
             && !self.king_capturable(b)
-            && self.book.has_legal_move(b, &self.past(ply, quiet))
+            && self.rulebook.has_legal_move(b, &self.past(ply, quiet))
         {
             return Score::loss_in(ply + 2);
         }
@@ -68,10 +68,10 @@ impl<G: Size> Searcher<'_, G> {
             targets |= king_zone;
         }
         let mut list = MoveList::new();
-        b.generate_moves_to(targets, &self.book, &mut list);
+        b.generate_moves_to(targets, &self.rulebook, &mut list);
         if side == Side::Defenders {
             // King moves to an escape square or, near the horizon, to a square that sees one.
-            let terrain = self.book.terrain();
+            let terrain = self.rulebook.terrain();
             let reach = if terrain.classic_moves {
                 Bitboard::rook_targets(king, b.occupied())
             } else {
@@ -87,39 +87,23 @@ impl<G: Size> Searcher<'_, G> {
                 list.push(Move::new(king, to));
             }
         }
-        if self.book.repeats_forbidden_for(side) {
-            let (book, history) = (&self.book, self.past(ply, quiet));
-            list.retain(|mv| {
-                let mut after = *b;
-                let captured = after.play(*mv, book);
-                !book.recreates_forbidden_board(&history, &after, captured)
-            });
-        }
-        if list.is_empty() && !self.book.has_legal_move(b, &self.past(ply, quiet)) {
-            return self.no_moves_score(side, ply);
-        }
         let mut scores: ArrayVec<i32, MAX_MOVES> = std::iter::repeat_n(0, list.len()).collect();
         let hist = self.heuristics.history(side);
         score_moves(b, &list, &tactics, None, [None; 2], hist, &mut scores);
+        let mut allowed = 0;
         for i in 0..list.len() {
             pick(&mut list, &mut scores, i);
-            let mv = list[i];
-            let mut child = *b;
-            let captured = child.play(mv, &self.book);
-            self.enter_child(b, &child, Some((mv, captured)), ply);
-            let score = if self.book.mover_win(&child, mv).is_some() {
-                Score::win_in(ply + 1)
-            } else {
-                let child_quiet = if captured.any() {
-                    0
-                } else {
-                    quiet.saturating_add(1)
-                };
-                self.path.enter(&child);
-                let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, child_quiet);
-                self.path.leave();
-                s
+            let score = match self.step(b, list[i], ply, quiet) {
+                Step::Refused => continue,
+                Step::Won { .. } => Score::win_in(ply + 1),
+                Step::Child(child) => {
+                    let (c, q) = (&child.board, child.quiet);
+                    let s = -self.qsearch(c, -beta, -alpha, ply + 1, qply + 1, q);
+                    self.leave();
+                    s
+                }
             };
+            allowed += 1;
             if self.stopped() {
                 return Score::ZERO;
             }
@@ -132,6 +116,9 @@ impl<G: Size> Searcher<'_, G> {
                     }
                 }
             }
+        }
+        if allowed == 0 && !self.rulebook.has_legal_move(b, &self.past(ply, quiet)) {
+            return self.no_moves_score(side, ply);
         }
         best
     }

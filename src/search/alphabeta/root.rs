@@ -1,7 +1,7 @@
 //! The root of the tree: every root move searched with the window of its line, and its score
 //! and principal variation kept for the next iteration.
 
-use super::Searcher;
+use super::{Searcher, Step};
 use crate::board::Geometry;
 use crate::board::generic::{Board, Move};
 use crate::search::score::Score;
@@ -39,33 +39,33 @@ impl<G: Size> Searcher<'_, G> {
         };
         for i in order {
             let mv = root_moves[i].mv;
-            let mut child = *board;
-            let captured = child.play(mv, &self.book);
-            self.enter_child(board, &child, Some((mv, captured)), 0);
-            let score = if self.book.mover_win(&child, mv).is_some() {
-                self.pv_len[1] = 0;
-                Score::win_in(1)
-            } else {
-                let q = if captured.any() { 0 } else { quiet + 1 };
-                self.path.enter(&child);
-                let mut s = if i == first {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, 1, q)
-                } else {
-                    let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, q);
-                    if s > alpha && s < beta {
-                        -self.negamax(&child, depth - 1, -beta, -alpha, 1, q)
+            let score = match self.step(board, mv, 0, quiet) {
+                Step::Refused => continue,
+                Step::Won { .. } => {
+                    self.pv_len[1] = 0;
+                    Score::win_in(1)
+                }
+                Step::Child(child) => {
+                    let (c, q) = (&child.board, child.quiet);
+                    let mut s = if i == first {
+                        -self.negamax(c, depth - 1, -beta, -alpha, 1, q)
                     } else {
-                        s
+                        let s = -self.negamax(c, depth - 1, -alpha - 1, -alpha, 1, q);
+                        if s > alpha && s < beta {
+                            -self.negamax(c, depth - 1, -beta, -alpha, 1, q)
+                        } else {
+                            s
+                        }
+                    };
+                    self.leave();
+                    if self.stopped() {
+                        return best;
                     }
-                };
-                self.path.leave();
-                if self.stopped() {
-                    return best;
+                    if s.is_decisive() && s.0 > 0 {
+                        s = s.min(Score::win_in(1));
+                    }
+                    s
                 }
-                if s.is_decisive() && s.0 > 0 {
-                    s = s.min(Score::win_in(1));
-                }
-                s
             };
             let rm = &mut root_moves[i];
             if score > alpha || i == first {

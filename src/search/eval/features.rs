@@ -447,9 +447,9 @@ fn corners<G: Geometry>() -> [Bitboard<G>; 4] {
 #[inline(always)]
 fn goal_sight<G: Geometry>(
     occupied: Bitboard<G>,
-    book: &Rulebook<G>,
+    rulebook: &Rulebook<G>,
 ) -> ([Bitboard<G>; 4], [Bitboard<G>; 4]) {
-    match book.rules().escape {
+    match rulebook.rules().escape {
         Escape::Corners => (corners(), corner_sight(occupied)),
         Escape::Edge => edge_sight(occupied),
     }
@@ -457,8 +457,8 @@ fn goal_sight<G: Geometry>(
 
 /// The squares from which the king would see an escape square along an open line.
 #[inline]
-pub fn escape_sight<G: Geometry>(occupied: Bitboard<G>, book: &Rulebook<G>) -> Bitboard<G> {
-    let sights = match book.rules().escape {
+pub fn escape_sight<G: Geometry>(occupied: Bitboard<G>, rulebook: &Rulebook<G>) -> Bitboard<G> {
+    let sights = match rulebook.rules().escape {
         Escape::Corners => corner_sight(occupied),
         Escape::Edge => edge_sight(occupied).1,
     };
@@ -467,24 +467,24 @@ pub fn escape_sight<G: Geometry>(occupied: Bitboard<G>, book: &Rulebook<G>) -> B
 
 impl<G: Geometry> KingRoutes<G> {
     #[inline]
-    pub fn of(board: &Board<G>, book: &Rulebook<G>) -> KingRoutes<G> {
-        if book.terrain().classic_escape {
-            Self::routes::<true>(board, book)
+    pub fn of(board: &Board<G>, rulebook: &Rulebook<G>) -> KingRoutes<G> {
+        if rulebook.terrain().classic_escape {
+            Self::routes::<true>(board, rulebook)
         } else {
-            Self::routes::<false>(board, book)
+            Self::routes::<false>(board, rulebook)
         }
     }
 
     /// With `CORNERS` (the terrain's `classic_escape`) the goals are the four corners as
     /// constants, which the evaluation's hot path folds into its masks.
     #[inline(always)]
-    fn routes<const CORNERS: bool>(board: &Board<G>, book: &Rulebook<G>) -> KingRoutes<G> {
+    fn routes<const CORNERS: bool>(board: &Board<G>, rulebook: &Rulebook<G>) -> KingRoutes<G> {
         let occupied = board.occupied();
         let reach = Bitboard::rook_targets(board.king(), occupied);
         let (escape, (goals, sights)) = if CORNERS {
             (Bitboard::CORNERS, (corners(), corner_sight(occupied)))
         } else {
-            (book.terrain().escape, goal_sight(occupied, book))
+            (rulebook.terrain().escape, goal_sight(occupied, rulebook))
         };
         let mut sight = Bitboard::EMPTY;
         let mut twice = Bitboard::EMPTY;
@@ -541,11 +541,11 @@ fn reach<G: Geometry>(
 fn hanging<G: Geometry>(
     board: &Board<G>,
     mover: Side,
-    book: &Rulebook<G>,
+    rulebook: &Rulebook<G>,
     reach: Bitboard<G>,
     empty: Bitboard<G>,
 ) -> i32 {
-    let landings = Custodial::of(board, mover, book).landings(empty);
+    let landings = Custodial::of(board, mover, rulebook).landings(empty);
     let mut victims = Bitboard::EMPTY;
     for dir in Direction::ALL {
         victims |= (landings[dir.index()] & reach).shift(dir);
@@ -564,14 +564,14 @@ pub fn phase<G: Geometry>(board: &Board<G>) -> i32 {
 #[inline]
 pub fn extract<G: Geometry>(
     board: &Board<G>,
-    book: &Rulebook<G>,
+    rulebook: &Rulebook<G>,
     tables: &FeatureTables<G>,
     sink: &mut impl Sink<G>,
 ) {
-    if book.terrain().classic_escape {
-        extract_on::<G, true>(board, book, tables, sink)
+    if rulebook.terrain().classic_escape {
+        extract_on::<G, true>(board, rulebook, tables, sink)
     } else {
-        extract_on::<G, false>(board, book, tables, sink)
+        extract_on::<G, false>(board, rulebook, tables, sink)
     }
 }
 
@@ -580,7 +580,7 @@ pub fn extract<G: Geometry>(
 #[inline(always)]
 fn extract_on<G: Geometry, const CLASSIC: bool>(
     board: &Board<G>,
-    book: &Rulebook<G>,
+    rulebook: &Rulebook<G>,
     tables: &FeatureTables<G>,
     sink: &mut impl Sink<G>,
 ) {
@@ -589,13 +589,13 @@ fn extract_on<G: Geometry, const CLASSIC: bool>(
     let king = board.king();
     let occupied = board.occupied();
     let empty = !occupied;
-    let terrain = book.terrain();
+    let terrain = rulebook.terrain();
 
     sink.add_squares(ATTACKER_SQ, attackers, tables);
     sink.add_squares(DEFENDER_SQ, defenders, tables);
     sink.add_squares(KING_SQ, Bitboard::from_square(king), tables);
 
-    let routes = KingRoutes::routes::<CLASSIC>(board, book);
+    let routes = KingRoutes::routes::<CLASSIC>(board, rulebook);
     sink.add(CORNER_DISTANCE.start + routes.distance - 1, 1);
     sink.add(CORNER_ROUTES.start + routes.routes as usize, 1);
     sink.add(FORKS.start + routes.forks.min(2) as usize, 1);
@@ -660,14 +660,14 @@ fn extract_on<G: Geometry, const CLASSIC: bool>(
     let (att_moves, att_reach) = reach(attackers, empty, landable);
     let (def_moves, def_reach) = reach(defenders, empty, landable);
     let def_moves = def_moves + routes.reach.count();
-    let def_reach = if book.rules().king_hammer {
+    let def_reach = if rulebook.rules().king_hammer {
         def_reach | routes.reach
     } else {
         def_reach
     };
     let attackers_to_move = board.side_to_move() == Side::Attackers;
-    let att_hanging = hanging(board, Side::Defenders, book, def_reach, empty);
-    let def_hanging = hanging(board, Side::Attackers, book, att_reach, empty);
+    let att_hanging = hanging(board, Side::Defenders, rulebook, def_reach, empty);
+    let def_hanging = hanging(board, Side::Attackers, rulebook, att_reach, empty);
     let (att_slot, def_slot) = if attackers_to_move { (1, 2) } else { (0, 3) };
     sink.add(HANGING.start + att_slot, att_hanging);
     sink.add(HANGING.start + def_slot, def_hanging);

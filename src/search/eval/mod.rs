@@ -18,25 +18,28 @@ use features::{
 };
 
 /// King moves needed to reach an escape square on this board (1 = an open line), capped at 4.
-pub fn escape_distance<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> usize {
-    KingRoutes::of(board, book).distance
+pub fn escape_distance<G: Geometry>(board: &Board<G>, rulebook: &Rulebook<G>) -> usize {
+    KingRoutes::of(board, rulebook).distance
 }
 
 /// The escape squares the king could enter right now, along an open line.
 #[inline(always)]
-pub fn open_escape_lines<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> Bitboard<G> {
-    let terrain = book.terrain();
+pub fn open_escape_lines<G: Geometry>(board: &Board<G>, rulebook: &Rulebook<G>) -> Bitboard<G> {
+    let terrain = rulebook.terrain();
     if terrain.classic_escape {
         // The king goes anywhere on the classic squares, and escapes to the corners.
         Bitboard::rook_targets(board.king(), board.occupied()) & Bitboard::CORNERS
     } else {
-        open_escape_lines_on_terrain(board, book)
+        open_escape_lines_on_terrain(board, rulebook)
     }
 }
 
 #[inline(never)]
-fn open_escape_lines_on_terrain<G: Geometry>(board: &Board<G>, book: &Rulebook<G>) -> Bitboard<G> {
-    let terrain = book.terrain();
+fn open_escape_lines_on_terrain<G: Geometry>(
+    board: &Board<G>,
+    rulebook: &Rulebook<G>,
+) -> Bitboard<G> {
+    let terrain = rulebook.terrain();
     let reach = if terrain.classic_moves {
         Bitboard::rook_targets(board.king(), board.occupied())
     } else {
@@ -102,14 +105,7 @@ pub fn fingerprint<G: Size>() -> u64 {
 
 /// The fingerprint of the hand evaluation of boards of `side`, if the engine plays them.
 pub fn fingerprint_of(side: u8) -> Option<u64> {
-    use crate::board::{Eleven, Nine, Seven, Thirteen};
-    match side {
-        7 => Some(fingerprint::<Seven>()),
-        9 => Some(fingerprint::<Nine>()),
-        11 => Some(fingerprint::<Eleven>()),
-        13 => Some(fingerprint::<Thirteen>()),
-        _ => None,
-    }
+    crate::with_size!(side, fingerprint()).ok()
 }
 
 /// Opening and ending sums of the weights.
@@ -147,14 +143,14 @@ fn blend(opening: i32, ending: i32, phase: i32) -> i32 {
 
 /// The evaluation in cp for the attackers (negative favours the defenders).
 #[inline]
-pub fn attackers_view<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> i32 {
+pub fn attackers_view<G: Size>(board: &Board<G>, rulebook: &Rulebook<G>) -> i32 {
     let hand = G::hand();
     let mut sums = Sums {
         hand,
         opening: 0,
         ending: 0,
     };
-    extract(board, book, &hand.features, &mut sums);
+    extract(board, rulebook, &hand.features, &mut sums);
     blend(sums.opening, sums.ending, phase(board))
 }
 
@@ -166,8 +162,8 @@ pub const MAX_EVAL: i32 = 20_000;
 
 /// The evaluation from the side to move's point of view.
 #[inline]
-pub fn evaluate<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> Score {
-    let v = attackers_view(board, book).clamp(-MAX_EVAL, MAX_EVAL);
+pub fn evaluate<G: Size>(board: &Board<G>, rulebook: &Rulebook<G>) -> Score {
+    let v = attackers_view(board, rulebook).clamp(-MAX_EVAL, MAX_EVAL);
     match board.side_to_move() {
         Side::Attackers => Score(v),
         Side::Defenders => Score(-v),
@@ -175,7 +171,7 @@ pub fn evaluate<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> Score {
 }
 
 /// Each group's part of the evaluation, cp for the attackers, in the order of [`GROUPS`].
-pub fn terms<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> Vec<(&'static str, i32)> {
+pub fn terms<G: Size>(board: &Board<G>, rulebook: &Rulebook<G>) -> Vec<(&'static str, i32)> {
     struct PerFeature(Vec<[i32; 2]>, &'static [[i16; 2]; FEATURES]);
     impl<G: Geometry> Sink<G> for PerFeature {
         fn add(&mut self, feature: usize, count: i32) {
@@ -186,7 +182,7 @@ pub fn terms<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> Vec<(&'static str
     }
     let hand = G::hand();
     let mut per = PerFeature(vec![[0; 2]; FEATURES], hand.weights.weights);
-    extract(board, book, &hand.features, &mut per);
+    extract(board, rulebook, &hand.features, &mut per);
     let phase = phase(board);
     GROUPS
         .iter()
@@ -200,20 +196,20 @@ pub fn terms<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> Vec<(&'static str
 }
 
 /// A table of the terms, for people: one line per group, the attackers' view.
-pub fn breakdown<G: Size>(board: &Board<G>, book: &Rulebook<G>) -> String {
+pub fn breakdown<G: Size>(board: &Board<G>, rulebook: &Rulebook<G>) -> String {
     let mut out = String::from("term               attackers' view (cp)\n");
-    for (name, v) in terms(board, book) {
+    for (name, v) in terms(board, rulebook) {
         out.push_str(&format!("{name:<18} {v:>+6}\n"));
     }
     out.push_str(&format!(
         "{:<18} {:>+6}   (groups rounded apart)\n",
         "total",
-        attackers_view(board, book)
+        attackers_view(board, rulebook)
     ));
     out.push_str(&format!(
         "side to move ({}): {}\n",
         board.side_to_move(),
-        evaluate(board, book)
+        evaluate(board, rulebook)
     ));
     out
 }

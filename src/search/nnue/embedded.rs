@@ -88,7 +88,7 @@ pub fn embedded_for<G: Geometry>(rules: &Rules) -> Option<&'static QuantisedNetw
 mod tests {
     use super::*;
     use crate::board::rules::Preset;
-    use crate::board::{Eleven, Nine, Seven, Thirteen};
+    use crate::board::{Eleven, Nine};
     use crate::search::size::Size;
 
     #[test]
@@ -104,12 +104,11 @@ mod tests {
             );
             assert!(std::ptr::eq(net, embedded::<G>().unwrap()), "read once");
         }
-        check::<Seven>();
-        check::<Nine>();
-        check::<Eleven>();
-        check::<Thirteen>();
+        for side in crate::board::SIDES {
+            crate::with_size!(side, check()).unwrap();
+        }
         let sides: Vec<u8> = EMBEDDED.iter().map(|e| e.side).collect();
-        assert_eq!(sides, crate::board::geometry::SIDES);
+        assert_eq!(sides, crate::board::SIDES);
     }
 
     #[test]

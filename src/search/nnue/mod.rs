@@ -29,8 +29,7 @@ pub use file::NnueError;
 pub use network::QuantisedNetwork;
 
 use crate::board::generic::{Board, Square};
-use crate::board::geometry::MAX_SIDE;
-use crate::board::{Geometry, Piece};
+use crate::board::{Geometry, Piece, SIDES};
 
 /// One-hot inputs on boards of `G`: a piece kind and a square.
 pub const fn inputs<G: Geometry>() -> usize {
@@ -39,8 +38,8 @@ pub const fn inputs<G: Geometry>() -> usize {
 
 /// The side of the board a network of `inputs` inputs is for, if any.
 pub fn board_side(inputs: usize) -> Option<u8> {
-    (7..=MAX_SIDE)
-        .step_by(2)
+    SIDES
+        .into_iter()
         .find(|&side| 3 * usize::from(side) * usize::from(side) == inputs)
 }
 
@@ -87,11 +86,11 @@ pub fn active_features<G: Geometry>(board: &Board<G>, mut f: impl FnMut(usize)) 
 pub fn describe<G: crate::search::size::Size>(
     net: &QuantisedNetwork,
     board: &Board<G>,
-    book: &crate::board::generic::Rulebook<G>,
+    rulebook: &crate::board::generic::Rulebook<G>,
 ) -> String {
     let acc = Accumulator::refresh(net, board);
     let output = net.evaluate(&acc, board.side_to_move());
-    let total = net.evaluate_position(&acc, board, book);
+    let total = net.evaluate_position(&acc, board, rulebook);
     let kind = if net.is_residual() {
         "correction to the hand evaluation"
     } else {

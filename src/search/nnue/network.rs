@@ -144,11 +144,11 @@ impl QuantisedNetwork {
         &self,
         acc: &Accumulator,
         board: &Board<G>,
-        book: &Rulebook<G>,
+        rulebook: &Rulebook<G>,
     ) -> Score {
         let mut cp = self.evaluate(acc, board.side_to_move());
         if self.residual {
-            cp += hand_evaluate(board, book).0;
+            cp += hand_evaluate(board, rulebook).0;
         }
         Score(cp.clamp(-MAX_EVAL, MAX_EVAL))
     }
@@ -201,7 +201,7 @@ mod tests {
         fn check<G: Size>(preset: Preset, seed: u64) {
             let net = QuantisedNetwork::random(seed, inputs::<G>());
             let mut rng = SplitMix64::new(seed ^ 0x55);
-            let book = Rulebook::<G>::new(Rules::preset(preset));
+            let rulebook = Rulebook::<G>::new(Rules::preset(preset));
             let kernels = Kernels::available();
             let mut list = MoveList::new();
             let mut evaluations = 0;
@@ -221,18 +221,18 @@ mod tests {
                         evaluations += 1;
                     }
                     list.clear();
-                    board.generate_moves(&book, &mut list);
+                    board.generate_moves(&rulebook, &mut list);
                     if list.is_empty() {
                         break;
                     }
                     let mv = list[rng.below(list.len())];
                     let piece = board.piece_at(mv.from()).expect("a move moves a piece");
-                    let captured = board.play(mv, &book);
+                    let captured = board.play(mv, &rulebook);
                     for (&k, acc) in kernels.iter().zip(&mut accs) {
                         let parent = acc.clone();
                         acc.set_child_with(k, &parent, &net, piece, mv.from(), mv.to(), captured);
                     }
-                    if book.mover_win(&board, mv).is_some() {
+                    if rulebook.mover_win(&board, mv).is_some() {
                         break;
                     }
                 }

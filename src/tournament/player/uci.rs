@@ -300,7 +300,7 @@ mod tests {
             "option name Clear Hash type button",
             "option name EvalFile type string default <empty>",
         ]
-        .map(|l| match l.parse::<Reply>() {
+        .map(|l| match l.parse::<Reply<Eleven>>() {
             Ok(Reply::Option(o)) => o,
             other => panic!("{other:?}"),
         });
