@@ -5,9 +5,9 @@
 
 mod common;
 
+use hnefi::tournament::summary::Summary;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use hnefi::tournament::summary::Summary;
 use std::time::{Duration, Instant};
 
 const HNEFI: &str = env!("CARGO_BIN_EXE_hnefi");
@@ -213,7 +213,6 @@ fn sorted_samples(path: &Path) -> Vec<String> {
     lines
 }
 
-
 /// The games of a datagen file: the distinct GAME fields of its samples.
 fn games_in(path: &Path) -> usize {
     let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -356,7 +355,10 @@ fn match_array(cluster: &Cluster) {
     );
     assert!(ok, "{err}");
     assert!(out.contains("Ptnml(0-2)"), "{out}");
-    let (a, b) = (summary(&dir.join("part-1.json")), summary(&dir.join("part-2.json")));
+    let (a, b) = (
+        summary(&dir.join("part-1.json")),
+        summary(&dir.join("part-2.json")),
+    );
     let merged = summary(&dir.join("merged.json"));
     let (ea, eb, e) = (&a.encounters[0], &b.encounters[0], &merged.encounters[0]);
     for i in 0..5 {
@@ -402,8 +404,16 @@ fn sprt_cancels_the_array(cluster: &Cluster) {
     let (ok, out, err) = cluster.hnefi(
         &dir,
         &[
-            "match", "watch", "pairs", "--sprt", "elo0=0", "elo1=300", "--job", &job,
-            "--interval", "1",
+            "match",
+            "watch",
+            "pairs",
+            "--sprt",
+            "elo0=0",
+            "elo1=300",
+            "--job",
+            &job,
+            "--interval",
+            "1",
         ],
     );
     assert!(ok, "{err}");
@@ -440,13 +450,23 @@ fn killed_shard_resumes(cluster: &Cluster) {
     assert!(out.status.success(), "scancel: {}", text(&out.stderr));
     cluster.wait_gone(&job);
     let cut = games_in(&shard);
-    assert!(cut < 80, "shard 2 played all its {cut} games before it was cancelled");
+    assert!(
+        cut < 80,
+        "shard 2 played all its {cut} games before it was cancelled"
+    );
     cluster.submit(&dir, "2", &script, true);
     assert_eq!(games_in(&shard), 80);
     eprintln!("slurm: shard 2 cancelled after {cut} of 80 games, then resumed");
     let (ok, err) = common::run_hnefi_in(
         &dir,
-        &["datagen", "merge", "-o", "merged.txt", "shard-1.txt", "shard-2.txt"],
+        &[
+            "datagen",
+            "merge",
+            "-o",
+            "merged.txt",
+            "shard-1.txt",
+            "shard-2.txt",
+        ],
     );
     assert!(ok, "{err}");
     let (ok, err) = common::run_hnefi_in(
@@ -516,9 +536,13 @@ fn generation(cluster: &Cluster) {
         verdict.trim()
     );
     assert!(
-        ["H1 accepted", "H0 accepted", "No decision after all 4 pairs"]
-            .iter()
-            .any(|v| verdict.starts_with(v)),
+        [
+            "H1 accepted",
+            "H0 accepted",
+            "No decision after all 4 pairs"
+        ]
+        .iter()
+        .any(|v| verdict.starts_with(v)),
         "{verdict}"
     );
     assert_eq!(games_in(&run.join("selfplay.txt")), 8);
@@ -539,7 +563,14 @@ fn generation_errors_and_lines() {
     assert!(ok, "{err}");
     assert_eq!(out.matches("$(sbatch --parsable").count(), 4, "{out}");
     assert!(out.contains("--dependency=afterok:$train"), "{out}");
-    for file in ["datagen.sh", "train.sh", "match.sh", "decide.sh", "submit.sh", "README.md"] {
+    for file in [
+        "datagen.sh",
+        "train.sh",
+        "match.sh",
+        "decide.sh",
+        "submit.sh",
+        "README.md",
+    ] {
         assert!(dir.join("run").join(file).exists(), "no {file}");
     }
     // No sbatch to run.
@@ -557,7 +588,14 @@ fn generation_errors_and_lines() {
     assert!(!ok && err.contains("cannot write"), "{err}");
     let (ok, _, err) = common::output_of_hnefi_in(
         &dir,
-        &["cluster", "generation", "--dir", "run", "--match-games", "7"],
+        &[
+            "cluster",
+            "generation",
+            "--dir",
+            "run",
+            "--match-games",
+            "7",
+        ],
     );
     assert!(!ok && err.contains("--match-games 7"), "{err}");
 }

@@ -492,7 +492,12 @@ fn generation(args: GenerationArgs) -> Result<(), CliError> {
             .output()
             .map_err(ClusterError::NoSbatch)?;
         let text = String::from_utf8_lossy(&out.stdout);
-        let id = text.trim().split(';').next().unwrap_or_default().to_string();
+        let id = text
+            .trim()
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .to_string();
         if !out.status.success() || id.is_empty() {
             return Err(ClusterError::Sbatch {
                 step: step.name,

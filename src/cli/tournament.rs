@@ -122,7 +122,7 @@ pub enum MatchCommand {
         #[arg(long, num_args = 1.., value_name = "KEY=VALUE", required = true)]
         sprt: Vec<String>,
         /// The Slurm job of the shards, cancelled once the test decides; if it leaves the queue
-    /// first (its tasks ended, failed or were cancelled), the watch ends with an error.
+        /// first (its tasks ended, failed or were cancelled), the watch ends with an error.
         #[arg(long)]
         job: Option<String>,
         /// Seconds between looks.
