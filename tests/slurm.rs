@@ -237,6 +237,9 @@ fn pairs_in(dir: &Path) -> usize {
         .sum()
 }
 
+/// A scenario's name, and the scenario.
+type Scenario = (&'static str, fn(&Cluster));
+
 /// The scenarios run one after another on one cluster, since each start costs seconds, and
 /// the cluster (a local) is stopped even when one of them fails.
 #[test]
@@ -249,7 +252,7 @@ fn shards_run_as_slurm_job_arrays() {
         }
         Err(why) => panic!("under CI the Slurm tests must run: {why}"),
     };
-    let scenarios: [(&str, fn(&Cluster)); 5] = [
+    let scenarios: [Scenario; 5] = [
         ("datagen array", datagen_array),
         ("match array", match_array),
         ("SPRT over an array", sprt_cancels_the_array),
