@@ -426,6 +426,18 @@ fn sprt_cancels_the_array(cluster: &Cluster) {
     let played = pairs_in(&dir.join("pairs"));
     eprintln!("slurm: the SPRT decided with {played} of 50 pairs played");
     assert!(played < 50, "{played} pairs: all played");
+    // Watched again once the job has gone: the same decision, nothing to cancel.
+    let (ok, out, err) = cluster.hnefi(
+        &dir,
+        &[
+            "match", "watch", "pairs", "--sprt", "elo0=0", "elo1=300", "--job", &job, "--once",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("H1 accepted") && !out.contains("Cancelled"),
+        "{out}"
+    );
 }
 
 /// A datagen shard cancelled in the middle of its games, then submitted again alone with

@@ -261,12 +261,14 @@ fn watch(
         );
         let decision = sprt.decision(&penta);
         if let Some(h1) = decision {
-            if let Some(job) = job {
+            // A job that has left the queue has nothing to cancel, and scancel would fail.
+            let running = job.filter(|_| !gone);
+            if let Some(job) = running {
                 cancel(job)?;
             }
             let verdict = if h1 { "H1 accepted" } else { "H0 accepted" };
             outln!("{verdict}: {stand}")?;
-            if let Some(job) = job {
+            if let Some(job) = running {
                 outln!("Cancelled job {job}")?;
             }
             return Ok(());
