@@ -299,18 +299,24 @@ fn a_watcher_decides_the_sprt_of_sharded_pairs_and_cancels_the_job() {
         "{pairs}"
     );
     assert_eq!(pairs.lines().count(), 1 + 10, "{pairs}");
-    // A stand-in for Slurm's scancel that notes what it was asked.
+    // Stand-ins for Slurm's scancel, which notes what it was asked, and squeue, which says
+    // the job is still queued; bin-squeue holds squeue alone.
     let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let scancel = bin.join("scancel");
-    std::fs::write(
-        &scancel,
+    let squeue_only = dir.join("bin-squeue");
+    let stand_in = |path: PathBuf, text: &str| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        let mut perms = std::fs::metadata(&path).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        std::fs::set_permissions(&path, perms).unwrap();
+    };
+    stand_in(
+        bin.join("scancel"),
         "#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/cancelled\"\n",
-    )
-    .unwrap();
-    let mut perms = std::fs::metadata(&scancel).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&scancel, perms).unwrap();
+    );
+    for place in [&bin, &squeue_only] {
+        stand_in(place.join("squeue"), "#!/bin/sh\necho 77\n");
+    }
     let watch = |sprt: &str, extra: &[&str], path: &str| {
         Command::new(env!("CARGO_BIN_EXE_hnefi"))
             .env("PATH", path)
@@ -353,7 +359,11 @@ fn a_watcher_decides_the_sprt_of_sharded_pairs_and_cancels_the_job() {
         "{stdout}"
     );
     // Without scancel, a decided test says it cannot stop the job.
-    let out = watch("elo0=0 elo1=400", &["--job", "78"], "/nonexistent");
+    let out = watch(
+        "elo0=0 elo1=400",
+        &["--job", "78"],
+        &squeue_only.display().to_string(),
+    );
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot cancel job 78"), "{err}");

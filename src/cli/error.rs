@@ -61,6 +61,15 @@ pub enum CliError {
     Shard(#[from] hnefi::shard::ShardError),
     #[error("cannot cancel job {job} (scancel {job}): {why}; cancel it by hand")]
     Cancel { job: String, why: String },
+    #[error("cannot ask Slurm about job {job} (squeue --jobs {job}): {why}")]
+    Queue { job: String, why: String },
+    #[error(
+        "job {job} left the queue before the test decided ({stand}): see its tasks' logs, run \
+         the failed ones again (sbatch --array=I) and watch again"
+    )]
+    JobEnded { job: String, stand: String },
+    #[error(transparent)]
+    Cluster(#[from] super::cluster::ClusterError),
     #[error("--fen: {0}")]
     Perft(#[from] hnefi::perft::PerftError),
     #[error(transparent)]

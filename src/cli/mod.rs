@@ -8,6 +8,7 @@ mod output;
 mod analyse;
 mod bench;
 mod bot;
+mod cluster;
 mod common;
 mod connect;
 mod convert;
@@ -102,6 +103,9 @@ enum Command {
     /// Tune the search's parameters by SPSA: the engine against itself with opposite
     /// perturbations, game pairs through the match runner, the state saved every iteration.
     Spsa(spsa::SpsaArgs),
+    /// Run on a Slurm cluster: `hnefi cluster generation` writes and submits a whole training
+    /// generation (self-play array, training, SPRT match array, decision) as chained jobs.
+    Cluster(cluster::ClusterArgs),
     /// Fuzz the protocol loops in process: random, mutated and hostile lines (huge, short and
     /// negative times among them); reports lines, time, panics and hangs per protocol.
     Fuzz(fuzz::FuzzArgs),
@@ -157,6 +161,7 @@ pub fn run() -> ExitCode {
         Some(Command::Spsa(args)) => spsa::spsa(args),
         Some(Command::Tune(args)) => tune::tune(args),
         Some(Command::Train(args)) => train::train(args),
+        Some(Command::Cluster(args)) => cluster::cluster(args),
         Some(Command::Fuzz(args)) => fuzz::fuzz(args),
         Some(Command::Annotate(args)) => report::annotate(args),
         Some(Command::Board(args)) => report::board(args),

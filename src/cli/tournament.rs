@@ -119,7 +119,8 @@ pub enum MatchCommand {
         /// elo0=E elo1=E [alpha=0.05] [beta=0.05].
         #[arg(long, num_args = 1.., value_name = "KEY=VALUE", required = true)]
         sprt: Vec<String>,
-        /// The Slurm job of the shards, cancelled once the test decides.
+        /// The Slurm job of the shards, cancelled once the test decides; if it leaves the queue
+        /// first (its tasks ended, failed or were cancelled), the watch ends with an error.
         #[arg(long)]
         job: Option<String>,
         /// Seconds between looks.
@@ -161,7 +162,8 @@ fn open_pairs<G: Size>(
             return Err(CliError::Invalid {
                 path,
                 reason: format!(
-                    "holds the pairs of another match or shard; give another --pairs                      directory\n  it holds: {}\n  this one: {}",
+                    "holds the pairs of another match or shard; give another --pairs \
+                     directory\n  it holds: {}\n  this one: {}",
                     text.lines().next().unwrap_or_default(),
                     header.line().trim_end()
                 ),
@@ -237,6 +239,11 @@ fn watch(
     }
     let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
     loop {
+        // Asked before the pairs are read, so that a job gone by now has written all it will.
+        let gone = match job {
+            Some(job) => !in_queue(job)?,
+            None => false,
+        };
         // No directory yet: the array has not started.
         let (penta, scheduled, shards) = if dir.is_dir() {
             read_pairs(dir)?
@@ -252,12 +259,14 @@ fn watch(
         );
         let decision = sprt.decision(&penta);
         if let Some(h1) = decision {
-            if let Some(job) = job {
+            // A job that has left the queue has nothing to cancel, and scancel would fail.
+            let running = job.filter(|_| !gone);
+            if let Some(job) = running {
                 cancel(job)?;
             }
             let verdict = if h1 { "H1 accepted" } else { "H0 accepted" };
             outln!("{verdict}: {stand}")?;
-            if let Some(job) = job {
+            if let Some(job) = running {
                 outln!("Cancelled job {job}")?;
             }
             return Ok(());
@@ -265,12 +274,39 @@ fn watch(
         if pairs >= scheduled {
             return outln!("No decision after all {pairs} pairs: {stand}");
         }
+        if let (true, Some(job)) = (gone, job) {
+            return Err(CliError::JobEnded {
+                job: job.to_string(),
+                stand,
+            });
+        }
         if once {
             return outln!("Going on: {stand}");
         }
         note!("match watch: {stand}");
         std::thread::sleep(Duration::from_secs_f64(interval));
     }
+}
+
+/// Whether Slurm still holds `job` pending or running: once it does not, no more pairs come.
+fn in_queue(job: &str) -> Result<bool, CliError> {
+    let failed = |why: String| CliError::Queue {
+        job: job.to_string(),
+        why,
+    };
+    let out = std::process::Command::new("squeue")
+        .args(["--noheader", "--format=%i", "--jobs", job])
+        .output()
+        .map_err(|e| failed(e.to_string()))?;
+    if out.status.success() {
+        return Ok(!out.stdout.iter().all(u8::is_ascii_whitespace));
+    }
+    let why = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    // A job ended long ago has left the controller's memory too.
+    if why.contains("Invalid job id") {
+        return Ok(false);
+    }
+    Err(failed(why))
 }
 
 /// Stops the rest of a decided match's array.
@@ -310,7 +346,7 @@ pub enum SprtError {
     Engines,
 }
 
-fn parse_sprt(words: &[String]) -> Result<Option<Sprt>, SprtError> {
+pub(super) fn parse_sprt(words: &[String]) -> Result<Option<Sprt>, SprtError> {
     if words.is_empty() {
         return Ok(None);
     }
