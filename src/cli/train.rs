@@ -203,7 +203,7 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
          {} epochs",
         train_data.len(),
         validation.len(),
-        (train_data.len() + validation.len()) * train_data.bytes_per_position() >> 20,
+        ((train_data.len() + validation.len()) * train_data.bytes_per_position()) >> 20,
         settings.batch,
         settings.epochs
     );
