@@ -302,3 +302,51 @@ fn a_residual_net_starts_from_the_hand_evaluation_and_says_so_in_its_file() {
     );
     assert!(!ok && err.contains("--weight-decay"), "{err}");
 }
+
+#[test]
+fn a_run_is_the_same_twice_and_from_text_or_binary() {
+    let dir = workdir("determinism");
+    let (ok, err) = hnefi(&dir, &["games-data", "-o", "games.txt"]);
+    assert!(ok, "{err}");
+    // The first 20,000 positions of the real games: some 400 games, a tenth held out.
+    let text = std::fs::read_to_string(dir.join("games.txt")).unwrap();
+    let head: String = text
+        .lines()
+        .take(20_000)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.join("head.txt"), head).unwrap();
+    let (ok, err) = hnefi(&dir, &["convert", "head.txt", "-o", "head.bin"]);
+    assert!(ok, "{err}");
+    let run = |data: &str, out: &str| {
+        let (ok, err) = hnefi(
+            &dir,
+            &[
+                "train",
+                data,
+                "-o",
+                out,
+                "--epochs",
+                "2",
+                "--threads",
+                "2",
+                "--seed",
+                "3",
+            ],
+        );
+        assert!(ok, "{err}");
+        err
+    };
+    let err = run("head.txt", "a.nnue");
+    // Each epoch reports its loss on the held-out games.
+    let held_out: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("epoch") && l.contains("held out"))
+        .collect();
+    assert_eq!(held_out.len(), 2, "{err}");
+    run("head.txt", "b.nnue");
+    run("head.bin", "c.nnue");
+    let net = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    assert!(net("a.nnue") == net("b.nnue"), "two runs differ");
+    assert!(net("a.nnue") == net("c.nnue"), "text and binary differ");
+}

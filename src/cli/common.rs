@@ -45,33 +45,82 @@ pub(super) fn games_argument(path: Option<&Path>) -> String {
 pub(super) fn read_samples<G: hnefi::board::Geometry>(
     path: &Path,
 ) -> Result<Vec<Sample<G>>, CliError> {
+    let mut all = Vec::new();
+    for_each_block(path, |block, _| {
+        all.extend(block);
+        Ok(())
+    })?;
+    Ok(all)
+}
+
+/// Samples read and parsed at a time by [`for_each_block`]: enough to keep the threads busy,
+/// few enough that a block of text lines and its samples take some 20 MB.
+const SAMPLE_BLOCK: usize = 1 << 16;
+
+/// The samples of a file as [`read_samples`] reads it, handed to `f` a block at a time in
+/// their order with the bytes of the file they took, so that a file of any size is read in
+/// bounded memory.
+pub(super) fn for_each_block<G: hnefi::board::Geometry>(
+    path: &Path,
+    mut f: impl FnMut(Vec<Sample<G>>, u64) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    use std::io::BufRead;
     let mut file =
         std::io::BufReader::new(std::fs::File::open(path).map_err(CliError::read(path))?);
-    let head = std::io::BufRead::fill_buf(&mut file).map_err(CliError::read(path))?;
+    let head = file.fill_buf().map_err(CliError::read(path))?;
     if head.starts_with(&hnefi::learn::packed::MAGIC) {
         let invalid = |e: hnefi::learn::packed::PackedError| CliError::Invalid {
             path: path.to_path_buf(),
             reason: e.to_string(),
         };
-        return hnefi::learn::packed::PackedReader::<G, _>::new(file)
-            .map_err(invalid)?
-            .map(|s| s.map_err(invalid))
-            .collect();
+        let mut reader = hnefi::learn::packed::PackedReader::<G, _>::new(file).map_err(invalid)?;
+        let record = hnefi::learn::packed::record_size(G::SIDE) as u64;
+        loop {
+            let block = reader
+                .by_ref()
+                .take(SAMPLE_BLOCK)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(invalid)?;
+            if block.is_empty() {
+                return Ok(());
+            }
+            let bytes = block.len() as u64 * record;
+            f(block, bytes)?;
+        }
     }
-    let text = read_text(path)?;
-    let lines: Vec<&str> = text.lines().collect();
-    lines
-        .par_iter()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|(n, l)| {
-            l.parse::<Sample<G>>().map_err(|e| CliError::Sample {
-                path: path.to_path_buf(),
-                line: n + 1,
-                why: e.to_string(),
+    // Each line with its number from 1.
+    let mut lines: Vec<(usize, String)> = Vec::with_capacity(SAMPLE_BLOCK);
+    let mut number = 0;
+    loop {
+        lines.clear();
+        let mut bytes = 0;
+        for line in (&mut file).lines().take(SAMPLE_BLOCK) {
+            number += 1;
+            let line = line.map_err(CliError::read(path))?;
+            bytes += line.len() as u64 + 1;
+            if !line.trim().is_empty() && !line.starts_with('#') {
+                lines.push((number, line));
+            }
+        }
+        if lines.is_empty() {
+            // A block of blank lines and comments alone is not the end of the file.
+            if file.fill_buf().map_err(CliError::read(path))?.is_empty() {
+                return Ok(());
+            }
+            continue;
+        }
+        let block = lines
+            .par_iter()
+            .map(|(n, l)| {
+                l.parse::<Sample<G>>().map_err(|e| CliError::Sample {
+                    path: path.to_path_buf(),
+                    line: *n,
+                    why: e.to_string(),
+                })
             })
-        })
-        .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        f(block, bytes)?;
+    }
 }
 
 /// The openings of `--openings`, checked under `rules` from their `start`, and their name for
@@ -144,14 +193,23 @@ pub(super) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, C
     Ok(pool.build()?)
 }
 
-/// A bar on a terminal; nothing otherwise (callers that run long log lines instead).
+/// A bar on a terminal, with the rate and the time left; nothing otherwise (callers that run
+/// long log lines instead).
 pub(super) fn progress_bar(len: u64, unit: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template(&format!(
-            "{{bar:30}} {{pos}}/{{len}} {unit} [{{elapsed_precise}} < {{eta_precise}}] {{msg}}"
+            "{{bar:30}} {{pos}}/{{len}} {unit} ({{rate}}) [{{elapsed_precise}} < \
+             {{eta_precise}}] {{msg}}"
         ))
-        .expect("a valid template"),
+        .expect("a valid template")
+        // A whole number: indicatif's own `per_sec` shows four decimals.
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}/s", state.per_sec());
+            },
+        ),
     );
     bar
 }

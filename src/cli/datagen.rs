@@ -54,6 +54,14 @@ pub struct DatagenArgs {
     /// A game going on past this many plies (from the initial position) is a draw.
     #[arg(long, default_value_t = 300)]
     pub max_plies: usize,
+    /// Adjudicate a game once the search score has been this many cp or more for one side
+    /// (from its view) for --adjudicate-plies plies in a row: that side wins.
+    #[arg(long, default_value_t = hnefi::learn::datagen::ADJUDICATE_CP)]
+    pub adjudicate_cp: i32,
+    /// Plies in a row past --adjudicate-cp that end a game; 0 plays every game out by the
+    /// rules.
+    #[arg(long, default_value_t = hnefi::learn::datagen::ADJUDICATE_PLIES)]
+    pub adjudicate_plies: usize,
     #[command(flatten)]
     pub rules: RulesArg,
     /// Games played at once, one engine thread each (default: all cores).
@@ -150,6 +158,8 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
             .unwrap_or(if book_plies > 0 { 2 } else { 6 }),
         balance: args.balance,
         max_plies: args.max_plies,
+        adjudicate_cp: args.adjudicate_cp,
+        adjudicate_plies: args.adjudicate_plies,
         seed: args.seed,
         games: args.games,
         shard: {
@@ -224,7 +234,8 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
     let totals = totals?;
     note!(
         "datagen: {} games, {} positions (attackers won {}, defenders won {}, drawn {}), \
-         {:.0} positions/s over {:.1} s, {:.2} starts drawn per game; written to {}",
+         {:.0} positions/s over {:.1} s, {:.2} starts drawn per game, {} games adjudicated, \
+         {} repeated positions skipped; written to {}",
         totals.games,
         totals.positions,
         totals.attackers,
@@ -233,6 +244,8 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
         totals.positions_per_second(),
         totals.elapsed.as_secs_f64(),
         totals.start_tries as f64 / totals.games.max(1) as f64,
+        totals.adjudicated,
+        totals.duplicates,
         output.display()
     );
     if stop.load(Ordering::Relaxed) && totals.games < todo {

@@ -2,7 +2,7 @@
 //! it quantised and reports how far quantising moved it.
 
 use super::CliError;
-use super::common::{RulesArg, check_fit_settings, progress_bar, read_samples, thread_pool};
+use super::common::{RulesArg, check_fit_settings, for_each_block, progress_bar, thread_pool};
 use super::output::check_writable;
 use clap::Args;
 use hnefi::board::generic::Rulebook;
@@ -12,6 +12,7 @@ use hnefi::learn::train::{self, TrainData, TrainSettings};
 use hnefi::learn::tune::held_out;
 use hnefi::search::nnue::{HIDDEN, QuantisedNetwork, inputs};
 use hnefi::search::size::Size;
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -145,55 +146,64 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
     let mut validation = empty();
     let (rules, _) = args.rules.rules_and_start();
     let rulebook = Rulebook::<G>::new(rules);
-    let keep = |s: &Sample<G>| !args.quiet_only || train::is_quiet(&s.board, &rulebook);
-    let kept = |samples: &[Sample<G>]| {
+    let holdout = if args.validate.is_empty() {
+        args.holdout
+    } else {
+        0.0
+    };
+    // Each file a block at a time, each block's quiet positions picked in parallel, so that
+    // only the packed positions ([`TrainData`]) stay in memory.
+    let mut load = |path: &Path, all_held_out: bool| -> Result<(usize, usize), CliError> {
+        let (mut read, mut quiet) = (0, 0);
+        let bar = progress_bar(std::fs::metadata(path).map_or(0, |m| m.len()), "bytes read");
+        pool.install(|| {
+            for_each_block::<G>(path, |block, bytes| {
+                read += block.len();
+                bar.inc(bytes);
+                let block: Vec<Sample<G>> = if args.quiet_only {
+                    block
+                        .into_par_iter()
+                        .filter(|s| train::is_quiet(&s.board, &rulebook))
+                        .collect()
+                } else {
+                    block
+                };
+                quiet += block.len();
+                let (held, trained): (Vec<Sample<G>>, Vec<Sample<G>>) = block
+                    .into_iter()
+                    .partition(|s| all_held_out || held_out(s.game, args.seed, holdout));
+                validation.extend(&held, &rulebook, settings.lambda, settings.scale);
+                train_data.extend(&trained, &rulebook, settings.lambda, settings.scale);
+                Ok(())
+            })
+        })?;
+        bar.finish_and_clear();
+        Ok((read, quiet))
+    };
+    let kept = |(read, quiet): (usize, usize)| {
         if args.quiet_only {
-            let quiet = samples.iter().filter(|s| keep(s)).count();
-            format!(" ({quiet} quiet)")
+            format!("{read} positions ({quiet} quiet)")
         } else {
-            String::new()
+            format!("{read} positions")
         }
     };
     for path in &args.data {
-        let samples = pool.install(|| read_samples::<G>(path))?;
-        let holdout = if args.validate.is_empty() {
-            args.holdout
-        } else {
-            0.0
-        };
-        for s in samples.iter().filter(|s| keep(s)) {
-            if held_out(s.game, args.seed, holdout) {
-                validation.push(s, &rulebook, settings.lambda, settings.scale);
-            } else {
-                train_data.push(s, &rulebook, settings.lambda, settings.scale);
-            }
-        }
-        note!(
-            "{}: {} positions{}",
-            path.display(),
-            samples.len(),
-            kept(&samples)
-        );
+        let counts = load(path, false)?;
+        note!("{}: {}", path.display(), kept(counts));
     }
     for path in &args.validate {
-        let samples = pool.install(|| read_samples::<G>(path))?;
-        for s in samples.iter().filter(|s| keep(s)) {
-            validation.push(s, &rulebook, settings.lambda, settings.scale);
-        }
-        note!(
-            "{}: {} positions{} to validate on",
-            path.display(),
-            samples.len(),
-            kept(&samples)
-        );
+        let counts = load(path, true)?;
+        note!("{}: {} to validate on", path.display(), kept(counts));
     }
     if train_data.is_empty() {
         return Err(CliError::NoTrainingData);
     }
     note!(
-        "{} training positions, {} held out; {HIDDEN} hidden units, batch {}, {} epochs",
+        "{} training positions, {} held out ({} MB in memory); {HIDDEN} hidden units, batch {}, \
+         {} epochs",
         train_data.len(),
         validation.len(),
+        ((train_data.len() + validation.len()) * train_data.bytes_per_position()) >> 20,
         settings.batch,
         settings.epochs
     );

@@ -288,7 +288,7 @@ fn decode<G: Geometry>(record: &[u8]) -> Result<Sample<G>, &'static str> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::board::generic::MoveList;
     use crate::board::generic::Rulebook;
@@ -296,7 +296,8 @@ mod tests {
     use crate::board::{Eleven, Nine, Seven, Thirteen};
     use crate::splitmix::SplitMix64;
 
-    fn random_samples<G: Geometry>(preset: Preset, seed: u64) -> Vec<Sample<G>> {
+    /// Positions of random games of `preset`, with every kind of score and result.
+    pub(crate) fn random_samples<G: Geometry>(preset: Preset, seed: u64) -> Vec<Sample<G>> {
         let rulebook = Rulebook::<G>::new(Rules::preset(preset));
         let mut rng = SplitMix64::new(seed);
         let mut list = MoveList::new();

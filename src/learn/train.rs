@@ -14,15 +14,17 @@
 //! only on its data and settings, not on the thread count. A position touches only the rows
 //! of its pieces: forward and backward cost O(pieces x hidden units).
 
-use super::network::{FloatNetwork, board_features, params};
+use super::network::{FloatNetwork, params};
 use super::sample::Sample;
 use crate::board::Side;
 use crate::board::generic::{Board, MoveList, Rulebook};
+use crate::board::geometry::MAX_SQUARES;
 use crate::search::eval::evaluate as hand_evaluate;
-use crate::search::nnue::{Accumulator, QuantisedNetwork};
+use crate::search::nnue::{Accumulator, QuantisedNetwork, active_features};
 use crate::search::ordering::Tactics;
 use crate::search::size::Size;
 use crate::splitmix::{SplitMix64, mix, spread};
+use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
 /// Positions per chunk of the parallel sums.
@@ -58,12 +60,20 @@ pub struct TrainSettings {
     pub inputs: usize,
 }
 
-/// Positions as the network sees them, in flat arrays.
+/// Positions as the network sees them, packed: what a training run holds in memory for
+/// each position is its bit set of the attackers' and defenders' inputs, the king's square
+/// and the side to move, 33 bytes on 11x11 (plus 4 for its target and 4 for a residual
+/// network's hand evaluation), so that 10 million positions take about 400 MB. The inputs
+/// are unpacked again for each pass ([`TrainData::row`]), which costs far less than the
+/// forward and backward passes over them.
 pub struct TrainData {
-    /// Position i's inputs are `features[offsets[i]..offsets[i + 1]]`.
-    offsets: Vec<u32>,
-    features: Vec<u16>,
-    side: Vec<Side>,
+    /// The squares of the board; 0 until the first position sets it.
+    squares: usize,
+    /// Position i's record is `boards[i * stride..(i + 1) * stride]`: the bits of inputs
+    /// `0..2 x squares` (the attackers then the defenders, input f at bit `f % 8` of byte
+    /// `f / 8`), then the king's square, then 1 if the defenders are to move.
+    boards: Vec<u8>,
+    stride: usize,
     /// P(the attackers win) the network should predict.
     target: Vec<f32>,
     /// For residual training, the hand evaluation of each position as a logit for the side
@@ -72,12 +82,15 @@ pub struct TrainData {
     residual: bool,
 }
 
+/// A position's active inputs, in the order of [`crate::search::nnue::active_features`].
+type Row = ArrayVec<u16, MAX_SQUARES>;
+
 impl TrainData {
     pub fn new() -> TrainData {
         TrainData {
-            offsets: vec![0],
-            features: Vec::new(),
-            side: Vec::new(),
+            squares: 0,
+            boards: Vec::new(),
+            stride: 0,
             target: Vec::new(),
             hand: Vec::new(),
             residual: false,
@@ -104,6 +117,11 @@ impl TrainData {
         self.target.is_empty()
     }
 
+    /// The bytes held per position.
+    pub fn bytes_per_position(&self) -> usize {
+        self.stride + std::mem::size_of::<f32>() * (1 + usize::from(self.residual))
+    }
+
     /// Adds a sample, its target blended by `lambda` with the search score on `scale`.
     pub fn push<G: Size>(
         &mut self,
@@ -112,32 +130,79 @@ impl TrainData {
         lambda: f64,
         scale: f64,
     ) {
-        self.features
-            .extend_from_slice(&board_features(&sample.board));
-        self.offsets.push(self.features.len() as u32);
-        self.side.push(sample.board.side_to_move());
-        if self.residual {
-            // The search's own evaluation, for the side to move, as a logit.
-            let cp = hand_evaluate(&sample.board, rulebook).0;
-            self.hand.push((scale * f64::from(cp)) as f32);
-        }
-        let result = sample.result.attackers_score();
-        let target = match sample.score {
-            Some(s) => lambda * result + (1.0 - lambda) * sigmoid(scale * f64::from(s)),
-            None => result,
-        };
-        self.target.push(target as f32);
+        self.extend(std::slice::from_ref(sample), rulebook, lambda, scale);
     }
 
-    fn row(&self, i: usize) -> &[u16] {
-        &self.features[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    /// Adds samples in their order, as [`TrainData::push`] does one (the hand evaluations of
+    /// a residual network computed in parallel).
+    pub fn extend<G: Size>(
+        &mut self,
+        samples: &[Sample<G>],
+        rulebook: &Rulebook<G>,
+        lambda: f64,
+        scale: f64,
+    ) {
+        if self.squares == 0 {
+            self.squares = G::SQUARES;
+            self.stride = (2 * G::SQUARES).div_ceil(8) + 2;
+        }
+        assert_eq!(self.squares, G::SQUARES, "one board size per data set");
+        if self.residual {
+            // The search's own evaluation, for the side to move, as a logit.
+            let hand: Vec<f32> = samples
+                .par_iter()
+                .map(|s| (scale * f64::from(hand_evaluate(&s.board, rulebook).0)) as f32)
+                .collect();
+            self.hand.extend(hand);
+        }
+        let pieces = 2 * G::SQUARES;
+        for sample in samples {
+            let start = self.boards.len();
+            self.boards.resize(start + self.stride, 0);
+            let record = &mut self.boards[start..];
+            active_features(&sample.board, |f| {
+                if f < pieces {
+                    record[f / 8] |= 1 << (f % 8);
+                } else {
+                    record[self.stride - 2] = (f - pieces) as u8;
+                }
+            });
+            record[self.stride - 1] = u8::from(sample.board.side_to_move() == Side::Defenders);
+            let result = sample.result.attackers_score();
+            let target = match sample.score {
+                Some(s) => lambda * result + (1.0 - lambda) * sigmoid(scale * f64::from(s)),
+                None => result,
+            };
+            self.target.push(target as f32);
+        }
+    }
+
+    /// Position i's active inputs and side to move.
+    #[inline]
+    fn row(&self, i: usize) -> (Row, Side) {
+        let record = &self.boards[i * self.stride..(i + 1) * self.stride];
+        let mut row = Row::new();
+        for (byte, &bits) in record[..self.stride - 2].iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                row.push((byte * 8 + bits.trailing_zeros() as usize) as u16);
+                bits &= bits - 1;
+            }
+        }
+        row.push((2 * self.squares + usize::from(record[self.stride - 2])) as u16);
+        let side = if record[self.stride - 1] == 0 {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        (row, side)
     }
 
     /// The squared error of position i, given the network's output `raw`, and its
     /// derivative by `raw`.
     #[inline]
-    fn error(&self, raw: f32, i: usize) -> (f64, f32) {
-        let sign = match self.side[i] {
+    fn error(&self, raw: f32, side: Side, i: usize) -> (f64, f32) {
+        let sign = match side {
             Side::Attackers => 1.0,
             Side::Defenders => -1.0,
         };
@@ -159,7 +224,10 @@ impl TrainData {
             .into_par_iter()
             .map(|c| {
                 (c * CHUNK..((c + 1) * CHUNK).min(self.len()))
-                    .map(|i| self.error(net.forward(self.row(i), self.side[i]).raw, i).0)
+                    .map(|i| {
+                        let (row, side) = self.row(i);
+                        self.error(net.forward(&row, side).raw, side, i).0
+                    })
                     .sum::<f64>()
             })
             .collect();
@@ -176,11 +244,11 @@ impl TrainData {
                 let mut loss = 0.0;
                 for &i in chunk {
                     let i = i as usize;
-                    let (row, side) = (self.row(i), self.side[i]);
-                    let forward = net.forward(row, side);
-                    let (l, d_raw) = self.error(forward.raw, i);
+                    let (row, side) = self.row(i);
+                    let forward = net.forward(&row, side);
+                    let (l, d_raw) = self.error(forward.raw, side, i);
                     loss += l;
-                    net.backward(row, side, &forward, d_raw * inv, &mut g);
+                    net.backward(&row, side, &forward, d_raw * inv, &mut g);
                 }
                 (loss, g)
             })
@@ -397,9 +465,9 @@ pub fn quantisation_error(
     let per: Vec<(f64, f64)> = (0..data.len())
         .into_par_iter()
         .map(|i| {
-            let (row, side) = (data.row(i), data.side[i]);
-            let f = f64::from(float.forward(row, side).raw) / f64::from(float.scale);
-            let q = quantised.evaluate(&Accumulator::from_features(quantised, row), side);
+            let (row, side) = data.row(i);
+            let f = f64::from(float.forward(&row, side).raw) / f64::from(float.scale);
+            let q = quantised.evaluate(&Accumulator::from_features(quantised, &row), side);
             (
                 (f - f64::from(q)).abs(),
                 float.quantisation_bound(row.len()),
@@ -418,7 +486,9 @@ pub fn quantisation_error(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Bitboard, Board, Eleven, Rulebook};
+    use crate::board::rules::{Preset, Rules};
+    use crate::board::{Bitboard, Board, Eleven, Nine, Rulebook, Seven, Thirteen};
+    use crate::learn::network::board_features;
     use crate::learn::sample::GameResult;
     use crate::search::eval::weights::SCALE;
 
@@ -734,6 +804,33 @@ mod tests {
     }
 
     #[test]
+    fn packed_rows_give_back_each_boards_inputs_on_every_size() {
+        fn check<G: Size>(preset: Preset) {
+            let samples = crate::learn::packed::tests::random_samples::<G>(preset, 9);
+            let rulebook = crate::board::generic::Rulebook::<G>::new(Rules::preset(preset));
+            let mut d = TrainData::residual();
+            d.extend(&samples, &rulebook, 1.0, SCALE);
+            assert_eq!(d.len(), samples.len());
+            for (i, s) in samples.iter().enumerate() {
+                let (row, side) = d.row(i);
+                assert_eq!(row, board_features(&s.board), "{preset}");
+                assert_eq!(side, s.board.side_to_move());
+                let hand = SCALE * f64::from(hand_evaluate(&s.board, &rulebook).0);
+                assert_eq!(d.hand[i], hand as f32);
+            }
+        }
+        check::<Seven>(Preset::Brandubh);
+        check::<Nine>(Preset::Tablut);
+        check::<Eleven>(Preset::Copenhagen);
+        check::<Thirteen>(Preset::Copenhagen13);
+        // 31 bytes of pieces, the king and the side to move, the target and the hand
+        // evaluation.
+        let mut d = TrainData::residual();
+        d.push(&king_on_edge_data()[0], &Rulebook::default(), 1.0, SCALE);
+        assert_eq!(d.bytes_per_position(), 33 + 4 + 4);
+    }
+
+    #[test]
     fn targets_blend_the_result_and_the_score() {
         let board = Board::start();
         let sample = |score| Sample {
@@ -747,6 +844,6 @@ mod tests {
         d.push(&sample(Some(0)), &Rulebook::default(), 0.5, SCALE);
         d.push(&sample(Some(0)), &Rulebook::default(), 1.0, SCALE);
         assert_eq!(d.target, [1.0, 0.75, 1.0]);
-        assert_eq!(d.row(0).len(), board.occupied().count() as usize);
+        assert_eq!(d.row(0).0.len(), board.occupied().count() as usize);
     }
 }
