@@ -281,15 +281,7 @@ fn datagen_array(cluster: &Cluster) {
     );
     let array = began.elapsed();
     let began = Instant::now();
-    let (ok, err) = common::run_hnefi_in(
-        &dir,
-        &[
-            datagen.split(' ').collect::<Vec<_>>(),
-            vec!["-o", "whole.txt"],
-        ]
-        .concat(),
-    );
-    assert!(ok, "{err}");
+    datagen_direct(&dir, datagen);
     let direct = began.elapsed();
     eprintln!(
         "slurm: datagen array of 4 in {:.1} s, the same run direct in {:.1} s",
@@ -484,15 +476,7 @@ fn killed_shard_resumes(cluster: &Cluster) {
         ],
     );
     assert!(ok, "{err}");
-    let (ok, err) = common::run_hnefi_in(
-        &dir,
-        &[
-            datagen.split(' ').collect::<Vec<_>>(),
-            vec!["-o", "whole.txt"],
-        ]
-        .concat(),
-    );
-    assert!(ok, "{err}");
+    datagen_direct(&dir, datagen);
     assert_eq!(
         sorted_samples(&dir.join("merged.txt")),
         sorted_samples(&dir.join("whole.txt"))
@@ -613,4 +597,11 @@ fn generation_errors_and_lines() {
         ],
     );
     assert!(!ok && err.contains("--match-games 7"), "{err}");
+}
+
+/// Runs the datagen of `args` on this machine, not on the cluster, into `dir/whole.txt`.
+fn datagen_direct(dir: &std::path::Path, args: &str) {
+    let words = [args.split(' ').collect::<Vec<_>>(), vec!["-o", "whole.txt"]].concat();
+    let (ok, err) = common::run_hnefi_in(dir, &words);
+    assert!(ok, "{err}");
 }
