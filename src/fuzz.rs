@@ -8,7 +8,7 @@
 //! finds its input closed) and a fresh one takes the following lines. Line `i` depends only on
 //! the seed and `i`, so any failure can be replayed.
 
-use crate::protocol::{Input, Output, Protocol, Settings, run};
+use crate::protocol::{Input, LoopSettings, Output, Protocol, run};
 use crate::splitmix::{SplitMix64, spread};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -415,10 +415,10 @@ impl Instance {
         let (tx, rx) = sync_channel::<Input>(0);
         let out = Tail::default();
         let output = Output::new(Box::new(out.clone()));
-        let settings = Settings {
+        let settings = LoopSettings {
             move_time: Some(Duration::from_millis(5)),
             max_nodes: Some(config.max_nodes),
-            ..Settings::default()
+            ..LoopSettings::default()
         };
         let protocol = config.protocol;
         let loop_thread = std::thread::spawn(move || run(Some(protocol), rx, output, settings));

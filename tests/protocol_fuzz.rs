@@ -6,7 +6,7 @@
 //! at once, and the deadline for a line is a minute, only to catch a real hang.
 
 use hnefi::fuzz::{Config, fuzz as fuzz_lines};
-use hnefi::protocol::{Input, Output, Protocol, Settings, run};
+use hnefi::protocol::{Input, LoopSettings, Output, Protocol, run};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -176,7 +176,7 @@ fn fuzz(protocol: Protocol, corpus: &[&str], probe: &str, answer: &str) {
     let (tx, rx) = std::sync::mpsc::channel();
     let sink = Sink::default();
     let out = Output::new(Box::new(sink.clone()));
-    let engine = std::thread::spawn(move || run(Some(protocol), rx, out, Settings::default()));
+    let engine = std::thread::spawn(move || run(Some(protocol), rx, out, LoopSettings::default()));
     tx.send(Input::Line(corpus[0].to_string()))
         .expect("loop alive");
     for _ in 0..100_000 {

@@ -60,7 +60,7 @@ impl fmt::Display for ServerMove {
 
 /// One line to the server.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum Command {
+pub enum ServerCommand {
     /// The first line of a connection: log in, or create the account and log in.
     Login {
         version_id: String,
@@ -91,11 +91,11 @@ pub enum Command {
     Ping,
 }
 
-impl Command {
+impl ServerCommand {
     /// The line as logs may show it: the password hidden.
     pub fn for_log(&self) -> String {
         match self {
-            Command::Login { password, .. } if !password.expose().is_empty() => {
+            ServerCommand::Login { password, .. } if !password.expose().is_empty() => {
                 let line = self.to_string();
                 let cut = line.len() - password.expose().len();
                 format!("{}***", &line[..cut])
@@ -138,10 +138,10 @@ impl fmt::Display for Offer {
     }
 }
 
-impl fmt::Display for Command {
+impl fmt::Display for ServerCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Command::Login {
+            ServerCommand::Login {
                 version_id,
                 create,
                 username,
@@ -154,20 +154,20 @@ impl fmt::Display for Command {
                 }
                 Ok(())
             }
-            Command::SoftwareId(id) => write!(f, "software_id {id}"),
-            Command::NewGame(offer) => write!(f, "new_game {offer}"),
-            Command::Accept(id) => write!(f, "join_game {id}"),
-            Command::Join(id) => write!(f, "join_game_pending {id}"),
-            Command::Leave(id) => write!(f, "leave_game {id}"),
-            Command::Resume(id) => write!(f, "resume_game_json {id}"),
-            Command::Play { game, side, mv } => {
+            ServerCommand::SoftwareId(id) => write!(f, "software_id {id}"),
+            ServerCommand::NewGame(offer) => write!(f, "new_game {offer}"),
+            ServerCommand::Accept(id) => write!(f, "join_game {id}"),
+            ServerCommand::Join(id) => write!(f, "join_game_pending {id}"),
+            ServerCommand::Leave(id) => write!(f, "leave_game {id}"),
+            ServerCommand::Resume(id) => write!(f, "resume_game_json {id}"),
+            ServerCommand::Play { game, side, mv } => {
                 write!(f, "game {game} play {} {mv}", Role(*side))
             }
             // The server wants a fifth word after `resigns`.
-            Command::Resign { game, side } => {
+            ServerCommand::Resign { game, side } => {
                 write!(f, "game {game} play {} resigns _", Role(*side))
             }
-            Command::Ping => f.write_str("ping"),
+            ServerCommand::Ping => f.write_str("ping"),
         }
     }
 }
@@ -179,7 +179,7 @@ mod tests {
 
     #[test]
     fn lines() {
-        let login = Command::Login {
+        let login = ServerCommand::Login {
             version_id: "32d9a140".into(),
             create: true,
             username: "ai-hnefi".into(),
@@ -200,7 +200,7 @@ mod tests {
             board: 11,
         };
         assert_eq!(
-            Command::NewGame(offer).to_string(),
+            ServerCommand::NewGame(offer).to_string(),
             r#"new_game {"role":"Defender","rated":true,"time_settings":{"Timed":{"add_seconds":10,"milliseconds_left":900000}},"board_size":11}"#
         );
         let untimed = Offer {
@@ -209,10 +209,10 @@ mod tests {
             side: Side::Attackers,
             board: 13,
         };
-        let line = Command::NewGame(untimed).to_string();
+        let line = ServerCommand::NewGame(untimed).to_string();
         assert!(line.contains(r#""time_settings":"UnTimed""#), "{line}");
         assert!(line.ends_with(r#""board_size":13}"#), "{line}");
-        let play = |mv: ServerMove| Command::Play {
+        let play = |mv: ServerMove| ServerCommand::Play {
             game: 7,
             side: Side::Attackers,
             mv,
@@ -223,11 +223,11 @@ mod tests {
         assert_eq!(play(seven).to_string(), "game 7 play attacker d7 b7");
         let thirteen = ServerMove::of(Move::<Thirteen>::parse("m4-j4").unwrap());
         assert_eq!(play(thirteen).to_string(), "game 7 play attacker M4 J4");
-        let resign = Command::Resign {
+        let resign = ServerCommand::Resign {
             game: 7,
             side: Side::Defenders,
         };
         assert_eq!(resign.to_string(), "game 7 play defender resigns _");
-        assert_eq!(Command::Resume(3).to_string(), "resume_game_json 3");
+        assert_eq!(ServerCommand::Resume(3).to_string(), "resume_game_json 3");
     }
 }

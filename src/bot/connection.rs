@@ -1,7 +1,7 @@
 //! The TCP connection to the server: lines in on a reader thread of its own, lines out from
 //! the caller, and the growing pause between attempts to connect.
 
-use super::command::Command;
+use super::command::ServerCommand;
 use std::io::{self, BufRead, BufReader, Write};
 use std::net::{Shutdown, TcpStream, ToSocketAddrs};
 use std::time::Duration;
@@ -78,7 +78,7 @@ impl Connection {
         Ok(Connection { stream, generation })
     }
 
-    pub fn send(&mut self, command: &Command) -> io::Result<()> {
+    pub fn send(&mut self, command: &ServerCommand) -> io::Result<()> {
         log::debug!("-> {}", command.for_log());
         let line = format!("{command}\n");
         self.stream.write_all(line.as_bytes())?;

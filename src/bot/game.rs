@@ -9,7 +9,7 @@
 //! that a disagreement on the rules can never make it loop.
 
 use super::clock::{ClockPolicy, Clocks};
-use super::command::{Command, ServerMove};
+use super::command::{ServerCommand, ServerMove};
 use super::message::GameId;
 use super::record::GameRecord;
 use crate::board::Side;
@@ -49,7 +49,7 @@ pub enum Next {
     /// Start thinking.
     Think,
     /// Send this line at once.
-    Send(Command),
+    Send(ServerCommand),
 }
 
 /// The end of a game, for the summary line.
@@ -63,7 +63,7 @@ pub enum Ending {
 }
 
 /// A game on a board of `G`'s size, which the server's first record of it gave.
-pub struct Game<G: Size> {
+pub struct ServerGame<G: Size> {
     pub id: GameId,
     /// The bot's side, once a record has said it.
     pub side: Option<Side>,
@@ -91,13 +91,13 @@ pub struct Game<G: Size> {
     pub started: Instant,
 }
 
-impl<G: Size> Game<G> {
+impl<G: Size> ServerGame<G> {
     /// A game the server has asked for a move in since `asked`, if it has.
-    pub fn new(id: GameId, engine: Engine<G>, asked: Option<Instant>) -> Game<G> {
+    pub fn new(id: GameId, engine: Engine<G>, asked: Option<Instant>) -> ServerGame<G> {
         let rules = server_rules(G::SIDE);
         let start = Board::from_fen(rules.preset.start_fen())
             .expect("every preset's start is a valid board of its size");
-        Game {
+        ServerGame {
             id,
             side: None,
             opponent: String::new(),
@@ -141,7 +141,7 @@ impl<G: Size> Game<G> {
             Ok(replay) => replay,
             Err(e) => {
                 log::error!("game {}: cannot play it: {e}; resigning", self.id);
-                return Next::Send(Command::Resign {
+                return Next::Send(ServerCommand::Resign {
                     game: self.id,
                     side,
                 });
@@ -206,7 +206,7 @@ impl<G: Size> Game<G> {
         policy: &ClockPolicy,
         round_trip: Duration,
         done: impl FnOnce(u64, Found) + Send + 'static,
-    ) -> Option<Command> {
+    ) -> Option<ServerCommand> {
         let side = self.side?;
         let ply = self.pos.plies();
         if self.refused_ply != ply {
@@ -216,7 +216,7 @@ impl<G: Size> Game<G> {
         let candidates = self.candidates();
         let Some(&first) = candidates.first() else {
             log::error!("game {}: no move left to try; resigning", self.id);
-            return Some(Command::Resign {
+            return Some(ServerCommand::Resign {
                 game: self.id,
                 side,
             });
@@ -285,7 +285,7 @@ impl<G: Size> Game<G> {
 
     /// The search numbered `token` has ended: the move to send, if it is still wanted.
     /// `online`: whether it can be sent now (else it waits for the next record).
-    pub fn searched(&mut self, token: u64, found: Found, online: bool) -> Option<Command> {
+    pub fn searched(&mut self, token: u64, found: Found, online: bool) -> Option<ServerCommand> {
         let Turn::Thinking { token: t, ply } = self.turn else {
             return None;
         };
@@ -319,7 +319,7 @@ impl<G: Size> Game<G> {
 
     /// Marks `mv` as sent and returns the line that sends it. A move sent again after a
     /// refusal is timed from the same request.
-    fn sent(&mut self, mv: Move<G>, ply: usize) -> Command {
+    fn sent(&mut self, mv: Move<G>, ply: usize) -> ServerCommand {
         if let Some(asked) = self.asked {
             let time = asked.elapsed();
             log::debug!(
@@ -331,7 +331,7 @@ impl<G: Size> Game<G> {
             self.answer_times.push(time);
         }
         self.turn = Turn::Sent { mv, ply };
-        Command::Play {
+        ServerCommand::Play {
             game: self.id,
             side: self.side.unwrap_or(self.pos.side_to_move()),
             mv: ServerMove::of(mv),
@@ -446,8 +446,8 @@ mod tests {
         serde_json::from_str(&json).unwrap()
     }
 
-    fn game() -> Game<Eleven> {
-        Game::new(
+    fn game() -> ServerGame<Eleven> {
+        ServerGame::new(
             3,
             Engine::new(Options {
                 hash_mb: 1,
@@ -458,7 +458,7 @@ mod tests {
     }
 
     /// Thinks and returns the move line, whether sent at once or after the search.
-    fn answer(game: &mut Game<Eleven>) -> Command {
+    fn answer(game: &mut ServerGame<Eleven>) -> ServerCommand {
         let policy = ClockPolicy {
             cap: Some(Duration::from_millis(20)),
         };
@@ -488,7 +488,7 @@ mod tests {
         );
         assert!(matches!(
             answer(&mut g),
-            Command::Play {
+            ServerCommand::Play {
                 game: 3,
                 side: Side::Attackers,
                 ..
@@ -528,13 +528,13 @@ mod tests {
                 "try {n}"
             );
             match answer(&mut g) {
-                Command::Play { mv, .. } => {
+                ServerCommand::Play { mv, .. } => {
                     assert!(!refused.contains(&mv), "{mv} tried twice");
                     refused.push(mv);
                     g.refused("you can only play in a straight line");
                     assert_eq!(g.turn, Turn::Syncing);
                 }
-                Command::Resign { game: 3, side } => {
+                ServerCommand::Resign { game: 3, side } => {
                     assert_eq!(side, Side::Attackers);
                     assert_eq!(refused.len(), legal.len());
                     return;
@@ -573,7 +573,7 @@ mod tests {
         assert!(matches!(g.turn, Turn::Ready { ply: 0, .. }));
         assert!(matches!(
             g.sync(&record(""), "bot", Instant::now()),
-            Next::Send(Command::Play { .. })
+            Next::Send(ServerCommand::Play { .. })
         ));
     }
 }

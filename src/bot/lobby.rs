@@ -13,7 +13,7 @@
 //! The server forgets offers and requests when a connection ends, so they are made again
 //! after a reconnect.
 
-use super::command::{Command, Offer};
+use super::command::{Offer, ServerCommand};
 use super::message::GameId;
 use super::record::{GamesUpdate, OpenGame};
 use super::seat::SERVER_SIDES;
@@ -111,7 +111,7 @@ impl Lobby {
     }
 
     /// What to send now; `room`: whether the bot may begin another game.
-    pub fn actions(&mut self, now: Instant, room: bool, username: &str) -> Vec<Command> {
+    pub fn actions(&mut self, now: Instant, room: bool, username: &str) -> Vec<ServerCommand> {
         let mut out = Vec::new();
         if let Some(OfferState::Asked(at)) = self.offer
             && now.duration_since(at) > OFFER_PATIENCE
@@ -123,7 +123,7 @@ impl Lobby {
             && now.duration_since(since) > JOIN_PATIENCE
         {
             log::info!("game {id}: no answer to the request to join; withdrawn");
-            out.push(Command::Leave(id));
+            out.push(ServerCommand::Leave(id));
             self.join = None;
         }
         if !room || self.pending() {
@@ -133,12 +133,12 @@ impl Lobby {
             Seek::Nothing => {}
             Seek::Offer(offer) => {
                 self.offer = Some(OfferState::Asked(now));
-                out.push(Command::NewGame(offer));
+                out.push(ServerCommand::NewGame(offer));
             }
             Seek::Join(id) if !self.joined_once => {
                 self.joined_once = true;
                 self.join = Some((id, now));
-                out.push(Command::Join(id));
+                out.push(ServerCommand::Join(id));
             }
             Seek::Join(_) => {}
             Seek::JoinAny(boards) => {
@@ -154,7 +154,7 @@ impl Lobby {
                 if let Some(id) = choice {
                     self.tried.insert(id);
                     self.join = Some((id, now));
-                    out.push(Command::Join(id));
+                    out.push(ServerCommand::Join(id));
                 }
             }
         }
@@ -270,17 +270,26 @@ mod tests {
     fn one_offer_at_a_time_and_every_challenge_accepted() {
         let mut lobby = Lobby::new(Seek::Offer(OFFER));
         let now = Instant::now();
-        assert_eq!(lobby.actions(now, true, "me"), [Command::NewGame(OFFER)]);
+        assert_eq!(
+            lobby.actions(now, true, "me"),
+            [ServerCommand::NewGame(OFFER)]
+        );
         assert!(lobby.actions(now, true, "me").is_empty());
         lobby.created(5);
         assert!(!lobby.challenged(6));
         assert!(lobby.challenged(5));
         assert_eq!(lobby.started(), Some(5));
         assert!(lobby.actions(now, false, "me").is_empty(), "no room");
-        assert_eq!(lobby.actions(now, true, "me"), [Command::NewGame(OFFER)]);
+        assert_eq!(
+            lobby.actions(now, true, "me"),
+            [ServerCommand::NewGame(OFFER)]
+        );
         // An unconfirmed offer is made again.
         let later = now + OFFER_PATIENCE + Duration::from_secs(1);
-        assert_eq!(lobby.actions(later, true, "me"), [Command::NewGame(OFFER)]);
+        assert_eq!(
+            lobby.actions(later, true, "me"),
+            [ServerCommand::NewGame(OFFER)]
+        );
         lobby.reconnected();
         assert!(!lobby.pending());
     }
@@ -291,11 +300,11 @@ mod tests {
         let now = Instant::now();
         assert!(lobby.actions(now, true, "me").is_empty());
         lobby.set_open(vec![open(1, "me"), open(2, "other"), open(3, "third")]);
-        assert_eq!(lobby.actions(now, true, "me"), [Command::Join(2)]);
+        assert_eq!(lobby.actions(now, true, "me"), [ServerCommand::Join(2)]);
         let later = now + JOIN_PATIENCE + Duration::from_secs(1);
         assert_eq!(
             lobby.actions(later, true, "me"),
-            [Command::Leave(2), Command::Join(3)]
+            [ServerCommand::Leave(2), ServerCommand::Join(3)]
         );
         // Turned down: the challenger cleared in an update.
         let update = GamesUpdate {
@@ -311,7 +320,7 @@ mod tests {
     fn join_asks_once() {
         let mut lobby = Lobby::new(Seek::Join(9));
         let now = Instant::now();
-        assert_eq!(lobby.actions(now, true, "me"), [Command::Join(9)]);
+        assert_eq!(lobby.actions(now, true, "me"), [ServerCommand::Join(9)]);
         assert_eq!(lobby.started(), Some(9));
         assert!(lobby.actions(now, true, "me").is_empty());
     }
@@ -322,10 +331,10 @@ mod tests {
         let now = Instant::now();
         let mut any = Lobby::new(Seek::JoinAny(Boards::all()));
         any.set_open(games());
-        assert_eq!(any.actions(now, true, "me"), [Command::Join(1)]);
+        assert_eq!(any.actions(now, true, "me"), [ServerCommand::Join(1)]);
         let mut thirteen = Lobby::new(Seek::JoinAny(Boards::of(&[13]).unwrap()));
         thirteen.set_open(games());
-        assert_eq!(thirteen.actions(now, true, "me"), [Command::Join(2)]);
+        assert_eq!(thirteen.actions(now, true, "me"), [ServerCommand::Join(2)]);
         let mut nine = Lobby::new(Seek::JoinAny(Boards::of(&[7, 11]).unwrap()));
         nine.set_open(vec![open_on(4, "d", 9), open_on(5, "e", 13)]);
         assert!(nine.actions(now, true, "me").is_empty());

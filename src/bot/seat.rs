@@ -4,8 +4,8 @@
 //! its engine know theirs at compile time.
 
 use super::clock::ClockPolicy;
-use super::command::{Command, ServerMove};
-use super::game::{Ending, Found, Game, Next};
+use super::command::{ServerCommand, ServerMove};
+use super::game::{Ending, Found, Next, ServerGame};
 use super::message::GameId;
 use super::record::GameRecord;
 use crate::board::{Eleven, Seven, Side, Thirteen};
@@ -17,9 +17,9 @@ pub const SERVER_SIDES: [u8; 3] = [7, 11, 13];
 
 /// A game of one of the server's sizes.
 enum SizedGame {
-    Seven(Game<Seven>),
-    Eleven(Game<Eleven>),
-    Thirteen(Game<Thirteen>),
+    Seven(ServerGame<Seven>),
+    Eleven(ServerGame<Eleven>),
+    Thirteen(ServerGame<Thirteen>),
 }
 
 /// `$body` with `$g` the game, of whatever size.
@@ -89,9 +89,9 @@ impl Seat {
         if self.game.is_none() {
             let (id, asked) = (self.id, self.asked);
             self.game = Some(match record.dim {
-                7 => SizedGame::Seven(Game::new(id, Engine::new(engine.clone()), asked)),
-                11 => SizedGame::Eleven(Game::new(id, Engine::new(engine.clone()), asked)),
-                13 => SizedGame::Thirteen(Game::new(id, Engine::new(engine.clone()), asked)),
+                7 => SizedGame::Seven(ServerGame::new(id, Engine::new(engine.clone()), asked)),
+                11 => SizedGame::Eleven(ServerGame::new(id, Engine::new(engine.clone()), asked)),
+                13 => SizedGame::Thirteen(ServerGame::new(id, Engine::new(engine.clone()), asked)),
                 dim => {
                     let Some(side) = record.side_of(username) else {
                         return Next::Nothing;
@@ -100,7 +100,7 @@ impl Seat {
                         "game {id}: a {dim}x{dim} board, which the server does not offer \
                          (7, 11 or 13); resigning"
                     );
-                    return Next::Send(Command::Resign { game: id, side });
+                    return Next::Send(ServerCommand::Resign { game: id, side });
                 }
             });
         }
@@ -117,19 +117,19 @@ impl Seat {
         }
     }
 
-    /// Starts thinking on the bot's move; see [`Game::think`].
+    /// Starts thinking on the bot's move; see [`ServerGame::think`].
     pub fn think(
         &mut self,
         policy: &ClockPolicy,
         round_trip: Duration,
         done: impl FnOnce(u64, Found) + Send + 'static,
-    ) -> Option<Command> {
+    ) -> Option<ServerCommand> {
         let game = self.game.as_mut()?;
         each!(game, g => g.think(policy, round_trip, done))
     }
 
-    /// A search of this game ended; see [`Game::searched`].
-    pub fn searched(&mut self, token: u64, found: Found, online: bool) -> Option<Command> {
+    /// A search of this game ended; see [`ServerGame::searched`].
+    pub fn searched(&mut self, token: u64, found: Found, online: bool) -> Option<ServerCommand> {
         let game = self.game.as_mut()?;
         each!(game, g => g.searched(token, found, online))
     }
@@ -216,7 +216,7 @@ mod tests {
     }
 
     /// The move the seat sends for the record, thinking 20 ms.
-    fn answer(seat: &mut Seat, record: &GameRecord) -> Command {
+    fn answer(seat: &mut Seat, record: &GameRecord) -> ServerCommand {
         assert_eq!(
             seat.sync(record, "bot", Instant::now(), &options()),
             Next::Think
@@ -259,7 +259,7 @@ mod tests {
                 to: "h2".into()
             }
         ));
-        let Command::Play { mv, .. } = answer(&mut seat, &record(7, SEVEN, "d5-f5")) else {
+        let ServerCommand::Play { mv, .. } = answer(&mut seat, &record(7, SEVEN, "d5-f5")) else {
             panic!("no move");
         };
         let legal = ["d7", "d6", "a4", "b4", "f4", "g4", "d2", "d1"];
@@ -273,7 +273,7 @@ mod tests {
     #[test]
     fn thirteen_reads_and_writes_upper_case() {
         let mut seat = Seat::new(4);
-        let Command::Play { mv, .. } = answer(&mut seat, &record(13, THIRTEEN, "")) else {
+        let ServerCommand::Play { mv, .. } = answer(&mut seat, &record(13, THIRTEEN, "")) else {
             panic!("no move");
         };
         assert!(mv.from.chars().all(|c| !c.is_ascii_lowercase()), "{mv}");
@@ -289,7 +289,7 @@ mod tests {
         };
         assert!(matches!(
             answer(&mut theirs, &defender(&record(13, THIRTEEN, &played))),
-            Command::Play {
+            ServerCommand::Play {
                 side: Side::Defenders,
                 ..
             }
@@ -302,7 +302,7 @@ mod tests {
         let nine = "/3AAA3/4A4/4D4/A3D3A/AADDKDDAA/A3D3A/4D4/4A4/3AAA3/";
         assert_eq!(
             seat.sync(&record(9, nine, ""), "bot", Instant::now(), &options()),
-            Next::Send(Command::Resign {
+            Next::Send(ServerCommand::Resign {
                 game: 4,
                 side: Side::Attackers
             })

@@ -11,7 +11,7 @@
 //! queue and each answer belongs to the oldest.
 
 use super::clock::ClockPolicy;
-use super::command::Command;
+use super::command::ServerCommand;
 use super::connection::{Backoff, CONNECT_TIMEOUT, Connection, Incoming};
 use super::game::{Ending, Found, Next};
 use super::lobby::Lobby;
@@ -148,17 +148,19 @@ impl Session {
     }
 
     /// Sends a line; a failure ends the connection.
-    fn send(&mut self, command: Command) {
+    fn send(&mut self, command: ServerCommand) {
         let sent = match &mut self.link {
             Link::Online { conn, .. } | Link::LoggingIn { conn, .. } => conn.send(&command),
             Link::Down { .. } => return,
         };
         match sent {
             Ok(()) => {
-                if let Command::Play { game, .. } | Command::Resign { game, .. } = command {
+                if let ServerCommand::Play { game, .. } | ServerCommand::Resign { game, .. } =
+                    command
+                {
                     self.answers_due.push_back(game);
                 }
-                if let Command::Resume(game) = command
+                if let ServerCommand::Resume(game) = command
                     && let Some(g) = self.games.get_mut(&game)
                 {
                     g.resume_sent = Some(Instant::now());
@@ -224,7 +226,7 @@ impl Session {
                 if now.duration_since(self.last_ping) > PING_EVERY {
                     self.last_ping = now;
                     self.ping_sent = Some(now);
-                    self.send(Command::Ping);
+                    self.send(ServerCommand::Ping);
                 }
                 self.chase_records(now);
                 let active = self.games.len() + usize::from(self.lobby.pending());
@@ -293,7 +295,7 @@ impl Session {
     }
 
     fn login(&mut self, create: bool) {
-        self.send(Command::Login {
+        self.send(ServerCommand::Login {
             version_id: self.config.version_id.clone(),
             create,
             username: self.config.username.clone(),
@@ -319,7 +321,7 @@ impl Session {
             }
         }
         for id in overdue {
-            self.send(Command::Resume(id));
+            self.send(ServerCommand::Resume(id));
         }
         for id in gone {
             let drawn = self.games.get(&id).is_some_and(|g| g.maybe_drawn);
@@ -371,7 +373,7 @@ impl Session {
                 };
                 self.logged_in_once = true;
                 self.first_login_by = None;
-                self.send(Command::SoftwareId(format!(
+                self.send(ServerCommand::SoftwareId(format!(
                     "hnefi-{}",
                     env!("CARGO_PKG_VERSION")
                 )));
@@ -380,7 +382,7 @@ impl Session {
                 // re-attaches those it might not mention.
                 let ids: Vec<GameId> = self.games.keys().copied().collect();
                 for id in ids {
-                    self.send(Command::Resume(id));
+                    self.send(ServerCommand::Resume(id));
                 }
                 Ok(())
             }
@@ -466,7 +468,7 @@ impl Session {
             ServerLine::Challenged(id) => {
                 if self.lobby.challenged(id) {
                     log::info!("game {id}: challenge accepted");
-                    self.send(Command::Accept(id));
+                    self.send(ServerCommand::Accept(id));
                 }
             }
             ServerLine::JoinPending(id) => log::info!("game {id}: asked to join"),
@@ -517,7 +519,7 @@ impl Session {
             .and_then(|g| g.resume_sent)
             .is_some_and(|t| t.elapsed() < RECORD_PATIENCE);
         if !recent {
-            self.send(Command::Resume(id));
+            self.send(ServerCommand::Resume(id));
         }
     }
 
@@ -608,7 +610,7 @@ impl Session {
             if let Some(game) = self.games.get_mut(&id) {
                 game.maybe_drawn = true;
             }
-            self.send(Command::Resume(id));
+            self.send(ServerCommand::Resume(id));
         }
     }
 

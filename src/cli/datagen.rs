@@ -133,7 +133,7 @@ fn merge(files: &[PathBuf], output: &std::path::Path) -> Result<(), CliError> {
 }
 
 fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
-    use hnefi::learn::datagen::{Settings, book_from_games, open_output, run};
+    use hnefi::learn::datagen::{DatagenSettings, book_from_games, open_output, run};
     let output = args
         .output
         .clone()
@@ -147,7 +147,7 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
     // Real games' openings exist only for Copenhagen's board and start.
     let with_book = G::SIDE == 11 && start == hnefi::board::START_FEN;
     let book_plies = if with_book { args.book_plies } else { 0 };
-    let settings = Settings {
+    let settings = DatagenSettings {
         rules,
         start,
         nodes: args.nodes,

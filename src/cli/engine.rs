@@ -2,7 +2,7 @@
 
 use super::CliError;
 use clap::{Args, ValueEnum};
-use hnefi::protocol::{Protocol, Settings, run_stdio};
+use hnefi::protocol::{LoopSettings, Protocol, run_stdio};
 use hnefi::search::Level;
 use std::time::Duration;
 
@@ -54,7 +54,7 @@ pub fn engine(args: EngineArgs) -> Result<(), CliError> {
     }
     run_stdio(
         args.protocol.map(Protocol::from),
-        Settings {
+        LoopSettings {
             move_time: args.movetime.map(Duration::from_millis),
             max_nodes: args.nodes,
             level: args.level,

@@ -6,7 +6,7 @@ use super::error::CliError;
 use super::output::{check_writable, unused_name, write_document};
 use clap::Args;
 use hnefi::board::generic::RecordMove;
-use hnefi::report::analysis::{Settings, analyse};
+use hnefi::report::analysis::{AnalysisSettings, analyse};
 use hnefi::report::diagram::{self, Marks};
 use hnefi::report::game::Found;
 use hnefi::report::{game, page};
@@ -125,7 +125,7 @@ fn annotate_on<G: Size>(
         },
         ..Limits::default()
     };
-    let settings = Settings {
+    let settings = AnalysisSettings {
         limits,
         threads: args.threads,
         hash_mb: args.hash,

@@ -5,7 +5,7 @@ use super::common::{check_runner_limits, interrupt_flag, match_openings, parse_s
 use super::output::{check_writable, unused_name, write_document};
 use clap::{ArgAction, Args, Subcommand};
 use hnefi::search::size::Size;
-use hnefi::tournament::runner::{Settings, check_engines, check_records, run};
+use hnefi::tournament::runner::{MatchSettings, check_engines, check_records, run};
 use hnefi::tournament::spec::EngineSpec;
 use hnefi::tournament::summary::{Sprt, Summary};
 use hnefi::variant::NamedRules;
@@ -137,7 +137,7 @@ const PAIRS_KIND: &str = "match";
 
 /// The settings a pairs file's header carries: the pairs the whole match schedules (so that
 /// the watcher knows when all are in), then the match's settings.
-fn pairs_settings<G: Size>(settings: &Settings<G>) -> String {
+fn pairs_settings<G: Size>(settings: &MatchSettings<G>) -> String {
     let pairs = settings.games / 2 * settings.engines.len() * (settings.engines.len() - 1) / 2;
     format!("pairs {pairs}; {}", settings.describe())
 }
@@ -146,7 +146,7 @@ fn pairs_settings<G: Size>(settings: &Settings<G>) -> String {
 /// header it has is this shard's of this match (a rerun of a shard appends to its file).
 fn open_pairs<G: Size>(
     dir: &std::path::Path,
-    settings: &Settings<G>,
+    settings: &MatchSettings<G>,
 ) -> Result<hnefi::files::Appender, CliError> {
     let (i, n) = settings.shard;
     let path = dir.join(format!("shard-{i}-of-{n}.pairs"));
@@ -386,7 +386,7 @@ pub(super) fn parse_sprt(words: &[String]) -> Result<Option<Sprt>, SprtError> {
     Ok(Some(sprt))
 }
 
-fn settings<G: Size>(args: &MatchArgs) -> Result<Settings<G>, CliError> {
+fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
     if args.engines.len() < 2 {
         return Err(CliError::Conflict("a match needs two or more --engine"));
     }
@@ -448,7 +448,7 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<Settings<G>, CliError> {
             openings.len()
         );
     }
-    Ok(Settings {
+    Ok(MatchSettings {
         engines: engines.into_iter().map(Arc::new).collect(),
         games,
         concurrency: args.concurrency,

@@ -67,7 +67,7 @@ pub fn game_rng(seed: u64, g: u64) -> SplitMix64 {
 
 /// What a run plays.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct DatagenSettings {
     pub rules: Rules,
     /// The start of every game before its opening, a FEN of the rules' board.
     pub start: String,
@@ -101,9 +101,9 @@ pub struct Settings {
     pub net: Option<Arc<QuantisedNetwork>>,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
+impl Default for DatagenSettings {
+    fn default() -> DatagenSettings {
+        DatagenSettings {
             rules: Rules::default(),
             start: crate::board::START_FEN.to_string(),
             nodes: 5000,
@@ -227,7 +227,7 @@ pub enum DatagenError {
 /// The command name in the header of datagen's shard files.
 pub const HEADER_KIND: &str = "datagen";
 
-impl Settings {
+impl DatagenSettings {
     pub fn check(&self) -> Result<(), DatagenError> {
         if self.nodes == 0 || self.balance_nodes == 0 {
             return Err(DatagenError::NoNodes);
@@ -340,21 +340,21 @@ pub fn attackers_cp(score: Score, side_to_move: Side) -> i32 {
 
 /// One self-play game.
 #[derive(Clone, Debug)]
-pub struct Game<G: Geometry> {
-    /// The game's `g` within the run (its `GAME` field is [`Settings::game_number`]).
+pub struct SelfPlayGame<G: Geometry> {
+    /// The game's `g` within the run (its `GAME` field is [`DatagenSettings::game_number`]).
     pub index: u64,
     /// Every position from the start on while the game was going, in order.
     pub samples: Vec<Sample<G>>,
     pub result: GameResult,
     /// Starts drawn before one was even enough.
     pub start_tries: u32,
-    /// Whether the score decided the game ([`Settings::adjudicate_plies`]), not the rules.
+    /// Whether the score decided the game ([`DatagenSettings::adjudicate_plies`]), not the rules.
     pub adjudicated: bool,
     /// Positions searched again later in the game, not kept twice.
     pub duplicates: u64,
 }
 
-impl<G: Geometry> Game<G> {
+impl<G: Geometry> SelfPlayGame<G> {
     /// The game's lines, each ending in a newline.
     pub fn text(&self) -> String {
         let mut out = String::with_capacity(self.samples.len() * 64);
@@ -396,7 +396,7 @@ fn searched<G: Size>(
 
 /// Draws starts until one is legal, still going and scored within the band.
 fn pick_start<G: Size>(
-    settings: &Settings,
+    settings: &DatagenSettings,
     book: &[Vec<Move<G>>],
     g: u64,
     rng: &mut SplitMix64,
@@ -440,11 +440,11 @@ fn pick_start<G: Size>(
 /// Plays game `g` of the run with `engine` (which should search on one thread, for the game to
 /// be reproducible).
 pub fn play_game<G: Size>(
-    settings: &Settings,
+    settings: &DatagenSettings,
     book: &[Vec<Move<G>>],
     g: u64,
     engine: &mut Engine<G>,
-) -> Result<Game<G>, DatagenError> {
+) -> Result<SelfPlayGame<G>, DatagenError> {
     let mut rng = game_rng(settings.seed, g);
     let (mut pos, start_tries) = pick_start(settings, book, g, &mut rng, engine)?;
     engine.clear();
@@ -483,7 +483,7 @@ pub fn play_game<G: Size>(
             });
         }
     };
-    Ok(Game {
+    Ok(SelfPlayGame {
         index: g,
         samples: samples
             .into_iter()
@@ -504,7 +504,7 @@ pub fn play_game<G: Size>(
 /// The plies in a row that the score has been past the adjudication bound, and for whom.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Streak {
-    /// The side the score favoured by [`Settings::adjudicate_cp`] or more; none when it was
+    /// The side the score favoured by [`DatagenSettings::adjudicate_cp`] or more; none when it was
     /// within the bound.
     side: Option<Side>,
     plies: usize,
@@ -512,8 +512,8 @@ struct Streak {
 
 impl Streak {
     /// Counts the next ply's score (cp from the attackers' view); the game's result once it
-    /// has been past the bound for [`Settings::adjudicate_plies`] plies.
-    fn add(&mut self, cp: i32, settings: &Settings) -> Option<GameResult> {
+    /// has been past the bound for [`DatagenSettings::adjudicate_plies`] plies.
+    fn add(&mut self, cp: i32, settings: &DatagenSettings) -> Option<GameResult> {
         let side = if cp >= settings.adjudicate_cp {
             Some(Side::Attackers)
         } else if cp <= -settings.adjudicate_cp {
@@ -554,7 +554,7 @@ pub struct Totals {
 }
 
 impl Totals {
-    pub fn add<G: Geometry>(&mut self, game: &Game<G>) {
+    pub fn add<G: Geometry>(&mut self, game: &SelfPlayGame<G>) {
         self.games += 1;
         self.positions += game.samples.len() as u64;
         self.start_tries += game.start_tries as u64;
@@ -577,12 +577,12 @@ impl Totals {
 /// order they finish. Stops starting games once `stop` is set; an error from a game or from
 /// `each` stops the run and is returned.
 pub fn run<G: Size>(
-    settings: &Settings,
+    settings: &DatagenSettings,
     book: &[Vec<Move<G>>],
     skip: &HashSet<u64>,
     threads: Option<usize>,
     stop: &AtomicBool,
-    mut each: impl FnMut(&Game<G>, &Totals) -> Result<(), DatagenError>,
+    mut each: impl FnMut(&SelfPlayGame<G>, &Totals) -> Result<(), DatagenError>,
 ) -> Result<Totals, DatagenError> {
     settings.check()?;
     start_board::<G>(settings)?;
@@ -602,7 +602,7 @@ pub fn run<G: Size>(
     let next = AtomicUsize::new(0);
     let halt = AtomicBool::new(false);
     let (tx, rx) =
-        mpsc::sync_channel::<Result<Game<G>, DatagenError>>(2 * pool.current_num_threads());
+        mpsc::sync_channel::<Result<SelfPlayGame<G>, DatagenError>>(2 * pool.current_num_threads());
     let options = Options {
         threads: 1,
         hash_mb: settings.hash_mb.max(1),
@@ -665,7 +665,7 @@ pub fn run<G: Size>(
 /// been cut short (games are written whole, one after another), and the run plays it again.
 pub fn open_output<G: Geometry>(
     path: &Path,
-    settings: &Settings,
+    settings: &DatagenSettings,
     header: &crate::shard::Header,
     resume: bool,
 ) -> Result<(Appender, HashSet<u64>), DatagenError> {
@@ -707,7 +707,7 @@ pub fn open_output<G: Geometry>(
 pub fn resume_point<G: Geometry>(
     mut reader: impl BufRead,
     path: &Path,
-    settings: &Settings,
+    settings: &DatagenSettings,
 ) -> Result<(u64, HashSet<u64>), DatagenError> {
     let mut done = HashSet::new();
     // The last game seen, and the offset where its lines begin.
@@ -858,7 +858,7 @@ pub fn merge_shards(
 }
 
 /// The start of the run's games, before their openings.
-fn start_board<G: Geometry>(settings: &Settings) -> Result<Board<G>, DatagenError> {
+fn start_board<G: Geometry>(settings: &DatagenSettings) -> Result<Board<G>, DatagenError> {
     Board::from_fen(&settings.start).map_err(|e| DatagenError::Start {
         fen: settings.start.clone(),
         why: e.to_string(),
@@ -875,8 +875,8 @@ mod tests {
         h1-h3 f8-c8 b6-b9 d6-d3 a4-c4 e7-e10 d11-d10xe10 e6-e10 b9-e9xe10 f6-b6,2,0,White\n\
         d1-d3 h6-h3 k4-k3 g7-g9 h11-i11 g6-i6 h1-i1 g5-j5,0,0,Ongoing\n";
 
-    fn tiny() -> Settings {
-        Settings {
+    fn tiny() -> DatagenSettings {
+        DatagenSettings {
             nodes: 150,
             balance_nodes: 300,
             book_plies: 4,
@@ -884,7 +884,7 @@ mod tests {
             games: 3,
             seed: 5,
             hash_mb: 1,
-            ..Settings::default()
+            ..DatagenSettings::default()
         }
     }
 
@@ -915,36 +915,36 @@ mod tests {
     fn settings_are_checked() {
         assert!(tiny().check().is_ok());
         let bad = [
-            Settings { nodes: 0, ..tiny() },
-            Settings {
+            DatagenSettings { nodes: 0, ..tiny() },
+            DatagenSettings {
                 balance: -1,
                 ..tiny()
             },
-            Settings {
+            DatagenSettings {
                 max_plies: 6,
                 ..tiny()
             },
-            Settings {
+            DatagenSettings {
                 shard: (3, 2),
                 ..tiny()
             },
-            Settings {
+            DatagenSettings {
                 shard: (0, 2),
                 ..tiny()
             },
-            Settings {
+            DatagenSettings {
                 games: GAME_NUMBER_STRIDE + 1,
                 ..tiny()
             },
-            Settings {
+            DatagenSettings {
                 seed: u64::MAX / 2,
                 ..tiny()
             },
-            Settings {
+            DatagenSettings {
                 adjudicate_cp: 0,
                 ..tiny()
             },
-            Settings {
+            DatagenSettings {
                 adjudicate_cp: SCORE_CAP + 1,
                 ..tiny()
             },
@@ -956,7 +956,7 @@ mod tests {
 
     #[test]
     fn a_streak_past_the_bound_decides_the_game() {
-        let settings = Settings {
+        let settings = DatagenSettings {
             adjudicate_cp: 500,
             adjudicate_plies: 3,
             ..tiny()
@@ -977,7 +977,7 @@ mod tests {
             run(&[0, 600, -700, -600, -600]),
             Some(GameResult::DefendersWon)
         );
-        let off = Settings {
+        let off = DatagenSettings {
             adjudicate_plies: 0,
             ..settings
         };
@@ -988,12 +988,12 @@ mod tests {
     #[test]
     fn an_adjudicated_game_is_the_start_of_the_game_played_out_and_keeps_no_position_twice() {
         let book = book_from_games(GAMES, 4, tiny().rules);
-        let full = Settings {
+        let full = DatagenSettings {
             adjudicate_plies: 0,
             ..tiny()
         };
         // A low bound, so that the few nodes of a test decide some games.
-        let early = Settings {
+        let early = DatagenSettings {
             adjudicate_cp: 150,
             adjudicate_plies: 2,
             ..tiny()
@@ -1031,13 +1031,13 @@ mod tests {
 
     #[test]
     fn shards_split_the_games() {
-        let s = Settings {
+        let s = DatagenSettings {
             games: 10,
             ..tiny()
         };
         let mut all: Vec<u64> = (1..=3)
             .flat_map(|i| {
-                Settings {
+                DatagenSettings {
                     shard: (i, 3),
                     ..s.clone()
                 }
@@ -1089,7 +1089,7 @@ mod tests {
         // an empty table too) is the judging search again: its score is within the band.
         // The hand evaluation, whose scores of these starts the band was chosen for: a
         // retrained network would move them.
-        let s = Settings {
+        let s = DatagenSettings {
             balance_nodes: 150,
             balance: 40,
             eval: EvalKind::Hand,

@@ -2,9 +2,9 @@
 //! sends `generate_move <role>` to the side to move and expects a bare `play <role> <from>
 //! <to>`, which it relays to the other player as a `play ...` line.
 
-use super::htp::Game;
-use super::htp::message::Command;
-use super::{Settings, with_size};
+use super::htp::HtpGame;
+use super::htp::message::HtpCommand;
+use super::{LoopSettings, with_size};
 use crate::search::Engine;
 use crate::search::size::Size;
 use std::io::{BufRead, BufReader, Lines, Write};
@@ -47,9 +47,9 @@ fn play_size<G: Size>(
     move_time: Duration,
     moves: &mut usize,
 ) -> Result<Option<u8>, ConnectError> {
-    let mut game = Game::<G>::new(Settings {
+    let mut game = HtpGame::<G>::new(LoopSettings {
         move_time: Some(move_time),
-        ..Settings::default()
+        ..LoopSettings::default()
     });
     let mut engine = Engine::<G>::default();
     for line in lines.by_ref() {
@@ -57,7 +57,7 @@ fn play_size<G: Size>(
         let text = line.trim();
         log::debug!("server: {text}");
         match text.parse() {
-            Ok(Command::GenerateMove(_)) => {
+            Ok(HtpCommand::GenerateMove(_)) => {
                 let started = Instant::now();
                 let result = engine.search(game.session().position(), game.move_limits());
                 match game.moved(&result, started.elapsed()) {
@@ -69,12 +69,12 @@ fn play_size<G: Size>(
                     Err(e) => log::warn!("no move to send: {e}"),
                 }
             }
-            Ok(Command::Play(play)) => {
-                if let Err(e) = game.answer(Command::Play(play)) {
+            Ok(HtpCommand::Play(play)) => {
+                if let Err(e) = game.answer(HtpCommand::Play(play)) {
                     log::warn!("relayed move '{text}' not playable here: {e}");
                 }
             }
-            Ok(Command::BoardSize(n @ (7 | 11 | 13))) if n != u64::from(G::SIDE) => {
+            Ok(HtpCommand::BoardSize(n @ (7 | 11 | 13))) if n != u64::from(G::SIDE) => {
                 return Ok(Some(n as u8));
             }
             _ => log::info!("server says: {text}"),

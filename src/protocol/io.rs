@@ -144,34 +144,37 @@ mod tests {
         let line = |text: &str| Input::Line(text.into());
         assert_eq!(
             line("isready").command(),
-            Some(Ok(uci::message::Command::<crate::board::Eleven>::IsReady))
+            Some(Ok(
+                uci::message::UciCommand::<crate::board::Eleven>::IsReady
+            ))
         );
         assert_eq!(
-            line("frobnicate").command::<uci::message::Command<crate::board::Eleven>>(),
+            line("frobnicate").command::<uci::message::UciCommand<crate::board::Eleven>>(),
             Some(Err(uci::message::CommandError::Unknown(
                 "frobnicate".into()
             )))
         );
         assert_eq!(
-            line(" \t ").command::<uci::message::Command<crate::board::Eleven>>(),
+            line(" \t ").command::<uci::message::UciCommand<crate::board::Eleven>>(),
             None
         );
         assert_eq!(
-            Input::TooLong(MAX_LINE + 1).command::<otep::message::Command<crate::board::Eleven>>(),
+            Input::TooLong(MAX_LINE + 1)
+                .command::<otep::message::OtepCommand<crate::board::Eleven>>(),
             Some(Err(otep::message::MessageError::TooLong(MAX_LINE + 1)))
         );
         assert_eq!(
-            line("").command::<otep::message::Command<crate::board::Eleven>>(),
+            line("").command::<otep::message::OtepCommand<crate::board::Eleven>>(),
             None
         );
         // A comment alone asks nothing either.
         assert_eq!(
-            line("  # relayed").command::<htp::message::Command<crate::board::Eleven>>(),
+            line("  # relayed").command::<htp::message::HtpCommand<crate::board::Eleven>>(),
             None
         );
         assert_eq!(
             line("name # relayed").command(),
-            Some(Ok(htp::message::Command::<crate::board::Eleven>::Name))
+            Some(Ok(htp::message::HtpCommand::<crate::board::Eleven>::Name))
         );
     }
 

@@ -130,7 +130,7 @@ pub fn first_line_wait(stdin_is_terminal: bool) -> Option<Duration> {
 
 /// What the command line sets for the engine loop, whatever the host says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Settings {
+pub struct LoopSettings {
     /// Thinking time per move when an OpenTafl or hnefatafl text protocol host gives no clock
     /// (`--movetime`).
     pub move_time: Option<Duration>,
@@ -143,7 +143,7 @@ pub struct Settings {
 
 /// Runs the engine loop on stdin and stdout until the host quits or the input ends. At a
 /// terminal without a fixed protocol, a banner on stderr says what to type.
-pub fn run_stdio(protocol: Option<Protocol>, settings: Settings) {
+pub fn run_stdio(protocol: Option<Protocol>, settings: LoopSettings) {
     use std::io::IsTerminal;
     let terminal = std::io::stdin().is_terminal();
     if protocol.is_none() && terminal {
@@ -161,7 +161,12 @@ pub fn run_stdio(protocol: Option<Protocol>, settings: Settings) {
 
 /// Runs the engine loop over any input and output, as for a program on pipes: without a
 /// fixed protocol, the first line decides; silence means OpenTafl.
-pub fn run(protocol: Option<Protocol>, input: Receiver<Input>, out: Output, settings: Settings) {
+pub fn run(
+    protocol: Option<Protocol>,
+    input: Receiver<Input>,
+    out: Output,
+    settings: LoopSettings,
+) {
     run_waiting(protocol, Some(FIRST_LINE_WAIT), input, out, settings);
 }
 
@@ -171,7 +176,7 @@ fn run_waiting(
     wait: Option<Duration>,
     input: Receiver<Input>,
     out: Output,
-    settings: Settings,
+    settings: LoopSettings,
 ) {
     let (protocol, first) = match protocol {
         Some(p) => (p, None),

@@ -1,7 +1,7 @@
 //! What a host has told the engine, whatever its protocol: the game with its history under its
 //! rules, the clocks, and the command line's settings; from these, the limits of a search.
 
-use super::Settings;
+use super::LoopSettings;
 use crate::board::generic::{Bitboard, Board, Move, MoveError, Position, SetupError};
 use crate::board::{Geometry, Rules, Side};
 use crate::search::{Clock, Level, Limits, Options};
@@ -39,7 +39,7 @@ pub struct Session<G: Geometry> {
 impl<G: Geometry> Session<G> {
     /// A game from the start under `rules`; `move_time` is the protocol's thinking time per
     /// move without a clock, unless the settings say otherwise.
-    pub fn new(rules: Rules, move_time: Duration, settings: Settings) -> Session<G> {
+    pub fn new(rules: Rules, move_time: Duration, settings: LoopSettings) -> Session<G> {
         Session {
             position: Position::new(start_board(&rules), rules),
             clock: Clock::NONE,
@@ -191,10 +191,10 @@ mod tests {
 
     #[test]
     fn limits_come_from_the_clock_else_the_move_time_and_are_capped() {
-        let settings = Settings {
+        let settings = LoopSettings {
             max_nodes: Some(500),
             level: Level::new(3).unwrap(),
-            ..Settings::default()
+            ..LoopSettings::default()
         };
         let mut s = Session::new(Rules::default(), Duration::from_secs(2), settings);
         assert_eq!(s.engine_options().level, settings.level);
@@ -222,7 +222,7 @@ mod tests {
 
     #[test]
     fn replays_say_the_illegal_move_and_rules_changes_keep_the_game() {
-        let mut s = Session::new(Rules::default(), Duration::ZERO, Settings::default());
+        let mut s = Session::new(Rules::default(), Duration::ZERO, LoopSettings::default());
         let game = s
             .replay(Board::start(), &[mv("d1", "d3"), mv("f4", "f3")])
             .unwrap();

@@ -3,7 +3,7 @@
 //! winning, each move judged by what it cost its side, and the turning points found.
 
 use super::classify::{Judgement, turning_points};
-use super::game::{Game, ReplayError};
+use super::game::{RecordedGame, ReplayError};
 use super::scale::{attackers_win, for_side};
 use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::record_move;
@@ -45,7 +45,7 @@ pub struct Step<G: Size> {
 #[derive(Clone, Debug)]
 pub struct Analysis<G: Size> {
     /// How it was analysed.
-    pub settings: Settings<G>,
+    pub settings: AnalysisSettings<G>,
     /// One per position: the start, then after each move.
     pub points: Vec<Point<G>>,
     /// One per move.
@@ -85,7 +85,7 @@ impl<G: Size> Analysis<G> {
 
 /// How hard to look at each position.
 #[derive(Clone, Debug)]
-pub struct Settings<G: Geometry> {
+pub struct AnalysisSettings<G: Geometry> {
     pub limits: Limits<G>,
     pub threads: usize,
     pub hash_mb: usize,
@@ -104,8 +104,8 @@ pub enum AnalysisError {
 
 /// Analyses `game`, calling `progress(done, total)` after each position searched.
 pub fn analyse<G: Size>(
-    game: &Game<G>,
-    settings: &Settings<G>,
+    game: &RecordedGame<G>,
+    settings: &AnalysisSettings<G>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Analysis<G>, AnalysisError> {
     let positions = game.replay(settings.rules)?;
@@ -217,7 +217,7 @@ mod tests {
         // evaluation's weights say of anything in between.
         let start =
             parse_fen("2ka7/2a8/11/11/a9a/a9a/1a9/11/11/5a5/3aaaaa3 a").expect("a valid FEN");
-        let game = Game {
+        let game = RecordedGame {
             start,
             moves: [("e1-e2"), ("c11-a11")]
                 .iter()
@@ -232,7 +232,7 @@ mod tests {
             termination: None,
             details: Vec::new(),
         };
-        let settings = Settings {
+        let settings = AnalysisSettings {
             limits: Limits {
                 depth: Some(3),
                 ..Limits::default()

@@ -15,7 +15,7 @@ use std::path::Path;
 
 /// A game and what its record says about it.
 #[derive(Clone, Debug)]
-pub struct Game<G: Geometry> {
+pub struct RecordedGame<G: Geometry> {
     pub start: Board<G>,
     /// The moves with the captures the record claims (the replay computes the real ones).
     pub moves: Vec<RecordMove<G>>,
@@ -123,7 +123,7 @@ impl Found {
     }
 
     /// The game read on the board of `G`, which is the board of `rules`.
-    pub fn game<G: Geometry>(&self, rules: &NamedRules) -> Result<Game<G>, GameError> {
+    pub fn game<G: Geometry>(&self, rules: &NamedRules) -> Result<RecordedGame<G>, GameError> {
         let rules_start = || {
             rules.start_board::<G>().map_err(|e| GameError::Start {
                 rules: rules.to_string(),
@@ -170,7 +170,7 @@ impl Found {
 
 /// Reads GAME as `hnefi annotate` takes it, on the 11x11 board of the Copenhagen rules or the
 /// rules it names: see [`find`].
-pub fn load(source: &str, game: Option<usize>) -> Result<Game<Eleven>, GameError> {
+pub fn load(source: &str, game: Option<usize>) -> Result<RecordedGame<Eleven>, GameError> {
     let found = find(source, game)?;
     let rules = found.rules()?.unwrap_or_default();
     found.game::<Eleven>(&rules)
@@ -360,12 +360,12 @@ fn file_name(path: &str) -> String {
 fn from_record<G: Geometry>(
     record: GameRecord<G>,
     rules_start: Board<G>,
-) -> Result<Game<G>, GameError> {
+) -> Result<RecordedGame<G>, GameError> {
     if record.moves.is_empty() {
         return Err(GameError::Empty);
     }
     let verdict = record.result;
-    Ok(Game {
+    Ok(RecordedGame {
         start: record.start.unwrap_or(rules_start),
         moves: record.moves,
         attackers: None,
@@ -376,7 +376,7 @@ fn from_record<G: Geometry>(
     })
 }
 
-fn from_otg<G: Geometry>(parsed: otg::OtgGame<G>, start: Board<G>, path: &str) -> Game<G> {
+fn from_otg<G: Geometry>(parsed: otg::OtgGame<G>, start: Board<G>, path: &str) -> RecordedGame<G> {
     let verdict = match parsed.tag("result") {
         Some("1") => Verdict::Win(Side::Attackers),
         Some("-1") => Verdict::Win(Side::Defenders),
@@ -390,7 +390,7 @@ fn from_otg<G: Geometry>(parsed: otg::OtgGame<G>, start: Board<G>, path: &str) -
     if details.is_empty() {
         details.push(("game".into(), file_name(path)));
     }
-    Game {
+    RecordedGame {
         start,
         attackers: parsed.tag("attackers").map(str::to_string),
         defenders: parsed.tag("defenders").map(str::to_string),
@@ -410,7 +410,7 @@ pub struct ReplayError {
     pub error: String,
 }
 
-impl<G: Geometry> Game<G> {
+impl<G: Geometry> RecordedGame<G> {
     /// The positions of the game under `rules`: the start, then one after each move, each move
     /// checked. A record's claimed captures that differ from the real ones are logged.
     pub fn replay(&self, rules: Rules) -> Result<Vec<Position<G>>, ReplayError> {

@@ -8,7 +8,7 @@
 use super::analysis::{Analysis, Step};
 use super::classify::{BLUNDER, INACCURACY, Judgement, LEAD, MISTAKE};
 use super::diagram::{self, Marks};
-use super::game::Game;
+use super::game::RecordedGame;
 use super::graph::{self, percent};
 use crate::board::notation::record_move;
 use crate::board::{Outcome, Side};
@@ -20,7 +20,7 @@ const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
 
 /// The page for `game` as `analysis` sees it.
-pub fn render<G: Size>(game: &Game<G>, analysis: &Analysis<G>) -> String {
+pub fn render<G: Size>(game: &RecordedGame<G>, analysis: &Analysis<G>) -> String {
     let attackers = game.attackers.as_deref().unwrap_or("Attackers");
     let defenders = game.defenders.as_deref().unwrap_or("Defenders");
     let judged: Vec<(&Step<G>, Judgement)> = analysis
@@ -308,7 +308,7 @@ fn line_text<G: Size>(line: &[crate::board::generic::RecordMove<G>]) -> String {
 }
 
 /// How the game ended: by the rules where they ended it, else as the record says.
-fn result<G: Size>(game: &Game<G>, outcome: Option<Outcome>) -> String {
+fn result<G: Size>(game: &RecordedGame<G>, outcome: Option<Outcome>) -> String {
     let won = |side: Side| match side {
         Side::Attackers => "Attackers won",
         Side::Defenders => "Defenders won",

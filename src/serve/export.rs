@@ -7,8 +7,8 @@ use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::{record_move, to_opentafl};
 use crate::board::opentafl::rules_string;
 use crate::record::Verdict;
-use crate::report::analysis::{Settings, analyse};
-use crate::report::game::Game;
+use crate::report::analysis::{AnalysisSettings, analyse};
+use crate::report::game::RecordedGame;
 use crate::report::page;
 use crate::search::Limits;
 use crate::search::size::Size;
@@ -63,7 +63,7 @@ pub fn report_job<G: Size>(
         if moves.is_empty() {
             return Err(ApiError::Report("the game has no moves yet".into()));
         }
-        let game = Game {
+        let game = RecordedGame {
             start,
             moves,
             attackers: Some(attackers),
@@ -72,7 +72,7 @@ pub fn report_job<G: Size>(
             termination: None,
             details: vec![("site".into(), "hnefi serve".into())],
         };
-        let settings = Settings {
+        let settings = AnalysisSettings {
             limits: Limits {
                 movetime: Some(REPORT_MOVETIME),
                 ..Limits::default()

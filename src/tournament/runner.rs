@@ -74,7 +74,7 @@ pub enum MatchError {
 }
 
 /// Everything that defines a match on boards of `G`.
-pub struct Settings<G: Geometry> {
+pub struct MatchSettings<G: Geometry> {
     pub engines: Vec<Arc<EngineSpec>>,
     /// Games per encounter (pair of engines), an even number.
     pub games: usize,
@@ -99,7 +99,7 @@ pub struct Settings<G: Geometry> {
     pub records: Option<PathBuf>,
 }
 
-impl<G: Geometry> Settings<G> {
+impl<G: Geometry> MatchSettings<G> {
     /// The settings that make two runs the same match (not concurrency or shard).
     pub fn describe(&self) -> String {
         let engines: Vec<String> = self.engines.iter().map(|e| e.describe()).collect();
@@ -139,7 +139,7 @@ pub struct Scheduled {
 
 /// The games of shard `settings.shard`, in playing order. The same settings always give the
 /// same schedule; shards split it by pair.
-pub fn schedule<G: Geometry>(settings: &Settings<G>) -> Vec<Scheduled> {
+pub fn schedule<G: Geometry>(settings: &MatchSettings<G>) -> Vec<Scheduled> {
     let mut order: Vec<usize> = (0..settings.openings.len()).collect();
     order.shuffle(&mut StdRng::seed_from_u64(settings.seed));
     let encounters = settings.encounters();
@@ -182,7 +182,7 @@ pub struct Finished {
 /// each engine once and shuts it down, so that a wrong command fails at once rather than as a
 /// forfeit in every game.
 pub fn check_engines<G: Geometry>(
-    settings: &Settings<G>,
+    settings: &MatchSettings<G>,
     stop: &Arc<AtomicBool>,
 ) -> Result<(), MatchError> {
     let rules = || settings.rules.to_string();
@@ -231,7 +231,7 @@ pub fn check_engines<G: Geometry>(
 /// How many games the records file of `settings` holds already (0 when it does not exist),
 /// checked to be games under the same rules: a file of other rules' games is refused rather
 /// than mixed with them (their records even have another number of fields).
-pub fn check_records<G: Geometry>(settings: &Settings<G>) -> Result<usize, MatchError> {
+pub fn check_records<G: Geometry>(settings: &MatchSettings<G>) -> Result<usize, MatchError> {
     let Some(path) = &settings.records else {
         return Ok(0);
     };
@@ -265,7 +265,7 @@ pub fn check_records<G: Geometry>(settings: &Settings<G>) -> Result<usize, Match
 /// Plays the match (or its shard), calling `each` after every game with the summary so far.
 /// Setting `stop` ends it early: games under way are abandoned and not counted.
 pub fn run<G: Geometry>(
-    settings: &Settings<G>,
+    settings: &MatchSettings<G>,
     stop: Arc<AtomicBool>,
     mut each: impl FnMut(&Summary, &Finished),
 ) -> Result<Summary, MatchError> {
@@ -359,7 +359,7 @@ pub fn run<G: Geometry>(
 /// Takes games off the schedule until it is done or the match stops. Engine processes are
 /// kept between games when their protocol allows and they behaved.
 fn worker<G: Geometry>(
-    settings: &Settings<G>,
+    settings: &MatchSettings<G>,
     games: &[Scheduled],
     next: &AtomicUsize,
     stop: &Arc<AtomicBool>,
@@ -383,7 +383,7 @@ fn worker<G: Geometry>(
 /// A player ready for a new game that began on `start` and stands at `pos`: the kept one, or
 /// a fresh process.
 fn ready_player<G: Geometry>(
-    settings: &Settings<G>,
+    settings: &MatchSettings<G>,
     kept: Option<Player<G>>,
     engine: usize,
     start: &Board<G>,
@@ -401,7 +401,7 @@ fn ready_player<G: Geometry>(
 
 /// Plays one scheduled game; `None` when the match stopped during it.
 fn play<G: Geometry>(
-    settings: &Settings<G>,
+    settings: &MatchSettings<G>,
     game: Scheduled,
     players: &mut [Option<Player<G>>],
     stop: &Arc<AtomicBool>,
@@ -494,7 +494,7 @@ enum End {
 /// Keeps the game between two ready players until the rules, the length limit or a forfeit
 /// end it. `None` when the match stopped.
 fn referee<G: Geometry>(
-    settings: &Settings<G>,
+    settings: &MatchSettings<G>,
     specs: &[Arc<EngineSpec>; 2],
     seats: [&mut Player<G>; 2],
     pos: &mut Position<G>,
@@ -582,8 +582,8 @@ mod tests {
     use crate::board::Eleven;
     use crate::tournament::spec::EngineSpec;
 
-    fn settings(engines: usize, games: usize, shard: (u32, u32)) -> Settings<Eleven> {
-        Settings {
+    fn settings(engines: usize, games: usize, shard: (u32, u32)) -> MatchSettings<Eleven> {
+        MatchSettings {
             engines: (0..engines)
                 .map(|i| {
                     Arc::new(

@@ -15,7 +15,7 @@
 //! from its state file draws what the uninterrupted run would have drawn.
 
 use super::openings::Opening;
-use super::runner::{Finished, MatchError, Settings, run};
+use super::runner::{Finished, MatchError, MatchSettings, run};
 use super::spec::EngineSpec;
 use super::summary::Summary;
 use crate::board::{Board, Eleven};
@@ -593,8 +593,8 @@ impl MatchGames {
     }
 
     /// The step's games as a match of θ+ against θ-: a pair from each of its openings.
-    pub fn settings(&self, step: &Step) -> Settings<Eleven> {
-        Settings {
+    pub fn settings(&self, step: &Step) -> MatchSettings<Eleven> {
+        MatchSettings {
             engines: vec![
                 Arc::new(self.engine_with("theta+", &step.plus)),
                 Arc::new(self.engine_with("theta-", &step.minus)),

@@ -164,7 +164,7 @@ impl fmt::Display for TimeSettings {
 
 /// What a host asks of an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command<G: Geometry> {
+pub enum HtpCommand<G: Geometry> {
     ProtocolVersion,
     Name,
     Version,
@@ -182,50 +182,50 @@ pub enum Command<G: Geometry> {
     Quit,
 }
 
-impl<G: Geometry> fmt::Display for Command<G> {
+impl<G: Geometry> fmt::Display for HtpCommand<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Command::ProtocolVersion => f.write_str("protocol_version"),
-            Command::Name => f.write_str("name"),
-            Command::Version => f.write_str("version"),
-            Command::ListCommands => f.write_str("list_commands"),
-            Command::KnownCommand(None) => f.write_str("known_command"),
-            Command::KnownCommand(Some(c)) => write!(f, "known_command {c}"),
-            Command::BoardSize(n) => write!(f, "board_size {n}"),
-            Command::FirstMove => f.write_str("first_move"),
-            Command::TimeSettings(t) => write!(f, "time_settings {t}"),
-            Command::Play(p) => p.fmt(f),
-            Command::GenerateMove(None) => f.write_str("generate_move"),
-            Command::GenerateMove(Some(side)) => write!(f, "generate_move {}", Role(*side)),
-            Command::PlayUndo => f.write_str("play_undo"),
-            Command::FinalStatus => f.write_str("final_status"),
-            Command::ShowBoard => f.write_str("show_board"),
-            Command::Quit => f.write_str("quit"),
+            HtpCommand::ProtocolVersion => f.write_str("protocol_version"),
+            HtpCommand::Name => f.write_str("name"),
+            HtpCommand::Version => f.write_str("version"),
+            HtpCommand::ListCommands => f.write_str("list_commands"),
+            HtpCommand::KnownCommand(None) => f.write_str("known_command"),
+            HtpCommand::KnownCommand(Some(c)) => write!(f, "known_command {c}"),
+            HtpCommand::BoardSize(n) => write!(f, "board_size {n}"),
+            HtpCommand::FirstMove => f.write_str("first_move"),
+            HtpCommand::TimeSettings(t) => write!(f, "time_settings {t}"),
+            HtpCommand::Play(p) => p.fmt(f),
+            HtpCommand::GenerateMove(None) => f.write_str("generate_move"),
+            HtpCommand::GenerateMove(Some(side)) => write!(f, "generate_move {}", Role(*side)),
+            HtpCommand::PlayUndo => f.write_str("play_undo"),
+            HtpCommand::FinalStatus => f.write_str("final_status"),
+            HtpCommand::ShowBoard => f.write_str("show_board"),
+            HtpCommand::Quit => f.write_str("quit"),
         }
     }
 }
 
-impl<G: Geometry> FromStr for Command<G> {
+impl<G: Geometry> FromStr for HtpCommand<G> {
     type Err = MessageError;
 
     /// One line; a comment after `#` is dropped first, and a line with nothing else is
     /// [`MessageError::Empty`].
-    fn from_str(line: &str) -> Result<Command<G>, MessageError> {
+    fn from_str(line: &str) -> Result<HtpCommand<G>, MessageError> {
         let text = line.split('#').next().unwrap_or_default().trim();
         let (word, args) = command_words::<MessageError>(text)?;
         let args = &args[..];
         Ok(match word {
-            "protocol_version" => Command::ProtocolVersion,
-            "name" => Command::Name,
-            "version" => Command::Version,
-            "list_commands" => Command::ListCommands,
-            "known_command" => Command::KnownCommand(args.first().map(|c| c.to_string())),
+            "protocol_version" => HtpCommand::ProtocolVersion,
+            "name" => HtpCommand::Name,
+            "version" => HtpCommand::Version,
+            "list_commands" => HtpCommand::ListCommands,
+            "known_command" => HtpCommand::KnownCommand(args.first().map(|c| c.to_string())),
             "board_size" => {
                 let size = args.first().ok_or(MessageError::BoardSize)?;
-                Command::BoardSize(parse_amount(size).map_err(MessageError::Size)?)
+                HtpCommand::BoardSize(parse_amount(size).map_err(MessageError::Size)?)
             }
-            "first_move" => Command::FirstMove,
-            "time_settings" => Command::TimeSettings(match args {
+            "first_move" => HtpCommand::FirstMove,
+            "time_settings" => HtpCommand::TimeSettings(match args {
                 ["un-timed"] => TimeSettings::Untimed,
                 ["fischer", minutes, seconds] => TimeSettings::Fischer {
                     minutes: parse_amount(minutes).map_err(MessageError::Minutes)?,
@@ -233,15 +233,15 @@ impl<G: Geometry> FromStr for Command<G> {
                 },
                 _ => return Err(MessageError::TimeSettings),
             }),
-            "play" => Command::Play(text.parse()?),
-            "generate_move" => Command::GenerateMove(match args.first() {
+            "play" => HtpCommand::Play(text.parse()?),
+            "generate_move" => HtpCommand::GenerateMove(match args.first() {
                 Some(role) => Some(role.parse::<Role>()?.0),
                 None => None,
             }),
-            "play_undo" => Command::PlayUndo,
-            "final_status" => Command::FinalStatus,
-            "show_board" => Command::ShowBoard,
-            "quit" => Command::Quit,
+            "play_undo" => HtpCommand::PlayUndo,
+            "final_status" => HtpCommand::FinalStatus,
+            "show_board" => HtpCommand::ShowBoard,
+            "quit" => HtpCommand::Quit,
             other => return Err(MessageError::Unknown(truncate(other))),
         })
     }
@@ -434,28 +434,28 @@ mod tests {
             action: Action::Move(Move::new(sq("e5"), sq("e2"))),
         };
         assert_round_trips([
-            Command::ProtocolVersion,
-            Command::KnownCommand(Some("play".into())),
-            Command::KnownCommand(None),
-            Command::BoardSize(11),
-            Command::TimeSettings(TimeSettings::Untimed),
-            Command::TimeSettings(TimeSettings::Fischer {
+            HtpCommand::ProtocolVersion,
+            HtpCommand::KnownCommand(Some("play".into())),
+            HtpCommand::KnownCommand(None),
+            HtpCommand::BoardSize(11),
+            HtpCommand::TimeSettings(TimeSettings::Untimed),
+            HtpCommand::TimeSettings(TimeSettings::Fischer {
                 minutes: 5,
                 seconds: 3,
             }),
-            Command::Play(play),
-            Command::Play(Play {
+            HtpCommand::Play(play),
+            HtpCommand::Play(Play {
                 side: Side::Attackers,
                 action: Action::<crate::board::Eleven>::Resigns,
             }),
-            Command::GenerateMove(Some(Side::Attackers)),
-            Command::GenerateMove(None),
-            Command::Quit,
+            HtpCommand::GenerateMove(Some(Side::Attackers)),
+            HtpCommand::GenerateMove(None),
+            HtpCommand::Quit,
         ]);
         assert_eq!(play.to_string(), "play defender e5 e2");
         assert_eq!(
-            "play a e5 e2 # relayed".parse::<Command<crate::board::Eleven>>(),
-            Ok(Command::Play(Play {
+            "play a e5 e2 # relayed".parse::<HtpCommand<crate::board::Eleven>>(),
+            Ok(HtpCommand::Play(Play {
                 side: Side::Attackers,
                 ..play
             }))
@@ -465,7 +465,7 @@ mod tests {
     #[test]
     fn bad_commands_say_what_is_wrong() {
         let e = |t: &str| {
-            t.parse::<Command<crate::board::Eleven>>()
+            t.parse::<HtpCommand<crate::board::Eleven>>()
                 .unwrap_err()
                 .to_string()
         };

@@ -4,12 +4,12 @@
 pub mod message;
 
 use super::driver::{Dialogue, Reader, Search, across_sizes, drive};
-use super::{Flow, Input, Output, Session, Settings, with_size};
+use super::{Flow, Input, LoopSettings, Output, Session, with_size};
 use crate::board::generic::{MoveError, MoveList};
 use crate::board::{Geometry, Preset, Rules, Side};
 use crate::search::size::Size;
 use crate::search::{Clock, Engine, Limits, SearchResult};
-use message::{Action, Answer, COMMANDS, Command, MessageError, Play, Reply, Status};
+use message::{Action, Answer, COMMANDS, HtpCommand, MessageError, Play, Reply, Status};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
@@ -35,8 +35,8 @@ pub enum Refusal<G: Geometry> {
 
 /// The game as the protocol keeps it, for the engine loop and for `hnefi connect`: every
 /// command but `generate_move` is answered at once; a generated move is a search, started
-/// with [`Game::move_limits`] and finished by [`Game::moved`].
-pub struct Game<G: Geometry> {
+/// with [`HtpGame::move_limits`] and finished by [`HtpGame::moved`].
+pub struct HtpGame<G: Geometry> {
     session: Session<G>,
 }
 
@@ -48,9 +48,9 @@ pub fn server_rules(side: u8) -> Rules {
     }
 }
 
-impl<G: Geometry> Game<G> {
-    pub fn new(settings: Settings) -> Game<G> {
-        Game {
+impl<G: Geometry> HtpGame<G> {
+    pub fn new(settings: LoopSettings) -> HtpGame<G> {
+        HtpGame {
             session: Session::new(server_rules(G::SIDE), MOVE_TIME, settings),
         }
     }
@@ -61,35 +61,37 @@ impl<G: Geometry> Game<G> {
 
     /// The answer to a command. `generate_move` needs a search and `quit` ends the loop, so
     /// their callers answer them; here they say nothing.
-    pub fn answer(&mut self, command: Command<G>) -> Result<Answer<G>, Refusal<G>> {
+    pub fn answer(&mut self, command: HtpCommand<G>) -> Result<Answer<G>, Refusal<G>> {
         Ok(match command {
-            Command::ProtocolVersion => Answer::Text("1-beta".into()),
-            Command::Name => Answer::Text("hnefi".into()),
-            Command::Version => Answer::Text(env!("CARGO_PKG_VERSION").into()),
-            Command::ListCommands => Answer::Text(format!("\n{}", COMMANDS.join("\n"))),
-            Command::KnownCommand(c) => {
+            HtpCommand::ProtocolVersion => Answer::Text("1-beta".into()),
+            HtpCommand::Name => Answer::Text("hnefi".into()),
+            HtpCommand::Version => Answer::Text(env!("CARGO_PKG_VERSION").into()),
+            HtpCommand::ListCommands => Answer::Text(format!("\n{}", COMMANDS.join("\n"))),
+            HtpCommand::KnownCommand(c) => {
                 Answer::Known(c.is_some_and(|c| COMMANDS.contains(&c.as_str())))
             }
-            Command::BoardSize(n) if n == u64::from(G::SIDE) => Answer::Empty,
-            Command::BoardSize(n) => return Err(Refusal::BoardSize(n)),
-            Command::FirstMove => Answer::Role(Side::Attackers),
-            Command::TimeSettings(t) => {
+            HtpCommand::BoardSize(n) if n == u64::from(G::SIDE) => Answer::Empty,
+            HtpCommand::BoardSize(n) => return Err(Refusal::BoardSize(n)),
+            HtpCommand::FirstMove => Answer::Role(Side::Attackers),
+            HtpCommand::TimeSettings(t) => {
                 // The host never reports the time left: Hnefi keeps both clocks itself.
                 self.session
                     .set_clock(t.clock().map_or(Clock::NONE, Clock::both));
                 Answer::Empty
             }
-            Command::Play(play) => self.play(play)?,
-            Command::PlayUndo => {
+            HtpCommand::Play(play) => self.play(play)?,
+            HtpCommand::PlayUndo => {
                 self.session.undo().ok_or(Refusal::NothingToUndo)?;
                 Answer::Empty
             }
-            Command::FinalStatus => Answer::Status(Status::from(self.session.position().outcome())),
-            Command::ShowBoard => Answer::Text(format!(
+            HtpCommand::FinalStatus => {
+                Answer::Status(Status::from(self.session.position().outcome()))
+            }
+            HtpCommand::ShowBoard => Answer::Text(format!(
                 "\n{}",
                 super::diagram(self.session.position().board()).trim_end()
             )),
-            Command::GenerateMove(_) | Command::Quit => Answer::Empty,
+            HtpCommand::GenerateMove(_) | HtpCommand::Quit => Answer::Empty,
         })
     }
 
@@ -141,14 +143,14 @@ impl<G: Geometry> Game<G> {
 /// The engine loop.
 pub struct Htp<G: Size> {
     out: Output,
-    game: Game<G>,
+    game: HtpGame<G>,
     /// When the search for a generated move started.
     thinking_since: Option<Instant>,
 }
 
 /// Handles lines (`first`, then the input) until `quit` or end of input, on the loop of the
 /// board size the host asks for (`board_size`).
-pub fn run(out: Output, settings: Settings, first: Option<Input>, input: Receiver<Input>) {
+pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Receiver<Input>) {
     across_sizes(first, input, |side, reader| {
         with_size!(side, run_size(&out, settings, reader))
     });
@@ -157,12 +159,12 @@ pub fn run(out: Output, settings: Settings, first: Option<Input>, input: Receive
 /// The loop on boards of `G`, until the input ends or the host asks for another size.
 fn run_size<G: Size>(
     out: &Output,
-    settings: Settings,
+    settings: LoopSettings,
     reader: &mut Reader,
 ) -> Option<super::Resize> {
     let mut htp = Htp::<G> {
         out: out.clone(),
-        game: Game::new(settings),
+        game: HtpGame::new(settings),
         thinking_since: None,
     };
     let engine = Engine::new(htp.game.session().engine_options());
@@ -177,24 +179,24 @@ impl<G: Size> Htp<G> {
 
 impl<G: Size> Dialogue for Htp<G> {
     type G = G;
-    type Command = Command<G>;
+    type Command = HtpCommand<G>;
     type Error = MessageError;
 
-    fn ends_search(command: &Command<G>) -> bool {
-        *command == Command::Quit
+    fn ends_search(command: &HtpCommand<G>) -> bool {
+        *command == HtpCommand::Quit
     }
 
-    fn handle(&mut self, command: Command<G>, search: &mut Search<G>) -> Flow {
+    fn handle(&mut self, command: HtpCommand<G>, search: &mut Search<G>) -> Flow {
         match command {
             // The server's boards (hnefatafl.org plays 7x7, 11x11 and 13x13).
-            Command::BoardSize(n @ (7 | 11 | 13)) if n != u64::from(G::SIDE) => {
+            HtpCommand::BoardSize(n @ (7 | 11 | 13)) if n != u64::from(G::SIDE) => {
                 return Flow::Resize(n as u8);
             }
-            Command::Quit => {
+            HtpCommand::Quit => {
                 self.reply(Reply::Success(Answer::Empty));
                 return Flow::Quit;
             }
-            Command::GenerateMove(_) => {
+            HtpCommand::GenerateMove(_) => {
                 self.thinking_since = Some(Instant::now());
                 let limits = self.game.move_limits();
                 search.start(self.game.session().position(), limits, Box::new(|_| {}));
@@ -234,7 +236,7 @@ mod tests {
     use crate::search::SideClock;
 
     fn generate(
-        game: &mut Game<Eleven>,
+        game: &mut HtpGame<Eleven>,
         engine: &mut Engine<Eleven>,
     ) -> Result<Play<Eleven>, Refusal<Eleven>> {
         let started = Instant::now();
@@ -242,13 +244,13 @@ mod tests {
         game.moved(&result, started.elapsed())
     }
 
-    fn command(game: &mut Game<Eleven>, text: &str) -> Result<Answer<Eleven>, Refusal<Eleven>> {
+    fn command(game: &mut HtpGame<Eleven>, text: &str) -> Result<Answer<Eleven>, Refusal<Eleven>> {
         game.answer(text.parse()?)
     }
 
     #[test]
     fn a_fischer_clock_runs_down_with_hnefi_thinking() {
-        let mut game = Game::new(Settings::default());
+        let mut game = HtpGame::new(LoopSettings::default());
         let mut engine = Engine::default();
         command(&mut game, "time_settings fischer 1 2").unwrap();
         let minute = SideClock::new(Duration::from_secs(60), Duration::from_secs(2));
@@ -276,11 +278,11 @@ mod tests {
 
     #[test]
     fn huge_clocks_saturate_and_negative_ones_are_refused() {
-        let settings = Settings {
+        let settings = LoopSettings {
             max_nodes: Some(300),
-            ..Settings::default()
+            ..LoopSettings::default()
         };
-        let mut game = Game::new(settings);
+        let mut game = HtpGame::new(settings);
         let mut engine = Engine::default();
         command(&mut game, "time_settings fischer 1 18446744073709551615").unwrap();
         assert!(generate(&mut game, &mut engine).is_ok());
@@ -320,7 +322,7 @@ mod tests {
 
     #[test]
     fn turns_and_undo_are_checked() {
-        let mut game = Game::new(Settings::default());
+        let mut game = HtpGame::new(LoopSettings::default());
         assert_eq!(
             command(&mut game, "play defender f4 f3"),
             Err(Refusal::NotYourTurn(Side::Attackers))

@@ -123,7 +123,7 @@ pub struct OpponentMove<G: Geometry> {
 
 /// What a host tells an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command<G: Geometry> {
+pub enum OtepCommand<G: Geometry> {
     /// `hello`, `start` or `simple-moves`: words taken without anything to do.
     Noop(&'static str),
     /// The rules and the start, on a board of any size: a game on another board than the
@@ -176,17 +176,17 @@ fn opentafl_move<G: Geometry>(text: &str) -> Result<(Move<G>, Bitboard<G>), Nota
     Ok((Move::parse(body)?, captures))
 }
 
-impl<G: Geometry> fmt::Display for Command<G> {
+impl<G: Geometry> fmt::Display for OtepCommand<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Command::Noop(word) => f.write_str(word),
-            Command::Rules(variant) => {
+            OtepCommand::Noop(word) => f.write_str(word),
+            OtepCommand::Rules(variant) => {
                 write!(f, "rules {}", rules_string(&variant.rules, &variant.start))
             }
-            Command::Position(board) => write!(f, "position {}", to_opentafl(board)),
-            Command::Side(side) => write!(f, "side {side}"),
+            OtepCommand::Position(board) => write!(f, "position {}", to_opentafl(board)),
+            OtepCommand::Side(side) => write!(f, "side {side}"),
             // The OpenTafl host ends the line with a space.
-            Command::Clock(c) => {
+            OtepCommand::Clock(c) => {
                 let star = |i: usize| if c.in_overtime[i] { "*" } else { "" };
                 write!(
                     f,
@@ -200,8 +200,8 @@ impl<G: Geometry> fmt::Display for Command<G> {
                     c.overtimes[1]
                 )
             }
-            Command::Play(side) => write!(f, "play {side}"),
-            Command::OpponentMove(m) => {
+            OtepCommand::Play(side) => write!(f, "play {side}"),
+            OtepCommand::OpponentMove(m) => {
                 write!(f, "opponent-move {}-{}", m.mv.from(), m.mv.to())?;
                 // OpenTafl writes captures `xe2/g2` and reads at most four; it works them out
                 // itself from the move, so more go unsaid.
@@ -215,33 +215,33 @@ impl<G: Geometry> fmt::Display for Command<G> {
                     None => Ok(()),
                 }
             }
-            Command::Move(board) => write!(f, "move {}", to_opentafl(board)),
-            Command::Error(code) => write!(f, "error {code}"),
-            Command::Analyze { lines, seconds } => write!(f, "analyze {lines} {seconds}"),
-            Command::Finish(finish) => write!(f, "finish {}", finish.code()),
-            Command::Goodbye => f.write_str("goodbye"),
+            OtepCommand::Move(board) => write!(f, "move {}", to_opentafl(board)),
+            OtepCommand::Error(code) => write!(f, "error {code}"),
+            OtepCommand::Analyze { lines, seconds } => write!(f, "analyze {lines} {seconds}"),
+            OtepCommand::Finish(finish) => write!(f, "finish {}", finish.code()),
+            OtepCommand::Goodbye => f.write_str("goodbye"),
         }
     }
 }
 
-impl<G: Geometry> FromStr for Command<G> {
+impl<G: Geometry> FromStr for OtepCommand<G> {
     type Err = MessageError<G>;
 
     /// One line; a blank one is [`MessageError::Empty`].
-    fn from_str(line: &str) -> Result<Command<G>, MessageError<G>> {
+    fn from_str(line: &str) -> Result<OtepCommand<G>, MessageError<G>> {
         let (word, args) = command_words::<MessageError<G>>(line)?;
         // Numbered as the line's words, the command's name being word 0.
         let arg = |i: usize| args.get(i - 1).copied();
         Ok(match word {
-            "hello" => Command::Noop("hello"),
-            "start" => Command::Noop("start"),
-            "simple-moves" => Command::Noop("simple-moves"),
-            "rules" => Command::Rules(parse_rules(&args.join(" "))?),
-            "position" => Command::Position(
+            "hello" => OtepCommand::Noop("hello"),
+            "start" => OtepCommand::Noop("start"),
+            "simple-moves" => OtepCommand::Noop("simple-moves"),
+            "rules" => OtepCommand::Rules(parse_rules(&args.join(" "))?),
+            "position" => OtepCommand::Position(
                 position(arg(1).ok_or(MessageError::NoPosition("position"))?)
                     .map_err(|e| MessageError::Position("position", e))?,
             ),
-            "side" => Command::Side(side(args.first()).ok_or(MessageError::Side("side"))?),
+            "side" => OtepCommand::Side(side(args.first()).ok_or(MessageError::Side("side"))?),
             "clock" => {
                 let (Some(att), Some(def)) = (arg(1), arg(2)) else {
                     return Err(MessageError::ClockTimes);
@@ -251,14 +251,14 @@ impl<G: Geometry> FromStr for Command<G> {
                     |w: &str| parse_clock(w.trim_end_matches('*')).map_err(MessageError::Clock);
                 let more =
                     |i| arg(i).map_or(Ok(0), |w| parse_amount(w).map_err(MessageError::Clock));
-                Command::Clock(ClockReport {
+                OtepCommand::Clock(ClockReport {
                     main_ms: [main(att)?, main(def)?],
                     in_overtime: [att.ends_with('*'), def.ends_with('*')],
                     overtime_s: more(3)?,
                     overtimes: [more(4)?, more(5)?],
                 })
             }
-            "play" => Command::Play(side(args.first()).ok_or(MessageError::Side("play"))?),
+            "play" => OtepCommand::Play(side(args.first()).ok_or(MessageError::Side("play"))?),
             "opponent-move" => {
                 let text = arg(1).ok_or(MessageError::NoMove)?;
                 let (mv, captures) = opentafl_move(text).map_err(MessageError::OpponentMove)?;
@@ -268,19 +268,19 @@ impl<G: Geometry> FromStr for Command<G> {
                     }
                     None => None,
                 };
-                Command::OpponentMove(OpponentMove {
+                OtepCommand::OpponentMove(OpponentMove {
                     mv,
                     captures,
                     position,
                 })
             }
-            "move" => Command::Move(
+            "move" => OtepCommand::Move(
                 position(arg(1).ok_or(MessageError::NoPosition("move"))?)
                     .map_err(|e| MessageError::Position("move", e))?,
             ),
             "error" => {
                 let code = arg(1).unwrap_or_default();
-                Command::Error(
+                OtepCommand::Error(
                     code.parse()
                         .map_err(|_| MessageError::ErrorCode(truncate(code)))?,
                 )
@@ -291,12 +291,12 @@ impl<G: Geometry> FromStr for Command<G> {
                         parse_amount(w).map_err(|e| MessageError::Analyze(what, e))
                     })
                 };
-                Command::Analyze {
+                OtepCommand::Analyze {
                     lines: number(1, 1, "lines")?,
                     seconds: number(2, 5, "seconds")?,
                 }
             }
-            "finish" => Command::Finish(match arg(1) {
+            "finish" => OtepCommand::Finish(match arg(1) {
                 Some("0") => Finish::NoResult,
                 Some("1") => Finish::Draw,
                 Some("2") => Finish::Won(Side::Attackers),
@@ -304,7 +304,7 @@ impl<G: Geometry> FromStr for Command<G> {
                 other => return Err(MessageError::FinishCode(truncate(other.unwrap_or("")))),
             }),
             // `quit` for people, who leave every protocol with it.
-            "goodbye" | "quit" => Command::Goodbye,
+            "goodbye" | "quit" => OtepCommand::Goodbye,
             other => return Err(MessageError::Unknown(truncate(other))),
         })
     }
@@ -482,39 +482,39 @@ mod tests {
         let rules = crate::board::Rules::default();
         let captured = after.play(mv("d1-d3"), &crate::board::Rulebook::new(rules));
         assert_round_trips([
-            Command::Noop("hello"),
-            Command::Position(start),
-            Command::Side(Side::Defenders),
-            Command::Clock(ClockReport {
+            OtepCommand::Noop("hello"),
+            OtepCommand::Position(start),
+            OtepCommand::Side(Side::Defenders),
+            OtepCommand::Clock(ClockReport {
                 main_ms: [300_000, 5],
                 in_overtime: [false, true],
                 overtime_s: 30,
                 overtimes: [3, 2],
             }),
-            Command::Play(Side::Attackers),
-            Command::OpponentMove(OpponentMove {
+            OtepCommand::Play(Side::Attackers),
+            OtepCommand::OpponentMove(OpponentMove {
                 mv: mv("d1-d3"),
                 captures: captured,
                 position: Some(after.with_side_to_move(Side::Attackers)),
             }),
-            Command::Move(start),
-            Command::Error(-1),
-            Command::Analyze {
+            OtepCommand::Move(start),
+            OtepCommand::Error(-1),
+            OtepCommand::Analyze {
                 lines: 3,
                 seconds: 10,
             },
-            Command::Finish(Finish::Won(Side::Defenders)),
-            Command::Goodbye,
+            OtepCommand::Finish(Finish::Won(Side::Defenders)),
+            OtepCommand::Goodbye,
         ]);
-        assert_eq!("quit".parse(), Ok(Command::<Eleven>::Goodbye));
+        assert_eq!("quit".parse(), Ok(OtepCommand::<Eleven>::Goodbye));
         // Rules strings say the flags, not the preset's name.
         let variant = Variant {
             rules,
             start: to_opentafl(&start),
         };
-        let text = Command::<Eleven>::Rules(variant.clone()).to_string();
+        let text = OtepCommand::<Eleven>::Rules(variant.clone()).to_string();
         assert!(
-            matches!(text.parse(), Ok(Command::<Eleven>::Rules(back)) if back.start == variant.start),
+            matches!(text.parse(), Ok(OtepCommand::<Eleven>::Rules(back)) if back.start == variant.start),
             "{text}"
         );
     }
@@ -522,7 +522,8 @@ mod tests {
     #[test]
     fn fischer_clocks_are_told_with_their_increment_as_overtime() {
         let side = |left_ms, inc_ms| Some(SideClock::new(ms(left_ms), ms(inc_ms)));
-        let line = |a, d| Command::<Eleven>::Clock(ClockReport::of(Clock::new(a, d))).to_string();
+        let line =
+            |a, d| OtepCommand::<Eleven>::Clock(ClockReport::of(Clock::new(a, d))).to_string();
         // No increment of a whole second: no overtime, as OpenTafl's host sends such a clock.
         assert_eq!(line(side(2000, 0), side(2000, 0)), "clock 2000 2000 0 0 0 ");
         assert_eq!(
@@ -547,7 +548,8 @@ mod tests {
             Clock::new(side(61_500, 2000), side(1500, 2000))
         );
         // A host's clock with three 30 s periods: main time and one period now.
-        let Ok(Command::Clock(host)) = "clock 300000 25000* 30 3 2 ".parse::<Command<Eleven>>()
+        let Ok(OtepCommand::Clock(host)) =
+            "clock 300000 25000* 30 3 2 ".parse::<OtepCommand<Eleven>>()
         else {
             panic!("a clock");
         };
@@ -559,8 +561,8 @@ mod tests {
 
     #[test]
     fn the_hosts_moves_are_read_leniently() {
-        let read = |t: &str| match t.parse::<Command<Eleven>>().unwrap() {
-            Command::OpponentMove(m) => (m.mv, m.captures.count()),
+        let read = |t: &str| match t.parse::<OtepCommand<Eleven>>().unwrap() {
+            OtepCommand::OpponentMove(m) => (m.mv, m.captures.count()),
             other => panic!("{other:?}"),
         };
         assert_eq!(read("opponent-move Td1-d3"), (mv("d1d3"), 0));
@@ -575,7 +577,7 @@ mod tests {
                 .split_whitespace()
                 .map(|s| Square::parse(s).unwrap())
                 .collect();
-            Command::OpponentMove(OpponentMove {
+            OtepCommand::OpponentMove(OpponentMove {
                 mv: mv("j2-j4"),
                 captures,
                 position: None,
@@ -588,8 +590,8 @@ mod tests {
         assert_eq!(told("a2 a3 a4 a5"), "opponent-move j2-j4xa2/a3/a4/a5");
         assert_eq!(told("a2 a3 a4 a5 a6"), "opponent-move j2-j4");
         assert_eq!(
-            "clock 1800* -5 0 0 0 ".parse::<Command<Eleven>>(),
-            Ok(Command::Clock(ClockReport {
+            "clock 1800* -5 0 0 0 ".parse::<OtepCommand<Eleven>>(),
+            Ok(OtepCommand::Clock(ClockReport {
                 main_ms: [1800, 0],
                 in_overtime: [true, false],
                 overtime_s: 0,
@@ -600,7 +602,7 @@ mod tests {
 
     #[test]
     fn bad_commands_say_what_is_wrong() {
-        let e = |t: &str| t.parse::<Command<Eleven>>().unwrap_err().to_string();
+        let e = |t: &str| t.parse::<OtepCommand<Eleven>>().unwrap_err().to_string();
         assert_eq!(
             e("analyze -1 5"),
             "analyze: lines: '-1' is negative; it must be zero or more"
@@ -619,11 +621,11 @@ mod tests {
         assert_eq!(e("probe"), "unknown command 'probe'");
         // Another board's rules are read whole: the loop of that size takes them.
         assert!(matches!(
-            "rules dim:9 start:/9/".parse::<Command<Eleven>>(),
-            Ok(Command::Rules(v)) if v.rules.width == 9
+            "rules dim:9 start:/9/".parse::<OtepCommand<Eleven>>(),
+            Ok(OtepCommand::Rules(v)) if v.rules.width == 9
         ));
         assert!(matches!(
-            "rules dim:10 start:/9/".parse::<Command<Eleven>>(),
+            "rules dim:10 start:/9/".parse::<OtepCommand<Eleven>>(),
             Err(MessageError::Rules(RulesError::Unsupported(_)))
         ));
     }

@@ -5,12 +5,12 @@ pub mod message;
 pub mod rules;
 
 use super::driver::{Dialogue, Reader, Search, across_sizes, drive};
-use super::{Flow, Input, Output, Session, Settings, with_size};
+use super::{Flow, Input, LoopSettings, Output, Session, with_size};
 use crate::board::generic::Board;
 use crate::board::{Rules, Side};
 use crate::search::size::Size;
 use crate::search::{Engine, Level, Limits, Options, SearchResult};
-use message::{AnalysisLine, CRITICAL, Command, MessageError, NOT_CRITICAL, Reply};
+use message::{AnalysisLine, CRITICAL, MessageError, NOT_CRITICAL, OtepCommand, Reply};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
@@ -38,7 +38,7 @@ pub struct Otep<G: Size> {
 
 /// Greets the host, then handles lines (`first`, then the input) until `goodbye` or end of
 /// input, each game on the loop of its board's size.
-pub fn run(out: Output, settings: Settings, first: Option<Input>, input: Receiver<Input>) {
+pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Receiver<Input>) {
     out.line(&Reply::<crate::board::Eleven>::Hello.to_string());
     across_sizes(first, input, |side, reader| {
         with_size!(side, run_size(&out, settings, reader))
@@ -48,7 +48,7 @@ pub fn run(out: Output, settings: Settings, first: Option<Input>, input: Receive
 /// The loop on boards of `G`, until the input ends or a game on another board starts.
 fn run_size<G: Size>(
     out: &Output,
-    settings: Settings,
+    settings: LoopSettings,
     reader: &mut Reader,
 ) -> Option<super::Resize> {
     let mut otep = Otep::<G>::new(out.clone(), settings);
@@ -57,7 +57,7 @@ fn run_size<G: Size>(
 }
 
 impl<G: Size> Otep<G> {
-    pub fn new(out: Output, settings: Settings) -> Otep<G> {
+    pub fn new(out: Output, settings: LoopSettings) -> Otep<G> {
         let rules = Rules::preset(crate::board::Preset::default_for_width(G::SIDE));
         Otep {
             out,
@@ -110,21 +110,21 @@ impl<G: Size> Otep<G> {
 
 impl<G: Size> Dialogue for Otep<G> {
     type G = G;
-    type Command = Command<G>;
+    type Command = OtepCommand<G>;
     type Error = MessageError<G>;
 
-    fn ends_search(command: &Command<G>) -> bool {
-        matches!(command, Command::Finish(_) | Command::Goodbye)
+    fn ends_search(command: &OtepCommand<G>) -> bool {
+        matches!(command, OtepCommand::Finish(_) | OtepCommand::Goodbye)
     }
 
-    fn handle(&mut self, command: Command<G>, search: &mut Search<G>) -> Flow {
+    fn handle(&mut self, command: OtepCommand<G>, search: &mut Search<G>) -> Flow {
         match command {
             // A search `finish` ends is stopped by the driver as soon as the word is read.
-            Command::Noop(_) | Command::Side(_) | Command::Finish(_) => {}
-            Command::Rules(variant) if variant.rules.width != G::SIDE => {
+            OtepCommand::Noop(_) | OtepCommand::Side(_) | OtepCommand::Finish(_) => {}
+            OtepCommand::Rules(variant) if variant.rules.width != G::SIDE => {
                 return Flow::Resize(variant.rules.width);
             }
-            Command::Rules(variant) => match rules::start::<G>(&variant) {
+            OtepCommand::Rules(variant) => match rules::start::<G>(&variant) {
                 Ok(start) => {
                     self.refused = None;
                     self.session.new_game(start, variant.rules);
@@ -134,26 +134,26 @@ impl<G: Size> Dialogue for Otep<G> {
             },
             // A game waits for this move, and none will come: the game must end now rather
             // than on time, with the reason shown. An analysis holds up no game.
-            Command::Play(_) if self.refused.is_some() => {
+            OtepCommand::Play(_) if self.refused.is_some() => {
                 let why = self.refused.as_deref().unwrap_or_default();
                 self.error(
                     CRITICAL,
                     format!("Hnefi cannot play these rules, so it has no move: {why}"),
                 );
             }
-            Command::Analyze { .. } if self.refused.is_some() => {
+            OtepCommand::Analyze { .. } if self.refused.is_some() => {
                 let why = self.refused.as_deref().unwrap_or_default();
                 self.error(
                     NOT_CRITICAL,
                     format!("Hnefi cannot analyse under these rules: {why}"),
                 );
             }
-            Command::Position(board) | Command::Move(board) => {
+            OtepCommand::Position(board) | OtepCommand::Move(board) => {
                 let side = self.session.side_to_move();
                 self.resync(board, side);
             }
-            Command::Clock(report) => self.session.set_clock(report.clock()),
-            Command::Play(side) => {
+            OtepCommand::Clock(report) => self.session.set_clock(report.clock()),
+            OtepCommand::Play(side) => {
                 self.session.give_turn(side);
                 self.purpose = Purpose::Move;
                 let out = self.out.clone();
@@ -169,7 +169,7 @@ impl<G: Size> Dialogue for Otep<G> {
                     }),
                 );
             }
-            Command::OpponentMove(m) => {
+            OtepCommand::OpponentMove(m) => {
                 let applied = self.session.play(m.mv).is_ok();
                 match m.position {
                     Some(board) => {
@@ -181,12 +181,12 @@ impl<G: Size> Dialogue for Otep<G> {
                     None => {}
                 }
             }
-            Command::Error(_) => {
+            OtepCommand::Error(_) => {
                 // Our last move was refused: take it back; the host repeats its last move.
                 self.session.undo();
             }
-            Command::Analyze { lines, seconds } => self.analyze(lines, seconds, search),
-            Command::Goodbye => return Flow::Quit,
+            OtepCommand::Analyze { lines, seconds } => self.analyze(lines, seconds, search),
+            OtepCommand::Goodbye => return Flow::Quit,
         }
         Flow::Continue
     }
@@ -262,9 +262,9 @@ mod tests {
     impl Host {
         fn start() -> Host {
             let sink = Sink::default();
-            let settings = Settings {
+            let settings = LoopSettings {
                 max_nodes: Some(300),
-                ..Settings::default()
+                ..LoopSettings::default()
             };
             let out = Output::new(Box::new(sink.clone()));
             let (to_engine, rx) = channel();
@@ -305,10 +305,10 @@ mod tests {
     fn huge_negative_and_bad_clocks() {
         let mut otep = Otep::<crate::board::Eleven>::new(
             Output::new(Box::new(std::io::sink())),
-            Settings::default(),
+            LoopSettings::default(),
         );
         let mut clock = |line: &str| {
-            if let Ok(Command::Clock(c)) = line.parse::<Command<crate::board::Eleven>>() {
+            if let Ok(OtepCommand::Clock(c)) = line.parse::<OtepCommand<crate::board::Eleven>>() {
                 otep.session.set_clock(c.clock());
             }
             otep.session.clock()

@@ -25,7 +25,7 @@ pub enum Setup<G: Geometry> {
 
 /// What a host asks of an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command<G: Geometry> {
+pub enum UciCommand<G: Geometry> {
     Uci,
     IsReady,
     SetOption {
@@ -96,20 +96,20 @@ fn write_go<G: Geometry>(f: &mut fmt::Formatter<'_>, l: &Limits<G>) -> fmt::Resu
     Ok(())
 }
 
-impl<G: Geometry> fmt::Display for Command<G> {
+impl<G: Geometry> fmt::Display for UciCommand<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Command::Uci => f.write_str("uci"),
-            Command::IsReady => f.write_str("isready"),
-            Command::SetOption { name, value } => {
+            UciCommand::Uci => f.write_str("uci"),
+            UciCommand::IsReady => f.write_str("isready"),
+            UciCommand::SetOption { name, value } => {
                 write!(f, "setoption name {name}")?;
                 match value {
                     Some(v) => write!(f, " value {v}"),
                     None => Ok(()),
                 }
             }
-            Command::UciNewGame => f.write_str("ucinewgame"),
-            Command::Position { setup, moves } => {
+            UciCommand::UciNewGame => f.write_str("ucinewgame"),
+            UciCommand::Position { setup, moves } => {
                 match setup {
                     Setup::StartPos => f.write_str("position startpos")?,
                     Setup::Fen(board) => write!(f, "position fen {}", to_fen(board))?,
@@ -122,42 +122,42 @@ impl<G: Geometry> fmt::Display for Command<G> {
                 }
                 Ok(())
             }
-            Command::Go(limits) => write_go(f, limits),
-            Command::Perft(depth) => write!(f, "go perft {depth}"),
-            Command::Stop => f.write_str("stop"),
-            Command::PonderHit => f.write_str("ponderhit"),
-            Command::Quit => f.write_str("quit"),
-            Command::Display => f.write_str("d"),
-            Command::Eval => f.write_str("eval"),
-            Command::Help => f.write_str("help"),
+            UciCommand::Go(limits) => write_go(f, limits),
+            UciCommand::Perft(depth) => write!(f, "go perft {depth}"),
+            UciCommand::Stop => f.write_str("stop"),
+            UciCommand::PonderHit => f.write_str("ponderhit"),
+            UciCommand::Quit => f.write_str("quit"),
+            UciCommand::Display => f.write_str("d"),
+            UciCommand::Eval => f.write_str("eval"),
+            UciCommand::Help => f.write_str("help"),
         }
     }
 }
 
-impl<G: Geometry> FromStr for Command<G> {
+impl<G: Geometry> FromStr for UciCommand<G> {
     type Err = CommandError<G>;
 
     /// One line; a blank one is [`CommandError::Empty`], and a `position fen` of another board
     /// size is [`CommandError::OtherBoard`].
-    fn from_str(line: &str) -> Result<Command<G>, CommandError<G>> {
+    fn from_str(line: &str) -> Result<UciCommand<G>, CommandError<G>> {
         let (word, args) = command_words::<CommandError<G>>(line)?;
         let args = &args[..];
         Ok(match word {
-            "uci" => Command::Uci,
-            "isready" => Command::IsReady,
+            "uci" => UciCommand::Uci,
+            "isready" => UciCommand::IsReady,
             "setoption" => {
                 let (name, value) = setoption(args).ok_or(CommandError::SetOption)?;
-                Command::SetOption { name, value }
+                UciCommand::SetOption { name, value }
             }
-            "ucinewgame" => Command::UciNewGame,
+            "ucinewgame" => UciCommand::UciNewGame,
             "position" => position(args)?,
             "go" => go(args)?,
-            "stop" => Command::Stop,
-            "ponderhit" => Command::PonderHit,
-            "quit" => Command::Quit,
-            "d" => Command::Display,
-            "eval" => Command::Eval,
-            "help" => Command::Help,
+            "stop" => UciCommand::Stop,
+            "ponderhit" => UciCommand::PonderHit,
+            "quit" => UciCommand::Quit,
+            "d" => UciCommand::Display,
+            "eval" => UciCommand::Eval,
+            "help" => UciCommand::Help,
             other => return Err(CommandError::Unknown(truncate(other))),
         })
     }
@@ -175,7 +175,7 @@ fn setoption(args: &[&str]) -> Option<(String, Option<String>)> {
 }
 
 /// `startpos|fen <FEN> [moves m1 m2 ...]`.
-fn position<G: Geometry>(args: &[&str]) -> Result<Command<G>, CommandError<G>> {
+fn position<G: Geometry>(args: &[&str]) -> Result<UciCommand<G>, CommandError<G>> {
     let (setup, moves) = match args.iter().position(|&w| w == "moves") {
         Some(i) => (&args[..i], &args[i + 1..]),
         None => (args, &[][..]),
@@ -200,10 +200,10 @@ fn position<G: Geometry>(args: &[&str]) -> Result<Command<G>, CommandError<G>> {
             })
         })
         .collect::<Result<_, _>>()?;
-    Ok(Command::Position { setup, moves })
+    Ok(UciCommand::Position { setup, moves })
 }
 
-fn go<G: Geometry>(args: &[&str]) -> Result<Command<G>, CommandError<G>> {
+fn go<G: Geometry>(args: &[&str]) -> Result<UciCommand<G>, CommandError<G>> {
     let mut limits = Limits::default();
     // Each side's time left and increment, made a clock once all words are read.
     let mut times: [Option<u64>; 2] = [None; 2];
@@ -223,7 +223,7 @@ fn go<G: Geometry>(args: &[&str]) -> Result<Command<G>, CommandError<G>> {
         match word {
             "infinite" => limits.infinite = true,
             "ponder" => limits.ponder = true,
-            "perft" => return Ok(Command::Perft(value()?.min(64) as u32)),
+            "perft" => return Ok(UciCommand::Perft(value()?.min(64) as u32)),
             "depth" => limits.depth = Some(value()?.clamp(1, 100) as u32),
             "nodes" => limits.nodes = Some(value()?.max(1)),
             "movetime" => limits.movetime = Some(Duration::from_millis(value()?)),
@@ -260,7 +260,7 @@ fn go<G: Geometry>(args: &[&str]) -> Result<Command<G>, CommandError<G>> {
         })
     };
     limits.clock = Clock::new(side(0), side(1));
-    Ok(Command::Go(limits))
+    Ok(UciCommand::Go(limits))
 }
 
 /// Why a line is not a command.
@@ -641,24 +641,24 @@ mod tests {
             Some(SideClock::new(s(55_000), s(0))),
         );
         assert_round_trips([
-            Command::Uci,
-            Command::SetOption {
+            UciCommand::Uci,
+            UciCommand::SetOption {
                 name: "Move Overhead".into(),
                 value: Some("10".into()),
             },
-            Command::SetOption {
+            UciCommand::SetOption {
                 name: "Clear Hash".into(),
                 value: None,
             },
-            Command::Position {
+            UciCommand::Position {
                 setup: Setup::StartPos,
                 moves: vec![],
             },
-            Command::Position {
+            UciCommand::Position {
                 setup: Setup::Fen(Board::from_fen(START_FEN).unwrap()),
                 moves: vec![mv("d1d3"), mv("f4f3")],
             },
-            Command::Go(Limits {
+            UciCommand::Go(Limits {
                 clock,
                 movetime: Some(s(1500)),
                 nodes: Some(20_000),
@@ -668,19 +668,19 @@ mod tests {
                 ponder: true,
                 searchmoves: vec![mv("d1d3")],
             }),
-            Command::Go(Limits::default()),
-            Command::Perft(3),
-            Command::Display,
-            Command::Help,
+            UciCommand::Go(Limits::default()),
+            UciCommand::Perft(3),
+            UciCommand::Display,
+            UciCommand::Help,
         ]);
-        let go = Command::<Eleven>::Go(Limits {
+        let go = UciCommand::<Eleven>::Go(Limits {
             clock,
             ..Limits::default()
         });
         assert_eq!(go.to_string(), "go wtime 60000 btime 55000 winc 500 binc 0");
         assert_eq!(
-            "go atime 10 ainc 1 nodes 5".parse::<Command<Eleven>>(),
-            Ok(Command::Go(Limits {
+            "go atime 10 ainc 1 nodes 5".parse::<UciCommand<Eleven>>(),
+            Ok(UciCommand::Go(Limits {
                 clock: Clock::new(Some(SideClock::new(s(10), s(1))), None),
                 nodes: Some(5),
                 ..Limits::default()
@@ -694,11 +694,11 @@ mod tests {
         let big = |t: &str| Move::<Thirteen>::parse(t).unwrap();
         let fen = Preset::Copenhagen13.start_fen();
         assert_round_trips([
-            Command::<Thirteen>::Position {
+            UciCommand::<Thirteen>::Position {
                 setup: Setup::Fen(Board::from_fen(fen).unwrap()),
                 moves: vec![big("d1d3"), big("m4l4")],
             },
-            Command::Go(Limits {
+            UciCommand::Go(Limits {
                 searchmoves: vec![big("m9l9")],
                 ..Limits::default()
             }),
@@ -713,19 +713,19 @@ mod tests {
         // A FEN of another board is for that board's reader; one of no board is refused here.
         let brandubh = format!("position fen {} moves c4c1", Preset::Brandubh.start_fen());
         assert_eq!(
-            brandubh.parse::<Command<Thirteen>>(),
+            brandubh.parse::<UciCommand<Thirteen>>(),
             Err(CommandError::OtherBoard(7))
         );
         assert!(matches!(
-            brandubh.parse::<Command<Seven>>(),
-            Ok(Command::Position {
+            brandubh.parse::<UciCommand<Seven>>(),
+            Ok(UciCommand::Position {
                 setup: Setup::Fen(_),
                 ..
             })
         ));
         assert_eq!(
             "position fen 5/5/5/5/5 a"
-                .parse::<Command<Seven>>()
+                .parse::<UciCommand<Seven>>()
                 .unwrap_err()
                 .to_string(),
             "bad FEN: expected 7 ranks separated by '/', found 5"
@@ -737,7 +737,7 @@ mod tests {
         // Squares past the board are not moves of it.
         assert!(
             "position startpos moves h1h2"
-                .parse::<Command<Seven>>()
+                .parse::<UciCommand<Seven>>()
                 .unwrap_err()
                 .to_string()
                 .starts_with("move 1: ")
@@ -746,7 +746,7 @@ mod tests {
 
     #[test]
     fn bad_commands_say_what_is_wrong() {
-        let e = |t: &str| t.parse::<Command<Eleven>>().unwrap_err().to_string();
+        let e = |t: &str| t.parse::<UciCommand<Eleven>>().unwrap_err().to_string();
         assert_eq!(e("frobnicate"), "unknown command 'frobnicate'");
         assert_eq!(
             e("setoption Hash 5"),
@@ -766,7 +766,11 @@ mod tests {
         assert_eq!(e("go mate 3"), "go mate is not supported");
         assert_eq!(e("go fast"), "go: unknown word 'fast'");
         // A clock that ran past zero is no time left, not an error.
-        assert!("go wtime -30 btime 100".parse::<Command<Eleven>>().is_ok());
+        assert!(
+            "go wtime -30 btime 100"
+                .parse::<UciCommand<Eleven>>()
+                .is_ok()
+        );
     }
 
     #[test]

@@ -7,13 +7,13 @@
 pub mod message;
 pub mod options;
 
-use super::{Flow, Input, Output, Resize, Session, Settings, with_size};
+use super::{Flow, Input, LoopSettings, Output, Resize, Session, with_size};
 use crate::board::generic::{Board, Position};
 use crate::board::notation::to_fen;
 use crate::board::{Preset, Rules};
 use crate::search::size::Size;
 use crate::search::{Engine, Info, Limits, Options, SearchResult, fallback_result};
-use message::{Command, CommandError, Reply, Setup};
+use message::{CommandError, Reply, Setup, UciCommand};
 use options::{Change, ChosenRules};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,7 +30,7 @@ const MAX_PERFT: u32 = 8;
 /// What the host has set that outlives a board size: the loop of the next size starts from it.
 #[derive(Clone)]
 struct Host {
-    settings: Settings,
+    settings: LoopSettings,
     options: Options,
     ponder: bool,
     /// The rules the host chose last, of whatever size.
@@ -51,7 +51,7 @@ impl Host {
 
 /// Handles lines (`first`, then the input) until `quit` or end of input, each on the loop of
 /// the board size the game is on (11x11 at first); a search still running is stopped first.
-pub fn run(out: Output, settings: Settings, first: Option<Input>, input: Receiver<Input>) {
+pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Receiver<Input>) {
     let mut host = Host {
         settings,
         options: Options {
@@ -146,7 +146,7 @@ impl<G: Size> Uci<G> {
     fn run(&mut self, first: Option<Input>, input: &Receiver<Input>) -> Option<Resize> {
         let mut resize = None;
         for line in first.into_iter().chain(input.iter()) {
-            let flow = match line.command::<Command<G>>() {
+            let flow = match line.command::<UciCommand<G>>() {
                 Some(Ok(command)) => self.handle(command),
                 Some(Err(CommandError::OtherBoard(side))) => Flow::Resize(side),
                 Some(Err(e)) => {
@@ -185,9 +185,9 @@ impl<G: Size> Uci<G> {
         self.reply(Reply::Error(error.to_string()));
     }
 
-    fn handle(&mut self, command: Command<G>) -> Flow {
+    fn handle(&mut self, command: UciCommand<G>) -> Flow {
         match command {
-            Command::Uci => {
+            UciCommand::Uci => {
                 self.reply(Reply::IdName(NAME.into()));
                 self.reply(Reply::IdAuthor(AUTHOR.into()));
                 for option in options::offered(self.engine.options()) {
@@ -195,14 +195,16 @@ impl<G: Size> Uci<G> {
                 }
                 self.reply(Reply::UciOk);
             }
-            Command::IsReady => self.reply(Reply::ReadyOk),
-            Command::SetOption { name, value } => return self.setoption(&name, value.as_deref()),
-            Command::UciNewGame => {
+            UciCommand::IsReady => self.reply(Reply::ReadyOk),
+            UciCommand::SetOption { name, value } => {
+                return self.setoption(&name, value.as_deref());
+            }
+            UciCommand::UciNewGame => {
                 self.finish_search();
                 self.engine.clear();
                 self.session.new_game(self.start, self.session.rules());
             }
-            Command::Position { setup, moves } => {
+            UciCommand::Position { setup, moves } => {
                 let board = match setup {
                     Setup::StartPos => self.start,
                     Setup::Fen(board) => board,
@@ -215,23 +217,23 @@ impl<G: Size> Uci<G> {
                     Err(e) => self.error(&e),
                 }
             }
-            Command::Go(limits) => self.go(self.session.capped(limits)),
-            Command::Perft(depth) => self.perft(depth),
-            Command::Stop => {
+            UciCommand::Go(limits) => self.go(self.session.capped(limits)),
+            UciCommand::Perft(depth) => self.perft(depth),
+            UciCommand::Stop => {
                 self.engine.stop();
                 if let Some(p) = &self.perft {
                     p.stop.store(true, Ordering::Relaxed);
                 }
             }
-            Command::PonderHit => self.engine.ponderhit(),
-            Command::Quit => return Flow::Quit,
-            Command::Help => {
+            UciCommand::PonderHit => self.engine.ponderhit(),
+            UciCommand::Quit => return Flow::Quit,
+            UciCommand::Help => {
                 for line in super::HELP.lines() {
                     self.out.line(line);
                 }
             }
-            Command::Display => self.display(),
-            Command::Eval => {
+            UciCommand::Display => self.display(),
+            UciCommand::Eval => {
                 let pos = self.session.position();
                 let mut text = crate::search::eval::breakdown(pos.board(), pos.rulebook());
                 if let Some(net) = self.engine.options().network::<G>(pos.rules()) {
@@ -397,9 +399,9 @@ fn checked_start<G: Size>(chosen: &ChosenRules) -> Result<Board<G>, String> {
 /// Why the loop of boards of `G` would refuse `line`, a command for them: asked before the
 /// game on the current board is given up, so that a refused command changes nothing.
 fn refusal<G: Size>(line: &str, host: &Host) -> Option<String> {
-    match line.parse::<Command<G>>() {
+    match line.parse::<UciCommand<G>>() {
         Err(e) => Some(e.to_string()),
-        Ok(Command::Position { setup, moves }) => {
+        Ok(UciCommand::Position { setup, moves }) => {
             let rules = host.rules_for(G::SIDE);
             let board = match setup {
                 Setup::StartPos => checked_start::<G>(&rules).ok()?,
@@ -413,7 +415,7 @@ fn refusal<G: Size>(line: &str, host: &Host) -> Option<String> {
             session.new_game(board, rules.rules());
             session.replay(board, &moves).err().map(|e| e.to_string())
         }
-        Ok(Command::SetOption { name, value }) => {
+        Ok(UciCommand::SetOption { name, value }) => {
             match options::change(&name, value.as_deref(), &host.options) {
                 Ok(Change::Rules(chosen)) => checked_start::<G>(&chosen).err(),
                 _ => None,
@@ -434,8 +436,8 @@ fn best_move<G: Size>(r: &SearchResult<G>, ponder: bool) -> Reply<G> {
 /// `setoption name Hash value <mb>` it would take.
 pub fn hash_request(line: &str) -> Option<u64> {
     // `setoption` reads the same on every board.
-    match line.parse::<Command<crate::board::Eleven>>() {
-        Ok(Command::SetOption {
+    match line.parse::<UciCommand<crate::board::Eleven>>() {
+        Ok(UciCommand::SetOption {
             name,
             value: Some(value),
         }) if name.eq_ignore_ascii_case("hash") => {
@@ -456,9 +458,9 @@ mod tests {
     fn said(lines: &[&str]) -> Vec<String> {
         let sink = Sink::default();
         let (tx, rx) = std::sync::mpsc::channel();
-        let settings = Settings {
+        let settings = LoopSettings {
             max_nodes: Some(5000),
-            ..Settings::default()
+            ..LoopSettings::default()
         };
         let out = Output::new(Box::new(sink.clone()));
         let engine = std::thread::spawn(move || run(out, settings, None, rx));

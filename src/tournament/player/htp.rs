@@ -8,7 +8,7 @@ use super::{Answer, Decision, Fault, Forfeit, HostDialogue, await_decision};
 use crate::board::generic::{Bitboard, Board, Move, Position};
 use crate::board::{Geometry, Outcome};
 use crate::protocol::htp::message::{
-    self, Action, Command, MessageError, Play, Reply, TimeSettings,
+    self, Action, HtpCommand, MessageError, Play, Reply, TimeSettings,
 };
 use crate::search::Clock;
 use crate::tournament::spec::TimeControl;
@@ -48,12 +48,12 @@ impl<G: Geometry> HostDialogue<G> for HtpHost {
     fn handshake(&mut self, engine: &mut Process, _: &NamedRules) -> Result<(), Fault> {
         // A light-server client answers nothing but a request for a move.
         if !self.server {
-            engine.send(Command::<G>::Name)?;
+            engine.send(HtpCommand::<G>::Name)?;
             HtpHost::reply::<G>(engine, STARTUP_TIME, "reply to 'name'")?;
         }
         // Engines that know only 11x11 need not know the command.
         if G::SIDE != 11 {
-            engine.send(Command::<G>::BoardSize(u64::from(G::SIDE)))?;
+            engine.send(HtpCommand::<G>::BoardSize(u64::from(G::SIDE)))?;
             if !self.server {
                 HtpHost::reply::<G>(engine, STARTUP_TIME, "reply to 'board_size'")?;
             }
@@ -69,7 +69,7 @@ impl<G: Geometry> HostDialogue<G> for HtpHost {
         tc: &TimeControl,
     ) -> Result<(), Fault> {
         if !self.server {
-            engine.send(Command::<G>::TimeSettings(TimeSettings::of(tc.clock)))?;
+            engine.send(HtpCommand::<G>::TimeSettings(TimeSettings::of(tc.clock)))?;
             // Some engines do not know the command; that is theirs to ignore.
             let _ = HtpHost::reply::<G>(engine, STARTUP_TIME, "reply to time_settings");
         }
@@ -90,7 +90,7 @@ impl<G: Geometry> HostDialogue<G> for HtpHost {
         _: Bitboard<G>,
         after: &Position<G>,
     ) -> Result<(), Fault> {
-        engine.send(Command::<G>::Play(Play {
+        engine.send(HtpCommand::<G>::Play(Play {
             side: after.side_to_move().opponent(),
             action: Action::Move(mv),
         }))?;
@@ -118,7 +118,7 @@ impl<G: Geometry> HostDialogue<G> for HtpHost {
         _: Clock,
         deadline: Instant,
     ) -> Result<Option<Answer<G>>, Fault> {
-        engine.send(Command::<G>::GenerateMove(Some(pos.side_to_move())))?;
+        engine.send(HtpCommand::<G>::GenerateMove(Some(pos.side_to_move())))?;
         let server = self.server;
         await_decision(engine, deadline, |l| {
             if server {
@@ -152,7 +152,7 @@ impl<G: Geometry> HostDialogue<G> for HtpHost {
     }
 
     fn finish(&mut self, engine: &mut Process, _: Option<Outcome>) -> Result<(), Fault> {
-        engine.send(Command::<G>::Quit)
+        engine.send(HtpCommand::<G>::Quit)
     }
 
     fn keeps_process(&self) -> bool {

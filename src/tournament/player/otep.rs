@@ -9,7 +9,7 @@ use crate::board::generic::{Bitboard, Board, Move, Position};
 use crate::board::notation::to_opentafl;
 use crate::board::opentafl::Variant;
 use crate::protocol::otep::message::{
-    CRITICAL, ClockReport, Command, OpponentMove, Reply, ReplyError,
+    CRITICAL, ClockReport, OpponentMove, OtepCommand, Reply, ReplyError,
 };
 use crate::search::Clock;
 use crate::tournament::spec::TimeControl;
@@ -32,7 +32,7 @@ impl<G: Geometry> HostDialogue<G> for OtepHost<G> {
         engine.expect(STARTUP_TIME, "hello", |l| {
             matches!(l.parse::<Reply<G>>(), Ok(Reply::Hello)).then_some(())
         })?;
-        engine.send(Command::<G>::Rules(Variant {
+        engine.send(OtepCommand::<G>::Rules(Variant {
             rules: rules.rules,
             start: to_opentafl(&self.start),
         }))
@@ -46,7 +46,7 @@ impl<G: Geometry> HostDialogue<G> for OtepHost<G> {
         _: &TimeControl,
     ) -> Result<(), Fault> {
         if pos.plies() > 0 || *start != self.start {
-            engine.send(Command::Position(*pos.board()))?;
+            engine.send(OtepCommand::Position(*pos.board()))?;
         }
         Ok(())
     }
@@ -58,7 +58,7 @@ impl<G: Geometry> HostDialogue<G> for OtepHost<G> {
         captured: Bitboard<G>,
         after: &Position<G>,
     ) -> Result<(), Fault> {
-        engine.send(Command::OpponentMove(OpponentMove {
+        engine.send(OtepCommand::OpponentMove(OpponentMove {
             mv,
             captures: captured,
             position: Some(*after.board()),
@@ -75,9 +75,9 @@ impl<G: Geometry> HostDialogue<G> for OtepHost<G> {
     ) -> Result<Option<Answer<G>>, Fault> {
         let side = pos.side_to_move();
         if let Some(shown) = clock.shown_to(side) {
-            engine.send(Command::<G>::Clock(ClockReport::of(shown)))?;
+            engine.send(OtepCommand::<G>::Clock(ClockReport::of(shown)))?;
         }
-        engine.send(Command::<G>::Play(side))?;
+        engine.send(OtepCommand::<G>::Play(side))?;
         let name = engine.name().to_string();
         await_decision(engine, deadline, |l| match l.parse::<Reply<G>>() {
             Ok(Reply::Move(mv)) => Some(Decision::Move(mv)),
@@ -98,12 +98,12 @@ impl<G: Geometry> HostDialogue<G> for OtepHost<G> {
     }
 
     fn accepted(&mut self, engine: &mut Process, after: &Position<G>) -> Result<(), Fault> {
-        engine.send(Command::Move(*after.board()))
+        engine.send(OtepCommand::Move(*after.board()))
     }
 
     fn finish(&mut self, engine: &mut Process, outcome: Option<Outcome>) -> Result<(), Fault> {
-        engine.send(Command::<G>::Finish(outcome.into()))?;
-        engine.send(Command::<G>::Goodbye)
+        engine.send(OtepCommand::<G>::Finish(outcome.into()))?;
+        engine.send(OtepCommand::<G>::Goodbye)
     }
 
     fn keeps_process(&self) -> bool {

@@ -8,7 +8,7 @@ use super::{Answer, Decision, Fault, HostDialogue, await_decision};
 use crate::board::generic::{Bitboard, Board, Move, Position};
 use crate::board::notation::to_fen;
 use crate::board::{Eleven, Geometry, Outcome, START_FEN};
-use crate::protocol::uci::message::{Command, EngineOption, OptionKind, Reply};
+use crate::protocol::uci::message::{EngineOption, OptionKind, Reply, UciCommand};
 use crate::search::{Clock, Limits};
 use crate::tournament::spec::TimeControl;
 use crate::variant::NamedRules;
@@ -33,7 +33,7 @@ impl<G: Geometry> UciHost<G> {
     }
 
     fn ready(&self, engine: &mut Process) -> Result<(), Fault> {
-        engine.send(Command::<G>::IsReady)?;
+        engine.send(UciCommand::<G>::IsReady)?;
         engine.expect(STARTUP_TIME, "readyok", |l| {
             matches!(l.parse::<Reply<G>>(), Ok(Reply::ReadyOk)).then_some(())
         })
@@ -42,7 +42,7 @@ impl<G: Geometry> UciHost<G> {
 
 impl<G: Geometry> HostDialogue<G> for UciHost<G> {
     fn handshake(&mut self, engine: &mut Process, rules: &NamedRules) -> Result<(), Fault> {
-        engine.send(Command::<G>::Uci)?;
+        engine.send(UciCommand::<G>::Uci)?;
         let mut offered = Vec::new();
         engine.expect(STARTUP_TIME, "uciok", |l| match l.parse::<Reply<G>>() {
             Ok(Reply::Option(option)) => {
@@ -84,7 +84,7 @@ impl<G: Geometry> HostDialogue<G> for UciHost<G> {
             engine.send(command)?;
             // The engine's answer to a setoption is silence or an error line; the readyok
             // after it shows which.
-            engine.send(Command::<G>::IsReady)?;
+            engine.send(UciCommand::<G>::IsReady)?;
             let mut error = None;
             engine.expect(STARTUP_TIME, "readyok", |l| match l.parse::<Reply<G>>() {
                 Ok(Reply::Error(why)) => {
@@ -109,7 +109,7 @@ impl<G: Geometry> HostDialogue<G> for UciHost<G> {
         _: &TimeControl,
     ) -> Result<(), Fault> {
         self.game_start = *start;
-        engine.send(Command::<G>::UciNewGame)?;
+        engine.send(UciCommand::<G>::UciNewGame)?;
         self.ready(engine)
     }
 
@@ -132,7 +132,7 @@ impl<G: Geometry> HostDialogue<G> for UciHost<G> {
         deadline: Instant,
     ) -> Result<Option<Answer<G>>, Fault> {
         engine.send(position(&self.rules_start, &self.game_start, pos))?;
-        engine.send(Command::<G>::Go(Limits {
+        engine.send(UciCommand::<G>::Go(Limits {
             clock: clock.shown_to(pos.side_to_move()).unwrap_or(Clock::NONE),
             movetime: tc.movetime,
             nodes: tc.nodes,
@@ -155,7 +155,7 @@ impl<G: Geometry> HostDialogue<G> for UciHost<G> {
     }
 
     fn goodbye(&self) -> Option<String> {
-        Some(Command::<G>::Quit.to_string())
+        Some(UciCommand::<G>::Quit.to_string())
     }
 }
 
@@ -206,7 +206,11 @@ fn read_reply<G: Geometry>(line: &str) -> Option<Decision<G>> {
 
 /// The `setoption` for `name=value`, checked against the options the engine offered: the
 /// name (in the engine's spelling, as UCI names ignore case) and a value its type allows.
-fn setoption(offered: &[EngineOption], name: &str, value: &str) -> Result<Command<Eleven>, String> {
+fn setoption(
+    offered: &[EngineOption],
+    name: &str,
+    value: &str,
+) -> Result<UciCommand<Eleven>, String> {
     let Some(option) = offered
         .iter()
         .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
@@ -239,7 +243,7 @@ fn setoption(offered: &[EngineOption], name: &str, value: &str) -> Result<Comman
         },
         OptionKind::Button | OptionKind::String { .. } => Ok(()),
     };
-    ok.map(|()| Command::SetOption {
+    ok.map(|()| UciCommand::SetOption {
         name: option.name.clone(),
         // A button is pressed with its name alone.
         value: (!matches!(option.kind, OptionKind::Button)).then(|| value.to_string()),
