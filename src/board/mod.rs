@@ -30,7 +30,7 @@ pub use outcome::{Outcome, Reason};
 pub use piece::{Piece, Side};
 pub use rulebook::History;
 pub use rules::{Preset, Rules, UnknownPreset};
-pub use sizes::{SIDES, SizeError, side_of};
+pub use sizes::{SIDES, SizeError, across_sizes, side_of};
 
 /// The board's types for every size, for code generic over a [`Geometry`].
 pub mod generic {

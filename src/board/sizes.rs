@@ -76,6 +76,21 @@ macro_rules! with_size {
     };
 }
 
+/// Runs `size_loop(side, carry)`, then again for each side it hands the game to, with what it
+/// carries over, until it hands it to none: the one loop across sizes for the protocols and
+/// `hnefi connect`, which each run a loop compiled for one size (in it, `with_size!`) until a
+/// command for another board ends it. An error of a loop ends them all.
+pub fn across_sizes<C, E>(
+    mut side: u8,
+    mut carry: C,
+    mut size_loop: impl FnMut(u8, C) -> Result<Option<(u8, C)>, E>,
+) -> Result<(), E> {
+    while let Some((next, carried)) = size_loop(side, carry)? {
+        (side, carry) = (next, carried);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +137,14 @@ mod tests {
             assert_eq!(with_size!(s, side()), Ok(s));
         }
         assert_eq!(with_size!(15u8, side()), Err(SizeError::Unknown(15)));
+        // A loop hands the game on twice, then ends.
+        let mut seen = vec![];
+        let ended = across_sizes(11, 0, |side, handed| {
+            seen.push((side, handed));
+            Ok::<_, SizeError>((handed < 2).then(|| (SIDES[handed], handed + 1)))
+        });
+        assert_eq!(ended, Ok(()));
+        assert_eq!(seen, [(11, 0), (7, 1), (9, 2)]);
         let message = SizeError::Unknown(15).to_string();
         assert!(message.contains("7, 9, 11 and 13"), "{message}");
     }

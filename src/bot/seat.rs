@@ -8,29 +8,19 @@ use super::command::{ServerCommand, ServerMove};
 use super::game::{Ending, Found, Next, ServerGame};
 use super::message::GameId;
 use super::record::GameRecord;
-use crate::board::{Eleven, Seven, Side, Thirteen};
+use crate::board::Side;
+use crate::each_size;
+use crate::search::size::{AnySize, PerSize, Size};
 use crate::search::{Engine, Options};
 use std::time::{Duration, Instant};
 
 /// The board sides the server offers.
 pub const SERVER_SIDES: [u8; 3] = [7, 11, 13];
 
-/// A game of one of the server's sizes.
-enum SizedGame {
-    Seven(ServerGame<Seven>),
-    Eleven(ServerGame<Eleven>),
-    Thirteen(ServerGame<Thirteen>),
-}
-
-/// `$body` with `$g` the game, of whatever size.
-macro_rules! each {
-    ($sized:expr, $g:ident => $body:expr) => {
-        match $sized {
-            SizedGame::Seven($g) => $body,
-            SizedGame::Eleven($g) => $body,
-            SizedGame::Thirteen($g) => $body,
-        }
-    };
+/// The bot's games, one type a size.
+struct Games;
+impl PerSize for Games {
+    type Of<G: Size> = ServerGame<G>;
 }
 
 pub struct Seat {
@@ -44,7 +34,12 @@ pub struct Seat {
     /// answers, that draw ended it.
     pub maybe_drawn: bool,
     /// The game, once a record has given its size.
-    game: Option<SizedGame>,
+    game: Option<AnySize<Games>>,
+}
+
+/// A game of `G` for the seat `id`.
+fn new_game<G: Size>(id: GameId, engine: Options, asked: Option<Instant>) -> AnySize<Games> {
+    G::hold::<Games>(ServerGame::new(id, Engine::new(engine), asked))
 }
 
 impl Seat {
@@ -61,13 +56,13 @@ impl Seat {
 
     /// The bot's side, once a record has said it.
     pub fn side(&self) -> Option<Side> {
-        self.game.as_ref().and_then(|g| each!(g, g => g.side))
+        self.game.as_ref().and_then(|g| each_size!(g, g => g.side))
     }
 
     /// The server asked for a move (maybe not ours: at login it asks for every game).
     pub fn asked(&mut self, now: Instant) {
         match &mut self.game {
-            Some(g) => each!(g, g => g.asked(now)),
+            Some(g) => each_size!(g, g => g.asked(now)),
             None => {
                 self.asked.get_or_insert(now);
             }
@@ -88,31 +83,35 @@ impl Seat {
         self.maybe_drawn = false;
         if self.game.is_none() {
             let (id, asked) = (self.id, self.asked);
-            self.game = Some(match record.dim {
-                7 => SizedGame::Seven(ServerGame::new(id, Engine::new(engine.clone()), asked)),
-                11 => SizedGame::Eleven(ServerGame::new(id, Engine::new(engine.clone()), asked)),
-                13 => SizedGame::Thirteen(ServerGame::new(id, Engine::new(engine.clone()), asked)),
-                dim => {
+            let side = u8::try_from(record.dim)
+                .ok()
+                .filter(|s| SERVER_SIDES.contains(s));
+            let made =
+                side.map(|side| crate::with_size!(side, new_game(id, engine.clone(), asked)));
+            match made {
+                Some(Ok(game)) => self.game = Some(game),
+                _ => {
                     let Some(side) = record.side_of(username) else {
                         return Next::Nothing;
                     };
+                    let dim = record.dim;
                     log::error!(
                         "game {id}: a {dim}x{dim} board, which the server does not offer \
                          (7, 11 or 13); resigning"
                     );
                     return Next::Send(ServerCommand::Resign { game: id, side });
                 }
-            });
+            }
         }
         let game = self.game.as_mut().expect("made above");
-        each!(game, g => g.sync(record, username, received))
+        each_size!(game, g => g.sync(record, username, received))
     }
 
     /// A move of the opponent relayed by the server. Returns false if it does not fit (a game
     /// not yet described fits anything: its record will tell).
     pub fn relayed(&mut self, side: Side, mv: &ServerMove) -> bool {
         match &mut self.game {
-            Some(g) => each!(g, g => g.relayed(side, mv)),
+            Some(g) => each_size!(g, g => g.relayed(side, mv)),
             None => true,
         }
     }
@@ -125,30 +124,30 @@ impl Seat {
         done: impl FnOnce(u64, Found) + Send + 'static,
     ) -> Option<ServerCommand> {
         let game = self.game.as_mut()?;
-        each!(game, g => g.think(policy, round_trip, done))
+        each_size!(game, g => g.think(policy, round_trip, done))
     }
 
     /// A search of this game ended; see [`ServerGame::searched`].
     pub fn searched(&mut self, token: u64, found: Found, online: bool) -> Option<ServerCommand> {
         let game = self.game.as_mut()?;
-        each!(game, g => g.searched(token, found, online))
+        each_size!(game, g => g.searched(token, found, online))
     }
 
     pub fn accepted(&mut self) {
         if let Some(g) = &mut self.game {
-            each!(g, g => g.accepted());
+            each_size!(g, g => g.accepted());
         }
     }
 
     pub fn refused(&mut self, reason: &str) {
         if let Some(g) = &mut self.game {
-            each!(g, g => g.refused(reason));
+            each_size!(g, g => g.refused(reason));
         }
     }
 
     pub fn resigned(&mut self, side: Side) {
         if let Some(g) = &mut self.game {
-            each!(g, g => g.resigned = Some(side));
+            each_size!(g, g => g.resigned = Some(side));
         }
     }
 
@@ -157,7 +156,7 @@ impl Seat {
         self.resume_sent = None;
         self.resume_unanswered = 0;
         if let Some(g) = &mut self.game {
-            each!(g, g => g.disconnected());
+            each_size!(g, g => g.disconnected());
         }
     }
 
@@ -165,28 +164,28 @@ impl Seat {
     pub fn plies_with_sent(&self) -> usize {
         self.game
             .as_ref()
-            .map_or(0, |g| each!(g, g => g.plies_with_sent()))
+            .map_or(0, |g| each_size!(g, g => g.plies_with_sent()))
     }
 
     /// The ply that ends the game drawn, under the server's rules for its size.
     pub fn max_plies(&self) -> Option<usize> {
         self.game
             .as_ref()
-            .and_then(|g| each!(g, g => g.pos.rules().max_plies))
+            .and_then(|g| each_size!(g, g => g.pos.rules().max_plies))
             .map(usize::from)
     }
 
     /// The game is over: stops any search.
     pub fn over(&mut self) {
         if let Some(g) = &mut self.game {
-            each!(g, g => g.over());
+            each_size!(g, g => g.over());
         }
     }
 
     /// The summary line of the finished game, if it ever was the bot's.
     pub fn summary(&self, ending: Ending) -> Option<String> {
         let game = self.game.as_ref()?;
-        each!(game, g => g.side.map(|_| g.summary(ending)))
+        each_size!(game, g => g.side.map(|_| g.summary(ending)))
     }
 }
 

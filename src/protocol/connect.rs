@@ -5,6 +5,7 @@
 use super::htp::HtpGame;
 use super::htp::message::HtpCommand;
 use super::{LoopSettings, with_size};
+use crate::board::across_sizes;
 use crate::search::Engine;
 use crate::search::size::Size;
 use std::io::{BufRead, BufReader, Lines, Write};
@@ -29,13 +30,13 @@ pub fn connect(address: &str, move_time: Duration) -> Result<usize, ConnectError
     let mut writer = stream.try_clone()?;
     let mut lines = BufReader::new(stream).lines();
     let mut moves = 0;
-    let mut side = 11;
-    while let Some(next) = with_size!(
-        side,
-        play_size(&mut lines, &mut writer, move_time, &mut moves)
-    )?? {
-        side = next;
-    }
+    across_sizes(11, (), |side, ()| {
+        let next = with_size!(
+            side,
+            play_size(&mut lines, &mut writer, move_time, &mut moves)
+        )??;
+        Ok::<_, ConnectError>(next.map(|side| (side, ())))
+    })?;
     Ok(moves)
 }
 

@@ -11,8 +11,8 @@
 //! further back than that ends the search only when its turn to be read comes.
 
 use super::{Flow, Input, LineError, Resize};
-use crate::board::SizeError;
 use crate::board::generic::Position;
+use crate::board::{SizeError, across_sizes};
 use crate::search::size::Size;
 use crate::search::{Engine, Limits, Reporter, SearchResult, fallback_result};
 use std::collections::VecDeque;
@@ -150,26 +150,22 @@ impl Reader {
 /// Reads `first`, then `input`, with the loop of each board size in turn: `size_loop(side,
 /// reader)` runs the loop of boards of `side` (11x11 first) until the input ends, or returns
 /// the command that asks for another size, which that size's loop then handles first.
-pub fn across_sizes(
+pub fn read_across_sizes(
     first: Option<Input>,
     input: std::sync::mpsc::Receiver<Input>,
     mut size_loop: impl FnMut(u8, &mut Reader) -> Result<Option<Resize>, SizeError>,
 ) {
     let mut reader = Reader::new(first, input);
-    let mut side = 11;
-    loop {
-        match size_loop(side, &mut reader) {
-            Ok(Some(resize)) => {
-                side = resize.side;
-                reader.push_front(resize.line);
-            }
-            Ok(None) => return,
-            // The sides a command asks for were checked when it was read.
-            Err(e) => {
-                log::error!("{e}");
-                return;
-            }
-        }
+    let ended = across_sizes(11, (), |side, ()| {
+        let resize = size_loop(side, &mut reader)?;
+        Ok::<_, SizeError>(resize.map(|resize| {
+            reader.push_front(resize.line);
+            (resize.side, ())
+        }))
+    });
+    // The sides a command asks for were checked when it was read.
+    if let Err(e) = ended {
+        log::error!("{e}");
     }
 }
 

@@ -15,11 +15,7 @@ use crate::search::size::Size;
 use crate::variant::NamedRules;
 
 /// A table for the game `new` describes.
-pub fn new_game(
-    new: &NewGame,
-    analysis: (bool, usize),
-    wire: Wire,
-) -> Result<Box<dyn Desk>, ApiError> {
+pub fn new_game(new: &NewGame, analysis: (bool, usize), wire: Wire) -> Result<Desk, ApiError> {
     let seat = seat_of(new)?;
     let rules: NamedRules = new
         .rules
@@ -42,7 +38,7 @@ pub fn load(
     seat: Seat,
     analysis: (bool, usize),
     wire: Wire,
-) -> Result<(Box<dyn Desk>, String), ApiError> {
+) -> Result<(Desk, String), ApiError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(ApiError::Load(
@@ -101,7 +97,7 @@ fn position_at<G: Size>(
     seat: Seat,
     analysis: (bool, usize),
     wire: Wire,
-) -> Result<Box<dyn Desk>, ApiError> {
+) -> Result<Desk, ApiError> {
     let board = Board::<G>::from_position(text).map_err(|e| ApiError::Load(e.to_string()))?;
     Rulebook::<G>::new(rules.rules)
         .check_setup(&board)
@@ -115,7 +111,7 @@ fn game_at<G: Size>(
     seat: Seat,
     analysis: (bool, usize),
     wire: Wire,
-) -> Result<(Box<dyn Desk>, usize), ApiError> {
+) -> Result<(Desk, usize), ApiError> {
     let game = found
         .game::<G>(&rules)
         .map_err(|e| ApiError::Load(e.to_string()))?;
@@ -144,14 +140,14 @@ fn open_at<G: Size>(
     seat: Seat,
     analysis: (bool, usize),
     wire: Wire,
-) -> Result<Box<dyn Desk>, ApiError> {
+) -> Result<Desk, ApiError> {
     let start = match start {
         Some(start) => start,
         None => rules
             .start_board::<G>()
             .map_err(|e| ApiError::Rules(e.to_string()))?,
     };
-    Ok(Box::new(Table::open(
+    Ok(Desk::of(Table::open(
         rules, start, moves, recorded, seat, analysis, wire,
     )?))
 }

@@ -217,7 +217,7 @@ impl Sessions {
 }
 
 /// A session's thread: requests one at a time until the page goes.
-fn run(mut desk: Box<dyn Desk>, inbox: Receiver<Msg>, wire: Wire, timeouts: Timeouts) {
+fn run(mut desk: Desk, inbox: Receiver<Msg>, wire: Wire, timeouts: Timeouts) {
     let born = Instant::now();
     let mut attached = false;
     let mut heard = Instant::now();
@@ -283,11 +283,7 @@ fn run(mut desk: Box<dyn Desk>, inbox: Receiver<Msg>, wire: Wire, timeouts: Time
 
 /// A request on the session's game: a new game and a load make a new table (perhaps of
 /// another size), the rest go to the table. The answer, and the old table if it was replaced.
-fn apply(
-    desk: &mut Box<dyn Desk>,
-    request: Request,
-    wire: &Wire,
-) -> (Result<View, ApiError>, Option<Box<dyn Desk>>) {
+fn apply(desk: &mut Desk, request: Request, wire: &Wire) -> (Result<View, ApiError>, Option<Desk>) {
     let replaced = match request {
         Request::New(new) => {
             load::new_game(&new, desk.analysing(), wire.clone()).map(|d| (d, None))

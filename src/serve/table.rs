@@ -9,10 +9,11 @@ use super::session::{Msg, Wire};
 use crate::board::generic::{Bitboard, Board, Move, MoveList, Position, RecordMove};
 use crate::board::notation::{record_move, to_fen};
 use crate::board::{Outcome, Side};
+use crate::each_size;
 use crate::record::{Verdict, write_game};
 use crate::report::diagram::{self, CELL, MARGIN, Marks};
 use crate::report::scale::attackers_win;
-use crate::search::size::Size;
+use crate::search::size::{AnySize, PerSize, Size};
 use crate::search::{Engine, Info, Level, Limits, Options, Score};
 use crate::variant::NamedRules;
 use std::time::Duration;
@@ -59,24 +60,63 @@ enum Purpose {
     Analysis,
 }
 
+/// The tables of every size: a [`Desk`] holds one.
+pub struct Tables;
+impl PerSize for Tables {
+    type Of<G: Size> = Table<G>;
+}
+
 /// A game of any size, as the session holds it.
-pub trait Desk: Send {
+pub type Desk = AnySize<Tables>;
+
+impl Desk {
+    /// A desk for the table.
+    pub fn of<G: Size>(table: Table<G>) -> Desk {
+        G::hold::<Tables>(table)
+    }
+
     /// Carries out a request other than a new game or a load, which make a new desk.
-    fn handle(&mut self, request: Request) -> Result<(), ApiError>;
+    pub fn handle(&mut self, request: Request) -> Result<(), ApiError> {
+        each_size!(self, t => t.handle(request))
+    }
+
     /// The search of generation `generation` has ended: plays the engine's move, or notes the
     /// analysis stopped. Whether the page must hear of it.
-    fn searched(&mut self, generation: u64) -> bool;
-    fn view(&self, note: Option<String>) -> View;
+    pub fn searched(&mut self, generation: u64) -> bool {
+        each_size!(self, t => t.searched(generation))
+    }
+
+    pub fn view(&self, note: Option<String>) -> View {
+        each_size!(self, t => t.view(note))
+    }
+
     /// The game to export; a report is made on a thread of its own, so it comes as a job.
-    fn export(&self, what: Export) -> Exported;
-    fn rules(&self) -> &NamedRules;
-    fn seat(&self) -> Seat;
+    pub fn export(&self, what: Export) -> Exported {
+        each_size!(self, t => t.export(what))
+    }
+
+    pub fn rules(&self) -> &NamedRules {
+        each_size!(self, t => &t.rules)
+    }
+
+    pub fn seat(&self) -> Seat {
+        each_size!(self, t => t.seat)
+    }
+
     /// Whether the analysis is on, and with how many lines: a new game keeps them.
-    fn analysing(&self) -> (bool, usize);
+    pub fn analysing(&self) -> (bool, usize) {
+        each_size!(self, t => (t.analysis, t.lines))
+    }
+
     /// Starts the search the last change asked for, once the old one has stopped.
-    fn follow(&mut self);
+    pub fn follow(&mut self) {
+        each_size!(self, t => t.follow())
+    }
+
     /// Tells the search to stop, without waiting: dropping the desk waits.
-    fn stop(&mut self);
+    pub fn stop(&mut self) {
+        each_size!(self, t => t.stop())
+    }
 }
 
 /// An export: ready, or a job (the annotated report) to run away from the session's thread.
@@ -413,8 +453,9 @@ fn score_text(score: Score) -> String {
     }
 }
 
-impl<G: Size> Desk for Table<G> {
-    fn handle(&mut self, request: Request) -> Result<(), ApiError> {
+/// What a [`Desk`] asks of the table it holds.
+impl<G: Size> Table<G> {
+    pub fn handle(&mut self, request: Request) -> Result<(), ApiError> {
         match request {
             Request::Show => return Ok(()),
             Request::Play { moves } => self.play_texts(&moves)?,
@@ -461,7 +502,7 @@ impl<G: Size> Desk for Table<G> {
         Ok(())
     }
 
-    fn searched(&mut self, generation: u64) -> bool {
+    pub fn searched(&mut self, generation: u64) -> bool {
         if generation != self.generation || self.pending {
             return false;
         }
@@ -486,7 +527,7 @@ impl<G: Size> Desk for Table<G> {
         true
     }
 
-    fn view(&self, note: Option<String>) -> View {
+    pub fn view(&self, note: Option<String>) -> View {
         let pos = self.position();
         let special = diagram::special_squares::<G>(&self.rules.rules);
         let offset = usize::from(self.positions[0].side_to_move() == Side::Defenders);
@@ -529,7 +570,7 @@ impl<G: Size> Desk for Table<G> {
         }
     }
 
-    fn export(&self, what: Export) -> Exported {
+    pub fn export(&self, what: Export) -> Exported {
         match what {
             Export::Record => Exported::Text(self.record()),
             Export::Otg => Exported::Text(super::export::otg(
@@ -551,19 +592,7 @@ impl<G: Size> Desk for Table<G> {
         }
     }
 
-    fn rules(&self) -> &NamedRules {
-        &self.rules
-    }
-
-    fn seat(&self) -> Seat {
-        self.seat
-    }
-
-    fn analysing(&self) -> (bool, usize) {
-        (self.analysis, self.lines)
-    }
-
-    fn follow(&mut self) {
+    pub fn follow(&mut self) {
         if !std::mem::take(&mut self.pending) {
             return;
         }
@@ -575,7 +604,7 @@ impl<G: Size> Desk for Table<G> {
         }
     }
 
-    fn stop(&mut self) {
+    pub fn stop(&mut self) {
         self.engine.stop();
     }
 }

@@ -3,7 +3,7 @@
 
 pub mod message;
 
-use super::driver::{Dialogue, Reader, Search, across_sizes, drive};
+use super::driver::{Dialogue, Reader, Search, drive, read_across_sizes};
 use super::{Flow, Input, LoopSettings, Output, Session, with_size};
 use crate::board::generic::{MoveError, MoveList};
 use crate::board::{Geometry, Preset, Rules, Side};
@@ -151,7 +151,7 @@ pub struct Htp<G: Size> {
 /// Handles lines (`first`, then the input) until `quit` or end of input, on the loop of the
 /// board size the host asks for (`board_size`).
 pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Receiver<Input>) {
-    across_sizes(first, input, |side, reader| {
+    read_across_sizes(first, input, |side, reader| {
         with_size!(side, run_size(&out, settings, reader))
     });
 }

@@ -4,7 +4,7 @@
 pub mod message;
 pub mod rules;
 
-use super::driver::{Dialogue, Reader, Search, across_sizes, drive};
+use super::driver::{Dialogue, Reader, Search, drive, read_across_sizes};
 use super::{Flow, Input, LoopSettings, Output, Session, with_size};
 use crate::board::generic::Board;
 use crate::board::{Rules, Side};
@@ -40,7 +40,7 @@ pub struct Otep<G: Size> {
 /// input, each game on the loop of its board's size.
 pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Receiver<Input>) {
     out.line(&Reply::<crate::board::Eleven>::Hello.to_string());
-    across_sizes(first, input, |side, reader| {
+    read_across_sizes(first, input, |side, reader| {
         with_size!(side, run_size(&out, settings, reader))
     });
 }

@@ -10,7 +10,7 @@ pub mod options;
 use super::{Flow, Input, LoopSettings, Output, Resize, Session, with_size};
 use crate::board::generic::{Board, Position};
 use crate::board::notation::to_fen;
-use crate::board::{Preset, Rules};
+use crate::board::{Preset, Rules, SizeError, across_sizes};
 use crate::search::size::Size;
 use crate::search::{Engine, Info, Limits, Options, SearchResult, fallback_result};
 use message::{CommandError, Reply, Setup, UciCommand};
@@ -61,17 +61,14 @@ pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Rec
         ponder: false,
         chosen: ChosenRules::Preset(Preset::default()),
     };
-    let mut side = host.chosen.side();
-    let mut next = first;
+    let side = host.chosen.side();
+    let ended = across_sizes(side, first, |side, next| {
+        let resize = with_size!(side, run_size(&out, &mut host, next, &input))?;
+        Ok::<_, SizeError>(resize.map(|resize| (resize.side, Some(resize.line))))
+    });
     // The sides a command asks for were checked when it was read.
-    while let Some(resize) = with_size!(side, run_size(&out, &mut host, next.take(), &input))
-        .unwrap_or_else(|e| {
-            log::error!("{e}");
-            None
-        })
-    {
-        side = resize.side;
-        next = Some(resize.line);
+    if let Err(e) = ended {
+        log::error!("{e}");
     }
 }
 
