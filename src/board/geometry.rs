@@ -428,6 +428,14 @@ macro_rules! geometry {
         #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
         pub struct $name;
 
+        // A square is packed into a move in `$bits` bits, a bitboard is one `$word` and every
+        // table is `MAX_SQUARES` long: a size that outgrew one would corrupt moves, not fail.
+        const _: () = assert!(
+            $side * $side <= 1 << $bits
+                && $side * $side <= 8 * std::mem::size_of::<$word>()
+                && $side * $side <= MAX_SQUARES
+        );
+
         impl Geometry for $name {
             const SIDE: u8 = $side;
             const SQUARES: usize = $side * $side;
