@@ -37,7 +37,7 @@
 
 use super::bitboard::Bitboard;
 use super::captures::edge_lines;
-use super::geometry::Geometry;
+use super::geometry::{Geometry, MAX_SIDE};
 use super::position::Board;
 use super::square::{Direction, Square};
 
@@ -121,7 +121,8 @@ fn shieldwall_threat<G: Geometry>(
         while let Some(prev) = lo.step(back).filter(|&s| member(s)) {
             lo = prev;
         }
-        let mut run: arrayvec::ArrayVec<Square<G>, 13> = arrayvec::ArrayVec::new();
+        let mut run: arrayvec::ArrayVec<Square<G>, { MAX_SIDE as usize }> =
+            arrayvec::ArrayVec::new();
         run.push(lo);
         while let Some(next) = run
             .last()
