@@ -340,7 +340,7 @@ impl<G: Geometry> Rulebook<G> {
     }
 
     /// `mv` played from `board`, with the men it captured, or `None` where the rules forbid it
-    /// as a repeat of `history`: the one filter of the repetition rule that forbids moves.
+    /// as a repeat of `history`: see [`Rulebook::play_allowed_on`].
     #[inline]
     pub fn play_allowed(
         &self,
@@ -349,8 +349,23 @@ impl<G: Geometry> Rulebook<G> {
         history: &History,
     ) -> Option<(Board<G>, Bitboard<G>)> {
         let mut after = *board;
-        let captured = after.play(mv, self);
-        (!self.recreates_forbidden_board(history, &after, captured)).then_some((after, captured))
+        let captured = self.play_allowed_on(&mut after, mv, history)?;
+        Some((after, captured))
+    }
+
+    /// `mv` played on `board`, with the men it captured, or `None` where the rules forbid it
+    /// as a repeat of `history` (`board` is then left played on): the one filter of the
+    /// repetition rule that forbids moves. In place, for the search, which plays every move it
+    /// tries through it.
+    #[inline(always)]
+    pub fn play_allowed_on(
+        &self,
+        board: &mut Board<G>,
+        mv: Move<G>,
+        history: &History,
+    ) -> Option<Bitboard<G>> {
+        let captured = board.play(mv, self);
+        (!self.recreates_forbidden_board(history, board, captured)).then_some(captured)
     }
 
     /// Drops from `list`, moves of `board`, those the rules forbid as a repeat of `history`.

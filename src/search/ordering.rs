@@ -56,6 +56,7 @@ impl<G: Geometry> Tactics<G> {
     }
 
     /// Captures, wins and moves that answer or make a king threat.
+    #[inline(always)]
     pub fn is_noisy(&self, board: &Board<G>, mv: Move<G>) -> bool {
         let to = mv.to();
         self.any_capture.contains(to)

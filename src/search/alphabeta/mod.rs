@@ -32,15 +32,9 @@ enum Step<G: Size> {
     Refused,
     /// The move wins the game for its player, capturing `captured`.
     Won { captured: Bitboard<G> },
-    /// A child to search, entered.
-    Child(Child<G>),
-}
-
-struct Child<G: Size> {
-    board: Board<G>,
-    captured: Bitboard<G>,
-    /// Plies since the last capture at the child.
-    quiet: u16,
+    /// A child to search, entered: it captured `captured`, and `quiet` plies have passed since
+    /// the last capture.
+    Child { captured: Bitboard<G>, quiet: u16 },
 }
 
 pub struct Searcher<'a, G: Size> {
@@ -124,44 +118,49 @@ impl<'a, G: Size> Searcher<'a, G> {
     }
 
     /// The one step from the node `b`, `ply` plies from the root and `quiet` plies after the
-    /// last capture, by `mv`. A move the repetition rule forbids is refused before any work on
-    /// the child, and a move that wins is not entered; any other child is entered.
-    #[inline]
-    fn step(&mut self, b: &Board<G>, mv: Move<G>, ply: u32, quiet: u16) -> Step<G> {
-        let Some((child, captured)) = self.rulebook.play_allowed(b, mv, &self.past(ply, quiet))
+    /// last capture, by `mv`, played on `child`, a copy of `b` (in place, as a board is large
+    /// and the search steps for every move it tries). A move the repetition rule forbids is
+    /// refused before any work on the child, and a move that wins is not entered; any other
+    /// child is entered.
+    #[inline(always)]
+    fn step(
+        &mut self,
+        b: &Board<G>,
+        child: &mut Board<G>,
+        mv: Move<G>,
+        ply: u32,
+        quiet: u16,
+    ) -> Step<G> {
+        let Some(captured) = self
+            .rulebook
+            .play_allowed_on(child, mv, &self.past(ply, quiet))
         else {
             return Step::Refused;
         };
-        if self.rulebook.mover_win(&child, mv).is_some() {
+        if self.rulebook.mover_win(child, mv).is_some() {
             return Step::Won { captured };
         }
-        Step::Child(self.enter(b, child, Some((mv, captured)), ply, quiet))
+        let quiet = self.enter(b, child, Some((mv, captured)), ply, quiet);
+        Step::Child { captured, quiet }
     }
 
     /// Onto the child `child` of `b` by `step` (a move and its captures; `None`: the null
-    /// move): its accumulator made, itself on the path. The caller searches it, then calls
-    /// [`Searcher::leave`].
-    #[inline]
+    /// move): its accumulator made, itself on the path. Returns the plies since the last
+    /// capture at the child. The caller searches it, then calls [`Searcher::leave`].
+    #[inline(always)]
     fn enter(
         &mut self,
         b: &Board<G>,
-        child: Board<G>,
+        child: &Board<G>,
         step: Option<(Move<G>, Bitboard<G>)>,
         ply: u32,
         quiet: u16,
-    ) -> Child<G> {
-        self.enter_accumulator(b, &child, step, ply);
-        self.path.enter(&child);
-        let captured = step.map_or(Bitboard::EMPTY, |(_, captured)| captured);
-        let quiet = if captured.any() {
-            0
-        } else {
-            quiet.saturating_add(1)
-        };
-        Child {
-            board: child,
-            captured,
-            quiet,
+    ) -> u16 {
+        self.enter_accumulator(b, child, step, ply);
+        self.path.enter(child);
+        match step {
+            Some((_, captured)) if captured.any() => 0,
+            _ => quiet.saturating_add(1),
         }
     }
 
@@ -174,7 +173,9 @@ impl<'a, G: Size> Searcher<'a, G> {
     /// Under the NNUE evaluation, makes the accumulator of `child`, the node `ply + 1` that
     /// `mv` (with `captured`) leads to from `b`, the node at `ply`; `None` for a null move.
     /// In refresh mode the accumulator is computed from `child` alone.
-    #[inline]
+    // Out of line, as the search runs fewer instructions so: inlined into negamax, the
+    // accumulator's update costs more than the call (cachegrind).
+    #[inline(never)]
     fn enter_accumulator(
         &mut self,
         b: &Board<G>,

@@ -112,15 +112,8 @@ impl<G: Size> Searcher<'_, G> {
             if depth >= self.params.nmp_min_depth && eval >= beta && p > 0 {
                 let r = self.params.nmp_base_reduction + depth / self.params.nmp_depth_divisor;
                 let null = b.with_side_to_move(side.opponent());
-                let null = self.enter(b, null, None, ply, quiet);
-                let s = -self.negamax(
-                    &null.board,
-                    depth - 1 - r,
-                    -beta,
-                    -beta + 1,
-                    ply + 1,
-                    null.quiet,
-                );
+                let null_quiet = self.enter(b, &null, None, ply, quiet);
+                let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, null_quiet);
                 self.leave();
                 if self.stopped() {
                     return Score::ZERO;
@@ -213,7 +206,8 @@ impl<G: Size> Searcher<'_, G> {
             {
                 continue;
             }
-            let (score, noisy) = match self.step(b, mv, ply, quiet) {
+            let mut child = *b;
+            let (score, noisy) = match self.step(b, &mut child, mv, ply, quiet) {
                 Step::Refused => continue,
                 Step::Won { captured } => {
                     self.pv_len[p + 1] = 0;
@@ -222,9 +216,9 @@ impl<G: Size> Searcher<'_, G> {
                         captured.any() || tactics.is_noisy(b, mv),
                     )
                 }
-                Step::Child(child) => {
-                    let noisy = child.captured.any() || tactics.is_noisy(b, mv);
-                    let (c, q) = (&child.board, child.quiet);
+                Step::Child { captured, quiet: q } => {
+                    let noisy = captured.any() || tactics.is_noisy(b, mv);
+                    let c = &child;
                     self.shared.tt.prefetch(c.key());
                     let s = if searched == 0 {
                         -self.negamax(c, depth - 1, -beta, -alpha, ply + 1, q)

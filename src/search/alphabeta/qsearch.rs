@@ -93,11 +93,12 @@ impl<G: Size> Searcher<'_, G> {
         let mut allowed = 0;
         for i in 0..list.len() {
             pick(&mut list, &mut scores, i);
-            let score = match self.step(b, list[i], ply, quiet) {
+            let mut child = *b;
+            let score = match self.step(b, &mut child, list[i], ply, quiet) {
                 Step::Refused => continue,
                 Step::Won { .. } => Score::win_in(ply + 1),
-                Step::Child(child) => {
-                    let (c, q) = (&child.board, child.quiet);
+                Step::Child { quiet: q, .. } => {
+                    let c = &child;
                     let s = -self.qsearch(c, -beta, -alpha, ply + 1, qply + 1, q);
                     self.leave();
                     s

@@ -39,14 +39,15 @@ impl<G: Size> Searcher<'_, G> {
         };
         for i in order {
             let mv = root_moves[i].mv;
-            let score = match self.step(board, mv, 0, quiet) {
+            let mut child = *board;
+            let score = match self.step(board, &mut child, mv, 0, quiet) {
                 Step::Refused => continue,
                 Step::Won { .. } => {
                     self.pv_len[1] = 0;
                     Score::win_in(1)
                 }
-                Step::Child(child) => {
-                    let (c, q) = (&child.board, child.quiet);
+                Step::Child { quiet: q, .. } => {
+                    let c = &child;
                     let mut s = if i == first {
                         -self.negamax(c, depth - 1, -beta, -alpha, 1, q)
                     } else {
