@@ -24,6 +24,9 @@ pub const MAX_SOFT: Duration = Duration::from_secs(300);
 /// hard limit to the soft one below.
 pub const MAX_HARD: Duration = Duration::from_secs(900);
 
+/// The most of a fixed move time kept back as overhead: a tenth.
+const MOVETIME_RESERVE_DIVISOR: u32 = 10;
+
 impl TimeManager {
     /// The limits of a search of `side` under `limits`, the clock split as `params` say
     /// (`moves_to_go`, `increment_share`, `soft_factor`, `hard_factor`).
@@ -42,7 +45,12 @@ impl TimeManager {
             };
         }
         if let Some(mt) = limits.movetime {
-            let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
+            // A fixed time a move is the host's own measure: keep back the overhead, but never
+            // more than a tenth of it. A whole 30 ms overhead would leave a 33 ms move 3 ms, a
+            // tenth of what the host gave, where the search stops within about a millisecond.
+            let t = mt
+                .saturating_sub(overhead.min(mt / MOVETIME_RESERVE_DIVISOR))
+                .max(Duration::from_millis(1));
             return TimeManager {
                 start,
                 soft: Some(t),
@@ -104,6 +112,28 @@ mod tests {
 
     fn defenders(left: Duration, inc: Duration) -> Clock {
         Clock::new(None, Some(SideClock::new(left, inc)))
+    }
+
+    #[test]
+    fn a_short_move_time_keeps_back_at_most_a_tenth_for_the_overhead() {
+        let params = SearchParams::default();
+        let at = |ms: u64| {
+            let limits = Limits::<crate::board::Eleven> {
+                movetime: Some(Duration::from_millis(ms)),
+                ..Limits::default()
+            };
+            let tm = TimeManager::new(&limits, Side::Attackers, Duration::from_millis(30), &params);
+            assert_eq!(tm.soft, tm.hard);
+            tm.hard.unwrap().as_micros()
+        };
+        assert_eq!(at(10), 9_000);
+        assert_eq!(at(33), 29_700);
+        assert_eq!(at(100), 90_000);
+        // From 300 ms on, the whole overhead.
+        assert_eq!(at(300), 270_000);
+        assert_eq!(at(1000), 970_000);
+        // Never below a millisecond.
+        assert_eq!(at(1), 1_000);
     }
 
     #[test]
