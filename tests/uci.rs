@@ -122,6 +122,7 @@ fn handshake_options_and_a_search() {
         "RfpMargin",
         "LmrDivisor",
         "RepetitionScore",
+        "LoneKingRoom",
     ] {
         assert!(
             lines

@@ -17,6 +17,8 @@
 //!   which the search stops wherever it is. Both are multiples of the share of the clock
 //!   planned for one move.
 //! - corner distance: king moves needed to reach a corner on the current board.
+//! - lone king: the king with no defender soldier left, and the king's room, the squares he
+//!   reaches step by step past no attacker (`eval::endgame`).
 
 // ---- Evaluation ----
 // The evaluation's weights are fitted to game results by `hnefi tune` and live in the
@@ -81,6 +83,10 @@ pub struct SearchParams {
     /// What a position repeated inside the search is worth to the side the repetition rule
     /// favours (a real third occurrence is a win or loss; a second one only points that way).
     pub repetition_score: i32,
+    /// The lone king's ending, added to the evaluation (`eval::endgame::lone_king`): cp for
+    /// the attackers per square of the board outside the king's room, and per move he lacks.
+    pub lone_king_room: i32,
+    pub lone_king_move: i32,
     /// Time: the moves the clock is planned for when the host gives no `movestogo`. Tafl
     /// games last about 40-60 moves a side, and the middle of the game deserves the most.
     pub moves_to_go: i32,
@@ -121,6 +127,8 @@ impl Default for SearchParams {
             history_bonus_max: 400,
             sort_after: 4,
             repetition_score: 558,
+            lone_king_room: 15,
+            lone_king_move: 15,
             moves_to_go: 30,
             increment_share: 75,
             soft_factor: 100,
@@ -138,7 +146,7 @@ pub struct Tunable {
 }
 
 /// Every search parameter that can be set at run time, by name.
-pub const TUNABLES: [Tunable; 28] = [
+pub const TUNABLES: [Tunable; 30] = [
     Tunable {
         name: "AspirationWindow",
         min: 5,
@@ -282,6 +290,18 @@ pub const TUNABLES: [Tunable; 28] = [
         min: 0,
         max: 5000,
         field: |p| &mut p.repetition_score,
+    },
+    Tunable {
+        name: "LoneKingRoom",
+        min: 0,
+        max: 100,
+        field: |p| &mut p.lone_king_room,
+    },
+    Tunable {
+        name: "LoneKingMove",
+        min: 0,
+        max: 100,
+        field: |p| &mut p.lone_king_move,
     },
     Tunable {
         name: "MovesToGo",

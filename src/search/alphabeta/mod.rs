@@ -12,7 +12,8 @@ mod root;
 
 pub use root::RootMove;
 
-use super::eval::evaluate;
+use super::eval::endgame::lone_king;
+use super::eval::{MAX_EVAL, evaluate};
 use super::nnue::Accumulator;
 use super::params::{MAX_PLY, SearchParams};
 use super::score::Score;
@@ -104,17 +105,27 @@ impl<'a, G: Size> Searcher<'a, G> {
         self.rulebook.judge_history(b, &self.past(ply, quiet))
     }
 
-    /// The static evaluation of `b`, the node `ply` plies from the root.
+    /// The static evaluation of `b`, the node `ply` plies from the root: the hand evaluation
+    /// or the network, and the lone king's ending, which neither tells apart.
     #[inline]
     fn evaluate(&self, b: &Board<G>, ply: u32) -> Score {
-        match self.shared.net {
+        let fitted = match self.shared.net {
             None => evaluate(b, &self.rulebook),
             Some(net) => {
                 let acc = &self.accumulators[ply as usize];
                 debug_assert_eq!(*acc, Accumulator::refresh(net, b), "{b:?} at ply {ply}");
                 net.evaluate_position(acc, b, &self.rulebook)
             }
+        };
+        let lone = lone_king(b, self.params.lone_king_room, self.params.lone_king_move);
+        if lone == 0 {
+            return fitted;
         }
+        let lone = match b.side_to_move() {
+            Side::Attackers => lone,
+            Side::Defenders => -lone,
+        };
+        Score((fitted.0 + lone).clamp(-MAX_EVAL, MAX_EVAL))
     }
 
     /// The one step from the node `b`, `ply` plies from the root and `quiet` plies after the

@@ -3,6 +3,7 @@
 //! an ending weight, blended by the soldiers left. Computed for the attackers, then turned to
 //! the side to move; each group of features can be shown on its own.
 
+pub mod endgame;
 pub mod features;
 pub mod weights;
 
