@@ -8,6 +8,8 @@
 //! of 14 to 23 attackers. A king on the edge is never captured: the attackers win by shutting
 //! him in a room with no way to the edge (encirclement) or with no move at all. So each square of
 //! the board the king can no longer reach, and each move he no longer has, counts for them.
+//! The hand evaluation's squeeze (`features::SQUEEZE`) counts the room as well, but only while
+//! the king stands three moves or more from every corner, and that was not enough.
 
 use crate::board::Geometry;
 use crate::board::generic::{Bitboard, Board};
