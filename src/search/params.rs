@@ -127,8 +127,8 @@ impl Default for SearchParams {
             history_bonus_max: 400,
             sort_after: 4,
             repetition_score: 558,
-            lone_king_room: 60,
-            lone_king_move: 60,
+            lone_king_room: 100,
+            lone_king_move: 100,
             moves_to_go: 30,
             increment_share: 75,
             soft_factor: 100,
@@ -294,13 +294,13 @@ pub const TUNABLES: [Tunable; 30] = [
     Tunable {
         name: "LoneKingRoom",
         min: 0,
-        max: 100,
+        max: 1000,
         field: |p| &mut p.lone_king_room,
     },
     Tunable {
         name: "LoneKingMove",
         min: 0,
-        max: 100,
+        max: 1000,
         field: |p| &mut p.lone_king_move,
     },
     Tunable {
