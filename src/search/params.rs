@@ -87,6 +87,9 @@ pub struct SearchParams {
     /// the attackers per square of the board outside the king's room, and per move he lacks.
     pub lone_king_room: i32,
     pub lone_king_move: i32,
+    /// The most defender soldiers the king may have left and still count as alone in the
+    /// lone king's ending.
+    pub lone_king_soldiers: i32,
     /// Time: the moves the clock is planned for when the host gives no `movestogo`. Tafl
     /// games last about 40-60 moves a side, and the middle of the game deserves the most.
     pub moves_to_go: i32,
@@ -129,6 +132,7 @@ impl Default for SearchParams {
             repetition_score: 558,
             lone_king_room: 100,
             lone_king_move: 100,
+            lone_king_soldiers: 1,
             moves_to_go: 30,
             increment_share: 75,
             soft_factor: 100,
@@ -146,7 +150,7 @@ pub struct Tunable {
 }
 
 /// Every search parameter that can be set at run time, by name.
-pub const TUNABLES: [Tunable; 30] = [
+pub const TUNABLES: [Tunable; 31] = [
     Tunable {
         name: "AspirationWindow",
         min: 5,
@@ -302,6 +306,12 @@ pub const TUNABLES: [Tunable; 30] = [
         min: 0,
         max: 1000,
         field: |p| &mut p.lone_king_move,
+    },
+    Tunable {
+        name: "LoneKingSoldiers",
+        min: 0,
+        max: 12,
+        field: |p| &mut p.lone_king_soldiers,
     },
     Tunable {
         name: "MovesToGo",

@@ -117,7 +117,8 @@ impl<'a, G: Size> Searcher<'a, G> {
                 net.evaluate_position(acc, b, &self.rulebook)
             }
         };
-        let lone = lone_king(b, self.params.lone_king_room, self.params.lone_king_move);
+        let p = &self.params;
+        let lone = lone_king(b, p.lone_king_soldiers, p.lone_king_room, p.lone_king_move);
         if lone == 0 {
             return fitted;
         }

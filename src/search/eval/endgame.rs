@@ -10,6 +10,9 @@
 //! the board the king can no longer reach, and each move he no longer has, counts for them.
 //! The hand evaluation's squeeze (`features::SQUEEZE`) counts the room as well, but only while
 //! the king stands three moves or more from every corner, and that was not enough.
+//!
+//! A single soldier kept standing switched the term off: so the king counts as alone while at
+//! most `LoneKingSoldiers` soldiers stand (1 beat 0 by 28 Elo, docs/strength.md).
 
 use crate::board::Geometry;
 use crate::board::generic::{Bitboard, Board};
@@ -17,11 +20,11 @@ use crate::board::square::Direction;
 
 /// The lone king's ending, in cp for the attackers: `room_cp` for every square of the board
 /// outside the king's room (the squares he reaches step by step past no attacker) and
-/// `move_cp` for every move he lacks of the most a king can have. Zero while any defender
-/// soldier stands, and never negative, so taking the last one never looks bad.
+/// `move_cp` for every move he lacks of the most a king can have. Zero while more than
+/// `soldiers` defender soldiers stand, and never negative, so taking one never looks bad.
 #[inline]
-pub fn lone_king<G: Geometry>(board: &Board<G>, room_cp: i32, move_cp: i32) -> i32 {
-    if board.defenders().any() {
+pub fn lone_king<G: Geometry>(board: &Board<G>, soldiers: i32, room_cp: i32, move_cp: i32) -> i32 {
+    if board.defenders().count() as i32 > soldiers {
         return 0;
     }
     let king = Bitboard::from_square(board.king());
@@ -46,9 +49,12 @@ mod tests {
 
     #[test]
     fn counts_only_once_the_king_stands_alone() {
-        assert_eq!(lone_king(&Board::<Eleven>::start(), 10, 10), 0);
+        assert_eq!(lone_king(&Board::<Eleven>::start(), 0, 10, 10), 0);
         let one_defender = board("3aaaaa3/5a5/11/a3d5a/a9a/aa3k3aa/a9a/a9a/11/5a5/3aaaaa3 a");
-        assert_eq!(lone_king(&one_defender, 10, 10), 0);
+        assert_eq!(lone_king(&one_defender, 0, 10, 10), 0);
+        // Unless one soldier still counts as alone: the soldier's square is the king's room.
+        assert_eq!(lone_king(&one_defender, 1, 1, 0), 24);
+        assert_eq!(lone_king(&Board::<Eleven>::start(), 11, 10, 10), 0);
     }
 
     #[test]
@@ -56,13 +62,13 @@ mod tests {
         // Alone on the throne among 24 attackers: all other squares are his room, and he has
         // 12 of a king's 20 moves.
         let free = board("3aaaaa3/5a5/11/a9a/a9a/aa3k3aa/a9a/a9a/11/5a5/3aaaaa3 a");
-        assert_eq!(lone_king(&free, 1, 0), 24);
-        assert_eq!(lone_king(&free, 0, 1), 8);
+        assert_eq!(lone_king(&free, 0, 1, 0), 24);
+        assert_eq!(lone_king(&free, 0, 0, 1), 8);
         // Boxed in on the throne by four more: a room of one square, no move.
         let boxed = board("3aaaaa3/5a5/11/a9a/a4a4a/aa2aka2aa/a4a4a/a9a/11/5a5/3aaaaa3 a");
         assert!(boxed.defenders().is_empty());
-        assert_eq!(lone_king(&boxed, 0, 1), 20);
-        assert_eq!(lone_king(&boxed, 1, 0), 121 - 1);
-        assert!(lone_king(&boxed, 20, 20) > lone_king(&free, 20, 20));
+        assert_eq!(lone_king(&boxed, 0, 0, 1), 20);
+        assert_eq!(lone_king(&boxed, 0, 1, 0), 121 - 1);
+        assert!(lone_king(&boxed, 0, 20, 20) > lone_king(&free, 0, 20, 20));
     }
 }
