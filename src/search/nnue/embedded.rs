@@ -24,7 +24,7 @@ impl Embedded {
 }
 
 /// Rows of [`EMBEDDED`].
-const ROWS: usize = 4;
+const ROWS: usize = 5;
 
 // A static, not a const: a const indexed at run time is copied onto the stack at each use.
 pub static EMBEDDED: [Embedded; ROWS] = [
@@ -35,13 +35,18 @@ pub static EMBEDDED: [Embedded; ROWS] = [
         plays: |_| true,
     },
     // Tablut's network beat the hand evaluation on tablut and sea battle and lost on Foteviken
-    // Tablut (NET.md), whose attackers keep to their camps: boards with camps play the hand
-    // evaluation.
+    // Tablut, whose attackers keep to their camps: boards with camps have their own (NET.md).
     Embedded {
         side: 9,
         file: "tablut.nnue",
         bytes: include_bytes!("tablut.nnue"),
         plays: |rules| rules.attacker_forts.squares.is_empty(),
+    },
+    Embedded {
+        side: 9,
+        file: "foteviken.nnue",
+        bytes: include_bytes!("foteviken.nnue"),
+        plays: |rules| !rules.attacker_forts.squares.is_empty(),
     },
     // The default network, which `Eval nnue` runs unless `EvalFile` names another.
     Embedded {
@@ -58,30 +63,32 @@ pub static EMBEDDED: [Embedded; ROWS] = [
     },
 ];
 
-/// The row of boards of `G`, if it has one.
-fn row<G: Geometry>() -> Option<usize> {
-    EMBEDDED.iter().position(|e| e.side == G::SIDE)
-}
-
-/// The network built into the binary for boards of `G`, if there is one, read once.
-pub fn embedded<G: Geometry>() -> Option<&'static QuantisedNetwork> {
+/// The network of row `i`, read once.
+fn network(i: usize) -> &'static QuantisedNetwork {
     static NETS: [OnceLock<QuantisedNetwork>; ROWS] = [const { OnceLock::new() }; ROWS];
-    let i = row::<G>()?;
-    Some(NETS[i].get_or_init(|| {
+    NETS[i].get_or_init(|| {
         EMBEDDED[i]
             .read()
             .unwrap_or_else(|e| panic!("built-in net {}: {e}", EMBEDDED[i].file))
-    }))
+    })
 }
 
-/// The network built into the binary for boards of `G` if it plays under `rules`; else the
-/// hand evaluation plays.
+/// The first network built into the binary for boards of `G` (the one for their commonest
+/// rules), if there is one.
+pub fn embedded<G: Geometry>() -> Option<&'static QuantisedNetwork> {
+    EMBEDDED.iter().position(|e| e.side == G::SIDE).map(network)
+}
+
+/// The network built into the binary for boards of `G` under `rules`, if one plays them;
+/// else the hand evaluation plays.
 // Out of line: inlined, it grew the frame the search thread starts from by 16 bytes, which
 // misaligned the search's stack copies (cachegrind: +1.5 M instructions in memcpy on `bench 4`).
 #[inline(never)]
 pub fn embedded_for<G: Geometry>(rules: &Rules) -> Option<&'static QuantisedNetwork> {
-    let i = row::<G>()?;
-    embedded::<G>().filter(|_| (EMBEDDED[i].plays)(rules))
+    EMBEDDED
+        .iter()
+        .position(|e| e.side == G::SIDE && (e.plays)(rules))
+        .map(network)
 }
 
 #[cfg(test)]
@@ -92,22 +99,27 @@ mod tests {
     use crate::search::size::Size;
 
     #[test]
-    fn every_board_size_has_one_built_in_network_for_it_and_its_hand_evaluation() {
+    fn every_board_size_has_built_in_networks_for_it_and_its_hand_evaluation() {
         fn check<G: Size>() {
-            let net = embedded::<G>().expect("a built-in network");
-            assert_eq!(net.board_side(), Some(G::SIDE));
-            assert!(
-                net.fits_hand_evaluation(),
-                "the {} hand evaluation was refitted: train its net again \
-                 (src/search/nnue/NET.md)",
-                G::NAME
-            );
-            assert!(std::ptr::eq(net, embedded::<G>().unwrap()), "read once");
+            let first = embedded::<G>().expect("a built-in network");
+            assert!(std::ptr::eq(first, embedded::<G>().unwrap()), "read once");
+            for i in (0..ROWS).filter(|&i| EMBEDDED[i].side == G::SIDE) {
+                let net = network(i);
+                assert_eq!(net.board_side(), Some(G::SIDE), "{}", EMBEDDED[i].file);
+                assert!(
+                    net.fits_hand_evaluation(),
+                    "the {} hand evaluation was refitted: train {} again \
+                     (src/search/nnue/NET.md)",
+                    G::NAME,
+                    EMBEDDED[i].file
+                );
+            }
         }
         for side in crate::board::SIDES {
             crate::with_size!(side, check()).unwrap();
         }
-        let sides: Vec<u8> = EMBEDDED.iter().map(|e| e.side).collect();
+        let mut sides: Vec<u8> = EMBEDDED.iter().map(|e| e.side).collect();
+        sides.dedup();
         assert_eq!(sides, crate::board::SIDES);
     }
 
@@ -141,10 +153,15 @@ mod tests {
     }
 
     #[test]
-    fn the_9x9_network_plays_where_it_won() {
-        let plays = |p| embedded_for::<Nine>(&Rules::preset(p)).is_some();
-        assert!(plays(Preset::Tablut) && plays(Preset::SeaBattle));
-        assert!(!plays(Preset::FotevikenTablut));
+    fn each_9x9_network_plays_where_it_won() {
+        let plays = |preset, file: &str| {
+            let i = EMBEDDED.iter().position(|e| e.file == file).unwrap();
+            embedded_for::<Nine>(&Rules::preset(preset))
+                .is_some_and(|n| std::ptr::eq(n, network(i)))
+        };
+        assert!(plays(Preset::Tablut, "tablut.nnue"));
+        assert!(plays(Preset::SeaBattle, "tablut.nnue"));
+        assert!(plays(Preset::FotevikenTablut, "foteviken.nnue"));
         assert!(embedded_for::<Eleven>(&Rules::default()).is_some());
     }
 }
