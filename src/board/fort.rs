@@ -37,7 +37,7 @@
 
 use super::bitboard::Bitboard;
 use super::captures::edge_lines;
-use super::geometry::{Geometry, MAX_SIDE};
+use super::geometry::{Geometry, MAX_SIDE, MAX_SQUARES};
 use super::position::Board;
 use super::square::{Direction, Square};
 
@@ -77,6 +77,84 @@ pub fn is_exit_fort<G: Geometry>(board: &Board<G>) -> bool {
         }
         wall ^= breakable;
     }
+}
+
+/// hnefatafl.org's exit fort: the test of the program behind that server (hnefatafl-copenhagen
+/// 6.4.1), reproduced as the program behaves, for the `hnefatafl-org` preset. It is not a
+/// proof: it reads the king's surroundings in one pass and can call a wall a fort that the
+/// attackers could break, or that the king could leave by a corner beside him.
+///
+/// The king stands on the edge with an empty square (a corner or the throne too) beside him.
+/// A depth-first fill starts on his four neighbours (pushed north, west, south, east, so the
+/// east one is looked at first) and runs through empty squares, each pushing its unvisited
+/// neighbours in the same order. An attacker met ends it: no fort. A defender or the king met
+/// is tested on one axis only, across the step that reached it: reached going north or south,
+/// it must have a defender, the king or the board's edge to its east or west; reached going
+/// east or west, to its north or south. With two or more attackers on the board, a piece that
+/// fails its test ends it too. Otherwise the fill runs out: a fort. A square is visited once,
+/// so which axis a piece is tested on depends on the order of the fill; the king's own
+/// neighbours are not marked visited, and may be met a second time from an empty square.
+pub fn is_site_exit_fort<G: Geometry>(board: &Board<G>) -> bool {
+    const ORDER: [Direction; 4] = [
+        Direction::North,
+        Direction::West,
+        Direction::South,
+        Direction::East,
+    ];
+    let king = board.king();
+    let occupied = board.occupied();
+    if !king.is_edge() || (Bitboard::<G>::from_square(king).neighbours() & !occupied).is_empty() {
+        return false;
+    }
+    let attackers = board.attackers();
+    let many = attackers.count() > 1;
+    let friends = board.defenders().with(king);
+    // (square, reached going north or south): each square is pushed once from an empty
+    // square, and the king's neighbours once more at the start.
+    let mut stack = [(0u8, false); MAX_SQUARES + 4];
+    let mut len = 0;
+    let mut visited = Bitboard::<G>::EMPTY;
+    for dir in ORDER {
+        if let Some(next) = king.step(dir) {
+            stack[len] = (
+                next.to_u8(),
+                matches!(dir, Direction::North | Direction::South),
+            );
+            len += 1;
+        }
+    }
+    while len > 0 {
+        len -= 1;
+        let (index, vertical) = stack[len];
+        let sq = Square::<G>::from_index(index);
+        if !occupied.contains(sq) {
+            for dir in ORDER {
+                if let Some(next) = sq.step(dir).filter(|&n| !visited.contains(n)) {
+                    visited = visited.with(next);
+                    stack[len] = (
+                        next.to_u8(),
+                        matches!(dir, Direction::North | Direction::South),
+                    );
+                    len += 1;
+                }
+            }
+        } else if attackers.contains(sq) {
+            return false;
+        } else {
+            let across = if vertical {
+                [Direction::East, Direction::West]
+            } else {
+                [Direction::North, Direction::South]
+            };
+            let held = across
+                .iter()
+                .any(|&d| sq.step(d).is_none_or(|n| friends.contains(n)));
+            if !held && many {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Whether an attacker could land beside `sq` with a `partner` square on the far side.
@@ -172,6 +250,45 @@ mod tests {
         assert!(!shieldwall_threat(&board, sq("b1"), landable, 2));
         assert!(shieldwall_threat(&board, sq("b1"), landable, 3));
         assert!(shieldwall_threat(&board, sq("c1"), landable, 3));
+    }
+
+    /// From a game that hnefatafl.org's program ended and Hnefi did not (tests/server_rules.rs,
+    /// game 26 of the built-in net g8): the king on b1 beside the corner, with defenders on
+    /// a2, b2 and c1. The program's one-pass test calls it a fort; the proof does not, since
+    /// an attacker landing on a3 takes a2 against the corner.
+    const SITE_FORT: &str = "3aaaa4/6d4/2a8/2a2a1a3/a3d5a/aa8a/6d4/a6a2a/a6a3/dda3d2a1/1kda7";
+
+    #[test]
+    fn the_sites_test_calls_forts_that_the_proof_does_not() {
+        use crate::board::notation::parse_fen;
+        let fort = parse_fen(&format!("{SITE_FORT} a")).unwrap();
+        assert!(is_site_exit_fort(&fort));
+        assert!(!is_exit_fort(&fort));
+        // Without the defender on a2 the fill runs from the corner to the attacker on a3.
+        let open =
+            parse_fen("3aaaa4/6d4/2a8/2a2a1a3/a3d5a/aa8a/6d4/a6a2a/a6a3/1da3d2a1/1kda7 a").unwrap();
+        assert!(!is_site_exit_fort(&open));
+        // The king on f1 with g1 free behind e1, f2, g2 and h1 is in a fort; with no empty
+        // square beside him he is not.
+        let walled = parse_fen("5a5/5a5/11/11/11/11/11/11/11/5dd4/4dk1d3 a").unwrap();
+        assert!(is_site_exit_fort(&walled));
+        let boxed = parse_fen("5a5/5a5/11/11/11/11/11/11/11/4ddd4/4dkd4 a").unwrap();
+        assert!(!is_site_exit_fort(&boxed));
+    }
+
+    #[test]
+    fn the_hnefatafl_org_preset_judges_the_sites_fort_after_either_sides_move() {
+        use crate::board::notation::parse_fen;
+        use crate::board::{Outcome, Position, Preset, Reason, Rules};
+        let site = Rules::preset(Preset::HnefataflOrg);
+        let won = Some(Outcome::win(Side::Defenders, Reason::ExitFort));
+        // The defenders' move made it, or the attackers' move left it.
+        for side in ["a", "d"] {
+            let board = parse_fen(&format!("{SITE_FORT} {side}")).unwrap();
+            assert_eq!(Position::new(board, site).outcome(), won, "{side} to move");
+            let copenhagen = Position::new(board, Rules::preset(Preset::Copenhagen));
+            assert_eq!(copenhagen.outcome(), None, "{side} to move");
+        }
     }
 
     #[test]

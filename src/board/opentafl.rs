@@ -237,6 +237,7 @@ fn defaults(side: u8, name: Option<&str>) -> Rules {
         shieldwall_corners: false,
         shieldwall_any_move: false,
         exit_fort: false,
+        site_exit_fort: false,
         encirclement: true,
         repetition: Repetition::ThirdIsDraw,
         no_moves: super::rules::NoMoves::Loses,
@@ -592,6 +593,7 @@ mod tests {
                 no_moves: back.no_moves,
                 max_plies: None,
                 no_escape_loses: false,
+                site_exit_fort: false,
                 draw_fort_loses: false,
                 no_capture_draw_plies: None,
                 ..rules

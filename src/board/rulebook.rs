@@ -161,7 +161,8 @@ impl<G: Geometry> Rulebook<G> {
 
     /// Whether the game is over at `board`, and how, in the order of RULES.md: the mover's wins
     /// (`landing`: where the last move landed, unknown for a position set up from text), then
-    /// hnefatafl.org's length limit and its test that the king cannot escape, then a side to
+    /// hnefatafl.org's exit fort left by the attackers' move, its length limit and its test
+    /// that the king cannot escape, then a side to
     /// move without a legal move, then repetition, the draw fort and the draw without captures.
     pub fn outcome(
         &self,
@@ -204,7 +205,7 @@ impl<G: Geometry> Rulebook<G> {
             Side::Defenders => {
                 if self.terrain.escape.contains(king) {
                     Some(Reason::KingEscaped)
-                } else if rules.exit_fort && king.is_edge() && super::fort::is_exit_fort(board) {
+                } else if rules.exit_fort && king.is_edge() && self.exit_fort(board) {
                     Some(Reason::ExitFort)
                 } else {
                     None
@@ -221,6 +222,15 @@ impl<G: Geometry> Rulebook<G> {
             }
         };
         reason.map(|reason| Outcome::win(mover, reason))
+    }
+
+    /// Whether the king, on the edge, stands in an exit fort by these rules' test.
+    fn exit_fort(&self, board: &Board<G>) -> bool {
+        if self.rules.site_exit_fort {
+            super::fort::is_site_exit_fort(board)
+        } else {
+            super::fort::is_exit_fort(board)
+        }
     }
 
     /// The rules that look back, for a position whose mover did not win: what the search asks
@@ -276,11 +286,20 @@ impl<G: Geometry> Rulebook<G> {
     }
 
     /// What hnefatafl.org's program declares after any move that did not win, before it looks
-    /// at the side to move: a draw at its length limit, else the attackers' win when its test
-    /// says the king cannot escape.
+    /// at the side to move: the defenders' win when the attackers' move left an exit fort by
+    /// its test, else a draw at its length limit, else the attackers' win when its test says
+    /// the king cannot escape.
     #[inline]
     fn adjudication(&self, board: &Board<G>, history: &History) -> Option<Outcome> {
         let rules = &self.rules;
+        if rules.site_exit_fort
+            && rules.exit_fort
+            && board.side_to_move() == Side::Defenders
+            && board.king().is_edge()
+            && super::fort::is_site_exit_fort(board)
+        {
+            return Some(Outcome::win(Side::Defenders, Reason::ExitFort));
+        }
         if rules.max_plies.is_some_and(|n| history.plies >= n as usize) {
             return Some(Outcome::draw(Reason::MoveLimit));
         }

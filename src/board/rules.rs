@@ -326,6 +326,9 @@ pub struct Rules {
     pub shieldwall_any_move: bool,
     /// A king on the edge in an unbreakable fort wins.
     pub exit_fort: bool,
+    /// hnefatafl.org's program: the exit fort is its own one-pass test (`fort.rs`,
+    /// `is_site_exit_fort`) in place of the proof, and it is judged after either side's move.
+    pub site_exit_fort: bool,
     /// Attackers win when no defender can reach the edge.
     pub encirclement: bool,
     pub repetition: Repetition,
@@ -361,6 +364,7 @@ impl Rules {
             shieldwall_corners: true,
             shieldwall_any_move: false,
             exit_fort: true,
+            site_exit_fort: false,
             encirclement: true,
             repetition: Repetition::ThirdLosesForDefenders,
             no_moves: NoMoves::Loses,
@@ -376,6 +380,7 @@ impl Rules {
             // release's text-protocol program counts one ply more (tests/server_rules.rs).
             max_plies: Some(141),
             no_escape_loses: true,
+            site_exit_fort: true,
             ..copenhagen
         };
         // OpenTafl's defaults for a rules string's keys (see `opentafl.rs`).
