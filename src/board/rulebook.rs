@@ -162,8 +162,8 @@ impl<G: Geometry> Rulebook<G> {
     /// Whether the game is over at `board`, and how, in the order of RULES.md: the mover's wins
     /// (`landing`: where the last move landed, unknown for a position set up from text), then
     /// hnefatafl.org's exit fort left by the attackers' move, its length limit and its test
-    /// that the king cannot escape, then a side to
-    /// move without a legal move, then repetition, the draw fort and the draw without captures.
+    /// that the king cannot escape, then a side to move without a legal move, then repetition,
+    /// the draw fort and the draw without captures.
     pub fn outcome(
         &self,
         board: &Board<G>,
