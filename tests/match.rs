@@ -133,6 +133,53 @@ fn hnefi_against_itself_with_node_limits() {
     }
 }
 
+/// The attackers' yardstick (scripts/attackers-yardstick.sh): from the stuck positions, the
+/// first engine attacks in every game, each position is played once, and the report counts
+/// the pieces each side lost.
+#[test]
+fn a_one_sided_match_plays_each_position_once_with_the_first_engine_attacking() {
+    let dir = scratch("one-sided");
+    let stuck = Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/stuck-attackers.fen");
+    let mut args = hnefi_engine("fast", 200);
+    args.extend(hnefi_engine("deep", 1000));
+    args.extend(words(
+        "--first-attacks-only --games 3 --max-plies 20 --concurrency 2",
+    ));
+    args.extend(["--openings".into(), stuck.display().to_string()]);
+    let (out, summary) = run(&dir, &args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let e = &summary.expect("the JSON summary").encounters[0];
+    assert_eq!(e.games(), 3, "an odd count is kept: no pairs");
+    assert_eq!(
+        e.by_side[0].iter().sum::<u64>(),
+        3,
+        "all three as attackers"
+    );
+    assert_eq!(e.pentanomial, [0; 5]);
+    assert!(stdout.contains("fast as attackers:"), "{stdout}");
+    assert!(stdout.contains("pieces lost a game: attackers"), "{stdout}");
+    assert!(!stdout.contains("fast as defenders"), "{stdout}");
+    // Three different positions, each the start of its game.
+    let records = std::fs::read_to_string(dir.join("games.csv")).expect("records");
+    let starts: std::collections::HashSet<&str> = records
+        .lines()
+        .map(|l| l.rsplit(',').next().unwrap())
+        .collect();
+    assert_eq!(starts.len(), 3, "{records}");
+    // The pieces lost are the records' captures (`xSQUARE`), and at most a king a game.
+    let lost: u64 = e.captured[0].iter().sum();
+    let in_records = records.matches('x').count() as u64;
+    assert!(
+        (in_records..=in_records + 3).contains(&lost),
+        "{lost} pieces lost, {in_records} captures recorded"
+    );
+}
+
 /// Plays `script` against Hnefi and returns the summary; the script must lose every game.
 fn misbehaving(name: &str, extra: &str) -> Summary {
     let dir = scratch(name);
@@ -422,8 +469,21 @@ fn ctrl_c_stops_the_match_and_its_engines() {
 #[test]
 fn bad_command_lines_are_refused_with_a_reason() {
     let dir = scratch("bad");
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["--engine", "cmd=x"], "two or more"),
+        (
+            &[
+                "--engine",
+                "cmd=a",
+                "--engine",
+                "cmd=b",
+                "--first-attacks-only",
+                "--sprt",
+                "elo0=0",
+                "elo1=5",
+            ],
+            "--first-attacks-only plays none",
+        ),
         (
             &["--engine", "cmd=/nonexistent/engine", "--engine", "cmd=y"],
             "does not start",

@@ -56,6 +56,11 @@ pub struct MatchArgs {
     /// A game that reaches this many plies is a draw.
     #[arg(long, default_value_t = 500)]
     pub max_plies: usize,
+    /// Only the games where the first engine attacks: one game an opening, not a pair with
+    /// the sides swapped. For a yardstick of one side, such as attackers at a fraction of
+    /// the defense's time; no pentanomial, so no SPRT.
+    #[arg(long)]
+    pub first_attacks_only: bool,
     /// Sequential test: elo0=E elo1=E [alpha=0.05] [beta=0.05]. The match stops when it decides.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
@@ -408,10 +413,19 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
     if sprt.is_some() && engines.len() != 2 {
         return Err(SprtError::Engines.into());
     }
+    if args.first_attacks_only && (sprt.is_some() || args.pairs.is_some()) {
+        return Err(CliError::Conflict(
+            "--sprt and --pairs need pairs of games, and --first-attacks-only plays none",
+        ));
+    }
     if args.games == 0 {
         return Err(CliError::out_of_range("--games", 0, "at least 1"));
     }
-    let games = args.games.div_ceil(2) * 2;
+    let games = if args.first_attacks_only {
+        args.games
+    } else {
+        args.games.div_ceil(2) * 2
+    };
     if games != args.games {
         note!(
             "hnefi match: --games {} plays {games} games an encounter: games come in pairs \
@@ -438,7 +452,12 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
             server.preset
         );
     }
-    let pairs = args.games.div_ceil(2);
+    // Each pair (or lone game) takes an opening of its own.
+    let pairs = if args.first_attacks_only {
+        args.games
+    } else {
+        args.games.div_ceil(2)
+    };
     let (openings, openings_name) =
         match_openings(args.openings.as_deref(), &rules, &start, args.seed, pairs)?;
     if openings.len() < pairs {
@@ -458,6 +477,7 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
         rules,
         start,
         max_plies: args.max_plies,
+        first_attacks_only: args.first_attacks_only,
         sprt,
         shard: parse_shard(&args.shard)?,
         time_margin: Duration::from_millis(args.time_margin),

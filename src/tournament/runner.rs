@@ -88,6 +88,10 @@ pub struct MatchSettings<G: Geometry> {
     pub start: Board<G>,
     /// A game this long is a draw.
     pub max_plies: usize,
+    /// Play only the game of each opening where the encounter's first engine attacks, not a
+    /// pair with the sides swapped: a yardstick of one side, such as attackers given less
+    /// time than the defense. Such games make no pairs, so no pentanomial and no SPRT.
+    pub first_attacks_only: bool,
     pub sprt: Option<Sprt>,
     /// Play only shard `.0` (from 1) of `.1`.
     pub shard: (u32, u32),
@@ -104,9 +108,14 @@ impl<G: Geometry> MatchSettings<G> {
     pub fn describe(&self) -> String {
         let engines: Vec<String> = self.engines.iter().map(|e| e.describe()).collect();
         format!(
-            "Match: {}; {} games per encounter, openings {} ({}), seed {}, rules {}, draw at {} plies",
+            "Match: {}; {} games per encounter{}, openings {} ({}), seed {}, rules {}, draw at {} plies",
             engines.join(" vs "),
             self.games,
+            if self.first_attacks_only {
+                ", the first engine attacking"
+            } else {
+                ""
+            },
             self.openings_name,
             self.openings.len(),
             self.seed,
@@ -145,14 +154,19 @@ pub fn schedule<G: Geometry>(settings: &MatchSettings<G>) -> Vec<Scheduled> {
     let encounters = settings.encounters();
     let (shard, shards) = settings.shard;
     let mut games = Vec::new();
-    for round in 0..settings.games.div_ceil(2) {
+    let (rounds, sides): (usize, &[bool]) = if settings.first_attacks_only {
+        (settings.games, &[true])
+    } else {
+        (settings.games.div_ceil(2), &[true, false])
+    };
+    for round in 0..rounds {
         for (e, &(i, j)) in encounters.iter().enumerate() {
             let pair = round * encounters.len() + e;
             if pair % shards as usize != (shard - 1) as usize {
                 continue;
             }
             let opening = (!order.is_empty()).then(|| order[round % order.len()]);
-            for first_attacks in [true, false] {
+            for &first_attacks in sides {
                 games.push(Scheduled {
                     pair,
                     encounter: e,
@@ -176,6 +190,8 @@ pub struct Finished {
     /// When this game completes its pair: the encounter's first engine's half points in the
     /// pair (0 to 4).
     pub pair_points: Option<usize>,
+    /// Pieces each side lost (attackers, defenders) from where the engines took over.
+    pub captured: [u32; 2],
 }
 
 /// Checks that every engine's protocol can be told the match's rules and openings, then starts
@@ -324,7 +340,7 @@ pub fn run<G: Geometry>(
                 Side::Defenders
             };
             let encounter = &mut summary.encounters[done.game.encounter];
-            encounter.add_game(first_side, &done.ending);
+            encounter.add_game(first_side, &done.ending, done.captured);
             let half = match done.ending.winner() {
                 Some(w) if w == first_side => 2,
                 None => 1,
@@ -414,6 +430,10 @@ fn play<G: Geometry>(
         None => Position::new(start, rules),
     };
     let specs = game.engines.map(|e| settings.engines[e].clone());
+    let pieces = |pos: &Position<G>| {
+        [Side::Attackers, Side::Defenders].map(|side| pos.board().pieces(side).count())
+    };
+    let before = pieces(&pos);
     let mut seats: [Option<Player<G>>; 2] = [None, None];
     let mut end = None;
     for side in [Side::Attackers, Side::Defenders] {
@@ -476,11 +496,13 @@ fn play<G: Geometry>(
         Verdict::of(ending.winner()),
         timeout,
     );
+    let after = pieces(&pos);
     Some(Finished {
         game,
         ending,
         record,
         pair_points: None,
+        captured: [0, 1].map(|i| before[i].saturating_sub(after[i])),
     })
 }
 
@@ -606,6 +628,7 @@ mod tests {
             rules: NamedRules::default(),
             start: Board::start(),
             max_plies: 100,
+            first_attacks_only: false,
             sprt: None,
             shard,
             time_margin: Duration::ZERO,
@@ -629,6 +652,19 @@ mod tests {
         assert_eq!(s.len(), 12);
         assert_eq!(s.iter().filter(|g| g.encounter == 2).count(), 4);
         assert_eq!(schedule(&settings(3, 4, (1, 1))), s, "deterministic");
+    }
+
+    #[test]
+    fn one_sided_matches_give_each_game_an_opening_and_the_first_engine_the_attack() {
+        let mut one_sided = settings(2, 5, (1, 1));
+        one_sided.first_attacks_only = true;
+        one_sided.openings = (0..5).map(|_| one_sided.openings[0].clone()).collect();
+        let s = schedule(&one_sided);
+        assert_eq!(s.len(), 5);
+        assert!(s.iter().all(|g| g.first_attacks && g.engines == [0, 1]));
+        let mut openings: Vec<_> = s.iter().map(|g| g.opening.unwrap()).collect();
+        openings.sort();
+        assert_eq!(openings, [0, 1, 2, 3, 4]);
     }
 
     #[test]

@@ -612,6 +612,7 @@ impl MatchGames {
             rules: self.rules.clone(),
             start: Board::start(),
             max_plies: self.max_plies,
+            first_attacks_only: false,
             sprt: None,
             shard: (1, 1),
             time_margin: self.time_margin,

@@ -59,6 +59,11 @@ pub struct Encounter {
     pub by_side: [[u64; 3]; 2],
     /// How games ended: `attackers won: king escaped`, `NAME forfeited: time loss`, ...
     pub endings: BTreeMap<String, u64>,
+    /// With the first engine as attackers, then as defenders: the pieces the attackers and
+    /// the defenders lost, over all those games. Whether a side ahead makes progress shows
+    /// here: a ring that captures nothing draws at the ply limit.
+    #[serde(default)]
+    pub captured: [[u64; 2]; 2],
 }
 
 impl Encounter {
@@ -70,8 +75,12 @@ impl Encounter {
         }
     }
 
-    /// Counts a game in which the first engine played `first_side`.
-    pub fn add_game(&mut self, first_side: Side, ending: &Ending) {
+    /// Counts a game in which the first engine played `first_side`, and the pieces each side
+    /// lost in it (attackers, defenders).
+    pub fn add_game(&mut self, first_side: Side, ending: &Ending, captured: [u32; 2]) {
+        for (total, n) in self.captured[first_side.index()].iter_mut().zip(captured) {
+            *total += u64::from(n);
+        }
         let col = match ending.winner() {
             Some(w) if w == first_side => 0,
             None => 1,
@@ -110,6 +119,11 @@ impl Encounter {
         }
         for (k, v) in &other.endings {
             *self.endings.entry(k.clone()).or_default() += v;
+        }
+        for (row, other_row) in self.captured.iter_mut().zip(other.captured) {
+            for (a, b) in row.iter_mut().zip(other_row) {
+                *a += b;
+            }
         }
     }
 
@@ -191,10 +205,16 @@ impl Encounter {
         }
         for (i, side) in ["attackers", "defenders"].iter().enumerate() {
             let [w, d, l] = self.by_side[i];
+            // A one-sided match (`--first-attacks-only`) has no games of the other side.
+            if w + d + l == 0 && self.games() > 0 {
+                continue;
+            }
             let n = (w + d + l).max(1) as f64;
+            let [lost_a, lost_d] = self.captured[i].map(|c| c as f64 / n);
             let _ = writeln!(
                 out,
-                "{} as {side}: W {w} D {d} L {l}, {:.1} %",
+                "{} as {side}: W {w} D {d} L {l}, {:.1} %; pieces lost a game: attackers \
+                 {lost_a:.1}, defenders {lost_d:.1}",
                 self.first,
                 100.0 * (w as f64 + d as f64 / 2.0) / n
             );
@@ -382,10 +402,12 @@ mod tests {
         e.add_game(
             Side::Attackers,
             &Ending::Rules(Outcome::win(Side::Attackers, Reason::KingCaptured)),
+            [2, 5],
         );
         e.add_game(
             Side::Defenders,
             &Ending::Rules(Outcome::draw(Reason::Repetition)),
+            [1, 0],
         );
         e.add_pair(3);
         e
@@ -418,7 +440,10 @@ mod tests {
         assert_eq!(e.pentanomial, [0, 0, 0, 1, 0]);
         let report = e.report(None);
         assert!(report.contains("Games: 2, Wins: 1, Losses: 0, Draws: 1, Points: 1.5 (75.00 %)"));
-        assert!(report.contains("a as attackers: W 1 D 0 L 0, 100.0 %"));
+        assert!(report.contains(
+            "a as attackers: W 1 D 0 L 0, 100.0 %; pieces lost a game: attackers 2.0, defenders 5.0"
+        ));
+        assert_eq!(e.captured, [[2, 5], [1, 0]]);
         assert!(report.contains("Endings: attackers won: king captured 1, draw: repetition 1"));
     }
 
@@ -430,6 +455,7 @@ mod tests {
         bc.add_game(
             Side::Attackers,
             &Ending::Rules(Outcome::win(Side::Defenders, Reason::KingEscaped)),
+            [0, 0],
         );
         s.encounters.push(bc);
         let report = s.report();
@@ -459,6 +485,7 @@ mod tests {
         assert_eq!(merged.shards, vec![(1, 2), (2, 2)]);
         assert_eq!(merged.encounters[0].pentanomial, [0, 0, 0, 2, 0]);
         assert_eq!(merged.encounters[0].endings["draw: repetition"], 2);
+        assert_eq!(merged.encounters[0].captured, [[4, 10], [2, 0]]);
         let back = Summary::from_json(&merged.to_json()).unwrap();
         assert_eq!(back, merged);
         assert!(
@@ -495,6 +522,7 @@ mod tests {
                 name: "a".into(),
                 kind: crate::tournament::player::Forfeit::Resigned,
             },
+            [0, 3],
         );
         let json = s.to_json();
         assert_eq!(Summary::from_json(&json).unwrap().to_json(), json);
@@ -548,7 +576,17 @@ mod tests {
         "a lost by resignation": 1,
         "attackers won: king captured": 1,
         "draw: repetition": 1
-      }
+      },
+      "captured": [
+        [
+          2,
+          5
+        ],
+        [
+          1,
+          3
+        ]
+      ]
     }
   ]
 }"#;

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The attackers' yardstick (issue 46): Hnefi's attackers at 10 ms a move against the same build
+# defending at 500 ms, the deep defense that Hnefi's own equal-time self-play never meets.
+#
+#   scripts/attackers-yardstick.sh [--engine BIN] [--runner BIN] [--part odds|stuck|both]
+#       [--games N] [--concurrency C] [--fast SECONDS] [--deep SECONDS] [--seed S]
+#       [--each 'KEY=VALUE ...'] [--fast-words 'KEY=VALUE ...'] OUTDIR
+#
+# odds:  N games (default 100) from positions/openings-balanced.txt, the fast side always
+#        attacking, drawn at ply 300.
+# stuck: the 16 positions of positions/stuck-attackers.fen, where the fast attackers once
+#        surrounded the king and then shuffled, 200 plies each.
+# Each part writes OUTDIR/PART.csv (the games), OUTDIR/PART.json (the summary) and
+# OUTDIR/PART.txt (the report: W/D/L as attackers, how the games ended, pieces lost a game).
+# A part whose .json exists is finished and skipped: a killed run, run again, starts over
+# the part it was in and keeps the ones before.
+# --engine is the build under test (default: target/release/hnefi); --runner plays the match
+# and needs --first-attacks-only (default: the engine). --each gives both sides `hnefi match`
+# engine words (option.Hash=64), --fast-words the fast side alone. Timing matters:
+# give each game a core (concurrency at most the cores). On the lent 16-core machine (the
+# `device` tool), copy the builds into an ignored folder of the repository, carry it, and run
+#   scripts/attackers-yardstick.sh --engine .dev/hnefi --concurrency 16 $OUT/NAME
+# (100 odds games and the 16 stuck positions took about 2 and 1 minutes there for a42efb7).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+engine=target/release/hnefi runner="" part=both games=100 concurrency=1
+fast=0.01 deep=0.5 seed=46 out="" each="" fast_words=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --engine) engine=$2; shift 2 ;;
+        --runner) runner=$2; shift 2 ;;
+        --part) part=$2; shift 2 ;;
+        --games) games=$2; shift 2 ;;
+        --concurrency) concurrency=$2; shift 2 ;;
+        --fast) fast=$2; shift 2 ;;
+        --deep) deep=$2; shift 2 ;;
+        --seed) seed=$2; shift 2 ;;
+        --each) each=$2; shift 2 ;;
+        --fast-words) fast_words=$2; shift 2 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
+        -*) echo "attackers-yardstick: unknown option $1 (see --help)" >&2; exit 2 ;;
+        *) out=$1; shift ;;
+    esac
+done
+[ -n "$out" ] || { echo "attackers-yardstick: give an output folder (see --help)" >&2; exit 2; }
+runner=${runner:-$engine}
+for bin in "$engine" "$runner"; do
+    [ -x "$bin" ] || { echo "attackers-yardstick: $bin is not an executable" >&2; exit 2; }
+done
+case "$part" in odds|stuck|both) ;; *)
+    echo "attackers-yardstick: --part is odds, stuck or both, not $part" >&2; exit 2 ;;
+esac
+mkdir -p "$out"
+engine=$(realpath "$engine")
+
+play() { # NAME OPENINGS GAMES PLIES
+    local name=$1
+    if [ -e "$out/$name.json" ]; then
+        echo "attackers-yardstick: $out/$name.json exists, $name skipped" >&2
+        return
+    fi
+    rm -f "$out/$name.csv"
+    # Word lists split on spaces on purpose: one KEY=VALUE word each.
+    # shellcheck disable=SC2086
+    "$runner" match --first-attacks-only \
+        --engine cmd="$engine" name=fast st="$fast" $fast_words \
+        --engine cmd="$engine" name=deep st="$deep" \
+        ${each:+--each $each} \
+        --openings "$2" --games "$3" --max-plies "$4" --seed "$seed" \
+        --concurrency "$concurrency" --records "$out/$name.csv" --json "$out/$name.json.part" \
+        --report-every 4 | tee "$out/$name.txt"
+    mv "$out/$name.json.part" "$out/$name.json"
+}
+
+if [ "$part" != odds ]; then
+    stuck=$(grep -vc '^#' positions/stuck-attackers.fen)
+    play stuck positions/stuck-attackers.fen "$stuck" 200
+fi
+if [ "$part" != stuck ]; then
+    play odds positions/openings-balanced.txt "$games" 300
+fi
