@@ -31,6 +31,10 @@ pub struct DatagenArgs {
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
+    /// Nodes searched per move by the defenders alone, for games against a deeper defense
+    /// than the attackers' (default: --nodes).
+    #[arg(long)]
+    pub defender_nodes: Option<u64>,
     /// Nodes searched to judge whether a start is even (default: 4 x --nodes).
     #[arg(long)]
     pub balance_nodes: Option<u64>,
@@ -151,6 +155,7 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
         rules,
         start,
         nodes: args.nodes,
+        defender_nodes: args.defender_nodes,
         balance_nodes: args.balance_nodes.unwrap_or(args.nodes.saturating_mul(4)),
         book_plies,
         random_plies: args
@@ -181,12 +186,16 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
     let (mut file, skip) = open_output::<G>(&output, &settings, &header, args.skip_existing)?;
     let todo = settings.shard_games().filter(|g| !skip.contains(g)).count() as u64;
     note!(
-        "datagen: {todo} games to play (shard {}, {} already in {}), {} nodes a move, \
+        "datagen: {todo} games to play (shard {}, {} already in {}), {} nodes a move{}, \
          {} evaluation, {} openings of {} plies",
         format_args!("{}/{}", settings.shard.0, settings.shard.1),
         skip.len(),
         output.display(),
         settings.nodes,
+        match settings.defender_nodes {
+            Some(n) => format!(" ({n} for the defenders)"),
+            None => String::new(),
+        },
         args.eval.describe(),
         book.len(),
         settings.book_plies

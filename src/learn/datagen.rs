@@ -73,6 +73,11 @@ pub struct DatagenSettings {
     pub start: String,
     /// Nodes searched per move.
     pub nodes: u64,
+    /// Nodes searched per move by the defenders, when they get more than the attackers: a
+    /// deep defense, against which surrounding the king without capturing draws, as it does
+    /// against strong engines, rather than wins, as it does against an equal defense. `None`:
+    /// `nodes`.
+    pub defender_nodes: Option<u64>,
     /// Nodes searched to judge whether a start is even.
     pub balance_nodes: u64,
     /// Plies of a real game's opening at the start.
@@ -107,6 +112,7 @@ impl Default for DatagenSettings {
             rules: Rules::default(),
             start: crate::board::START_FEN.to_string(),
             nodes: 5000,
+            defender_nodes: None,
             balance_nodes: 20_000,
             book_plies: 8,
             random_plies: 2,
@@ -127,7 +133,8 @@ impl Default for DatagenSettings {
 #[derive(Debug, thiserror::Error)]
 pub enum DatagenError {
     #[error(
-        "nodes per move and nodes to judge a start must be at least 1 (--nodes, --balance-nodes)"
+        "nodes per move and nodes to judge a start must be at least 1 (--nodes, \
+         --defender-nodes, --balance-nodes)"
     )]
     NoNodes,
     #[error("the balance band must be 0 cp or more (--balance), not {0}")]
@@ -229,7 +236,7 @@ pub const HEADER_KIND: &str = "datagen";
 
 impl DatagenSettings {
     pub fn check(&self) -> Result<(), DatagenError> {
-        if self.nodes == 0 || self.balance_nodes == 0 {
+        if self.nodes == 0 || self.balance_nodes == 0 || self.defender_nodes == Some(0) {
             return Err(DatagenError::NoNodes);
         }
         if self.balance < 0 {
@@ -269,8 +276,14 @@ impl DatagenSettings {
             Some(net) => format!("{:016x}", crate::shard::fnv1a(&net.to_bytes())),
             None => "built-in".to_string(),
         };
+        // Only runs with a deep defense name it, so that older runs' headers, and resuming
+        // them, stay as they were.
+        let defense = match self.defender_nodes {
+            Some(n) => format!("defender nodes {n}; "),
+            None => String::new(),
+        };
         let settings = format!(
-            "games {}; seed {}; nodes {}; balance nodes {}; book plies {} ({} openings, {:016x}); \
+            "games {}; seed {}; nodes {}; {defense}balance nodes {}; book plies {} ({} openings, {:016x}); \
              random plies {}; balance {} cp; max plies {}; adjudicate {} cp for {} plies; \
              duplicates skipped; hash {} MB; eval {:?}; net {net}; start {}; rules {:?}",
             self.games,
@@ -461,7 +474,11 @@ pub fn play_game<G: Size>(
         if pos.plies() >= settings.max_plies {
             break GameResult::Draw;
         }
-        let found = searched(engine, &pos, settings.nodes);
+        let nodes = match pos.side_to_move() {
+            Side::Defenders => settings.defender_nodes.unwrap_or(settings.nodes),
+            Side::Attackers => settings.nodes,
+        };
+        let found = searched(engine, &pos, nodes);
         let Some(mv) = found.best else {
             // Only a finished game has no move, and that was looked at above.
             break GameResult::Draw;
@@ -917,6 +934,10 @@ mod tests {
         let bad = [
             DatagenSettings { nodes: 0, ..tiny() },
             DatagenSettings {
+                defender_nodes: Some(0),
+                ..tiny()
+            },
+            DatagenSettings {
                 balance: -1,
                 ..tiny()
             },
@@ -1055,6 +1076,27 @@ mod tests {
         assert_eq!(book_from_games(GAMES, 4, rules).len(), 3);
         assert_eq!(book_from_games(GAMES, 9, rules).len(), 1);
         assert!(book_from_games(GAMES, 10, rules).is_empty());
+    }
+
+    /// A deep defense searches more at the defenders' moves only: the game's start is the
+    /// same, its line is not, and the run is another run. A run without one keeps the header
+    /// it always had, so that older runs still resume.
+    #[test]
+    fn a_deep_defense_is_another_run_with_the_same_starts() {
+        let s = tiny();
+        let deep = DatagenSettings {
+            defender_nodes: Some(4 * s.nodes),
+            ..tiny()
+        };
+        let book = book_from_games(GAMES, s.book_plies, s.rules);
+        let header = s.header(&book).settings;
+        assert!(!header.contains("defender nodes"), "{header}");
+        assert!(deep.header(&book).settings.contains("defender nodes 600;"));
+        assert_ne!(s.header(&book).hash, deep.header(&book).hash);
+        let even = play_game(&s, &book, 1, &mut engine()).unwrap();
+        let deeper = play_game(&deep, &book, 1, &mut engine()).unwrap();
+        assert_eq!(even.samples[0].board, deeper.samples[0].board);
+        assert_ne!(even.text(), deeper.text());
     }
 
     #[test]
