@@ -4,7 +4,7 @@
 #
 #   scripts/attackers-yardstick.sh [--engine BIN] [--runner BIN] [--part odds|stuck|both]
 #       [--games N] [--concurrency C] [--fast SECONDS] [--deep SECONDS] [--seed S]
-#       [--each 'KEY=VALUE ...'] [--fast-words 'KEY=VALUE ...'] OUTDIR
+#       [--each 'KEY=VALUE ...'] [--fast-words 'KEY=VALUE ...'] [--deep-words '...'] OUTDIR
 #
 # odds:  N games (default 100) from positions/openings-balanced.txt, the fast side always
 #        attacking, drawn at ply 300.
@@ -16,15 +16,17 @@
 # the part it was in and keeps the ones before.
 # --engine is the build under test (default: target/release/hnefi); --runner plays the match
 # and needs --first-attacks-only (default: the engine). --each gives both sides `hnefi match`
-# engine words (option.Hash=64), --fast-words the fast side alone. Timing matters:
+# engine words (option.Hash=64), --fast-words and --deep-words one side alone. Timing matters:
 # give each game a core (concurrency at most the cores). On the lent 16-core machine (the
 # `device` tool), copy the builds into an ignored folder of the repository, carry it, and run
 #   scripts/attackers-yardstick.sh --engine .dev/hnefi --concurrency 16 $OUT/NAME
 # (100 odds games and the 16 stuck positions took about 2 and 1 minutes there for a42efb7).
+# On a loaded machine, limit by nodes instead, about as many as those times search:
+#   --fast 60 --deep 60 --fast-words nodes=6000 --deep-words nodes=150000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 engine=target/release/hnefi runner="" part=both games=100 concurrency=1
-fast=0.01 deep=0.5 seed=46 out="" each="" fast_words=""
+fast=0.01 deep=0.5 seed=46 out="" each="" fast_words="" deep_words=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --engine) engine=$2; shift 2 ;;
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
         --seed) seed=$2; shift 2 ;;
         --each) each=$2; shift 2 ;;
         --fast-words) fast_words=$2; shift 2 ;;
+        --deep-words) deep_words=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
         -*) echo "attackers-yardstick: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) out=$1; shift ;;
@@ -64,7 +67,7 @@ play() { # NAME OPENINGS GAMES PLIES
     # shellcheck disable=SC2086
     "$runner" match --first-attacks-only \
         --engine cmd="$engine" name=fast st="$fast" $fast_words \
-        --engine cmd="$engine" name=deep st="$deep" \
+        --engine cmd="$engine" name=deep st="$deep" $deep_words \
         ${each:+--each $each} \
         --openings "$2" --games "$3" --max-plies "$4" --seed "$seed" \
         --concurrency "$concurrency" --records "$out/$name.csv" --json "$out/$name.json.part" \
