@@ -86,6 +86,10 @@ pub struct Legal {
 pub struct View {
     /// Counts the changes of the position searched: info of another generation is stale.
     pub generation: u64,
+    /// Counts the views the session made: of two views, the page keeps the later. An answer
+    /// to a request may reach the page after the event that followed it (a search that ended
+    /// at once), with the same generation.
+    pub serial: u64,
     pub side: u8,
     pub rules: String,
     /// The board shown, with the last move and its captures, as SVG markup.
