@@ -470,3 +470,64 @@ fn tactics_shows_its_progress_at_a_terminal_only() {
     assert!(ok && out.starts_with("win in "), "{err}");
     assert!(err.is_empty(), "no bar into a pipe: {err:?}");
 }
+
+/// Runs the real `hnefi` with `args` in `dir`: its exit status, standard output and error.
+fn hnefi_in(dir: &common::Outside, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .current_dir(&dir.0)
+        .args(args)
+        .output()
+        .expect("run hnefi");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Every refusal, clap's of a command line and hnefi's of a command, reads `hnefi: why`;
+/// clap's keep their advice, and their status 2.
+#[test]
+fn every_error_is_in_one_style() {
+    let dir = common::Outside::new("errors");
+    for (args, status, start) in [
+        (
+            &["--bogus"][..],
+            2,
+            "hnefi: unexpected argument '--bogus' found",
+        ),
+        (&["perft", "x"], 2, "hnefi: invalid value 'x' for '<DEPTH>'"),
+        (
+            &["serve", "--port", "99999"],
+            2,
+            "hnefi: invalid value '99999' for '--port <PORT>'",
+        ),
+        (
+            &["perft", "2", "--threads", "0"],
+            1,
+            "hnefi: --threads 0: must be",
+        ),
+        (
+            &["board", "--fen", "11/11 a"],
+            1,
+            "hnefi: a board of side 2: ",
+        ),
+    ] {
+        let (code, out, err) = hnefi_in(&dir, args);
+        assert_eq!((code, out.as_str()), (Some(status), ""), "{args:?}: {err}");
+        assert!(err.starts_with(start), "{args:?}: {err}");
+        assert!(
+            !err.lines().any(|l| l.starts_with("error")),
+            "{args:?}: {err}"
+        );
+    }
+    let (_, _, err) = hnefi_in(&dir, &["perft", "--bogus"]);
+    assert!(
+        err.contains("Usage: hnefi perft") && err.contains("try '--help'"),
+        "{err}"
+    );
+    // Help is no error: on standard output, status 0.
+    let (code, out, err) = hnefi_in(&dir, &["perft", "--help"]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(out.starts_with("For engine developers"), "{out}");
+}
