@@ -485,6 +485,72 @@ fn hnefi_in(dir: &common::Outside, args: &[&str]) -> (Option<i32>, String, Strin
     )
 }
 
+/// From a folder of their own, a player annotates a real game by its number alone, and a
+/// file that is not there is named as missing, with what to give instead.
+#[test]
+fn annotate_takes_the_built_in_games_and_names_a_missing_file() {
+    let dir = common::Outside::new("annotate");
+    let (status, out, err) = hnefi_in(&dir, &["annotate", "data/copenhagen.csv", "--game", "541"]);
+    assert_eq!((status, out.as_str()), (Some(1), ""), "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "hnefi: no such file: data/copenhagen.csv; for game 541 of the real games built into \
+         hnefi (data/copenhagen.csv), leave the file out: hnefi annotate --game 541"
+    );
+    let (status, _, err) = hnefi_in(&dir, &["annotate", "games/final.otg"]);
+    assert_eq!(status, Some(1));
+    assert!(
+        err.starts_with("hnefi: no such file: games/final.otg; give a file of records"),
+        "{err}"
+    );
+    // Moves are still a game, not a file.
+    let (status, out, err) = hnefi_in(&dir, &["annotate", "d1-d3", "--depth", "1"]);
+    assert!(
+        status == Some(0) && out.starts_with("<!DOCTYPE html>"),
+        "{err}"
+    );
+
+    // `--game N` alone: game N of the real games built in, the page written where asked.
+    let (status, _, err) = hnefi_in(
+        &dir,
+        &[
+            "annotate", "--game", "541", "--depth", "1", "-o", "541.html",
+        ],
+    );
+    assert_eq!(status, Some(0), "{err}");
+    assert!(err.trim_end().ends_with("; wrote 541.html"), "{err}");
+    let page = std::fs::read_to_string(dir.0.join("541.html")).expect("541.html");
+    assert!(
+        page.contains("copenhagen.csv (built in), line 541"),
+        "the report names its game"
+    );
+    assert!(page.contains("a4"), "game 541 ends with the king on a4");
+    // At a terminal, the page's file is named after the built-in file and the line.
+    let (ok, _, err) = hnefi_at_terminal(
+        &dir.0,
+        &["annotate", "--game", "3", "--depth", "1"],
+        Terminal::Stdout,
+    );
+    assert!(ok && err.contains("wrote copenhagen-3.html"), "{err}");
+    assert!(dir.0.join("copenhagen-3.html").is_file());
+    let (status, _, err) = hnefi_in(&dir, &["annotate", "--game", "99999"]);
+    assert_eq!(status, Some(1));
+    assert_eq!(
+        err.trim_end(),
+        "hnefi: data/copenhagen.csv (built in) has no readable game on line 99999"
+    );
+    // Neither a game nor --game: the command line says what is missing.
+    let (status, _, err) = hnefi_in(&dir, &["annotate"]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.starts_with(
+            "hnefi: the following required arguments were not provided:\n  \
+                         <GAME|--game <LINE>>"
+        ),
+        "{err}"
+    );
+}
+
 /// Every refusal, clap's of a command line and hnefi's of a command, reads `hnefi: why`;
 /// clap's keep their advice, and their status 2.
 #[test]
