@@ -551,6 +551,39 @@ fn annotate_takes_the_built_in_games_and_names_a_missing_file() {
     );
 }
 
+/// `eval` gives every figure in centipawns, as `analyse` does: the table, the side to move's
+/// score and the network's.
+#[test]
+fn eval_speaks_one_unit() {
+    let dir = common::Outside::new("eval");
+    let (status, out, err) = hnefi_in(&dir, &["eval", "--moves", "d1-d3"]);
+    assert_eq!(status, Some(0), "{err}");
+    assert!(
+        out.starts_with("term               attackers' view (cp)\n"),
+        "{out}"
+    );
+    let pawns = out
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit());
+    assert!(!pawns, "a figure in pawns:\n{out}");
+    for start in [
+        "side to move (defenders): ",
+        "network correction to the hand evaluation: ",
+        "side to move (defenders), with the network: ",
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no {start:?} in\n{out}"));
+        let figure = line[start.len()..].split_whitespace().collect::<Vec<_>>();
+        assert!(
+            figure[0].parse::<i32>().is_ok() && figure[1] == "cp",
+            "{line}"
+        );
+    }
+}
+
 /// Every refusal, clap's of a command line and hnefi's of a command, reads `hnefi: why`;
 /// clap's keep their advice, and their status 2.
 #[test]
