@@ -217,8 +217,7 @@ mod tests {
     fn command_line_errors_are_in_hnefis_style() {
         let refused = command()
             .try_get_matches_from(["hnefi", "perft", "--bogus"])
-            .err()
-            .expect("an unknown flag is refused");
+            .expect_err("an unknown flag is refused");
         let text = hnefi_style(&refused.render().to_string());
         assert!(
             text.starts_with("hnefi: unexpected argument '--bogus' found"),

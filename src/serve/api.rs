@@ -140,8 +140,9 @@ pub struct Line {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum Event {
-    /// The game changed on the server's side (the engine moved).
-    State(View),
+    /// The game changed on the server's side (the engine moved, a search ended). Boxed, as a
+    /// view is large beside a line, and the event queue holds either.
+    State(Box<View>),
     Info(Line),
 }
 

@@ -275,7 +275,7 @@ fn run(mut desk: Desk, inbox: Receiver<Msg>, wire: Wire, timeouts: Timeouts) {
             }
             Ok(Msg::Searched(generation)) => {
                 if desk.searched(generation) {
-                    wire.event(Event::State(desk.view(None)));
+                    wire.event(Event::State(Box::new(desk.view(None))));
                 }
             }
             Ok(Msg::Attached) => {
