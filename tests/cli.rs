@@ -470,3 +470,163 @@ fn tactics_shows_its_progress_at_a_terminal_only() {
     assert!(ok && out.starts_with("win in "), "{err}");
     assert!(err.is_empty(), "no bar into a pipe: {err:?}");
 }
+
+/// Runs the real `hnefi` with `args` in `dir`: its exit status, standard output and error.
+fn hnefi_in(dir: &common::Outside, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .current_dir(&dir.0)
+        .args(args)
+        .output()
+        .expect("run hnefi");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// From a folder of their own, a player annotates a real game by its number alone, and a
+/// file that is not there is named as missing, with what to give instead.
+#[test]
+fn annotate_takes_the_built_in_games_and_names_a_missing_file() {
+    let dir = common::Outside::new("annotate");
+    let (status, out, err) = hnefi_in(&dir, &["annotate", "data/copenhagen.csv", "--game", "541"]);
+    assert_eq!((status, out.as_str()), (Some(1), ""), "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "hnefi: no such file: data/copenhagen.csv; for game 541 of the real games built into \
+         hnefi (data/copenhagen.csv), leave the file out: hnefi annotate --game 541"
+    );
+    let (status, _, err) = hnefi_in(&dir, &["annotate", "games/final.otg"]);
+    assert_eq!(status, Some(1));
+    assert!(
+        err.starts_with("hnefi: no such file: games/final.otg; give a file of records"),
+        "{err}"
+    );
+    // Moves are still a game, not a file.
+    let (status, out, err) = hnefi_in(&dir, &["annotate", "d1-d3", "--depth", "1"]);
+    assert!(
+        status == Some(0) && out.starts_with("<!DOCTYPE html>"),
+        "{err}"
+    );
+
+    // `--game N` alone: game N of the real games built in, the page written where asked.
+    let (status, _, err) = hnefi_in(
+        &dir,
+        &[
+            "annotate", "--game", "541", "--depth", "1", "-o", "541.html",
+        ],
+    );
+    assert_eq!(status, Some(0), "{err}");
+    assert!(err.trim_end().ends_with("; wrote 541.html"), "{err}");
+    let page = std::fs::read_to_string(dir.0.join("541.html")).expect("541.html");
+    assert!(
+        page.contains("copenhagen.csv (built in), line 541"),
+        "the report names its game"
+    );
+    assert!(page.contains("a4"), "game 541 ends with the king on a4");
+    // At a terminal, the page's file is named after the built-in file and the line.
+    let (ok, _, err) = hnefi_at_terminal(
+        &dir.0,
+        &["annotate", "--game", "3", "--depth", "1"],
+        Terminal::Stdout,
+    );
+    assert!(ok && err.contains("wrote copenhagen-3.html"), "{err}");
+    assert!(dir.0.join("copenhagen-3.html").is_file());
+    let (status, _, err) = hnefi_in(&dir, &["annotate", "--game", "99999"]);
+    assert_eq!(status, Some(1));
+    assert_eq!(
+        err.trim_end(),
+        "hnefi: data/copenhagen.csv (built in) has no readable game on line 99999"
+    );
+    // Neither a game nor --game: the command line says what is missing.
+    let (status, _, err) = hnefi_in(&dir, &["annotate"]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.starts_with(
+            "hnefi: the following required arguments were not provided:\n  \
+                         <GAME|--game <LINE>>"
+        ),
+        "{err}"
+    );
+}
+
+/// `eval` gives every figure in centipawns, as `analyse` does: the table, the side to move's
+/// score and the network's.
+#[test]
+fn eval_speaks_one_unit() {
+    let dir = common::Outside::new("eval");
+    let (status, out, err) = hnefi_in(&dir, &["eval", "--moves", "d1-d3"]);
+    assert_eq!(status, Some(0), "{err}");
+    assert!(
+        out.starts_with("term               attackers' view (cp)\n"),
+        "{out}"
+    );
+    let pawns = out
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit());
+    assert!(!pawns, "a figure in pawns:\n{out}");
+    for start in [
+        "side to move (defenders): ",
+        "network correction to the hand evaluation: ",
+        "side to move (defenders), with the network: ",
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no {start:?} in\n{out}"));
+        let figure = line[start.len()..].split_whitespace().collect::<Vec<_>>();
+        assert!(
+            figure[0].parse::<i32>().is_ok() && figure[1] == "cp",
+            "{line}"
+        );
+    }
+}
+
+/// Every refusal, clap's of a command line and hnefi's of a command, reads `hnefi: why`;
+/// clap's keep their advice, and their status 2.
+#[test]
+fn every_error_is_in_one_style() {
+    let dir = common::Outside::new("errors");
+    for (args, status, start) in [
+        (
+            &["--bogus"][..],
+            2,
+            "hnefi: unexpected argument '--bogus' found",
+        ),
+        (&["perft", "x"], 2, "hnefi: invalid value 'x' for '<DEPTH>'"),
+        (
+            &["serve", "--port", "99999"],
+            2,
+            "hnefi: invalid value '99999' for '--port <PORT>'",
+        ),
+        (
+            &["perft", "2", "--threads", "0"],
+            1,
+            "hnefi: --threads 0: must be",
+        ),
+        (
+            &["board", "--fen", "11/11 a"],
+            1,
+            "hnefi: a board of side 2: ",
+        ),
+    ] {
+        let (code, out, err) = hnefi_in(&dir, args);
+        assert_eq!((code, out.as_str()), (Some(status), ""), "{args:?}: {err}");
+        assert!(err.starts_with(start), "{args:?}: {err}");
+        assert!(
+            !err.lines().any(|l| l.starts_with("error")),
+            "{args:?}: {err}"
+        );
+    }
+    let (_, _, err) = hnefi_in(&dir, &["perft", "--bogus"]);
+    assert!(
+        err.contains("Usage: hnefi perft") && err.contains("try '--help'"),
+        "{err}"
+    );
+    // Help is no error: on standard output, status 0.
+    let (code, out, err) = hnefi_in(&dir, &["perft", "--help"]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(out.starts_with("For engine developers"), "{out}");
+}

@@ -88,6 +88,90 @@ fn another_address_is_served_with_a_warning() {
     assert!(err.contains("warning: listening on 0.0.0.0"), "{err}");
 }
 
+/// `--host` takes a host name, as people write it: the server listens on its address and
+/// answers to the name as to its own. A name that resolves to nothing is refused with why.
+#[test]
+fn a_host_name_is_resolved_and_answered_to() {
+    let dir = common::Outside::new("serve-host");
+    let server = Server::start_in(&dir.0, &["--host", "localhost"]);
+    let port = server.authority.rsplit(':').next().unwrap();
+    let named = format!("Host: localhost:{port}\r\nOrigin: http://localhost:{port}\r\n");
+    assert_eq!(server.raw("GET", "/", &named, "").0, 200);
+    assert_eq!(server.request("GET", "/", "").0, 200);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .current_dir(&dir.0)
+        .args(["serve", "--port", "0", "--host", "no-such-host.invalid"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && out.stdout.is_empty(), "{err}");
+    assert!(
+        err.starts_with("hnefi: --host no-such-host.invalid: cannot find its address (")
+            && err.contains("give an IP address"),
+        "{err}"
+    );
+}
+
+/// `--open` where no browser can be opened says so on standard error, the address on
+/// standard output as ever: the opener missing, or failing (xdg-open finds no browser).
+#[cfg(unix)]
+#[test]
+fn open_says_when_no_browser_could_be_opened() {
+    use std::io::BufRead;
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::Outside::new("serve-open");
+    let failing = dir.0.join("failing");
+    let none = dir.0.join("none");
+    std::fs::create_dir_all(&failing).unwrap();
+    std::fs::create_dir_all(&none).unwrap();
+    for opener in ["xdg-open", "open"] {
+        let script = failing.join(opener);
+        // As xdg-open does when it finds no browser: status 3.
+        std::fs::write(&script, "#!/bin/sh\nexit 3\n").unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for (path, why) in [
+        (&failing, "failed (exit status: 3)"),
+        (&none, "cannot run "),
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hnefi"))
+            .current_dir(&dir.0)
+            .args(["serve", "--port", "0", "--open"])
+            .env("PATH", path)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut url = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut url)
+            .unwrap();
+        assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+        // The note is read on a thread, so that a server that never writes it fails the
+        // test after a minute rather than hanging it.
+        let stderr = child.stderr.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let _ = tx.send(line);
+            }
+        });
+        let line = rx.recv_timeout(Duration::from_secs(60));
+        let _ = child.kill();
+        let _ = child.wait();
+        let line = line.expect("a note on standard error");
+        assert!(
+            line.starts_with("hnefi: no browser could be opened: ")
+                && line.contains(why)
+                && line.ends_with(&format!("; open {} in a browser", url.trim())),
+            "{line}"
+        );
+    }
+}
+
 #[test]
 fn bad_requests_get_a_4xx_with_their_reason() {
     let server = Server::start(&[]);

@@ -269,6 +269,76 @@ fn analysis_follows_the_game_and_moves_are_taken_back() {
     );
 }
 
+/// The analysis bar's state, its words, the button's word and the lines and arrows shown, at
+/// one moment of the page, once the bar is in `state` with `lines` lines listed.
+fn bar_in(state: &str, lines: usize) -> String {
+    format!(
+        "const bar = document.getElementById('evalbar');\
+         return bar.dataset.state === '{state}' &&\
+           document.querySelectorAll('#lines-shown .line').length === {lines} &&\
+           [bar.querySelector('.state').textContent,\
+           document.getElementById('analyse').textContent,\
+           document.querySelectorAll('#lines-shown .line').length,\
+           document.querySelectorAll('#table .arrows .arrow').length, bar.className];"
+    )
+}
+
+#[test]
+fn a_solved_position_stays_analysed_through_the_games_end_and_back() {
+    let Some((chromium, driver)) = browser() else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let page = Session::start(&chromium, &driver, true);
+    new_game(&page, &server, "brandubh", "both", 20, 1000);
+    // The king on c7 escapes to the corner a7 or g7 in one move.
+    let fen = "2k4/7/7/1a5/4a2/a6/7 d";
+    page.execute(&format!(
+        "document.getElementById('load-text').value = '{fen}'"
+    ));
+    page.click(&page.find("#load"));
+    page.wait(&format!(
+        "return document.getElementById('fen').value === '{fen}'"
+    ));
+    page.click(&page.find("#analyse"));
+    page.wait("return document.getElementById('analyse').textContent === 'Stop'");
+    // One line, so that the search ends as soon as the win is proven (three lines would
+    // search on to the deepest); until then a search of three may have ended too.
+    page.click(&page.find("#lines option[value='1']"));
+    let solved = serde_json::json!(["defenders win in 1", "Stop", 1, 1, ""]);
+    // The search has ended (its `state` event came): the analysis is still on, and the bar,
+    // the line and its arrow say the result.
+    assert_eq!(page.wait(&bar_in("done", 1)), solved);
+    let title = page.execute("return document.getElementById('evalbar').title");
+    assert!(title.as_str().unwrap().ends_with("search ended"), "{title}");
+    // The winning move played from the line: the game's end is on the bar, the analysis on.
+    page.click_live("#lines-shown .line .pv");
+    page.wait("return document.getElementById('status').dataset.state === 'over'");
+    assert_eq!(
+        page.wait(&bar_in("over", 0)),
+        serde_json::json!(["", "Stop", 0, 0, ""])
+    );
+    assert_eq!(
+        page.execute("return document.querySelector('#evalbar .defenders').textContent"),
+        "100% Defenders"
+    );
+    // Stepping back analyses the position shown again, and so does a move from it.
+    page.press(key::LEFT);
+    page.wait("return document.getElementById('status').dataset.ply === '0'");
+    assert_eq!(page.wait(&bar_in("done", 1)), solved);
+    page.click(&page.find("#table .hit[data-square='c7']"));
+    page.click(&page.find("#table .hit.target[data-square='c5']"));
+    page.wait("return document.getElementById('status').dataset.ply === '1'");
+    let next = page.wait(
+        "const bar = document.getElementById('evalbar');\
+         return document.querySelectorAll('#lines-shown .line').length === 1 &&\
+           [bar.dataset.state === 'analysing' || bar.dataset.state === 'done',\
+            document.getElementById('analyse').textContent,\
+            document.querySelectorAll('#table .arrows .arrow').length];",
+    );
+    assert_eq!(next, serde_json::json!([true, "Stop", 1]));
+}
+
 /// Every piece drawn, as its square and kind (`f6#k`), sorted: the square is the one to click
 /// under the piece's centre on the page, wherever the drawing put it.
 const PIECES: &str = "const svg = document.querySelector('#table svg');\

@@ -129,12 +129,9 @@ fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), Cli
 /// attackers' chance of winning as `hnefi annotate`'s reports give it.
 fn for_people(score: Score, to_move: Side) -> String {
     let attackers = score.for_attackers(to_move);
-    let value = match attackers.plies_to_end() {
-        Some(_) => attackers.to_string(),
-        None => format!("{:+} cp", attackers.0),
-    };
     format!(
-        "{value} for the attackers ({} to win)",
+        "{} for the attackers ({} to win)",
+        attackers.centipawns(),
         percent(attackers_win(attackers))
     )
 }

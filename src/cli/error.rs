@@ -13,6 +13,11 @@ use std::path::PathBuf;
 pub enum CliError {
     #[error(transparent)]
     Serve(#[from] hnefi::serve::ServeError),
+    #[error(
+        "--host {host}: cannot find its address ({why}); give an IP address (127.0.0.1, \
+         0.0.0.0) or a name this machine resolves (localhost)"
+    )]
+    Host { host: String, why: String },
     #[error(transparent)]
     Password(#[from] super::bot::PasswordError),
     #[error(transparent)]

@@ -134,10 +134,13 @@ fn command() -> clap::Command {
 
 /// Parses the command line and runs its command; errors go to stderr.
 pub fn run() -> ExitCode {
-    let matches = command().get_matches();
+    let matches = match command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(e) => return refuse(e),
+    };
     let mut cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
-        Err(e) => e.exit(),
+        Err(e) => return refuse(e),
     };
     if let (Some(Command::Match(args)), Some(m)) =
         (&mut cli.command, matches.subcommand_matches("match"))
@@ -182,9 +185,47 @@ pub fn run() -> ExitCode {
     }
 }
 
+/// Clap's refusal of a command line, in the style of every other error of hnefi: `hnefi: why`
+/// (clap's own is `error: why`), its tip and usage after it. Help and the version, which clap
+/// answers the same way, go to standard output as clap writes them.
+fn refuse(e: clap::Error) -> ExitCode {
+    let code = ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    if !e.use_stderr() {
+        // A closed standard output (`hnefi --help | head -1`) leaves nothing to say.
+        let _ = e.print();
+        return code;
+    }
+    note!("{}", hnefi_style(&e.render().to_string()));
+    code
+}
+
+/// Clap's message with hnefi's prefix for its own.
+fn hnefi_style(clap_message: &str) -> String {
+    let message = clap_message.trim_end();
+    match message.strip_prefix("error: ") {
+        Some(why) => format!("hnefi: {why}"),
+        None => message.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Clap's refusals read as hnefi's own errors, `hnefi: why`, their advice kept.
+    #[test]
+    fn command_line_errors_are_in_hnefis_style() {
+        let refused = command()
+            .try_get_matches_from(["hnefi", "perft", "--bogus"])
+            .expect_err("an unknown flag is refused");
+        let text = hnefi_style(&refused.render().to_string());
+        assert!(
+            text.starts_with("hnefi: unexpected argument '--bogus' found"),
+            "{text}"
+        );
+        assert!(text.contains("Usage: hnefi perft"), "{text}");
+        assert!(!text.contains("error:"), "{text}");
+    }
 
     /// `hnefi CMD --help` explains every argument of every command.
     #[test]

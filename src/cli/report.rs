@@ -4,7 +4,7 @@
 use super::common::GameArgs;
 use super::error::CliError;
 use super::output::{check_writable, unused_name, write_document};
-use clap::Args;
+use clap::{ArgGroup, Args};
 use hnefi::board::generic::RecordMove;
 use hnefi::report::analysis::{AnalysisSettings, analyse};
 use hnefi::report::diagram::{self, Marks};
@@ -21,11 +21,14 @@ use std::time::{Duration, Instant};
 const DEFAULT_MOVETIME_MS: u64 = 200;
 
 #[derive(Args)]
+#[command(group(ArgGroup::new("which").required(true).multiple(true).args(["game", "game_line"])))]
 pub struct AnnotateArgs {
     /// The game: a record line ("d1-d3 e5-e2 ...", with the rules as a fifth field for other
-    /// rules than Copenhagen), a file of records (with --game), or an OpenTafl .otg file.
-    pub game: String,
-    /// The line of the game in a file of records (as data/copenhagen.csv numbers them).
+    /// rules than Copenhagen), a file of records (with --game), or an OpenTafl .otg file
+    /// [default with --game: the real games of data/copenhagen.csv, built in].
+    pub game: Option<String>,
+    /// The line of the game in a file of records (as data/copenhagen.csv numbers them);
+    /// without GAME, of the built-in data/copenhagen.csv.
     #[arg(long = "game", value_name = "LINE")]
     pub game_line: Option<usize>,
     /// Search time a position in milliseconds (default 200 when no depth is given).
@@ -46,8 +49,8 @@ pub struct AnnotateArgs {
     pub rules: Option<NamedRules>,
     /// Where to write the HTML report; `-` is standard output [default: standard output when
     /// it is a pipe or a file; at a terminal a new file named after the game (GAME.html,
-    /// GAME-LINE.html with --game, or report.html for moves given as text), made unique with
-    /// -2, -3, ... rather than replacing one].
+    /// GAME-LINE.html with --game, copenhagen-LINE.html for a built-in game, or report.html
+    /// for moves given as text), made unique with -2, -3, ... rather than replacing one].
     #[arg(long, short)]
     pub out: Option<PathBuf>,
 }
@@ -61,9 +64,12 @@ fn report_path(args: &AnnotateArgs) -> Option<PathBuf> {
         // 280 KB of HTML is no use in a terminal; in a pipe it is what was asked for.
         None if !std::io::stdout().is_terminal() => None,
         None => {
-            let game = std::path::Path::new(&args.game);
-            let stem = match game.file_stem() {
-                Some(stem) if game.is_file() => {
+            let file = args
+                .game
+                .as_deref()
+                .map_or(Path::new("copenhagen.csv"), Path::new);
+            let stem = match file.file_stem() {
+                Some(stem) if args.game.is_none() || file.is_file() => {
                     let stem = stem.to_string_lossy();
                     match args.game_line {
                         Some(line) => format!("{stem}-{line}"),
@@ -90,7 +96,16 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
             "--depth and --movetime must be at least 1",
         ));
     }
-    let found = game::find(&args.game, args.game_line)?;
+    let found = match (&args.game, args.game_line) {
+        (Some(source), line) => game::find(source, line)?,
+        (None, Some(line)) => game::built_in(line)?,
+        // clap asks for one or the other.
+        (None, None) => {
+            return Err(CliError::Conflict(
+                "annotate needs a GAME, or --game LINE for a built-in game",
+            ));
+        }
+    };
     let rules = match &args.rules {
         Some(rules) => rules.clone(),
         None => found.rules()?.unwrap_or_default(),

@@ -51,6 +51,9 @@ pub enum GameError {
     NoSuchLine { path: String, line: usize },
     #[error("--game picks a line of a file of records, not of {0}")]
     GameOfOne(String),
+    /// A game named as a file that is not there.
+    #[error("no such file: {path}{}", missing_hint(.line))]
+    Missing { path: String, line: Option<usize> },
     #[error(
         "'{0}' is neither a file nor a game: give the moves ('1. d1-d3 e5-e2 2. ...' or \
          'd1-d3 e5-e2 ...'), a line of data/copenhagen.csv, or a file of either, or an \
@@ -176,8 +179,31 @@ pub fn load(source: &str, game: Option<usize>) -> Result<RecordedGame<Eleven>, G
     found.game::<Eleven>(&rules)
 }
 
+/// What to give instead of a file that is not there: with `--game`, the built-in games.
+fn missing_hint(line: &Option<usize>) -> String {
+    match *line {
+        Some(line) => format!(
+            "; for game {line} of the real games built into hnefi (data/copenhagen.csv), leave \
+             the file out: hnefi annotate --game {line}"
+        ),
+        None => "; give a file of records, an OpenTafl .otg game, or the moves of a game \
+                 ('d1-d3 e5-e2 ...')"
+            .into(),
+    }
+}
+
+/// The real games built into the binary, as messages and reports name them.
+pub const BUILT_IN_GAMES: &str = "data/copenhagen.csv (built in)";
+
+/// Game `line` of the real games built into the binary, numbered as in data/copenhagen.csv:
+/// what `--game` takes without a file, from any folder.
+pub fn built_in(line: usize) -> Result<Found, GameError> {
+    from_records(crate::record::REAL_GAMES, BUILT_IN_GAMES, Some(line))
+}
+
 /// Finds GAME as `hnefi annotate` takes it: a file (an `.otg` game, or a file of records with
-/// `game` its line number) or a record line.
+/// `game` its line number) or a record line. A single word that is neither a file nor moves
+/// is taken for a file that is not there, and named so, rather than refused as a game.
 pub fn find(source: &str, game: Option<usize>) -> Result<Found, GameError> {
     let path = Path::new(source);
     if path.is_file() {
@@ -201,10 +227,23 @@ pub fn find(source: &str, game: Option<usize>) -> Result<Found, GameError> {
         }
         return from_records(&text, &name, game);
     }
-    if game.is_some() {
-        return Err(GameError::GameOfOne("a record line".into()));
+    let read = from_line(source);
+    let one_word = !source.trim().is_empty() && !source.trim().contains(char::is_whitespace);
+    if read.is_err() && one_word && !path.exists() {
+        return Err(GameError::Missing {
+            path: source.to_string(),
+            line: game,
+        });
     }
-    from_line(source)
+    if game.is_some() {
+        let what = if path.exists() {
+            format!("{}, which is not a file", path.display())
+        } else {
+            "a record line".into()
+        };
+        return Err(GameError::GameOfOne(what));
+    }
+    read
 }
 
 /// A game given as text, never read as the name of a file: an `.otg` game, lines of records
@@ -490,6 +529,27 @@ mod tests {
     }
 
     #[test]
+    fn the_built_in_games_are_numbered_as_their_file() {
+        let csv = concat!(env!("CARGO_MANIFEST_DIR"), "/data/copenhagen.csv");
+        let file = find(csv, Some(541))
+            .unwrap()
+            .game::<Eleven>(&NamedRules::default());
+        let built_in = built_in(541)
+            .unwrap()
+            .game::<Eleven>(&NamedRules::default());
+        assert_eq!(file.unwrap().moves, built_in.as_ref().unwrap().moves);
+        assert_eq!(
+            built_in.unwrap().details[0].1,
+            "copenhagen.csv (built in), line 541"
+        );
+        let e = super::built_in(99_999).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "data/copenhagen.csv (built in) has no readable game on line 99999"
+        );
+    }
+
+    #[test]
     fn clear_errors() {
         let e = |s: &str, n| load(s, n).unwrap_err().to_string();
         assert!(e("hello world", None).contains("neither a file nor a game: give the moves"));
@@ -501,6 +561,15 @@ mod tests {
         assert!(e(csv, Some(99_999)).contains("line 99999"));
         let g = load(csv, Some(2)).unwrap();
         assert_eq!(g.details[0].1, "copenhagen.csv, line 2");
+        // A file that is not there is named as missing, with what to give instead.
+        assert_eq!(
+            e("data/nowhere.csv", Some(541)),
+            "no such file: data/nowhere.csv; for game 541 of the real games built into hnefi \
+             (data/copenhagen.csv), leave the file out: hnefi annotate --game 541"
+        );
+        assert!(e("game.otg", None).starts_with("no such file: game.otg; give a file"));
+        // A single move is still a game, not a file.
+        assert_eq!(load("d1-d3", None).unwrap().moves.len(), 1);
         let illegal = load("d1-d3 d3-d1 d1-d3", None).unwrap();
         let err = illegal.replay(Rules::default()).unwrap_err().to_string();
         assert!(err.starts_with("move 2 (d3-d1)"), "{err}");

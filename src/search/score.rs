@@ -98,6 +98,17 @@ impl Sub<i32> for Score {
     }
 }
 
+impl Score {
+    /// For people, in the unit of the evaluation's terms: `+125 cp`, or `win in 3` /
+    /// `loss in 2` (plies).
+    pub fn centipawns(self) -> String {
+        match self.plies_to_end() {
+            Some(_) => self.to_string(),
+            None => format!("{:+} cp", self.0),
+        }
+    }
+}
+
 /// `+1.25`, or `win in 3` / `loss in 2` (plies).
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -123,6 +134,8 @@ mod tests {
         assert_eq!(Score::win_in(5).to_tt(2), Score::win_in(3));
         assert!(!Score(2500).is_decisive());
         assert_eq!(Score(125).to_string(), "+1.25");
+        assert_eq!(Score(-275).centipawns(), "-275 cp");
+        assert_eq!(Score::win_in(3).centipawns(), "win in 3");
         assert_eq!(Score(125).for_attackers(Side::Defenders), Score(-125));
         assert_eq!(Score(125).for_attackers(Side::Attackers), Score(125));
     }

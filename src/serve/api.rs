@@ -86,6 +86,10 @@ pub struct Legal {
 pub struct View {
     /// Counts the changes of the position searched: info of another generation is stale.
     pub generation: u64,
+    /// Counts the views the session made: of two views, the page keeps the later. An answer
+    /// to a request may reach the page after the event that followed it (a search that ended
+    /// at once), with the same generation.
+    pub serial: u64,
     pub side: u8,
     pub rules: String,
     /// The board shown, with the last move and its captures, as SVG markup.
@@ -136,8 +140,9 @@ pub struct Line {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum Event {
-    /// The game changed on the server's side (the engine moved).
-    State(View),
+    /// The game changed on the server's side (the engine moved, a search ended). Boxed, as a
+    /// view is large beside a line, and the event queue holds either.
+    State(Box<View>),
     Info(Line),
 }
 

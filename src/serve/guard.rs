@@ -11,6 +11,7 @@ use std::net::IpAddr;
 #[derive(Clone, Debug)]
 pub struct Own {
     authorities: Vec<String>,
+    port: u16,
 }
 
 impl Own {
@@ -38,7 +39,22 @@ impl Own {
             authorities.extend(bare);
         }
         authorities.dedup();
-        Own { authorities }
+        Own { authorities, port }
+    }
+
+    /// The server also answers to `name`, the host name it was given by: the name its user
+    /// chose is no rebinding attacker's.
+    pub fn also(mut self, name: Option<&str>) -> Own {
+        let port = self.port;
+        if let Some(name) = name {
+            let mut named = vec![format!("{name}:{port}")];
+            if port == 80 {
+                named.push(name.to_string());
+            }
+            self.authorities.extend(named);
+            self.authorities.dedup();
+        }
+        self
     }
 
     /// The address the server prints.
@@ -114,6 +130,20 @@ mod tests {
                 "{origin}"
             );
         }
+    }
+
+    #[test]
+    fn a_host_name_given_is_the_servers_own() {
+        let own = Own::new("192.168.1.5".parse().unwrap(), 8011).also(Some("board.lan"));
+        assert_eq!(own.url(), "http://192.168.1.5:8011/");
+        assert!(
+            own.check(Some("board.lan:8011"), Some("http://board.lan:8011"))
+                .is_ok()
+        );
+        assert!(own.check(Some("192.168.1.5:8011"), None).is_ok());
+        assert!(own.check(Some("other.lan:8011"), None).is_err());
+        let web = Own::new("192.168.1.5".parse().unwrap(), 80).also(Some("board.lan"));
+        assert!(web.check(Some("board.lan"), None).is_ok());
     }
 
     #[test]

@@ -24,6 +24,9 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct Config {
     pub host: IpAddr,
+    /// The name `host` was given by (`--host localhost`), if any: requests may name the
+    /// server by it too.
+    pub name: Option<String>,
     /// 0 for any free port.
     pub port: u16,
     /// The most sessions (pages) at once.
@@ -60,7 +63,7 @@ pub fn run(config: Config, ready: impl FnOnce(&str)) -> Result<(), ServeError> {
             .local_addr()
             .map_err(|source| ServeError::Bind { addr, source })?
             .port();
-        let own = guard::Own::new(config.host, port);
+        let own = guard::Own::new(config.host, port).also(config.name.as_deref());
         ready(&own.url());
         let app = routes::App {
             sessions: session::Sessions::new(config.sessions, session::Timeouts::default()),

@@ -7,7 +7,10 @@
   var view = null;
   var selected = null;
   var flipped = false;
+  // The analysis lines of generation `linesOf`, which may be ahead of the view shown: a
+  // search that ends at once can send its lines before the answer that started it arrives.
   var lines = {};
+  var linesOf = -1;
   var drag = null;
   var justDragged = false;
   var events = null;
@@ -89,10 +92,18 @@
     return e;
   }
 
+  // The lines of the position shown.
+  function shownLines() {
+    return view && linesOf === view.generation ? lines : {};
+  }
+
   function show(v) {
-    // An answer overtaken by an event (the engine's move) is stale.
-    if (view && v.generation < view.generation) return;
-    if (!view || v.generation !== view.generation) lines = {};
+    // An answer overtaken by an event (the engine's move, the analysis's end) is stale.
+    if (view && (v.serial < view.serial || v.generation < view.generation)) return;
+    if (v.generation > linesOf) {
+      lines = {};
+      linesOf = v.generation;
+    }
     view = v;
     selected = null;
     $("table").innerHTML = v.svg;
@@ -227,6 +238,7 @@
     var group = layer("arrows");
     if (!view.analysis) return;
     var style = { 1: [9, 0.9], 2: [6.5, 0.6], 3: [5, 0.45] };
+    var lines = shownLines();
     Object.keys(lines).sort().reverse().forEach(function (rank) {
       var move = /^([a-z]\d+)-([a-z]\d+)/.exec(lines[rank].moves[0] || "");
       if (!move) return;
@@ -356,7 +368,11 @@
   });
 
   function info(line) {
-    if (!view || line.generation !== view.generation) return;
+    if (!view || line.generation < view.generation || line.generation < linesOf) return;
+    if (line.generation > linesOf) {
+      lines = {};
+      linesOf = line.generation;
+    }
     lines[line.rank] = line;
     showLines();
   }
@@ -364,20 +380,30 @@
   function percent(x) { return Math.round(x * 100) + "%"; }
 
   // The bar: the attackers' chance by the best line, else the result of a game over, and
-  // greyed out while nothing is analysed.
+  // greyed out while nothing is analysed. A search that has ended (a solved position, or its
+  // time cap) leaves its last word on the bar until the position shown changes.
   function showBar() {
-    var bar = $("evalbar"), best = lines[1], end = !best && view.ending;
+    var bar = $("evalbar"), best = shownLines()[1], end = !best && view.ending;
     var won = end && { attackers: 1, defenders: 0 }[end.winner];
     var chance = best ? best.chance : end ? (won === undefined ? 0.5 : won) : null;
     var known = chance !== null;
-    bar.classList.toggle("off", !end && !view.analysis);
+    var state = end ? "over" : !view.analysis ? "off" : view.analysing ? "analysing" : "done";
+    bar.dataset.state = state;
+    bar.classList.toggle("off", state === "off");
     bar.title = end ? end.text : best ? "Attackers' chance " + percent(best.chance) +
-      " (" + best.score + "), depth " + best.depth : "The attackers' chance of winning, from the analysis's best line";
+      " (" + best.score + "), depth " + best.depth + (state === "done" ? ", search ended" : "") :
+      "The attackers' chance of winning, from the analysis's best line";
     bar.querySelector(".fill").style.width = known ? percent(chance) : "50%";
     bar.querySelector(".attackers").textContent = "Attackers" + (known ? " " + percent(chance) : "");
     bar.querySelector(".defenders").textContent = (known ? percent(1 - chance) + " " : "") + "Defenders";
-    bar.querySelector(".state").textContent = end ? "" : !view.analysis ? "analysis off" :
-      best ? best.score : "analysing…";
+    // A forced result is final; a score where the search stopped is marked as its last.
+    var solved = best && / win in \d+$/.test(best.score);
+    bar.querySelector(".state").textContent = {
+      over: "",
+      off: "analysis off",
+      analysing: best ? best.score : "analysing…",
+      done: best ? best.score + (solved ? "" : " · search ended") : "search ended"
+    }[state];
   }
 
   function showLines() {
@@ -385,6 +411,7 @@
     box.innerHTML = "";
     showBar();
     drawArrows();
+    var lines = shownLines();
     Object.keys(lines).sort().forEach(function (rank) {
       var line = lines[rank];
       var div = document.createElement("div");

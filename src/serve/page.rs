@@ -37,7 +37,7 @@ pub fn render() -> String {
                 }
                 main.board-layout {
                     div.board-column {
-                        div #evalbar.off title="The attackers' chance of winning, from the analysis's best line" {
+                        div #evalbar.off data-state="off" title="The attackers' chance of winning, from the analysis's best line" {
                             div.fill {}
                             span.attackers { "Attackers" }
                             span.state { "analysis off" }

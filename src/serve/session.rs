@@ -56,12 +56,19 @@ pub struct Wire {
     events: tokio::sync::mpsc::Sender<Event>,
     /// The session's last generation, across its games: the page keeps the newest view.
     generation: Arc<AtomicU64>,
+    /// The session's last view, across its games.
+    serial: Arc<AtomicU64>,
 }
 
 impl Wire {
     /// A generation newer than every one before in the session.
     pub fn next_generation(&self) -> u64 {
         self.generation.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// The serial number of a view made now: later than every one before in the session.
+    pub fn next_serial(&self) -> u64 {
+        self.serial.fetch_add(1, Ordering::Relaxed) + 1
     }
 
     pub fn tell(&self, msg: Msg) {
@@ -86,6 +93,7 @@ impl Wire {
             actor,
             events,
             generation: Arc::default(),
+            serial: Arc::default(),
         };
         (wire, inbox, outbox)
     }
@@ -187,6 +195,7 @@ impl Sessions {
             actor,
             events,
             generation: Arc::new(AtomicU64::new(0)),
+            serial: Arc::new(AtomicU64::new(0)),
         };
         let desk = load::new_game(new, (false, super::table::MAX_LINES), wire.clone())?;
         let view = desk.view(None);
@@ -266,7 +275,7 @@ fn run(mut desk: Desk, inbox: Receiver<Msg>, wire: Wire, timeouts: Timeouts) {
             }
             Ok(Msg::Searched(generation)) => {
                 if desk.searched(generation) {
-                    wire.event(Event::State(desk.view(None)));
+                    wire.event(Event::State(Box::new(desk.view(None))));
                 }
             }
             Ok(Msg::Attached) => {

@@ -18,8 +18,8 @@ use crate::search::{Engine, Info, Level, Limits, Options, Score};
 use crate::variant::NamedRules;
 use std::time::Duration;
 
-/// The longest an analysis runs before it stops by itself: a page left open does not search
-/// for ever.
+/// The longest the analysis of one position runs: a page left open does not search for ever.
+/// The analysis stays on, and the next position shown is analysed afresh.
 pub const ANALYSIS_CAP: Duration = Duration::from_secs(120);
 /// The engine's time a move, at least and at most.
 pub const MOVETIME_MS: std::ops::RangeInclusive<u64> = 20..=30_000;
@@ -521,8 +521,10 @@ impl<G: Size> Table<G> {
                 }
                 self.retarget();
             }
-            // The analysis reached its cap: it waits for the person to start it again.
-            Purpose::Analysis => self.analysis = false,
+            // The analysis has ended: the position is solved, or the search reached its
+            // deepest or its cap. It stays on, so that the next position shown is analysed,
+            // and the page keeps the lines it has; nothing searches until then.
+            Purpose::Analysis => {}
         }
         true
     }
@@ -544,6 +546,7 @@ impl<G: Size> Table<G> {
             .collect();
         View {
             generation: self.generation,
+            serial: self.wire.next_serial(),
             side: G::SIDE,
             rules: self.rules.name.clone(),
             svg: diagram::render(pos.board(), &self.marks(), special).into_string(),
@@ -714,6 +717,42 @@ mod tests {
         play(&mut table, &["d3-c3"]).unwrap();
         assert_eq!(ending(&table), None);
         assert!(exported(&table).ends_with(",Ongoing,brandubh"));
+    }
+
+    /// A solved position: the search ends at once, and the analysis stays on, through the
+    /// game's end and back.
+    #[test]
+    fn the_analysis_of_a_solved_position_ends_but_stays_on() {
+        let rules: NamedRules = "brandubh".parse().unwrap();
+        // The king on c7 reaches the corner a7 or g7 in one move.
+        let start = Board::<Seven>::from_fen("2k4/7/7/1a5/4a2/a6/7 d").unwrap();
+        let seat = Seat {
+            engine: EngineSide::None,
+            level: Level::MIN,
+            movetime: Duration::from_millis(20),
+        };
+        let (wire, inbox, _) = Wire::for_tests();
+        let mut table = Table::open(rules, start, &[], None, seat, (true, 1), wire).unwrap();
+        let searched = |table: &mut Table<Seven>| {
+            table.follow();
+            let Ok(Msg::Searched(generation)) = inbox.recv() else {
+                panic!("the search did not end");
+            };
+            assert!(table.searched(generation));
+        };
+        assert!(table.view(None).analysing);
+        searched(&mut table);
+        let view = table.view(None);
+        assert_eq!((view.analysis, view.analysing), (true, false));
+        play(&mut table, &["c7-a7"]).unwrap();
+        let view = table.view(None);
+        assert_eq!((view.analysis, view.analysing), (true, false));
+        assert_eq!(view.ending.map(|e| e.winner), Some(Some("defenders")));
+        // Back at the start, which is analysed again.
+        table.handle(Request::Goto { ply: 0 }).unwrap();
+        assert!(table.view(None).analysing);
+        searched(&mut table);
+        assert!(table.view(None).analysis);
     }
 
     #[test]

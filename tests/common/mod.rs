@@ -100,6 +100,31 @@ pub fn fresh_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// An empty folder outside the repository, under the system's temporary folder, removed
+/// when dropped: a command run there finds none of the repository's files, as a person's
+/// does after `cargo install`.
+pub struct Outside(pub PathBuf);
+
+impl Outside {
+    pub fn new(name: &str) -> Outside {
+        let dir = std::env::temp_dir().join(format!("hnefi-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder outside the repository");
+        assert!(
+            !dir.starts_with(env!("CARGO_MANIFEST_DIR")),
+            "{}",
+            dir.display()
+        );
+        Outside(dir)
+    }
+}
+
+impl Drop for Outside {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Runs the real `hnefi` in `dir` to its end: whether it succeeded, its standard output and its
 /// standard error.
 pub fn output_of_hnefi_in(dir: &std::path::Path, args: &[&str]) -> (bool, String, String) {

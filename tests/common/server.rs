@@ -15,7 +15,13 @@ pub struct Server {
 impl Server {
     /// Starts `hnefi serve --port 0` with `args`, and reads the address it prints.
     pub fn start(args: &[&str]) -> Server {
+        Server::start_in(&std::env::current_dir().expect("a folder"), args)
+    }
+
+    /// [`Server::start`] run in `dir`.
+    pub fn start_in(dir: &std::path::Path, args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_hnefi"))
+            .current_dir(dir)
             .args(["serve", "--port", "0"])
             .args(args)
             .stdout(Stdio::piped())

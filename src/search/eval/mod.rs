@@ -210,7 +210,7 @@ pub fn breakdown<G: Size>(board: &Board<G>, rulebook: &Rulebook<G>) -> String {
     out.push_str(&format!(
         "side to move ({}): {}\n",
         board.side_to_move(),
-        evaluate(board, rulebook)
+        evaluate(board, rulebook).centipawns()
     ));
     out
 }

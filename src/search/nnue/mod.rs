@@ -98,8 +98,9 @@ pub fn describe<G: crate::search::size::Size>(
     };
     format!(
         "network {kind}: {output:+} cp for the side to move\n\
-         side to move ({}), with the network: {total}\n",
-        board.side_to_move()
+         side to move ({}), with the network: {}\n",
+        board.side_to_move(),
+        total.centipawns()
     )
 }
 
