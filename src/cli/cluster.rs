@@ -7,7 +7,7 @@
 use super::CliError;
 use super::tournament::parse_sprt;
 use clap::{Args, Subcommand};
-use hnefi::variant::NamedRules;
+use hnefi::board::variant::NamedRules;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

@@ -58,7 +58,7 @@ pub enum CliError {
     #[error("{}: {reason}", path.display())]
     Invalid { path: PathBuf, reason: String },
     #[error(transparent)]
-    Shard(#[from] hnefi::shard::ShardError),
+    Shard(#[from] hnefi::cluster::shard::ShardError),
     #[error("cannot cancel job {job} (scancel {job}): {why}; cancel it by hand")]
     Cancel { job: String, why: String },
     #[error("cannot ask Slurm about job {job} (squeue --jobs {job}): {why}")]

@@ -4,11 +4,11 @@ use super::CliError;
 use super::common::{check_runner_limits, interrupt_flag, match_openings, parse_shard, read_text};
 use super::output::{check_writable, unused_name, write_document};
 use clap::{ArgAction, Args, Subcommand};
+use hnefi::board::variant::NamedRules;
 use hnefi::search::size::Size;
 use hnefi::tournament::runner::{MatchSettings, check_engines, check_records, run};
 use hnefi::tournament::spec::EngineSpec;
 use hnefi::tournament::summary::{Sprt, Summary};
-use hnefi::variant::NamedRules;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -151,14 +151,14 @@ fn open_pairs<G: Size>(
     let (i, n) = settings.shard;
     let path = dir.join(format!("shard-{i}-of-{n}.pairs"));
     std::fs::create_dir_all(dir).map_err(CliError::write(dir))?;
-    let header = hnefi::shard::Header::new(PAIRS_KIND, &pairs_settings(settings), (i, n));
+    let header = hnefi::cluster::shard::Header::new(PAIRS_KIND, &pairs_settings(settings), (i, n));
     let mut file = hnefi::files::Appender::open(&path).map_err(CliError::write(&path))?;
     if file.is_empty() {
         file.append(header.line().as_bytes())
             .map_err(CliError::write(&path))?;
     } else {
         let text = read_text(&path)?;
-        if hnefi::shard::Header::of_text(&text, PAIRS_KIND, &path)? != header {
+        if hnefi::cluster::shard::Header::of_text(&text, PAIRS_KIND, &path)? != header {
             return Err(CliError::Invalid {
                 path,
                 reason: format!(
@@ -189,7 +189,7 @@ fn read_pairs(
     let mut points: std::collections::BTreeMap<u64, usize> = std::collections::BTreeMap::new();
     for path in files {
         let text = read_text(&path)?;
-        let header = hnefi::shard::Header::of_text(&text, PAIRS_KIND, &path)?;
+        let header = hnefi::cluster::shard::Header::of_text(&text, PAIRS_KIND, &path)?;
         // Only whole lines: a shard may be writing its next one.
         let whole = &text[..text.rfind('\n').map_or(0, |n| n + 1)];
         for (number, line) in whole.lines().enumerate().skip(1) {
@@ -206,7 +206,7 @@ fn read_pairs(
         }
         headers.push((path, header));
     }
-    hnefi::shard::check(&headers, false)?;
+    hnefi::cluster::shard::check(&headers, false)?;
     let scheduled = headers
         .first()
         .and_then(|(_, h)| {
@@ -425,7 +425,7 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
         rules: rules.to_string(),
         why: format!("its start: {e}"),
     })?;
-    let server = hnefi::protocol::htp::server_rules(G::SIDE);
+    let server = hnefi::protocol::htp::server_rules::<G>();
     if rules.rules != server
         && engines
             .iter()
@@ -507,12 +507,12 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
             .zip(&parts)
             .flat_map(|(file, part)| {
                 part.shards.iter().map(|&shard| {
-                    let header = hnefi::shard::Header::new("match", &part.settings, shard);
+                    let header = hnefi::cluster::shard::Header::new("match", &part.settings, shard);
                     (file.clone(), header)
                 })
             })
             .collect();
-        hnefi::shard::check(&headers, true)?;
+        hnefi::cluster::shard::check(&headers, true)?;
         let mut merged = Summary::merge(parts)?;
         if sprt.is_some() {
             if merged.engines.len() != 2 {

@@ -28,6 +28,8 @@ pub struct Replacement {
 }
 
 impl Replacement {
+    /// The new content of `path`, empty until written; `path` keeps its old content until
+    /// [`Replacement::commit`].
     pub fn create(path: &Path) -> io::Result<Replacement> {
         let existing = std::fs::metadata(path).ok();
         if existing.as_ref().is_some_and(|m| !m.is_file()) {
@@ -155,6 +157,7 @@ impl Appender {
         self.len
     }
 
+    /// Whether no record has been appended.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

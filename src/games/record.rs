@@ -7,14 +7,14 @@
 
 use crate::board::generic::{Board, Move, Position, RecordMove};
 use crate::board::notation::{record_move, to_fen};
+use crate::board::variant::NamedRules;
 use crate::board::{Eleven, Geometry, Rules, Side};
-use crate::variant::NamedRules;
 use std::fmt;
 use std::str::FromStr;
 
 /// The real games of `data/copenhagen.csv`, built in so that the commands that read them by
 /// default work from any folder, after `cargo install` too.
-pub const REAL_GAMES: &str = include_str!("../data/copenhagen.csv");
+pub const REAL_GAMES: &str = include_str!("../../data/copenhagen.csv");
 
 /// One game of a record file.
 #[derive(Clone, Debug)]

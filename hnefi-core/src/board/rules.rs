@@ -2,8 +2,9 @@
 //! Geometry-free: a `Rules` names its board's width, and the rulebook compiles it for that
 //! board (see [`super::terrain`]).
 
-use super::geometry::Limbs;
+use super::geometry::{Geometry, Limbs};
 use super::piece::{Piece, Side};
+use super::sizes::SizeError;
 use std::fmt;
 use std::str::FromStr;
 
@@ -41,15 +42,23 @@ pub enum Preset {
 }
 
 impl Preset {
-    /// The rules a host means when it names only a board size: hnefatafl.org's on 7x7,
-    /// 11x11 and 13x13, Tablut on 9x9.
-    pub fn default_for_width(width: u8) -> Preset {
-        match width {
-            7 => Preset::Brandubh,
-            9 => Preset::Tablut,
-            13 => Preset::Copenhagen13,
-            _ => Preset::Copenhagen,
+    /// The rules a host means when it names only a board size (hnefatafl.org's on 7x7,
+    /// 11x11 and 13x13, Tablut on 9x9: the size table's), or a [`SizeError`] for a size Hnefi
+    /// does not play.
+    pub fn default_for_width(width: u8) -> Result<Preset, SizeError> {
+        fn preset<G: Geometry>() -> Preset {
+            G::PRESET
         }
+        crate::with_size!(width, preset())
+    }
+
+    /// The rules OpenTafl takes for a rules string of this width that names no variant, or a
+    /// [`SizeError`] for a size Hnefi does not play.
+    pub fn opentafl_default(width: u8) -> Result<Preset, SizeError> {
+        fn preset<G: Geometry>() -> Preset {
+            G::OPENTAFL_PRESET
+        }
+        crate::with_size!(width, preset())
     }
 
     pub const ALL: [Preset; 12] = [
@@ -114,6 +123,22 @@ impl fmt::Display for Preset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// Rules of one board size given for a board of another: refused wherever rules meet a board,
+/// in every build, since the rules' squares would fall elsewhere on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "rules of {rules}x{rules} boards ({preset}) for a {board}x{board} board: give rules of the \
+     board's size"
+)]
+pub struct WidthError {
+    /// The side the rules are for.
+    pub rules: u8,
+    /// The side of the board they were given for.
+    pub board: u8,
+    /// The rules' preset.
+    pub preset: Preset,
 }
 
 /// A rules preset name Hnefi does not know.
@@ -345,6 +370,19 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// `Ok` if these rules are for boards of `G`, else the [`WidthError`] that says so.
+    pub fn fit<G: Geometry>(&self) -> Result<(), WidthError> {
+        if self.width == G::SIDE {
+            Ok(())
+        } else {
+            Err(WidthError {
+                rules: self.width,
+                board: G::SIDE,
+                preset: self.preset,
+            })
+        }
+    }
+
     pub const fn preset(preset: Preset) -> Rules {
         let copenhagen = Rules {
             preset,

@@ -1,8 +1,10 @@
 //! The game itself: squares, pieces, rules, move generation and the end of the game.
 //! Knows nothing of search or of text protocols.
 //!
-//! Every board type takes its size as a [`Geometry`]. The names exported here without one
-//! are the 11x11 board's, which the search, the protocols and the tools still play alone.
+//! Every board type takes its size as a [`Geometry`], one a row of the size table
+//! ([`sizes`]). The names exported here without one are the 11x11 board's, kept for the code
+//! that plays Copenhagen alone (the real games of `data/`, the bench, the tuner); the search,
+//! the protocols and the tools play every size through [`generic`].
 
 pub mod bitboard;
 pub mod captures;
@@ -21,15 +23,17 @@ pub mod rules;
 pub mod sizes;
 pub mod square;
 pub mod terrain;
+pub mod variant;
 pub mod zobrist;
 
-pub use geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
+pub use geometry::Geometry;
+pub use geometry::types::*;
 pub use moves::MAX_MOVES;
 pub use notation::START_FEN;
 pub use outcome::{Outcome, Reason};
 pub use piece::{Piece, Side};
 pub use rulebook::History;
-pub use rules::{Preset, Rules, UnknownPreset};
+pub use rules::{Preset, Rules, UnknownPreset, WidthError};
 pub use sizes::{SIDES, SizeError, across_sizes, side_of};
 
 /// The board's types for every size, for code generic over a [`Geometry`].

@@ -62,8 +62,11 @@ pub fn is_over<G: Geometry>(board: &Board<G>, rules: &Rules) -> bool {
 /// Progress of a running [`divide`], readable from another thread.
 #[derive(Default)]
 pub struct Progress {
+    /// Root moves counted.
     pub roots_done: AtomicUsize,
+    /// Root moves to count.
     pub roots_total: AtomicUsize,
+    /// Leaves counted so far.
     pub leaves: AtomicU64,
 }
 
@@ -148,8 +151,10 @@ pub fn perft_parallel<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) 
 /// Why a position could not be counted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PerftError {
+    /// The position is for a board size Hnefi does not play.
     #[error(transparent)]
     Size(#[from] crate::board::SizeError),
+    /// The position cannot be read.
     #[error("position: {0}")]
     Position(String),
 }

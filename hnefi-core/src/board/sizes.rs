@@ -1,11 +1,66 @@
-//! The board sizes Hnefi plays, chosen at run time: the list of sides, the side of a position
-//! text, and the one dispatch from a side to the code compiled for it ([`with_size!`]). Each
-//! size is a [`Geometry`](super::Geometry) type (geometry.rs); this is where a side read from
-//! a command, a file or a server becomes one of them, and where any other side is refused.
+//! The board sizes Hnefi plays: the one table that declares them ([`size_table!`]), and what
+//! is made from it at run time: the list of sides, the side of a position text, and the one
+//! dispatch from a side to the code compiled for it ([`with_size!`]). Each size becomes a
+//! [`Geometry`](super::Geometry) type (geometry.rs), a search [`Size`] with its hand
+//! evaluation, a variant of [`AnySize`] (search/size.rs) and rows of the table of built-in
+//! networks (search/nnue/embedded.rs), all from its row here: adding a size is one row, plus
+//! what its words need (past 13x13's 169 squares, `Limbs`, `MAX_SQUARES` and the rules'
+//! square sets grow).
+//!
+//! [`Size`]: crate::search::size::Size
+//! [`AnySize`]: crate::search::size::AnySize
 
-/// The sides of the boards Hnefi plays, a [`Geometry`](super::Geometry) each; [`with_size!`]
-/// has an arm for each.
-pub const SIDES: [u8; 4] = [7, 9, 11, 13];
+/// The table of board sizes, handed to the macro `$callback` (a path in brackets) after the
+/// tokens `$extra`, in brackets: every list of sizes in Hnefi is made from these rows.
+///
+/// A row: the size's type, its side, its doc line, its geometry (bits a square takes in a
+/// packed move, the machine word of a bitboard, the const function that makes that word of
+/// [`Limbs`](super::geometry::Limbs)), the preset a host means when it names only the size,
+/// OpenTafl's default preset for it, its hand evaluation's weights (a const of
+/// `search::eval::weights`), and its built-in networks (files of `search/nnue/`, each with
+/// the rules it plays; the first is the size's default).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! size_table {
+    ([$($callback:tt)*] $($extra:tt)*) => {
+        $($callback)*! { [$($extra)*]
+            Seven 7 "7x7: Brandubh and the other small boards."
+                (7, u64, to_u64) Brandubh Brandub SEVEN
+                ["brandubh.nnue" => |_| true],
+            // 9x9 and 13x13 play the 11x11 hand weights, until a fit of their own wins
+            // (docs/training.md). Tablut's network beat the hand evaluation on tablut and sea
+            // battle and lost on Foteviken Tablut, whose attackers keep to their camps: boards
+            // with camps have their own (NET.md).
+            Nine 9 "9x9: Tablut and its kin."
+                (7, u128, to_u128) Tablut Tablut ELEVEN
+                ["tablut.nnue" => |rules| rules.attacker_forts.squares.is_empty(),
+                 "foteviken.nnue" => |rules| !rules.attacker_forts.squares.is_empty()],
+            // The default network, which `Eval nnue` runs unless `EvalFile` names another.
+            Eleven 11 "11x11: Copenhagen and Fetlar Hnefatafl."
+                (7, u128, to_u128) Copenhagen Copenhagen ELEVEN
+                ["default.nnue" => |_| true],
+            Thirteen 13 "13x13: hnefatafl.org's large board."
+                (8, Wide, to_wide) Copenhagen13 Copenhagen13 ELEVEN
+                ["copenhagen13.nnue" => |_| true],
+        }
+    };
+}
+
+macro_rules! side_list {
+    ([] $($name:ident $side:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident
+        $hand:ident $nets:tt),* $(,)?) => {
+        [$($side),*]
+    };
+}
+
+/// How many sizes Hnefi plays.
+pub const SIZE_COUNT: usize = crate::size_table!([side_list]).len();
+
+/// The sides of the boards Hnefi plays, smallest first, a [`Geometry`](super::Geometry) each.
+pub const SIDES: [u8; SIZE_COUNT] = crate::size_table!([side_list]);
+
+/// The side of the largest board Hnefi plays.
+pub const LARGEST: u8 = SIDES[SIZE_COUNT - 1];
 
 /// Why a text or a number names no board Hnefi plays.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -66,11 +121,19 @@ pub fn side_of(text: &str) -> Result<u8, SizeError> {
 #[macro_export]
 macro_rules! with_size {
     ($side:expr, $run:ident ( $($args:expr),* )) => {
+        $crate::size_table!([$crate::__with_size] $side, $run ($($args),*))
+    };
+}
+
+/// [`with_size!`]'s arms, one a row of [`size_table!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_size {
+    ([$side:expr, $run:ident $args:tt]
+     $($name:ident $s:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident
+       $hand:ident $nets:tt),* $(,)?) => {
         match $side {
-            7 => Ok($run::<$crate::board::Seven>($($args),*)),
-            9 => Ok($run::<$crate::board::Nine>($($args),*)),
-            11 => Ok($run::<$crate::board::Eleven>($($args),*)),
-            13 => Ok($run::<$crate::board::Thirteen>($($args),*)),
+            $($s => Ok($run::<$crate::board::$name> $args),)*
             side => Err($crate::board::sizes::SizeError::Unknown(side as usize)),
         }
     };

@@ -6,7 +6,7 @@ use super::{NnueError, QuantisedNetwork};
 use crate::board::{Geometry, Rules};
 use std::sync::OnceLock;
 
-/// A net built into the binary: its file in `src/search/nnue/`, made by the recipe in NET.md.
+/// A net built into the binary: its file in `hnefi-core/src/search/nnue/`, made by the recipe in NET.md.
 pub struct Embedded {
     /// The side of the board it is for.
     pub side: u8,
@@ -23,45 +23,27 @@ impl Embedded {
     }
 }
 
-/// Rows of [`EMBEDDED`].
-const ROWS: usize = 5;
+macro_rules! embedded {
+    ([] $($name:ident $side:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident
+        $hand:ident [$($file:literal => $plays:expr),* $(,)?]),* $(,)?) => {
+        /// Rows of [`EMBEDDED`].
+        const ROWS: usize = [$($($file,)*)*].len();
 
-// A static, not a const: a const indexed at run time is copied onto the stack at each use.
-pub static EMBEDDED: [Embedded; ROWS] = [
-    Embedded {
-        side: 7,
-        file: "brandubh.nnue",
-        bytes: include_bytes!("brandubh.nnue"),
-        plays: |_| true,
-    },
-    // Tablut's network beat the hand evaluation on tablut and sea battle and lost on Foteviken
-    // Tablut, whose attackers keep to their camps: boards with camps have their own (NET.md).
-    Embedded {
-        side: 9,
-        file: "tablut.nnue",
-        bytes: include_bytes!("tablut.nnue"),
-        plays: |rules| rules.attacker_forts.squares.is_empty(),
-    },
-    Embedded {
-        side: 9,
-        file: "foteviken.nnue",
-        bytes: include_bytes!("foteviken.nnue"),
-        plays: |rules| !rules.attacker_forts.squares.is_empty(),
-    },
-    // The default network, which `Eval nnue` runs unless `EvalFile` names another.
-    Embedded {
-        side: 11,
-        file: "default.nnue",
-        bytes: include_bytes!("default.nnue"),
-        plays: |_| true,
-    },
-    Embedded {
-        side: 13,
-        file: "copenhagen13.nnue",
-        bytes: include_bytes!("copenhagen13.nnue"),
-        plays: |_| true,
-    },
-];
+        /// The nets built into the binary, the networks of the size table's rows in order.
+        // A static, not a const: a const indexed at run time is copied onto the stack at each
+        // use.
+        pub static EMBEDDED: [Embedded; ROWS] = [$($(
+            Embedded {
+                side: $side,
+                file: $file,
+                bytes: include_bytes!($file),
+                plays: $plays,
+            },
+        )*)*];
+    };
+}
+
+crate::size_table!([embedded]);
 
 /// The network of row `i`, read once.
 fn network(i: usize) -> &'static QuantisedNetwork {
@@ -109,7 +91,7 @@ mod tests {
                 assert!(
                     net.fits_hand_evaluation(),
                     "the {} hand evaluation was refitted: train {} again \
-                     (src/search/nnue/NET.md)",
+                     (hnefi-core/src/search/nnue/NET.md)",
                     G::NAME,
                     EMBEDDED[i].file
                 );

@@ -290,15 +290,14 @@ impl<G: Geometry> std::fmt::Debug for Bitboard<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::geometry::{Eleven, Nine, Seven, Thirteen};
+    use crate::board::geometry::{Eleven, Seven, Thirteen};
 
     /// Runs a test body once per board size.
     macro_rules! each_size {
         ($body:ident) => {
-            $body::<Seven>();
-            $body::<Nine>();
-            $body::<Eleven>();
-            $body::<Thirteen>();
+            for side in crate::board::SIDES {
+                crate::with_size!(side, $body()).unwrap();
+            }
         };
     }
 

@@ -246,6 +246,13 @@ impl<G: Size> Engine<G> {
         self.tt.clear();
     }
 
+    /// This engine, stopped by `stop` instead of a flag of its own: for a host that keeps one
+    /// stop handle across engines of several sizes.
+    pub fn with_stopper(mut self, stop: Arc<AtomicBool>) -> Engine<G> {
+        self.stop = stop;
+        self
+    }
+
     /// A handle that stops the running search from any thread.
     pub fn stopper(&self) -> Arc<AtomicBool> {
         self.stop.clone()
@@ -367,8 +374,8 @@ pub fn fallback_result<G: Geometry>(pos: &Position<G>, searchmoves: &[Move<G>]) 
     }
 }
 
-/// Options no search can run with.
-fn check(options: &Options) -> Result<(), OptionsError> {
+/// `Ok` unless no search can run with `options` (no threads).
+pub fn check(options: &Options) -> Result<(), OptionsError> {
     if options.threads == 0 {
         return Err(OptionsError::Zero { what: "threads" });
     }

@@ -8,16 +8,17 @@
 //! are immediate operands and the words are as small as the board allows: one `u64` for 7x7,
 //! a `u128` for 9x9 and 11x11, three words for 13x13's 169 squares.
 
+use super::rules::Preset;
 use super::zobrist::Keys;
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
-/// The most squares of any board: 13x13.
-pub const MAX_SQUARES: usize = 169;
-
 /// The widest board's side.
-pub const MAX_SIDE: u8 = 13;
+pub const MAX_SIDE: u8 = super::sizes::LARGEST;
+
+/// The most squares of any board.
+pub const MAX_SQUARES: usize = MAX_SIDE as usize * MAX_SIDE as usize;
 
 /// Bits as three 64-bit limbs, square 0 the lowest bit of the first: the one form every
 /// mask is computed in at compile time before it becomes a geometry's own word.
@@ -307,6 +308,10 @@ pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'st
     const SQUARE_BITS: u32;
     /// How a size is named to people: `11x11`.
     const NAME: &'static str;
+    /// The rules a host means when it names only this size.
+    const PRESET: Preset;
+    /// The rules OpenTafl takes for a rules string of this size that names no variant.
+    const OPENTAFL_PRESET: Preset;
     type Word: Word;
     /// Every square.
     const ALL: Self::Word;
@@ -423,8 +428,10 @@ const fn to_wide(l: Limbs) -> Wide {
 }
 
 macro_rules! geometry {
-    ($(#[$doc:meta])* $name:ident, $side:literal, $bits:literal, $word:ty, $conv:ident) => {
-        $(#[$doc])*
+    ([] $($name:ident $side:literal $doc:literal ($bits:literal, $word:ty, $conv:ident)
+        $preset:ident $opentafl:ident $hand:ident $nets:tt),* $(,)?) => {
+        $(
+        #[doc = $doc]
         #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
         pub struct $name;
 
@@ -441,6 +448,8 @@ macro_rules! geometry {
             const SQUARES: usize = $side * $side;
             const SQUARE_BITS: u32 = $bits;
             const NAME: &'static str = concat!($side, "x", $side);
+            const PRESET: Preset = Preset::$preset;
+            const OPENTAFL_PRESET: Preset = Preset::$opentafl;
             type Word = $word;
             const ALL: $word = $conv(limbs_where($side, MaskKind::All));
             const FILE_A: $word = $conv(limbs_where($side, MaskKind::FileA));
@@ -477,25 +486,16 @@ macro_rules! geometry {
                 &KEYS
             }
         }
+    )*
+        /// The size types, for a glob import of them alone.
+        pub mod types {
+            $(pub use super::$name;)*
+        }
     };
 }
 
-geometry!(
-    /// 7x7: Brandubh and the other small boards.
-    Seven, 7, 7, u64, to_u64
-);
-geometry!(
-    /// 9x9: Tablut and its kin.
-    Nine, 9, 7, u128, to_u128
-);
-geometry!(
-    /// 11x11: Copenhagen and Fetlar Hnefatafl.
-    Eleven, 11, 7, u128, to_u128
-);
-geometry!(
-    /// 13x13: hnefatafl.org's large board.
-    Thirteen, 13, 8, Wide, to_wide
-);
+// The size types, one a row of the size table.
+crate::size_table!([geometry]);
 
 #[cfg(test)]
 mod tests {
@@ -537,10 +537,19 @@ mod tests {
 
     #[test]
     fn masks_per_size() {
-        assert_eq!(counts::<Seven>(), [49, 24, 4, 1, 7]);
-        assert_eq!(counts::<Nine>(), [81, 32, 4, 1, 9]);
-        assert_eq!(counts::<Eleven>(), [121, 40, 4, 1, 11]);
-        assert_eq!(counts::<Thirteen>(), [169, 48, 4, 1, 13]);
+        let expected = [
+            (7, [49, 24, 4, 1, 7]),
+            (9, [81, 32, 4, 1, 9]),
+            (11, [121, 40, 4, 1, 11]),
+            (13, [169, 48, 4, 1, 13]),
+        ];
+        for (side, counted) in expected {
+            assert_eq!(
+                crate::with_size!(side, counts()),
+                Ok(counted),
+                "{side}x{side}"
+            );
+        }
         assert_eq!(Eleven::CENTRE, 1 << 60);
         assert_eq!(Thirteen::CENTRE, Wide::bit(84));
     }

@@ -8,14 +8,17 @@
 /// The golden-ratio increment of the state.
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
+/// The generator: its whole state is one word.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
+    /// A generator whose numbers `seed` fixes.
     pub const fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
+    /// The next number.
     pub const fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(GAMMA);
         mix(self.0)

@@ -63,7 +63,16 @@ pub fn parse_rules_string(text: &str) -> Result<Variant, RulesStringError> {
         .ok()
         .and_then(|n| super::sizes::check(n).ok())
         .ok_or_else(|| RulesStringError::BoardSize(side_text.to_string()))?;
-    let mut rules = defaults(side, get("name"));
+    let named = get("name").and_then(|n| {
+        let n = n.replace('_', "-").to_ascii_lowercase();
+        Preset::ALL.into_iter().find(|p| p.name() == n)
+    });
+    let preset = match named {
+        Some(preset) => preset,
+        None => Preset::opentafl_default(side)
+            .map_err(|_| RulesStringError::BoardSize(side_text.to_string()))?,
+    };
+    let mut rules = defaults(side, preset);
     let mut start = None;
     for &(key, value) in &fields {
         let bad = |expected| RulesStringError::BadValue {
@@ -193,18 +202,8 @@ pub fn parse_rules_string(text: &str) -> Result<Variant, RulesStringError> {
     Ok(Variant { rules, start })
 }
 
-/// OpenTafl's rules for a string that says nothing but its side.
-fn defaults(side: u8, name: Option<&str>) -> Rules {
-    let named = name.and_then(|n| {
-        let n = n.replace('_', "-").to_ascii_lowercase();
-        Preset::ALL.into_iter().find(|p| p.name() == n)
-    });
-    let preset = named.unwrap_or(match side {
-        7 => Preset::Brandub,
-        9 => Preset::Tablut,
-        13 => Preset::Copenhagen13,
-        _ => Preset::Copenhagen,
-    });
+/// OpenTafl's rules for a string that says nothing but its side, named `preset`.
+fn defaults(side: u8, preset: Preset) -> Rules {
     Rules {
         preset,
         width: side,
@@ -357,7 +356,8 @@ fn start_position(value: &str, top_first: bool, side: u8) -> Result<String, Rule
 /// repeating as `tfr:w`, a king strong on the throne alone as `ks:c`.
 pub fn rules_string(rules: &Rules, start: &str) -> String {
     let side = rules.width;
-    let base = defaults(side, None);
+    // Rules of a width without an OpenTafl default are compared with their own preset's.
+    let base = defaults(side, Preset::opentafl_default(side).unwrap_or(rules.preset));
     let mut out = format!(
         "dim:{side} name:{}",
         match rules.preset.name() {
@@ -483,7 +483,7 @@ pub fn rules_string(rules: &Rules, start: &str) -> String {
 /// The attackers' and the defenders' forts as OpenTafl defaults them when a string names
 /// their squares.
 fn defaults_for_forts() -> (Special, Special) {
-    let base = defaults(11, None);
+    let base = defaults(11, Preset::Copenhagen);
     (base.attacker_forts, base.defender_forts)
 }
 

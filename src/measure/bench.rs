@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The positions, built into the binary so that `bench` runs anywhere.
-pub const POSITIONS: &str = include_str!("../positions/bench.fen");
+pub const POSITIONS: &str = include_str!("../../positions/bench.fen");
 pub const DEFAULT_DEPTH: u32 = 7;
 
 /// The positions of [`POSITIONS`] in order, each with its FEN.

@@ -19,7 +19,7 @@ impl Accumulator {
         Accumulator::refresh_with(Kernels::detected(), net, board)
     }
 
-    pub(crate) fn refresh_with<G: Geometry>(
+    pub fn refresh_with<G: Geometry>(
         k: Kernels,
         net: &QuantisedNetwork,
         board: &Board<G>,
@@ -67,7 +67,7 @@ impl Accumulator {
 
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn set_child_with<G: Geometry>(
+    pub fn set_child_with<G: Geometry>(
         &mut self,
         k: Kernels,
         parent: &Accumulator,

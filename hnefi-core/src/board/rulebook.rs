@@ -12,7 +12,7 @@ use super::no_escape::king_cannot_escape;
 use super::outcome::{Outcome, Reason};
 use super::piece::{Piece, Side};
 use super::position::{Board, SetupError};
-use super::rules::{NoMoves, Repetition, Rules};
+use super::rules::{NoMoves, Repetition, Rules, WidthError};
 use super::square::Square;
 use super::terrain::Terrain;
 use super::zobrist::Key;
@@ -119,7 +119,14 @@ pub struct Rulebook<G: Geometry> {
 }
 
 impl<G: Geometry> Rulebook<G> {
-    /// The rulebook of `rules`, whose side must be `G::SIDE`.
+    /// The rulebook of `rules`, or a [`WidthError`] if they are for boards of another size.
+    pub fn checked(rules: Rules) -> Result<Self, WidthError> {
+        rules.fit::<G>()?;
+        Ok(Rulebook::new(rules))
+    }
+
+    /// The rulebook of `rules`, which the caller knows to be for boards of `G` (a preset of
+    /// `G`, the rules of a position of `G`); where they come from outside, [`Rulebook::checked`].
     pub fn new(rules: Rules) -> Self {
         Rulebook {
             rules,

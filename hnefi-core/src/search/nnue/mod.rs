@@ -103,9 +103,10 @@ pub fn describe<G: crate::search::size::Size>(
     )
 }
 
-/// Random games for the tests: every move with the piece that made it and what it took.
-#[cfg(test)]
-pub(crate) mod testing {
+/// Random games for the tests (here and the trainer's): every move with the piece that made it
+/// and what it took.
+#[doc(hidden)]
+pub mod testing {
     use crate::board::{Bitboard, Board, MoveList, Piece, Position, Square};
     use crate::splitmix::SplitMix64;
 
@@ -124,7 +125,7 @@ pub(crate) mod testing {
         let mut out = Vec::new();
         let mut list = MoveList::new();
         for _ in 0..games {
-            let mut pos = Position::start(crate::board::Rules::default());
+            let mut pos = Position::start(crate::board::Rules::default()).unwrap();
             for _ in 0..plies {
                 pos.legal_moves(&mut list);
                 if list.is_empty() {

@@ -323,7 +323,7 @@ mod tests {
         for seed in 0..20 {
             assert_eq!(Level::MIN.glance(&win, &moves(&win), seed), Some(corner));
         }
-        let start = Position::start(Rules::default());
+        let start = Position::start(Rules::default()).unwrap();
         let list = moves(&start);
         let share = |level: u8| {
             (0..60)

@@ -14,18 +14,18 @@ use crate::search::size::Size;
 #[derive(Clone)]
 pub struct QuantisedNetwork {
     /// One row of hidden weights per input.
-    pub(crate) feature_weights: Box<[[i16; HIDDEN]]>,
-    pub(crate) feature_bias: [i16; HIDDEN],
+    pub feature_weights: Box<[[i16; HIDDEN]]>,
+    pub feature_bias: [i16; HIDDEN],
     /// Attackers to move, then defenders to move.
-    pub(crate) output_weights: [[i16; HIDDEN]; 2],
+    pub output_weights: [[i16; HIDDEN]; 2],
     /// On the grid `1/(QA QB)` cp.
-    pub(crate) output_bias: [i32; 2],
-    pub(crate) scale: f32,
+    pub output_bias: [i32; 2],
+    pub scale: f32,
     /// Whether the output is a correction added to the hand evaluation.
-    pub(crate) residual: bool,
+    pub residual: bool,
     /// Of a residual network, the fingerprint of the hand evaluation it was trained on
     /// ([`crate::search::eval::fingerprint`]); 0 where unknown (net files of version 2).
-    pub(crate) hand: u64,
+    pub hand: u64,
 }
 
 // The scale is never NaN (the file and the trainer refuse it), so bitwise equality is equality.
@@ -60,7 +60,7 @@ impl std::fmt::Debug for QuantisedNetwork {
 const _: () = assert!(HIDDEN as i64 * QA as i64 * (1 << 15) <= i32::MAX as i64);
 
 impl QuantisedNetwork {
-    pub(crate) fn zero(scale: f32, inputs: usize) -> QuantisedNetwork {
+    pub fn zero(scale: f32, inputs: usize) -> QuantisedNetwork {
         QuantisedNetwork {
             feature_weights: vec![[0; HIDDEN]; inputs].into_boxed_slice(),
             feature_bias: [0; HIDDEN],
@@ -122,7 +122,7 @@ impl QuantisedNetwork {
     }
 
     #[inline(always)]
-    pub(crate) fn evaluate_with(&self, k: Kernels, acc: &Accumulator, side: Side) -> i32 {
+    pub fn evaluate_with(&self, k: Kernels, acc: &Accumulator, side: Side) -> i32 {
         let sum = simd::crelu_dot(k, acc.values(), &self.output_weights[side.index()]);
         let unit = i64::from(QA * QB);
         let total = i64::from(sum) + i64::from(self.output_bias[side.index()]);
@@ -160,7 +160,7 @@ impl QuantisedNetwork {
     /// a trained net's might be, one in eight on a clip, so that many units sit on either end
     /// of the clipped ReLU; hidden biases in the middle of its slope; output weights of a few
     /// cp.
-    pub(crate) fn random(seed: u64, inputs: usize) -> QuantisedNetwork {
+    pub fn random(seed: u64, inputs: usize) -> QuantisedNetwork {
         use crate::search::eval::weights::SCALE;
         use crate::splitmix::SplitMix64;
         let mut rng = SplitMix64::new(seed);
@@ -195,7 +195,6 @@ mod tests {
     fn every_kernel_evaluates_alike_on_every_board() {
         use crate::board::generic::MoveList;
         use crate::board::rules::{Preset, Rules};
-        use crate::board::{Eleven, Nine, Seven, Thirteen};
         use crate::search::nnue::inputs;
         use crate::search::nnue::simd::Kernels;
         fn check<G: Size>(preset: Preset, seed: u64) {
@@ -239,9 +238,9 @@ mod tests {
             }
             assert!(evaluations > 100, "{preset}: {evaluations}");
         }
-        check::<Seven>(Preset::Brandubh, 7);
-        check::<Nine>(Preset::Tablut, 9);
-        check::<Eleven>(Preset::Copenhagen, 11);
-        check::<Thirteen>(Preset::Copenhagen13, 13);
+        for side in crate::board::SIDES {
+            let preset = Preset::default_for_width(side).unwrap();
+            crate::with_size!(side, check(preset, u64::from(side))).unwrap();
+        }
     }
 }

@@ -3,13 +3,13 @@
 
 use crate::board::notation::{parse_fen, parse_move, to_fen};
 use crate::board::{Move, NotationError, Position, Rules};
-use crate::record::read_games;
+use crate::games::record::read_games;
 use crate::search::solve::Solver;
 use crate::search::{Engine, Limits, Options};
 use rayon::prelude::*;
 
 /// `positions/tactics.epd`, built in so that `hnefi tactics` works from any folder.
-pub const BUILT_IN: &str = include_str!("../positions/tactics.epd");
+pub const BUILT_IN: &str = include_str!("../../positions/tactics.epd");
 
 /// One line of the EPD: a position, the fewest moves to a forced win, every winning move.
 #[derive(Clone, Debug)]

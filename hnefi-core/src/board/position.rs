@@ -8,7 +8,7 @@ use super::moves::{Move, MoveList};
 use super::outcome::Outcome;
 use super::piece::{Piece, Side};
 use super::rulebook::{History, Rulebook};
-use super::rules::{KingStrength, Rules};
+use super::rules::{KingStrength, Rules, WidthError};
 use super::square::{Direction, Square};
 use super::zobrist::Key;
 use std::fmt;
@@ -406,12 +406,23 @@ struct Undo<G: Geometry> {
 }
 
 impl Position<Eleven> {
-    pub fn start(rules: Rules) -> Position<Eleven> {
-        Position::new(Board::start(), rules)
+    /// The Copenhagen start position under `rules`, or a [`WidthError`] if they are not for
+    /// 11x11 boards.
+    pub fn start(rules: Rules) -> Result<Position<Eleven>, WidthError> {
+        Position::checked(Board::start(), rules)
     }
 }
 
 impl<G: Geometry> Position<G> {
+    /// `board` under `rules`, or a [`WidthError`] if they are for boards of another size: the
+    /// constructor for rules that come from outside.
+    pub fn checked(board: Board<G>, rules: Rules) -> Result<Self, WidthError> {
+        rules.fit::<G>()?;
+        Ok(Position::new(board, rules))
+    }
+
+    /// `board` under `rules`, which the caller knows to be for boards of `G`; where they come
+    /// from outside, [`Position::checked`].
     pub fn new(board: Board<G>, rules: Rules) -> Self {
         Position {
             board,
@@ -564,6 +575,26 @@ impl<G: Geometry> Position<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rules_of_another_width_are_refused_in_every_build() {
+        use crate::board::{Preset, Seven};
+        let brandubh = Rules::preset(Preset::Brandubh);
+        let refused = WidthError {
+            rules: 7,
+            board: 11,
+            preset: Preset::Brandubh,
+        };
+        assert_eq!(Position::start(brandubh).unwrap_err(), refused);
+        assert_eq!(Rulebook::<Eleven>::checked(brandubh).unwrap_err(), refused);
+        let seven = super::Board::<Seven>::from_fen(Preset::Brandubh.start_fen()).unwrap();
+        assert!(super::Position::checked(seven, brandubh).is_ok());
+        let copenhagen = super::Position::checked(seven, Rules::default()).unwrap_err();
+        assert!(
+            copenhagen.to_string().contains("rules of 11x11 boards"),
+            "{copenhagen}"
+        );
+    }
     use crate::board::notation::parse_move;
     use crate::board::{Board, MoveError, Position, Square};
 
@@ -575,7 +606,8 @@ mod tests {
         let moves = "h11h8 d6d3 k7i7 e7b7 d11d6 e5b5 k8k9 f7c7 a8a9 c7c6 e11c11 e6e9 e1e6 \
                      d3d6 a4e4 d6d4 k5j5 f6e6 f2e2 e6e3 a5a4 e9c9 f10f9 e3a3 e2a2 a3k3 a2k2 \
                      k3a3 k2a2 a3e3 a2k2";
-        let mut pos = Position::start(Rules::preset(super::super::rules::Preset::HnefataflOrg));
+        let mut pos =
+            Position::start(Rules::preset(super::super::rules::Preset::HnefataflOrg)).unwrap();
         for m in moves.split_whitespace() {
             pos.try_play(parse_move(m).unwrap()).unwrap();
         }
@@ -622,7 +654,7 @@ mod tests {
 
     #[test]
     fn undo_restores() {
-        let mut p = Position::start(Rules::default());
+        let mut p = Position::start(Rules::default()).unwrap();
         let before = *p.board();
         p.try_play(parse_move("d1d3").unwrap()).unwrap();
         assert_ne!(*p.board(), before);
