@@ -10,52 +10,66 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 pub struct Bitboard<G: Geometry>(pub G::Word);
 
 impl<G: Geometry> Bitboard<G> {
+    /// No square.
     pub const EMPTY: Self = Bitboard(G::Word::ZERO);
+    /// Every square of the board.
     pub const ALL: Self = Bitboard(G::ALL);
+    /// The first file, `a`.
     pub const FILE_A: Self = Bitboard(G::FILE_A);
     /// The last file (`k` on 11x11).
     pub const FILE_LAST: Self = Bitboard(G::FILE_LAST);
+    /// The first rank.
     pub const RANK_1: Self = Bitboard(G::RANK_1);
     /// The last rank (11 on 11x11).
     pub const RANK_LAST: Self = Bitboard(G::RANK_LAST);
+    /// The squares of the edge.
     pub const EDGE: Self = Bitboard(G::EDGE);
+    /// The four corners.
     pub const CORNERS: Self = Bitboard(G::CORNERS);
+    /// The centre square, the throne.
     pub const THRONE: Self = Bitboard(G::CENTRE);
     /// Squares only the king may stop on.
     /// Squares only the king may stop on.
     pub const RESTRICTED: Self = Bitboard(G::RESTRICTED);
 
     #[inline(always)]
+    /// The set of `sq` alone.
     pub fn from_square(sq: Square<G>) -> Self {
         Bitboard(G::Word::bit(sq.index()))
     }
 
     #[inline(always)]
+    /// Whether the set has no square.
     pub fn is_empty(self) -> bool {
         self.0.is_zero()
     }
 
     #[inline(always)]
+    /// Whether the set has a square.
     pub fn any(self) -> bool {
         !self.0.is_zero()
     }
 
     #[inline(always)]
+    /// How many squares the set has.
     pub fn count(self) -> u32 {
         self.0.count_ones()
     }
 
     #[inline(always)]
+    /// Whether `sq` is in the set.
     pub fn contains(self, sq: Square<G>) -> bool {
         !(self.0 & G::Word::bit(sq.index())).is_zero()
     }
 
     #[inline(always)]
+    /// The set with `sq` added.
     pub fn with(self, sq: Square<G>) -> Self {
         Bitboard(self.0 | G::Word::bit(sq.index()))
     }
 
     #[inline(always)]
+    /// The set with `sq` taken out.
     pub fn without(self, sq: Square<G>) -> Self {
         Bitboard(self.0 & !G::Word::bit(sq.index()))
     }

@@ -24,6 +24,7 @@ pub struct Custodial<G: Geometry> {
 
 impl<G: Geometry> Custodial<G> {
     #[inline]
+    /// The custodial captures `mover` can make on `board` under `rulebook`.
     pub fn of(board: &Board<G>, mover: Side, rulebook: &Rulebook<G>) -> Self {
         let rules = rulebook.rules();
         let king = Bitboard::<G>::from_square(board.king());

@@ -41,13 +41,17 @@ pub trait Word:
     + Shl<u32, Output = Self>
     + Shr<u32, Output = Self>
 {
+    /// No bit set.
     const ZERO: Self;
+    /// The word of bit `index` alone.
     fn bit(index: usize) -> Self;
     /// The word of the low bits of `limbs`.
     fn from_limbs(limbs: Limbs) -> Self;
+    /// Whether no bit is set.
     fn is_zero(self) -> bool;
     /// The lowest 64 bits.
     fn low_u64(self) -> u64;
+    /// How many bits are set.
     fn count_ones(self) -> u32;
     /// The index of the lowest set bit; the word is not zero.
     fn lowest(self) -> u32;
@@ -303,6 +307,7 @@ impl Shr<u32> for Wide {
 pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'static {
     /// Squares along an edge: 7, 9, 11 or 13.
     const SIDE: u8;
+    /// `SIDE * SIDE`.
     const SQUARES: usize;
     /// Bits a square takes in a packed move: 7 up to 11x11, 8 for 13x13.
     const SQUARE_BITS: u32;
@@ -312,15 +317,19 @@ pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'st
     const PRESET: Preset;
     /// The rules OpenTafl takes for a rules string of this size that names no variant.
     const OPENTAFL_PRESET: Preset;
+    /// The machine word with a bit a square.
     type Word: Word;
     /// Every square.
     const ALL: Self::Word;
+    /// The first file, `a`.
     const FILE_A: Self::Word;
     /// The last file (`k` on 11x11).
     const FILE_LAST: Self::Word;
+    /// The first rank.
     const RANK_1: Self::Word;
     /// The last rank (11 on 11x11).
     const RANK_LAST: Self::Word;
+    /// The squares of the edge.
     const EDGE: Self::Word;
     /// The four corner squares.
     const CORNERS: Self::Word;

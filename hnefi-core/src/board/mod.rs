@@ -49,14 +49,25 @@ pub mod generic {
 
 /// A set of squares of the 11x11 board.
 pub type Bitboard = bitboard::Bitboard<Eleven>;
+/// An 11x11 board (see [`generic::Board`]).
 pub type Board = position::Board<Eleven>;
+/// A move on 11x11.
 pub type Move = moves::Move<Eleven>;
+/// Why a move is not legal on 11x11.
 pub type MoveError = position::MoveError<Eleven>;
+/// A list of moves on 11x11.
 pub type MoveList = moves::MoveList<Eleven>;
+/// Why a text is no 11x11 position or move.
 pub type NotationError = notation::NotationError<Eleven>;
+/// An 11x11 game position with its history.
 pub type Position = position::Position<Eleven>;
+/// Why pieces make no 11x11 board.
 pub type SetupError = position::SetupError<Eleven>;
+/// A square of 11x11.
 pub type Square = square::Square<Eleven>;
+/// A move on 11x11 as records write it, with its captures.
 pub type RecordMove = notation::RecordMove<Eleven>;
+/// The captures of a move on 11x11.
 pub type Custodial = captures::Custodial<Eleven>;
+/// The rules of a game on 11x11, compiled for it.
 pub type Rulebook = rulebook::Rulebook<Eleven>;

@@ -44,6 +44,7 @@ impl<G: Geometry> Move<G> {
     pub const INDICES: usize = 1 << (2 * G::SQUARE_BITS);
 
     #[inline(always)]
+    /// The move from `from` to `to`.
     pub fn new(from: Square<G>, to: Square<G>) -> Self {
         debug_assert_ne!(from, to);
         let packed = from.to_u8() as u16 | (to.to_u8() as u16) << Self::BITS | Self::TAG;
@@ -54,11 +55,13 @@ impl<G: Geometry> Move<G> {
     }
 
     #[inline(always)]
+    /// The square the piece leaves.
     pub fn from(self) -> Square<G> {
         Square::from_index((self.0.get() & Self::MASK) as u8)
     }
 
     #[inline(always)]
+    /// The square the piece stops on.
     pub fn to(self) -> Square<G> {
         Square::from_index((self.0.get() >> Self::BITS & Self::MASK) as u8)
     }

@@ -17,36 +17,68 @@ pub const START_FEN: &str =
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError<G: Geometry> {
     #[error("empty position")]
+    /// The text is empty.
     Empty,
     #[error("expected {side} ranks separated by '/', found {0}", side = G::SIDE)]
+    /// The placement has this many ranks, not the board's side.
     RankCount(usize),
     #[error("rank {rank}: '{ch}' at character {column} is not a piece ({pieces}) or a digit")]
+    /// A character that is neither a piece nor a digit.
     BadChar {
+        /// The rank it is on.
         rank: u8,
+        /// The character.
         ch: char,
+        /// Its column in the rank's text, from 1.
         column: usize,
+        /// The pieces the notation writes.
         pieces: &'static str,
     },
     #[error("rank {rank}: describes {squares} squares, expected {side}", side = G::SIDE)]
-    RankLength { rank: u8, squares: usize },
+    /// A rank that does not cover the board's side.
+    RankLength {
+        /// The rank.
+        rank: u8,
+        /// The squares it covers.
+        squares: usize,
+    },
     #[error("rank {rank}: empty-square count must be a number from 1 to {side}", side = G::SIDE)]
-    BadRun { rank: u8 },
+    /// A run of empty squares written wrongly (`0`, or digits that do not add up).
+    BadRun {
+        /// The rank.
+        rank: u8,
+    },
     #[error("missing side to move after the board (expected 'a' or 'd')")]
+    /// No side to move after the placement.
     NoSide,
     #[error("side to move '{0}' is neither 'a' (attackers) nor 'd' (defenders)")]
+    /// The side to move is neither `a` nor `d`.
     BadSide(String),
     #[error("unexpected text after the position: '{0}'")]
+    /// Text after the position.
     Trailing(String),
     #[error("OpenTafl position must start and end with '/'")]
+    /// An OpenTafl position without its slashes around the ranks.
     Slashes,
     #[error(transparent)]
+    /// The pieces make no legal board.
     Setup(#[from] SetupError<G>),
     #[error("move '{text}': {reason}")]
-    BadMove { text: String, reason: String },
-    #[error("move '{text}': {from} and {to} are the same square")]
-    NullMove {
+    /// A move that cannot be read.
+    BadMove {
+        /// The move as given.
         text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    #[error("move '{text}': {from} and {to} are the same square")]
+    /// A move that goes nowhere.
+    NullMove {
+        /// The move as given.
+        text: String,
+        /// Its square.
         from: Square<G>,
+        /// The same square again.
         to: Square<G>,
     },
 }
@@ -288,6 +320,7 @@ fn read_move<G: Geometry>(text: &str) -> Result<Move<G>, NotationError<G>> {
 /// A move as game records write it, with the captures it claims.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct RecordMove<G: Geometry> {
+    /// The move.
     pub mv: Move<G>,
     /// Claimed captures, duplicates merged.
     pub captures: Bitboard<G>,

@@ -9,6 +9,7 @@ use super::rules::{Escape, Kinds, KingStrength, Preset, Repetition, Rules, Speci
 /// Rules read from a rules string, with the start position it carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variant {
+    /// The rules the string sets.
     pub rules: Rules,
     /// The start position as an OpenTafl position string, rank 1 first.
     pub start: String,
@@ -18,28 +19,42 @@ pub struct Variant {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesStringError {
     #[error("'{0}' is not key:value")]
+    /// A word that is not `key:value`.
     NotKeyValue(String),
     #[error("no 'dim:' key (the board's side)")]
+    /// No `dim:` key.
     NoSide,
     #[error("board size '{0}' (Hnefi plays {sides})", sides = super::sizes::sides_text())]
+    /// A side Hnefi does not play.
     BoardSize(String),
     #[error("'{key}:{value}': {expected}")]
+    /// A value the key does not take.
     BadValue {
+        /// The key.
         key: String,
+        /// Its value.
         value: String,
+        /// What the key takes.
         expected: &'static str,
     },
     #[error("square '{square}' in '{key}:' is not on a {side}x{side} board")]
+    /// A square off the board.
     BadSquare {
+        /// The key that names it.
         key: String,
+        /// The square.
         square: String,
+        /// The board's side.
         side: u8,
     },
     #[error("'{0}' is not supported: Hnefi plays no special pieces, jumps or berserk moves")]
+    /// A key of the special pieces or moves Hnefi does not play, set to play them.
     SpecialPieces(String),
     #[error("start position: '{0}' is not a piece Hnefi plays (t, T, K)")]
+    /// A piece of the start Hnefi does not play.
     StartPiece(char),
     #[error("no start position ('start:' or 'starti:')")]
+    /// No `start:` position.
     NoStart,
 }
 

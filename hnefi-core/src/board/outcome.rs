@@ -4,10 +4,15 @@ use super::piece::Side;
 use std::fmt;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+/// Why a game ended.
 pub enum Reason {
+    /// The king reached an escape square.
     KingEscaped,
+    /// The king was captured.
     KingCaptured,
+    /// The king made an exit fort on the edge.
     ExitFort,
+    /// The attackers surrounded every defender.
     Encirclement,
     /// The side to move had no legal move.
     NoMoves,
@@ -40,6 +45,7 @@ impl Reason {
         }
     }
 
+    /// The reason in words, for people.
     pub fn describe(self) -> &'static str {
         match self {
             // To a corner or, in edge-escape variants, to any edge square.
@@ -62,10 +68,12 @@ impl Reason {
 pub struct Outcome {
     /// `None` for a draw.
     pub winner: Option<Side>,
+    /// Why it ended.
     pub reason: Reason,
 }
 
 impl Outcome {
+    /// `winner` won, for `reason`.
     pub const fn win(winner: Side, reason: Reason) -> Outcome {
         Outcome {
             winner: Some(winner),
@@ -73,6 +81,7 @@ impl Outcome {
         }
     }
 
+    /// A draw, for `reason`.
     pub const fn draw(reason: Reason) -> Outcome {
         Outcome {
             winner: None,

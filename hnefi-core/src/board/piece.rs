@@ -5,11 +5,14 @@ use std::fmt;
 /// A side of the game. The attackers move first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Side {
+    /// The side of the attackers, twice as many, who try to capture the king.
     Attackers,
+    /// The king's side, who try to bring him to safety.
     Defenders,
 }
 
 impl Side {
+    /// The other side.
     pub const fn opponent(self) -> Side {
         match self {
             Side::Attackers => Side::Defenders,
@@ -17,6 +20,7 @@ impl Side {
         }
     }
 
+    /// Attackers 0, defenders 1: an index into per-side tables.
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -47,14 +51,19 @@ impl fmt::Display for Side {
 /// A kind of piece.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Piece {
+    /// An attacker.
     Attacker,
+    /// A defender, one of the king's men.
     Defender,
+    /// The king.
     King,
 }
 
 impl Piece {
+    /// The kinds of piece, in index order.
     pub const ALL: [Piece; 3] = [Piece::Attacker, Piece::Defender, Piece::King];
 
+    /// The side the piece plays for.
     pub const fn side(self) -> Side {
         match self {
             Piece::Attacker => Side::Attackers,
@@ -62,6 +71,7 @@ impl Piece {
         }
     }
 
+    /// Attacker 0, defender 1, king 2: an index into per-piece tables.
     pub const fn index(self) -> usize {
         self as usize
     }

@@ -28,14 +28,17 @@ pub struct Board<G: Geometry> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError<G: Geometry> {
     #[error("there is no king")]
+    /// No king on the board.
     NoKing,
     #[error("there are two or more kings (found one on {0} and one on {1})")]
+    /// Two kings on the board.
     TwoKings(Square<G>, Square<G>),
     /// A man where the rules let no man of his kind stop (Copenhagen: the corners and the
     /// throne).
     #[error("{0} is a restricted square: the rules let no {1} stand on it")]
     PieceOnRestricted(Square<G>, &'static str),
     #[error("two pieces on {0}")]
+    /// Two pieces on one square.
     TwoPieces(Square<G>),
 }
 
@@ -43,23 +46,51 @@ pub enum SetupError<G: Geometry> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError<G: Geometry> {
     #[error("there is no piece of the {side} on {from}")]
-    NoPiece { side: Side, from: Square<G> },
+    /// No piece of the side to move on the move's first square.
+    NoPiece {
+        /// The side to move.
+        side: Side,
+        /// The square.
+        from: Square<G>,
+    },
     #[error("{0} does not move along a rank or file")]
+    /// A move along neither a file nor a rank.
     NotStraight(Move<G>),
     #[error("{mv} is blocked by the piece on {at}")]
-    Blocked { mv: Move<G>, at: Square<G> },
+    /// A piece stands in the way.
+    Blocked {
+        /// The move.
+        mv: Move<G>,
+        /// Where the piece stands.
+        at: Square<G>,
+    },
     #[error("only the king may stop on {0}")]
+    /// A square only the king may stop on.
     Restricted(Square<G>),
     #[error("{mv}: the rules let no {piece} stop on {}", mv.to())]
-    NoStop { mv: Move<G>, piece: &'static str },
+    /// A square this piece may not stop on under the rules.
+    NoStop {
+        /// The move.
+        mv: Move<G>,
+        /// The piece, in words.
+        piece: &'static str,
+    },
     #[error(
         "{mv}: the rules forbid the {piece} this move (a special square it may not cross or \
          enter, or its speed limit)"
     )]
-    Forbidden { mv: Move<G>, piece: &'static str },
+    /// A square this piece may not cross or re-enter under the rules.
+    Forbidden {
+        /// The move.
+        mv: Move<G>,
+        /// The piece, in words.
+        piece: &'static str,
+    },
     #[error("the game is already over ({0})")]
+    /// The game is over.
     GameOver(Outcome),
     #[error("{0} would recreate an earlier board, which these rules forbid the defenders")]
+    /// The rules forbid the position the move would repeat.
     Repeats(Move<G>),
 }
 
@@ -101,6 +132,7 @@ impl<G: Geometry> Board<G> {
         Ok(board)
     }
 
+    /// The squares of the attackers.
     pub fn attackers(&self) -> Bitboard<G> {
         self.attackers
     }
@@ -110,14 +142,17 @@ impl<G: Geometry> Board<G> {
         self.defenders
     }
 
+    /// The king's square.
     pub fn king(&self) -> Square<G> {
         self.king
     }
 
+    /// The side to move.
     pub fn side_to_move(&self) -> Side {
         self.side
     }
 
+    /// The Zobrist key of the board and the side to move.
     pub fn key(&self) -> Key {
         self.key
     }
@@ -150,10 +185,12 @@ impl<G: Geometry> Board<G> {
     }
 
     #[inline(always)]
+    /// Every square with a piece.
     pub fn occupied(&self) -> Bitboard<G> {
         (self.attackers | self.defenders).with(self.king)
     }
 
+    /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square<G>) -> Option<Piece> {
         if self.king == sq {
             Some(Piece::King)
@@ -434,22 +471,27 @@ impl<G: Geometry> Position<G> {
         }
     }
 
+    /// The board as it stands.
     pub fn board(&self) -> &Board<G> {
         &self.board
     }
 
+    /// The rules of the game.
     pub fn rules(&self) -> &Rules {
         self.rulebook.rules()
     }
 
+    /// The rules compiled for this board.
     pub fn rulebook(&self) -> &Rulebook<G> {
         &self.rulebook
     }
 
+    /// The side to move.
     pub fn side_to_move(&self) -> Side {
         self.board.side
     }
 
+    /// The Zobrist key of the board and the side to move.
     pub fn key(&self) -> Key {
         self.board.key
     }
@@ -464,6 +506,7 @@ impl<G: Geometry> Position<G> {
         self.quiet_plies
     }
 
+    /// The last move played, if any.
     pub fn last_move(&self) -> Option<Move<G>> {
         self.history.last().map(|u| u.mv)
     }

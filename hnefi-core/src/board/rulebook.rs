@@ -46,14 +46,17 @@ impl<'a> History<'a> {
         History::new(&[], &[], 0)
     }
 
+    /// The keys of the positions before, oldest first.
     pub fn keys(&self) -> &'a [Key] {
         self.keys
     }
 
+    /// The keys of the defenders' arrangements before, oldest first.
     pub fn arrangements(&self) -> &'a [Key] {
         self.arrangements
     }
 
+    /// Plies played since the start.
     pub fn plies(&self) -> usize {
         self.plies
     }
@@ -101,6 +104,7 @@ pub enum Favours {
 /// What the rules that look back say about a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct HistoryVerdict {
+    /// How often the position occurred before.
     pub occurrences: Occurrences,
     /// The end of the game by hnefatafl.org's adjudications, repetition, the draw fort or the
     /// draw without captures, with a side to move that has no legal move put between the
@@ -134,11 +138,13 @@ impl<G: Geometry> Rulebook<G> {
         }
     }
 
+    /// The rules.
     pub const fn rules(&self) -> &Rules {
         &self.rules
     }
 
     #[inline(always)]
+    /// The rules compiled for this board: what moves and captures read.
     pub const fn terrain(&self) -> &Terrain<G> {
         &self.terrain
     }

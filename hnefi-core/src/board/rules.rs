@@ -61,6 +61,7 @@ impl Preset {
         crate::with_size!(width, preset())
     }
 
+    /// Every preset, in the order the command line lists them.
     pub const ALL: [Preset; 12] = [
         Preset::Copenhagen,
         Preset::Copenhagen2017,
@@ -76,6 +77,7 @@ impl Preset {
         Preset::Magpie,
     ];
 
+    /// The name `--rules` and the protocols take.
     pub fn name(self) -> &'static str {
         match self {
             Preset::Copenhagen => "copenhagen",
@@ -178,7 +180,9 @@ pub enum Repetition {
 /// What happens to a side that has no legal move on its turn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum NoMoves {
+    /// The side that repeats, or that cannot move, loses.
     Loses,
+    /// The game is drawn.
     Draw,
 }
 
@@ -211,21 +215,28 @@ pub enum KingStrength {
 pub struct Kinds(u8);
 
 impl Kinds {
+    /// No kind of piece.
     pub const NONE: Kinds = Kinds(0);
+    /// The attackers.
     pub const ATTACKERS: Kinds = Kinds(1);
+    /// The defenders, the king not among them.
     pub const DEFENDERS: Kinds = Kinds(2);
+    /// The king.
     pub const KING: Kinds = Kinds(4);
     /// Both sides' men and the king.
     pub const ALL: Kinds = Kinds(7);
 
+    /// The kind of `piece` alone.
     pub const fn of(piece: Piece) -> Kinds {
         Kinds(1 << piece as u8)
     }
 
+    /// Whether `piece`'s kind is in the set.
     pub const fn contains(self, piece: Piece) -> bool {
         self.0 & Kinds::of(piece).0 != 0
     }
 
+    /// The kinds of both sets.
     pub const fn with(self, other: Kinds) -> Kinds {
         Kinds(self.0 | other.0)
     }
@@ -237,18 +248,22 @@ impl Kinds {
 pub struct SquareSet(pub Limbs);
 
 impl SquareSet {
+    /// No square.
     pub const EMPTY: SquareSet = SquareSet([0; 3]);
 
+    /// The set with square `index` added.
     pub const fn with(self, index: usize) -> SquareSet {
         let mut limbs = self.0;
         limbs[index / 64] |= 1 << (index % 64);
         SquareSet(limbs)
     }
 
+    /// Whether square `index` is in the set.
     pub const fn contains(self, index: usize) -> bool {
         self.0[index / 64] >> (index % 64) & 1 != 0
     }
 
+    /// Whether the set has no square.
     pub fn is_empty(self) -> bool {
         self.0 == [0; 3]
     }
@@ -269,6 +284,7 @@ impl SquareSet {
 /// of piece.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Special {
+    /// Its squares.
     pub squares: SquareSet,
     /// May move across it (when empty).
     pub pass: Kinds,
@@ -322,20 +338,27 @@ impl Special {
 /// Everything the board needs to know to play by a given rule reading.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Rules {
+    /// The preset these rules are, or were made from.
     pub preset: Preset,
     /// The board's width (and height), in squares: 7, 9, 11 or 13.
     pub width: u8,
     /// Who moves first from the start position.
     pub first: Side,
+    /// Where the king escapes.
     pub escape: Escape,
+    /// How the king is captured.
     pub king: KingStrength,
     /// The king captures when he moves.
     pub king_hammer: bool,
     /// Enemy men are captured against the king.
     pub king_anvil: bool,
+    /// The corners, as special squares.
     pub corners: Special,
+    /// The throne, as special squares.
     pub throne: Special,
+    /// The attackers' camps.
     pub attacker_forts: Special,
+    /// The defenders' forts.
     pub defender_forts: Special,
     /// The most squares a move may cover, per kind of piece (`Piece` order); 0 for no limit.
     pub speed: [u8; 3],
@@ -356,7 +379,9 @@ pub struct Rules {
     pub site_exit_fort: bool,
     /// Attackers win when no defender can reach the edge.
     pub encirclement: bool,
+    /// What repeating a position does.
     pub repetition: Repetition,
+    /// What having no legal move does.
     pub no_moves: NoMoves,
     /// 2017: the defenders lose when their own arrangement recurs three times without a capture.
     pub draw_fort_loses: bool,
@@ -383,6 +408,7 @@ impl Rules {
         }
     }
 
+    /// The rules of `preset`.
     pub const fn preset(preset: Preset) -> Rules {
         let copenhagen = Rules {
             preset,

@@ -1,6 +1,6 @@
-//! The board sizes Hnefi plays: the one table that declares them ([`size_table!`]), and what
+//! The board sizes Hnefi plays: the one table that declares them ([`size_table!`](crate::size_table)), and what
 //! is made from it at run time: the list of sides, the side of a position text, and the one
-//! dispatch from a side to the code compiled for it ([`with_size!`]). Each size becomes a
+//! dispatch from a side to the code compiled for it ([`with_size!`](crate::with_size)). Each size becomes a
 //! [`Geometry`](super::Geometry) type (geometry.rs), a search [`Size`] with its hand
 //! evaluation, a variant of [`AnySize`] (search/size.rs) and rows of the table of built-in
 //! networks (search/nnue/embedded.rs), all from its row here: adding a size is one row, plus
@@ -66,11 +66,13 @@ pub const LARGEST: u8 = SIDES[SIZE_COUNT - 1];
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SizeError {
     #[error("a board of side {0}: Hnefi plays boards of side {sides}", sides = sides_text())]
+    /// A side Hnefi does not play.
     Unknown(usize),
     #[error(
         "cannot tell the board's size of '{0}': give a FEN (ranks between '/'), an OpenTafl \
          position (/ranks/) or an OpenTafl rules string (dim:N)"
     )]
+    /// A text whose side cannot be told.
     Unreadable(String),
 }
 

@@ -46,13 +46,18 @@ impl<G: Geometry> fmt::Debug for Square<G> {
 /// The four directions a piece moves in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Direction {
+    /// Towards the last rank.
     North,
+    /// Towards the last file.
     East,
+    /// Towards the first rank.
     South,
+    /// Towards the first file.
     West,
 }
 
 impl Direction {
+    /// The four directions, in index order.
     pub const ALL: [Direction; 4] = [
         Direction::North,
         Direction::East,
@@ -60,10 +65,12 @@ impl Direction {
         Direction::West,
     ];
 
+    /// North 0, east 1, south 2, west 3: an index into per-direction tables.
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The direction back.
     pub const fn opposite(self) -> Direction {
         match self {
             Direction::North => Direction::South,
@@ -104,11 +111,13 @@ impl<G: Geometry> Square<G> {
     }
 
     #[inline(always)]
+    /// The square's number, `rank * side + file`, `a1` 0.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
     #[inline(always)]
+    /// The square's number as a byte.
     pub const fn to_u8(self) -> u8 {
         self.0
     }
@@ -141,18 +150,21 @@ impl<G: Geometry> Square<G> {
     }
 
     #[inline]
+    /// Whether the square is on the edge.
     pub const fn is_edge(self) -> bool {
         let (f, r) = (self.file(), self.rank());
         f == 0 || r == 0 || f == Self::SIDE - 1 || r == Self::SIDE - 1
     }
 
     #[inline]
+    /// Whether the square is a corner.
     pub const fn is_corner(self) -> bool {
         let (f, r) = (self.file(), self.rank());
         (f == 0 || f == Self::SIDE - 1) && (r == 0 || r == Self::SIDE - 1)
     }
 
     #[inline(always)]
+    /// Whether the square is the throne.
     pub const fn is_throne(self) -> bool {
         self.0 as usize == G::SQUARES / 2
     }
@@ -228,11 +240,24 @@ pub const CORNERS: [Square<Eleven>; 4] = Square::corners();
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SquareError {
     #[error("empty square name")]
+    /// The text is empty.
     Empty,
     #[error("file '{file}' is not a letter from a to {last}")]
-    BadFile { file: char, last: char },
+    /// A file past the board's last.
+    BadFile {
+        /// The file.
+        file: char,
+        /// The board's last file.
+        last: char,
+    },
     #[error("rank '{rank}' is not a number from 1 to {side}")]
-    BadRank { rank: String, side: u8 },
+    /// A rank that is no number of the board.
+    BadRank {
+        /// The rank as given.
+        rank: String,
+        /// The board's side.
+        side: u8,
+    },
 }
 
 impl<G: Geometry> fmt::Display for Square<G> {

@@ -9,6 +9,8 @@ use super::rules::{Escape, Rules, Special, SquareSet};
 use super::square::{Direction, Square};
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// The rules compiled for boards of `G`: the squares each kind of piece may stop on, cross
+/// and find hostile, as bitboards.
 pub struct Terrain<G: Geometry> {
     /// Per kind of piece (`Piece` order): squares it may not stop on.
     no_stop: [Bitboard<G>; 3],
@@ -26,10 +28,13 @@ pub struct Terrain<G: Geometry> {
     hostile_always: [Bitboard<G>; 3],
     hostile_empty: [Bitboard<G>; 3],
     hostile_occupied: [Bitboard<G>; 3],
+    /// The squares the king escapes to.
     pub escape: Bitboard<G>,
+    /// The throne.
     pub throne: Bitboard<G>,
     /// The throne and its neighbours.
     pub throne_area: Bitboard<G>,
+    /// The corners.
     pub corners: Bitboard<G>,
     /// Moves are the classic boards': men stop neither on the corners nor on the throne, the
     /// king anywhere, nobody is limited otherwise. Move generation then takes a path with

@@ -11,6 +11,7 @@ use std::str::FromStr;
 /// Rules and the start position they are played from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NamedRules {
+    /// The rules.
     pub rules: Rules,
     /// The start: a FEN, or an OpenTafl position string and the side to move.
     pub start: String,
@@ -22,12 +23,15 @@ pub struct NamedRules {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesNameError {
     #[error("{0}; or give an OpenTafl rules string ('dim:9 esc:e ... start:/.../')")]
+    /// Neither a preset's name nor a rules string.
     Preset(#[from] UnknownPreset),
     #[error("rules string: {0}")]
+    /// A rules string Hnefi cannot play.
     RulesString(#[from] RulesStringError),
 }
 
 impl NamedRules {
+    /// The rules of `preset`, named by it, from its start.
     pub fn preset(preset: Preset) -> NamedRules {
         NamedRules {
             rules: Rules::preset(preset),

@@ -17,6 +17,7 @@ pub type Key = u64;
 /// Fixed so that keys, and with them search results and `bench`, are the same on every run.
 pub const SEED: u64 = 0x4E45_4649_2D5A_4F42;
 
+/// The Zobrist keys of a board size: one a piece and square, and one for the side to move.
 pub struct Keys {
     piece: [[Key; MAX_SQUARES]; 3],
     /// Present when the defenders are to move.
@@ -25,6 +26,7 @@ pub struct Keys {
 
 impl Keys {
     #[inline(always)]
+    /// The key of `piece` on `sq`.
     pub fn piece<G: Geometry>(&self, piece: Piece, sq: Square<G>) -> Key {
         self.piece[piece.index()][sq.index()]
     }

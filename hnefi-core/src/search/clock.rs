@@ -9,11 +9,14 @@ use std::time::Duration;
 /// Fischer clock). As a time control, `left` is the main time a game starts with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SideClock {
+    /// Time left.
     pub left: Duration,
+    /// Time added after each move.
     pub inc: Duration,
 }
 
 impl SideClock {
+    /// A clock with `left`, adding `inc` a move.
     pub const fn new(left: Duration, inc: Duration) -> SideClock {
         SideClock { left, inc }
     }
@@ -35,6 +38,7 @@ impl Clock {
     /// Neither side has a clock.
     pub const NONE: Clock = Clock([None, None]);
 
+    /// The clocks of both sides, `None` for a side without one.
     pub const fn new(attackers: Option<SideClock>, defenders: Option<SideClock>) -> Clock {
         Clock([attackers, defenders])
     }
@@ -44,6 +48,7 @@ impl Clock {
         Clock([Some(clock), Some(clock)])
     }
 
+    /// `side`'s clock, if it has one.
     pub fn side(&self, side: Side) -> Option<SideClock> {
         self.0[side.index()]
     }

@@ -32,11 +32,15 @@ use tt::{TableError, TranspositionTable};
 /// When to stop. Everything unset means: search until stopped.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits<G: Geometry> {
+    /// The deepest iteration.
     pub depth: Option<u32>,
+    /// The most nodes.
     pub nodes: Option<u64>,
+    /// The time for this move.
     pub movetime: Option<Duration>,
     /// The clocks; only the side to move's counts.
     pub clock: Clock,
+    /// The moves until the clock gets more time.
     pub movestogo: Option<u32>,
     /// Search until `stop`, whatever else is set.
     pub infinite: bool,
@@ -59,16 +63,23 @@ impl<G: Geometry> Limits<G> {
 /// Progress of a search: one finished iteration of one principal variation.
 #[derive(Clone, Debug)]
 pub struct Info<G: Geometry> {
+    /// The iteration's depth.
     pub depth: u32,
+    /// The deepest ply reached.
     pub seldepth: u32,
     /// 1 for the best line.
     pub multipv: usize,
+    /// The line's score, for the side to move.
     pub score: Score,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Nodes a second.
     pub nps: u64,
     /// Permille of the transposition table in use.
     pub hashfull: u32,
+    /// Time since the start.
     pub time: Duration,
+    /// The line.
     pub pv: Vec<Move<G>>,
 }
 
@@ -82,7 +93,9 @@ pub struct SearchResult<G: Geometry> {
     /// For a finished game, its result for the side to move: won or lost 0 plies away, or a
     /// draw.
     pub score: Score,
+    /// The last iteration's depth.
     pub depth: u32,
+    /// Nodes searched.
     pub nodes: u64,
     /// Every line searched, best first (as many as MultiPV asked for).
     pub lines: Vec<Info<G>>,
@@ -91,8 +104,11 @@ pub struct SearchResult<G: Geometry> {
 /// Settings that outlive one search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
+    /// The transposition table's size in MiB.
     pub hash_mb: usize,
+    /// Search threads.
     pub threads: usize,
+    /// Lines searched and reported.
     pub multipv: usize,
     /// Kept back from every time budget for the host's and the pipe's delays.
     pub move_overhead: Duration,
@@ -172,9 +188,14 @@ impl Default for Options {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OptionsError {
     #[error(transparent)]
+    /// The table cannot be had.
     Hash(#[from] TableError),
     #[error("{what} must be at least 1")]
-    Zero { what: &'static str },
+    /// A setting that must be at least 1 is 0.
+    Zero {
+        /// The setting.
+        what: &'static str,
+    },
 }
 
 /// A callback for progress reports.
@@ -223,6 +244,7 @@ impl<G: Size> Engine<G> {
         }
     }
 
+    /// The options in force.
     pub fn options(&self) -> &Options {
         &self.options
     }
@@ -258,6 +280,7 @@ impl<G: Size> Engine<G> {
         self.stop.clone()
     }
 
+    /// Stops the running search; it answers with the best move so far.
     pub fn stop(&self) {
         self.pondering.store(false, Ordering::Relaxed);
         self.stop.store(true, Ordering::Relaxed);
@@ -268,6 +291,7 @@ impl<G: Size> Engine<G> {
         self.pondering.store(false, Ordering::Relaxed);
     }
 
+    /// Whether a search runs.
     pub fn is_searching(&self) -> bool {
         self.running.as_ref().is_some_and(|h| !h.is_finished())
     }
@@ -351,6 +375,7 @@ impl<G: Size> Engine<G> {
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
     #[error("cannot start the search thread: {0}")]
+    /// The thread could not be started.
     Thread(#[from] std::io::Error),
 }
 

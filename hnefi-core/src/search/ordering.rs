@@ -24,6 +24,7 @@ pub struct Tactics<G: Geometry> {
 }
 
 impl<G: Geometry> Tactics<G> {
+    /// The tactics of `board`.
     pub fn new(board: &Board<G>, rulebook: &Rulebook<G>) -> Tactics<G> {
         let king = board.king();
         let capture_squares =
@@ -66,6 +67,7 @@ impl<G: Geometry> Tactics<G> {
     }
 }
 
+/// The table's move: first of all.
 pub const TT_MOVE: i32 = 1 << 30;
 const WIN_MOVE: i32 = 1 << 29;
 const BLOCK: i32 = 1 << 27;

@@ -45,31 +45,40 @@ pub struct SearchParams {
     /// Aspiration: on each fail the window grows by this share of itself (percent) plus
     /// `aspiration_growth_cp`.
     pub aspiration_growth: i32,
+    /// Aspiration: the fixed part of the growth (cp).
     pub aspiration_growth_cp: i32,
     /// Aspiration: past this half-width (cp) the window gives up for the full one.
     pub aspiration_give_up: i32,
     /// RFP: deepest remaining depth where it applies, and its margin per ply (cp).
     pub rfp_max_depth: i32,
+    /// RFP: its margin per ply of remaining depth (cp).
     pub rfp_margin: i32,
     /// LMP: deepest remaining depth where it applies (0: never), and the moves searched before
     /// it prunes quiet ones: `base + per_depth_squared * depth^2` (12, 24, 44 at depths 1-3,
     /// of the 60-100 moves a tafl position has).
     pub lmp_max_depth: i32,
+    /// LMP: the moves searched at any depth before it prunes.
     pub lmp_base: i32,
+    /// LMP: the moves added per depth squared.
     pub lmp_per_depth_squared: i32,
     /// Futility pruning: deepest remaining depth where it applies (0: never), and its margin
     /// per ply (cp).
     pub futility_max_depth: i32,
+    /// Futility pruning: its margin per ply (cp).
     pub futility_margin: i32,
     /// NMP: shallowest depth, and the reduction `base + depth / divisor`.
     pub nmp_min_depth: i32,
+    /// NMP: the fixed part of the reduction.
     pub nmp_base_reduction: i32,
+    /// NMP: the depth that adds a ply of reduction.
     pub nmp_depth_divisor: i32,
     /// LMR: shallowest depth, and moves searched at full depth before reductions start.
     pub lmr_min_depth: i32,
+    /// LMR: moves searched at full depth before reductions start.
     pub lmr_full_moves: i32,
     /// LMR: reduction = base + ln(depth) * ln(move number) / divisor, both in hundredths.
     pub lmr_base: i32,
+    /// LMR: the divisor of the logarithms' product, in hundredths.
     pub lmr_divisor: i32,
     /// Quiescence plies beyond the horizon.
     pub qsearch_max_ply: i32,
@@ -86,6 +95,7 @@ pub struct SearchParams {
     /// The lone king's ending, added to the evaluation (`eval::endgame::lone_king`): cp for
     /// the attackers per square of the board outside the king's room, and per move he lacks.
     pub lone_king_room: i32,
+    /// The lone king's ending: cp for the attackers per move the king lacks.
     pub lone_king_move: i32,
     /// The most defender soldiers the king may have left and still count as alone in the
     /// lone king's ending.
@@ -97,6 +107,7 @@ pub struct SearchParams {
     pub increment_share: i32,
     /// Time: the soft and hard limits as multiples of a move's share (percent).
     pub soft_factor: i32,
+    /// Time: the hard limit as a multiple of a move's share (percent).
     pub hard_factor: i32,
 }
 
@@ -143,9 +154,13 @@ impl Default for SearchParams {
 
 /// One run-time setting of [`SearchParams`]: its option name, its range, and its field.
 pub struct Tunable {
+    /// Its option name.
     pub name: &'static str,
+    /// The least value.
     pub min: i32,
+    /// The greatest value.
     pub max: i32,
+    /// The field it sets.
     pub field: fn(&mut SearchParams) -> &mut i32,
 }
 
@@ -345,6 +360,7 @@ impl SearchParams {
         TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
     }
 
+    /// The value of `t`.
     pub fn get(&self, t: &Tunable) -> i32 {
         *(t.field)(&mut self.clone())
     }
@@ -369,9 +385,13 @@ impl SearchParams {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{name}: {value} is outside {min}..{max}")]
 pub struct OutOfRange {
+    /// The option.
     pub name: &'static str,
+    /// The value given.
     pub value: i32,
+    /// The least value.
     pub min: i32,
+    /// The greatest value.
     pub max: i32,
 }
 

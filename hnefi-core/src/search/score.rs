@@ -6,21 +6,27 @@ use std::fmt;
 use std::ops::{Add, Neg, Sub};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Default, Hash)]
+/// A score in centipawns for the side to move; wins and losses count plies to the end.
 pub struct Score(pub i32);
 
 impl Score {
+    /// Even.
     pub const ZERO: Score = Score(0);
+    /// A draw.
     pub const DRAW: Score = Score(0);
     /// A win right now; a win `n` plies away is `WIN - n`.
     pub const WIN: Score = Score(30_000);
+    /// Beyond every score: the bounds of a full window.
     pub const INFINITE: Score = Score(31_000);
     /// Scores beyond this are wins or losses.
     const DECISIVE: i32 = 29_000;
 
+    /// A win `plies` away.
     pub const fn win_in(plies: u32) -> Score {
         Score(Self::WIN.0 - plies as i32)
     }
 
+    /// A loss `plies` away.
     pub const fn loss_in(plies: u32) -> Score {
         Score(-Self::WIN.0 + plies as i32)
     }
@@ -42,6 +48,7 @@ impl Score {
         }
     }
 
+    /// Whether the score is a win or a loss.
     pub const fn is_decisive(self) -> bool {
         self.0 > Self::DECISIVE || self.0 < -Self::DECISIVE
     }
@@ -66,6 +73,7 @@ impl Score {
         }
     }
 
+    /// From the transposition table: decisive scores relative to the root at `ply`.
     pub const fn from_tt(self, ply: u32) -> Score {
         if self.0 > Self::DECISIVE {
             Score(self.0 - ply as i32)

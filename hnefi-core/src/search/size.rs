@@ -9,6 +9,8 @@ use super::eval::{HandEval, weights};
 use crate::board::Geometry;
 use std::sync::LazyLock;
 
+/// A board size the search plays: its [`Geometry`], its hand evaluation, and how a value of
+/// it is held in an [`AnySize`].
 pub trait Size: Geometry {
     /// The hand evaluation of this size.
     fn hand() -> &'static HandEval<Self>;
@@ -23,6 +25,7 @@ pub trait Size: Geometry {
 /// A family of types with one member a board size, such as the bot's `ServerGame<G>`: what an
 /// [`AnySize`] holds.
 pub trait PerSize {
+    /// The member for boards of `G`.
     type Of<G: Size>;
 }
 

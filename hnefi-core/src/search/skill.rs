@@ -26,8 +26,10 @@ pub struct Level(u8);
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LevelError {
     #[error("level {0} is outside {min}..{max} ({max} is full strength)", min = Level::MIN.0, max = Level::MAX.0)]
+    /// A number outside the range.
     Range(u64),
     #[error("a level is a whole number from {min} to {max}", min = Level::MIN.0, max = Level::MAX.0)]
+    /// Not a whole number.
     NotANumber,
 }
 
@@ -62,9 +64,12 @@ const GLANCE_SHARE: [f64; SEARCHING as usize] = [1.0, 1.0, 0.6, 0.35, 0.18, 0.08
 const GLANCE_NOISE: [f64; SEARCHING as usize] = [150.0, 55.0, 35.0, 25.0, 18.0, 12.0];
 
 impl Level {
+    /// The weakest level.
     pub const MIN: Level = Level(0);
+    /// Full strength.
     pub const MAX: Level = Level(20);
 
+    /// The level `level`, if it is one.
     pub fn new(level: u64) -> Result<Level, LevelError> {
         u8::try_from(level)
             .ok()
@@ -73,10 +78,12 @@ impl Level {
             .ok_or(LevelError::Range(level))
     }
 
+    /// The level as a number.
     pub fn get(self) -> u8 {
         self.0
     }
 
+    /// Whether this is full strength, the search untouched.
     pub fn is_full(self) -> bool {
         self == Level::MAX
     }

@@ -9,9 +9,13 @@ use crate::board::Side;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
+/// The time of one search: when it started, and when it should and must stop.
 pub struct TimeManager {
+    /// When the search started.
     pub start: Instant,
+    /// No new iteration starts past this.
     pub soft: Option<Duration>,
+    /// The search stops past this.
     pub hard: Option<Duration>,
 }
 
@@ -86,6 +90,7 @@ impl TimeManager {
         }
     }
 
+    /// Time since the start.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
@@ -95,6 +100,7 @@ impl TimeManager {
         self.soft.is_some_and(|s| self.elapsed() >= s)
     }
 
+    /// Whether the hard limit has passed.
     pub fn hard_exceeded(&self) -> bool {
         self.hard.is_some_and(|h| self.elapsed() >= h)
     }

@@ -9,6 +9,7 @@ use crate::board::zobrist::Key;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// What a stored score says of the true one.
 pub enum Bound {
     /// The score is exact.
     Exact,
@@ -21,10 +22,15 @@ pub enum Bound {
 /// What the table knows of a position.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry<G: Geometry> {
+    /// The best move found, if any.
     pub mv: Option<Move<G>>,
+    /// The score, relative to the node.
     pub score: Score,
+    /// The static evaluation.
     pub eval: Score,
+    /// The depth searched.
     pub depth: i32,
+    /// What the score says of the true one.
     pub bound: Bound,
 }
 
@@ -46,13 +52,22 @@ struct Bucket {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
     #[error("a hash table of {mb} MB is more than this machine can address; choose a smaller Hash")]
-    TooLarge { mb: usize },
+    /// More than the machine can address.
+    TooLarge {
+        /// The size asked for, in MiB.
+        mb: usize,
+    },
     #[error(
         "cannot allocate a hash table of {mb} MB: not enough free memory; choose a smaller Hash"
     )]
-    OutOfMemory { mb: usize },
+    /// More than the free memory.
+    OutOfMemory {
+        /// The size asked for, in MiB.
+        mb: usize,
+    },
 }
 
+/// The transposition table, shared by the search threads without locks.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
@@ -127,10 +142,12 @@ impl TranspositionTable {
         })
     }
 
+    /// Its size in MiB.
     pub fn size_mb(&self) -> usize {
         (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
+    /// Forgets every entry.
     pub fn clear(&self) {
         for b in &self.buckets {
             for s in &b.slots {
@@ -151,6 +168,7 @@ impl TranspositionTable {
         &self.buckets[i]
     }
 
+    /// Asks the processor to load `key`'s bucket, ahead of a probe.
     pub fn prefetch(&self, key: Key) {
         #[cfg(target_arch = "x86_64")]
         {
@@ -160,6 +178,7 @@ impl TranspositionTable {
         }
     }
 
+    /// What the table holds for `key`, if anything.
     pub fn probe<G: Geometry>(&self, key: Key) -> Option<Entry<G>> {
         for s in &self.bucket(key).slots {
             let data = s.data.load(Ordering::Relaxed);
@@ -170,6 +189,7 @@ impl TranspositionTable {
         None
     }
 
+    /// Stores `entry` for `key`, replacing the least useful slot.
     pub fn store<G: Geometry>(&self, key: Key, mut entry: Entry<G>) {
         let generation = self.generation.load(Ordering::Relaxed) & 63;
         let bucket = self.bucket(key);

@@ -16,8 +16,11 @@ use crate::board::{Geometry, Piece, Side};
 /// A named run of feature numbers, for people and for the tuner's report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Group {
+    /// Its name, for people.
     pub name: &'static str,
+    /// Its first feature.
     pub start: usize,
+    /// How many features it has.
     pub len: usize,
 }
 
@@ -29,18 +32,22 @@ const fn after(g: Group) -> usize {
 pub const FOLDED_SQUARES: usize = 21;
 /// Squares of a corner pattern, and the patterns of three states each (3^8).
 const PATTERN_SQUARES: usize = 8;
+/// The patterns of a corner: 3^8, three states for each of its eight squares.
 pub const PATTERNS: usize = 6561;
 
+/// An attacker on a folded square.
 pub const ATTACKER_SQ: Group = Group {
     name: "attacker squares",
     start: 0,
     len: FOLDED_SQUARES,
 };
+/// A defender on a folded square.
 pub const DEFENDER_SQ: Group = Group {
     name: "defender squares",
     start: after(ATTACKER_SQ),
     len: FOLDED_SQUARES,
 };
+/// The king on a folded square.
 pub const KING_SQ: Group = Group {
     name: "king square",
     start: after(DEFENDER_SQ),
@@ -186,6 +193,7 @@ pub const SQUEEZE: Group = Group {
 /// Groups whose weights the tuner leaves as they are: see [`SQUEEZE`].
 pub const HAND_SET: [Group; 1] = [SQUEEZE];
 
+/// Every group, in feature order.
 pub const GROUPS: [Group; 23] = [
     ATTACKER_SQ,
     DEFENDER_SQ,
@@ -222,6 +230,7 @@ pub struct FeatureTables<G: Geometry> {
 }
 
 impl<G: Geometry> FeatureTables<G> {
+    /// The tables of `G`.
     pub fn new() -> Self {
         let side = G::SIDE as usize;
         let mut fold = [0u8; MAX_SQUARES];
@@ -242,6 +251,7 @@ impl<G: Geometry> FeatureTables<G> {
     }
 
     #[inline(always)]
+    /// The folded place of `sq` (see [`FOLDED_SQUARES`]).
     pub fn fold(&self, sq: Square<G>) -> usize {
         self.fold[sq.index()] as usize
     }
@@ -266,6 +276,7 @@ const fn fold_coords(d: usize, e: usize, side: usize) -> u8 {
 
 /// Where the features go: summed with weights by the evaluation, kept by the tuner.
 pub trait Sink<G: Geometry> {
+    /// Adds `count` of `feature`.
     fn add(&mut self, feature: usize, count: i32);
 
     /// One count of `group.start + fold(sq)` for each square of `squares`, for the square
@@ -467,6 +478,7 @@ pub fn escape_sight<G: Geometry>(occupied: Bitboard<G>, rulebook: &Rulebook<G>) 
 
 impl<G: Geometry> KingRoutes<G> {
     #[inline]
+    /// The king's routes on `board`.
     pub fn of(board: &Board<G>, rulebook: &Rulebook<G>) -> KingRoutes<G> {
         if rulebook.terrain().classic_escape {
             Self::routes::<true>(board, rulebook)

@@ -55,20 +55,24 @@ fn open_escape_lines_on_terrain<G: Geometry>(
 pub struct HandWeights {
     /// The logistic scale: P(attackers win) = 1 / (1 + exp(-scale * cp)).
     pub scale: f64,
+    /// Each feature's opening and ending weight.
     pub weights: &'static [[i16; 2]; FEATURES],
 }
 
 /// A board size's hand evaluation, ready to run: its weights, with the square groups'
 /// unfolded so that the commonest features cost one lookup a piece.
 pub struct HandEval<G: Geometry> {
+    /// Its weights.
     pub weights: HandWeights,
     /// The attackers', defenders' and king's opening and ending weights by square.
     squares: [[[i32; 2]; MAX_SQUARES]; 3],
+    /// The feature tables of `G`.
     pub features: features::FeatureTables<G>,
     fingerprint: u64,
 }
 
 impl<G: Geometry> HandEval<G> {
+    /// The evaluation of `weights` on boards of `G`.
     pub fn new(weights: HandWeights) -> Self {
         let features = features::FeatureTables::new();
         let mut squares = [[[0; 2]; MAX_SQUARES]; 3];

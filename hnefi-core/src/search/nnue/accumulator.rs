@@ -19,6 +19,7 @@ impl Accumulator {
         Accumulator::refresh_with(Kernels::detected(), net, board)
     }
 
+    /// The accumulator of `board`, computed afresh with kernels `k`.
     pub fn refresh_with<G: Geometry>(
         k: Kernels,
         net: &QuantisedNetwork,
@@ -45,6 +46,7 @@ impl Accumulator {
         acc
     }
 
+    /// The hidden units' sums.
     pub fn values(&self) -> &[i16; HIDDEN] {
         &self.values
     }
@@ -67,6 +69,8 @@ impl Accumulator {
 
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
+    /// This accumulator as the child of `parent` after `piece` moved from `from` to `to`
+    /// capturing `captured`, with kernels `k`.
     pub fn set_child_with<G: Geometry>(
         &mut self,
         k: Kernels,

@@ -30,6 +30,7 @@ use crate::search::eval::fingerprint_of;
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// The first bytes of every net file.
 pub const MAGIC: &[u8; 8] = b"HNEFINNU";
 /// The version this build writes; it reads 1 to 3.
 pub const VERSION: u32 = 3;
@@ -52,42 +53,89 @@ pub const FLAG_RESIDUAL: u32 = 1;
 #[derive(Debug, thiserror::Error)]
 pub enum NnueError {
     #[error("cannot read net file {}: {source}", path.display())]
-    Read { path: PathBuf, source: io::Error },
+    /// The file cannot be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
     #[error("cannot write net file {}: {source}", path.display())]
-    Write { path: PathBuf, source: io::Error },
+    /// The file cannot be written.
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
     #[error("not a Hnefi net file (its first bytes are not {:?})", "HNEFINNU")]
+    /// Not a net file.
     Magic,
     #[error("net file format version {0}; this build reads versions 1 to {VERSION}")]
+    /// A version this build does not read.
     Version(u32),
     #[error("the net file has unknown flags {0:#x}; this build knows {FLAG_RESIDUAL:#x}")]
+    /// Flags this build does not know.
     Flags(u32),
     #[error(
         "the net has {inputs} inputs and {hidden} hidden units; this build runs {HIDDEN} \
          hidden units and 3 inputs a square of a 7x7, 9x9, 11x11 or 13x13 board"
     )]
-    Shape { inputs: u32, hidden: u32 },
+    /// A network of another shape.
+    Shape {
+        /// Its inputs.
+        inputs: u32,
+        /// Its hidden units.
+        hidden: u32,
+    },
     #[error(
         "the net is for another board: it has {inputs} inputs, where {side}x{side} takes {}; \
          give it a net trained on {side}x{side}",
         3 * usize::from(*side) * usize::from(*side)
     )]
-    Board { side: u8, inputs: usize },
+    /// A network of another board.
+    Board {
+        /// The board it was read for.
+        side: u8,
+        /// Its inputs.
+        inputs: usize,
+    },
     #[error("the net file is cut short: {found} bytes of {expected}")]
-    Truncated { found: usize, expected: usize },
+    /// The file is shorter than its shape.
+    Truncated {
+        /// Its bytes.
+        found: usize,
+        /// The bytes of its shape.
+        expected: usize,
+    },
     #[error("the net file has {found} bytes, more than the {expected} of its shape")]
-    TrailingBytes { found: usize, expected: usize },
+    /// The file is longer than its shape.
+    TrailingBytes {
+        /// Its bytes.
+        found: usize,
+        /// The bytes of its shape.
+        expected: usize,
+    },
     #[error("the net's logistic scale {0} is not a positive number")]
+    /// A logistic scale that is not a positive number.
     Scale(f32),
     #[error(
         "feature weight or bias {index} is {value}, beyond ±{QA}: the accumulator could \
          overflow"
     )]
-    FeatureWeight { index: usize, value: i16 },
+    /// A feature weight or bias large enough to overflow the accumulator.
+    FeatureWeight {
+        /// Which.
+        index: usize,
+        /// Its value.
+        value: i16,
+    },
     #[error(
         "the net's accumulator could reach {0} on a board full of pieces, beyond i16's {max}: \
          train it again with smaller feature weights",
         max = i16::MAX
     )]
+    /// Weights whose sum could overflow the accumulator.
     Reach(i32),
 }
 
@@ -244,6 +292,7 @@ impl QuantisedNetwork {
         out
     }
 
+    /// The network in the file at `path`.
     pub fn load(path: &Path) -> Result<QuantisedNetwork, NnueError> {
         let bytes = std::fs::read(path).map_err(|source| NnueError::Read {
             path: path.to_path_buf(),

@@ -14,7 +14,7 @@
 //!   trained with and that its file records.
 //!
 //! The engine holds only the quantised network ([`QuantisedNetwork`]): what the search runs
-//! (UCI `Eval nnue`) and what the file ([`file`]) holds. The float network that training
+//! (UCI `Eval nnue`) and what the file ([`file`](mod@file)) holds. The float network that training
 //! moves is the trainer's, `crate::learn::network`.
 
 mod accumulator;

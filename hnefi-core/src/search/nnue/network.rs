@@ -15,11 +15,13 @@ use crate::search::size::Size;
 pub struct QuantisedNetwork {
     /// One row of hidden weights per input.
     pub feature_weights: Box<[[i16; HIDDEN]]>,
+    /// The hidden units' biases.
     pub feature_bias: [i16; HIDDEN],
     /// Attackers to move, then defenders to move.
     pub output_weights: [[i16; HIDDEN]; 2],
     /// On the grid `1/(QA QB)` cp.
     pub output_bias: [i32; 2],
+    /// The logistic scale of its training: P(win) = 1 / (1 + exp(-scale * cp)).
     pub scale: f32,
     /// Whether the output is a correction added to the hand evaluation.
     pub residual: bool,
@@ -60,6 +62,7 @@ impl std::fmt::Debug for QuantisedNetwork {
 const _: () = assert!(HIDDEN as i64 * QA as i64 * (1 << 15) <= i32::MAX as i64);
 
 impl QuantisedNetwork {
+    /// A network of zeros with `inputs` inputs: the trainer's start.
     pub fn zero(scale: f32, inputs: usize) -> QuantisedNetwork {
         QuantisedNetwork {
             feature_weights: vec![[0; HIDDEN]; inputs].into_boxed_slice(),
@@ -122,6 +125,7 @@ impl QuantisedNetwork {
     }
 
     #[inline(always)]
+    /// The output for `side` to move on `acc`, with kernels `k`.
     pub fn evaluate_with(&self, k: Kernels, acc: &Accumulator, side: Side) -> i32 {
         let sum = simd::crelu_dot(k, acc.values(), &self.output_weights[side.index()]);
         let unit = i64::from(QA * QB);
