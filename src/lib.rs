@@ -1,20 +1,19 @@
-//! Hnefi: a Copenhagen Hnefatafl engine.
+//! Hnefi's tools on the engine of [`hnefi_core`]: the text protocols and their loops, the match
+//! runner, training, the hnefatafl.org bot, the board in the browser, game reports, the fuzzer
+//! and cluster planning.
+//!
+//! The engine's modules are re-exported under their own names, so that `hnefi::board` and
+//! `hnefi::search` are `hnefi_core`'s.
 
-pub mod bench;
-pub mod board;
+pub use hnefi_core::{board, each_size, files, perft, search, splitmix, with_size};
+
 pub mod bot;
-pub mod files;
-pub mod fuzz;
+pub mod cluster;
+pub mod games;
 pub mod learn;
-pub mod perft;
+pub mod measure;
 pub mod protocol;
-pub mod record;
 pub mod report;
-pub mod search;
 #[cfg(feature = "serve")]
 pub mod serve;
-pub mod shard;
-pub mod splitmix;
-pub mod tactics;
 pub mod tournament;
-pub mod variant;

@@ -455,7 +455,7 @@ fn random_openings_with_the_defaults_are_kept() {
 #[test]
 fn tactics_shows_its_progress_at_a_terminal_only() {
     let dir = common::fresh_dir("tactics-progress");
-    let three: Vec<&str> = hnefi::tactics::BUILT_IN
+    let three: Vec<&str> = hnefi::measure::tactics::BUILT_IN
         .lines()
         .filter(|l| !l.starts_with('#'))
         .take(3)

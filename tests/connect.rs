@@ -26,7 +26,7 @@ fn plays_a_full_game_over_tcp() {
     let mut reader = BufReader::new(stream);
     // Hnefi plays the defenders (the light server's first client); the peer plays the
     // attackers with the first legal move in a fixed rotation.
-    let mut pos = Position::start(Rules::preset(Preset::HnefataflOrg));
+    let mut pos = Position::start(Rules::preset(Preset::HnefataflOrg)).unwrap();
     let mut turn = 0usize;
     while pos.outcome().is_none() && pos.plies() < 300 {
         match pos.side_to_move() {

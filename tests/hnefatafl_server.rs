@@ -73,7 +73,7 @@ fn archived<G: Size>(line: &str) -> (Vec<Ply<G>>, String) {
 /// Replays an archived game under Hnefi's rules for the server: every move legal, and the
 /// end the rules give. Returns the final position.
 fn replay<G: Size>(plies: &[Ply<G>]) -> Position<G> {
-    let rules = server_rules(G::SIDE);
+    let rules = server_rules::<G>();
     let start = Board::from_fen(rules.preset.start_fen()).expect("a start");
     let mut pos = Position::new(start, rules);
     for (i, ply) in plies.iter().enumerate() {

@@ -108,7 +108,7 @@ fn hnefi_against_itself_with_node_limits() {
     }
     // The records replay under the rules with the results they claim.
     let records = std::fs::read_to_string(dir.join("games.csv")).expect("records");
-    let games = hnefi::record::read_games(&records);
+    let games = hnefi::games::record::read_games(&records);
     assert_eq!(games.len(), 6);
     for (_, g) in games {
         let positions = g.positions(hnefi::board::Rules::default());
@@ -116,13 +116,13 @@ fn hnefi_against_itself_with_node_limits() {
         let last = positions.last().unwrap();
         match last.outcome() {
             Some(_) => assert_eq!(
-                hnefi::record::Verdict::from(last.outcome()),
+                hnefi::games::record::Verdict::from(last.outcome()),
                 g.result,
                 "ends as recorded"
             ),
             // A game the rules did not end is the runner's draw at its move limit.
             None => {
-                assert_eq!(g.result, hnefi::record::Verdict::Draw, "a draw");
+                assert_eq!(g.result, hnefi::games::record::Verdict::Draw, "a draw");
                 assert!(
                     g.moves.len() >= 500,
                     "at the limit: {} plies",
@@ -783,7 +783,7 @@ fn an_engine_behind_a_wrapper_script_goes_with_it() {
 fn thirteen_rules_string() -> String {
     use hnefi::board::rules::Repetition;
     use hnefi::board::{Preset, Thirteen};
-    let named = hnefi::variant::NamedRules::preset(Preset::Copenhagen13);
+    let named = hnefi::board::variant::NamedRules::preset(Preset::Copenhagen13);
     let start = named.start_board::<Thirteen>().unwrap();
     let rules = hnefi::board::Rules {
         repetition: Repetition::ThirdIsDraw,
@@ -795,9 +795,9 @@ fn thirteen_rules_string() -> String {
 /// The games of `dir/games.csv` replay under `rules` on the board of `G` as recorded, each
 /// naming the rules.
 fn records_replay<G: hnefi::board::Geometry>(dir: &Path, rules: &str) {
-    let named: hnefi::variant::NamedRules = rules.parse().unwrap();
+    let named: hnefi::board::variant::NamedRules = rules.parse().unwrap();
     let records = std::fs::read_to_string(dir.join("games.csv")).expect("records");
-    let games = hnefi::record::read_games_of::<G>(&records);
+    let games = hnefi::games::record::read_games_of::<G>(&records);
     assert_eq!(games.len(), 2, "{records}");
     for (_, g) in games {
         assert_eq!(g.rules.as_deref(), Some(rules));
@@ -805,7 +805,7 @@ fn records_replay<G: hnefi::board::Geometry>(dir: &Path, rules: &str) {
         assert_eq!(positions.len(), g.moves.len() + 1, "every move legal");
         let outcome = positions.last().unwrap().outcome();
         if outcome.is_some() {
-            assert_eq!(hnefi::record::Verdict::from(outcome), g.result);
+            assert_eq!(hnefi::games::record::Verdict::from(outcome), g.result);
         }
     }
 }

@@ -8,7 +8,7 @@ use hnefi::board::{Board, MoveList, Position, Rules, Side, Square};
 use proptest::prelude::*;
 
 fn random_walk(choices: &[usize], rules: Rules) -> Position {
-    let mut pos = Position::start(rules);
+    let mut pos = Position::start(rules).unwrap();
     for &c in choices {
         if pos.outcome().is_some() {
             break;

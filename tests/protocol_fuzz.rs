@@ -1,11 +1,11 @@
 //! 100,000 random and mutated lines through each protocol loop, in process: no panic, no hang,
-//! and the loop still answers afterwards. Then `hnefi::fuzz` (what `hnefi fuzz` runs) with
+//! and the loop still answers afterwards. Then `hnefi::protocol::fuzz` (what `hnefi fuzz` runs) with
 //! searches among the lines: `go` (UCI), `generate_move` (text protocol) and `analyze` and
 //! `play` (OpenTafl), under short, huge and negative times and limits, mixed with valid,
 //! mutated and random lines; every search is capped at a few hundred nodes so that it ends
 //! at once, and the deadline for a line is a minute, only to catch a real hang.
 
-use hnefi::fuzz::{Config, fuzz as fuzz_lines};
+use hnefi::protocol::fuzz::{Config, fuzz as fuzz_lines};
 use hnefi::protocol::{Input, LoopSettings, Output, Protocol, run};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -139,7 +139,7 @@ fn text_protocol_generate_move_under_short_huge_and_negative_clocks() {
 fn the_lines_hold_the_hostile_times_they_promise() {
     let text = |p: Protocol| -> String {
         (0..5_000)
-            .map(|i| hnefi::fuzz::line(p, 0x5EED, i) + "\n")
+            .map(|i| hnefi::protocol::fuzz::line(p, 0x5EED, i) + "\n")
             .collect()
     };
     let uci = text(Protocol::Uci);

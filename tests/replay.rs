@@ -13,7 +13,7 @@ enum Replay {
 }
 
 fn replay(rec: &common::Record, rules: Rules) -> Replay {
-    let mut pos = Position::start(rules);
+    let mut pos = Position::start(rules).unwrap();
     for (i, text) in rec.moves.iter().enumerate() {
         let claimed = parse_record_move(text)
             .unwrap_or_else(|e| panic!("line {} move {}: {e}", rec.line, i + 1));
@@ -112,9 +112,9 @@ fn every_real_game_replays() {
 
 /// Copenhagen, named so, with repetition ignored: the real games' records are written as
 /// they stand.
-fn copenhagen_without_repetition() -> hnefi::variant::NamedRules {
-    let named = hnefi::variant::NamedRules::default();
-    hnefi::variant::NamedRules {
+fn copenhagen_without_repetition() -> hnefi::board::variant::NamedRules {
+    let named = hnefi::board::variant::NamedRules::default();
+    hnefi::board::variant::NamedRules {
         rules: named.rules.without_repetition(),
         ..named
     }
@@ -124,18 +124,18 @@ fn copenhagen_without_repetition() -> hnefi::variant::NamedRules {
 fn games_written_by_hnefi_read_back_the_same() {
     // Every real game, written by Hnefi and read back: the same moves, captures and ending.
     let text = common::games_text();
-    let games = hnefi::record::read_games(&text);
+    let games = hnefi::games::record::read_games(&text);
     assert_eq!(games.len(), 1752);
     for (line, game) in games {
         let moves: Vec<_> = game.moves.iter().map(|m| m.mv).collect();
-        let written = hnefi::record::write_game(
+        let written = hnefi::games::record::write_game(
             &hnefi::board::Board::start(),
             &moves,
             &copenhagen_without_repetition(),
-            hnefi::record::Verdict::Ongoing,
+            hnefi::games::record::Verdict::Ongoing,
             game.timeout,
         );
-        let back = hnefi::record::GameRecord::parse(&written).expect("parses");
+        let back = hnefi::games::record::GameRecord::parse(&written).expect("parses");
         assert_eq!(back.moves, game.moves, "line {line}");
         assert_eq!(back.timeout, game.timeout, "line {line}");
     }
@@ -147,9 +147,9 @@ fn games_written_by_hnefi_read_back_the_same() {
 fn records_hnefi_writes_read_back_byte_for_byte() {
     let text = common::games_text();
     let rules = copenhagen_without_repetition();
-    let write = |game: &hnefi::record::GameRecord<hnefi::board::Eleven>| {
+    let write = |game: &hnefi::games::record::GameRecord<hnefi::board::Eleven>| {
         let moves: Vec<_> = game.moves.iter().map(|m| m.mv).collect();
-        hnefi::record::write_game(
+        hnefi::games::record::write_game(
             &hnefi::board::Board::start(),
             &moves,
             &rules,
@@ -157,9 +157,9 @@ fn records_hnefi_writes_read_back_byte_for_byte() {
             game.timeout,
         )
     };
-    for (line, game) in hnefi::record::read_games(&text) {
+    for (line, game) in hnefi::games::record::read_games(&text) {
         let written = write(&game);
-        let back = hnefi::record::GameRecord::parse(&written).expect("parses");
+        let back = hnefi::games::record::GameRecord::parse(&written).expect("parses");
         assert_eq!(back.result, game.result, "line {line}");
         assert_eq!(write(&back), written, "line {line}");
         assert!(

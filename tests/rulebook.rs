@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 /// The game of `rec` replayed under `rules` as far as its moves stay legal there (a move after
 /// the end of the game is not).
 fn replay(rec: &common::Record, rules: Rules) -> Position {
-    let mut pos = Position::start(rules);
+    let mut pos = Position::start(rules).unwrap();
     for text in &rec.moves {
         let claimed =
             parse_record_move(text).unwrap_or_else(|e| panic!("line {}: {text}: {e}", rec.line));

@@ -377,7 +377,7 @@ fn only_an_attackers_closing_move_captures_the_king() {
 fn game_line_1737_goes_on_after_the_king_steps_in() {
     let games = common::games();
     let rec = &games[1736];
-    let mut pos = Position::start(cph());
+    let mut pos = Position::start(cph()).unwrap();
     for (i, text) in rec.moves.iter().enumerate() {
         let m = hnefi::board::notation::parse_record_move(text).unwrap().mv;
         pos.try_play(m).unwrap();
@@ -601,7 +601,7 @@ fn shuffle(pos: &mut Position, moves: &[&str]) -> Option<Outcome> {
 
 #[test]
 fn third_repetition_loses_for_the_defenders_and_start_counts() {
-    let mut pos = Position::start(cph());
+    let mut pos = Position::start(cph()).unwrap();
     let cycle = ["d1d2", "f4f3", "d2d1", "f3f4"];
     assert_eq!(
         shuffle(&mut pos, &cycle),
@@ -617,7 +617,7 @@ fn third_repetition_loses_for_the_defenders_and_start_counts() {
 
 #[test]
 fn copenhagen_2017_repetition_loses_for_the_repeating_player() {
-    let mut pos = Position::start(Rules::preset(Preset::Copenhagen2017));
+    let mut pos = Position::start(Rules::preset(Preset::Copenhagen2017)).unwrap();
     let cycle = ["d1d2", "f4f3", "d2d1", "f3f4"];
     shuffle(&mut pos, &cycle);
     // The defenders' e3e4 made the third occurrence: they lose.
@@ -629,7 +629,7 @@ fn copenhagen_2017_repetition_loses_for_the_repeating_player() {
     // would end this shuffle first, so it is set aside here.)
     let mut rules = Rules::preset(Preset::Copenhagen2017);
     rules.draw_fort_loses = false;
-    let mut pos = Position::start(rules);
+    let mut pos = Position::start(rules).unwrap();
     pos.try_play(mv("h1h2")).unwrap();
     let cycle = ["f4f3", "d1d2", "f3f4", "d2d1"];
     shuffle(&mut pos, &cycle);
@@ -641,7 +641,7 @@ fn copenhagen_2017_repetition_loses_for_the_repeating_player() {
 
 #[test]
 fn fetlar_third_repetition_is_a_draw() {
-    let mut pos = Position::start(Rules::preset(Preset::Fetlar));
+    let mut pos = Position::start(Rules::preset(Preset::Fetlar)).unwrap();
     let cycle = ["d1d2", "f4f3", "d2d1", "f3f4"];
     shuffle(&mut pos, &cycle);
     assert_eq!(
@@ -652,7 +652,7 @@ fn fetlar_third_repetition_is_a_draw() {
 
 #[test]
 fn hnefatafl_org_forbids_defenders_recreating_a_board() {
-    let mut pos = Position::start(Rules::preset(Preset::HnefataflOrg));
+    let mut pos = Position::start(Rules::preset(Preset::HnefataflOrg)).unwrap();
     shuffle(&mut pos, &["d1d2", "f4f3", "d2d1"]);
     let back = mv("f3f4");
     assert!(matches!(
@@ -669,7 +669,7 @@ fn hnefatafl_org_forbids_defenders_recreating_a_board() {
         all.len()
     });
     // The attackers may repeat freely.
-    let mut pos = Position::start(Rules::preset(Preset::HnefataflOrg));
+    let mut pos = Position::start(Rules::preset(Preset::HnefataflOrg)).unwrap();
     shuffle(&mut pos, &["d1d2", "f4f3"]);
     assert!(pos.try_play(mv("d2d1")).is_ok());
 }
@@ -678,7 +678,7 @@ fn hnefatafl_org_forbids_defenders_recreating_a_board() {
 fn copenhagen_2017_draw_fort_and_fifty_moves() {
     // The defenders shuffle one piece back and forth while the attackers wander: the defenders'
     // arrangement recurs a third time with no capture.
-    let mut pos = Position::start(Rules::preset(Preset::Copenhagen2017));
+    let mut pos = Position::start(Rules::preset(Preset::Copenhagen2017)).unwrap();
     let o = shuffle(
         &mut pos,
         &[
@@ -690,7 +690,7 @@ fn copenhagen_2017_draw_fort_and_fifty_moves() {
     let mut rules = Rules::preset(Preset::Copenhagen2017);
     rules.draw_fort_loses = false;
     rules.repetition = hnefi::board::rules::Repetition::Off;
-    let mut pos = Position::start(rules);
+    let mut pos = Position::start(rules).unwrap();
     let cycle = ["d1d2", "f4f3", "d2d1", "f3f4"];
     for _ in 0..24 {
         assert_eq!(shuffle(&mut pos, &cycle), None);

@@ -4,8 +4,8 @@ mod common;
 
 use hnefi::board::notation::{parse_fen, parse_record_move};
 use hnefi::board::{Move, MoveList, Position, Preset, Rules, START_FEN};
+use hnefi::measure::tactics::{Tactic, parse_epd};
 use hnefi::search::{Engine, Level, Limits, Options};
-use hnefi::tactics::{Tactic, parse_epd};
 use std::time::Duration;
 
 fn tactics() -> Vec<Tactic> {
@@ -64,7 +64,7 @@ fn finds_the_forced_wins_in_one_and_two() {
 
 #[test]
 fn same_node_limit_same_result() {
-    let pos = Position::start(Rules::default());
+    let pos = Position::start(Rules::default()).unwrap();
     let limits = Limits {
         nodes: Some(30_000),
         ..Limits::default()
@@ -87,7 +87,7 @@ fn self_play_stays_legal_under_every_preset() {
         .into_iter()
         .filter(|p| p.start_fen() == START_FEN)
     {
-        let mut pos = Position::start(Rules::preset(preset));
+        let mut pos = Position::start(Rules::preset(preset)).unwrap();
         let mut engine = Engine::new(Options::default());
         let mut plies = 0;
         while pos.outcome().is_none() && plies < 1000 {
@@ -118,7 +118,7 @@ fn stop_during_infinite_search_returns_a_legal_move() {
         threads: 2,
         ..Options::default()
     });
-    let pos = Position::start(Rules::default());
+    let pos = Position::start(Rules::default()).unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     engine
         .start(
@@ -147,7 +147,7 @@ fn stop_during_infinite_search_returns_a_legal_move() {
 #[test]
 fn movetime_is_kept() {
     let mut engine = Engine::default();
-    let pos = Position::start(Rules::default());
+    let pos = Position::start(Rules::default()).unwrap();
     let start = std::time::Instant::now();
     let r = engine.search(
         &pos,
@@ -195,7 +195,7 @@ fn a_hash_size_beyond_memory_is_refused_and_the_old_table_kept() {
         .is_err()
     );
     // The engine still searches, and still takes a size that fits.
-    let pos = Position::start(Rules::default());
+    let pos = Position::start(Rules::default()).unwrap();
     let depth = |engine: &mut Engine<hnefi::board::Eleven>| {
         engine
             .search(
@@ -221,7 +221,7 @@ fn a_hash_size_beyond_memory_is_refused_and_the_old_table_kept() {
 fn the_fallback_answer_is_a_legal_move_and_keeps_to_searchmoves() {
     use hnefi::board::notation::parse_move;
     use hnefi::search::fallback_result;
-    let pos = Position::start(Rules::default());
+    let pos = Position::start(Rules::default()).unwrap();
     let any = fallback_result(&pos, &[]).best.expect("a move");
     assert!(pos.board().check_move(any).is_ok());
     let h1h3 = parse_move("h1h3").unwrap();
@@ -324,7 +324,7 @@ fn loses_at_once(pos: &Position, mv: Move) -> bool {
 fn blunders(count: usize) -> Vec<Position> {
     let mut found = Vec::new();
     for rec in common::games().iter().filter(|r| !r.timeout) {
-        let mut pos = Position::start(Rules::default());
+        let mut pos = Position::start(Rules::default()).unwrap();
         let moves: Vec<Move> = rec
             .moves
             .iter()
@@ -387,7 +387,7 @@ fn the_weakest_level_never_plays_a_move_that_loses_at_once_when_another_exists()
 
 #[test]
 fn a_seeded_level_plays_the_same_moves_and_the_seed_matters() {
-    let mut pos = Position::start(Rules::default());
+    let mut pos = Position::start(Rules::default()).unwrap();
     for _ in 0..6 {
         let moves: Vec<Option<Move>> = (0..8)
             .map(|seed| weakest(seed).search(&pos, Limits::default()).best)
@@ -404,7 +404,7 @@ fn a_seeded_level_plays_the_same_moves_and_the_seed_matters() {
 
 #[test]
 fn a_level_below_full_strength_searches_less() {
-    let pos = Position::start(Rules::default());
+    let pos = Position::start(Rules::default()).unwrap();
     let limits = Limits {
         depth: Some(6),
         ..Limits::default()

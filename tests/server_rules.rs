@@ -16,7 +16,7 @@ use reference::text_protocol::{Rng, TextProtocol};
 /// Plays game `seed` into both judges; returns how it ended, as Hnefi's label.
 fn play_game(program: &std::path::Path, seed: u64, engine: &mut Engine<Eleven>) -> &'static str {
     let mut reference = TextProtocol::start(program, 11);
-    let mut pos = Position::start(Rules::preset(Preset::HnefataflOrg));
+    let mut pos = Position::start(Rules::preset(Preset::HnefataflOrg)).unwrap();
     let mut rng = Rng::for_game(seed);
     engine.clear();
     loop {

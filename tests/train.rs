@@ -198,7 +198,10 @@ fn bad_settings_and_files_are_refused_with_a_reason() {
     let (ok, err) = hnefi(&dir, &["train", "bad.txt", "-o", "x.nnue"]);
     assert!(!ok && err.contains("bad.txt:1"), "{err}");
     // A net of another board to go on from: the loader's refusal, with the board it needs.
-    let brandubh = concat!(env!("CARGO_MANIFEST_DIR"), "/src/search/nnue/brandubh.nnue");
+    let brandubh = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/hnefi-core/src/search/nnue/brandubh.nnue"
+    );
     let (ok, err) = hnefi(
         &dir,
         &["train", "planted.txt", "--init", brandubh, "-o", "x.nnue"],

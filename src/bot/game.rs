@@ -94,7 +94,7 @@ pub struct ServerGame<G: Size> {
 impl<G: Size> ServerGame<G> {
     /// A game the server has asked for a move in since `asked`, if it has.
     pub fn new(id: GameId, engine: Engine<G>, asked: Option<Instant>) -> ServerGame<G> {
-        let rules = server_rules(G::SIDE);
+        let rules = server_rules::<G>();
         let start = Board::from_fen(rules.preset.start_fen())
             .expect("every preset's start is a valid board of its size");
         ServerGame {
@@ -137,7 +137,7 @@ impl<G: Size> ServerGame<G> {
         self.rated = record.rated;
         self.clocks = Clocks::of(record, received);
         self.timed = self.clocks.is_some();
-        let replay = match record.position::<G>(server_rules(G::SIDE)) {
+        let replay = match record.position::<G>(server_rules::<G>()) {
             Ok(replay) => replay,
             Err(e) => {
                 log::error!("game {}: cannot play it: {e}; resigning", self.id);

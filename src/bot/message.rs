@@ -3,8 +3,9 @@
 
 use super::command::ServerMove;
 use super::record::{GameRecord, GamesUpdate, OpenGame, parse_open_games};
+use super::seat::SERVER_SIDES;
 use crate::board::generic::Square;
-use crate::board::{Side, Thirteen};
+use crate::board::{Geometry, Side};
 use std::str::FromStr;
 
 /// A game's number on the server (they count up from 0).
@@ -224,10 +225,16 @@ fn read_game<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<ServerLine,
             match (words.next(), words.next()) {
                 (Some("resigns"), _) => Ok(ServerLine::Resigned { game, role }),
                 (Some(from), Some(to)) => {
-                    // Squares of the largest board the server offers.
+                    // Squares of the largest board the server offers: the game's own board is
+                    // known only to the game the line is for.
+                    fn on_board<G: Geometry>(square: &str) -> bool {
+                        Square::<G>::parse(square).is_ok()
+                    }
+                    let largest = SERVER_SIDES.into_iter().max().unwrap_or(0);
                     for square in [from, to] {
-                        Square::<Thirteen>::parse(square)
-                            .map_err(|_| LineError::malformed("move", &format!("{from} {to}")))?;
+                        if crate::with_size!(largest, on_board(square)) != Ok(true) {
+                            return Err(LineError::malformed("move", &format!("{from} {to}")));
+                        }
                     }
                     no_more(words, "move")?;
                     let mv = ServerMove {

@@ -295,15 +295,18 @@ mod tests {
             moves: String::new(),
             ..serde_json::from_str(RECORD).unwrap()
         };
-        let rules = |side| crate::protocol::htp::server_rules(side);
+        use crate::protocol::htp::server_rules;
         // The defenders move first on 7x7.
-        let start = seven.position::<Seven>(rules(7)).unwrap().position;
+        let start = seven
+            .position::<Seven>(server_rules::<Seven>())
+            .unwrap()
+            .position;
         assert_eq!(start.side_to_move(), Side::Defenders);
         let two = GameRecord {
             moves: "d5-f5 b4-b6".into(),
             ..seven
         };
-        let replay = two.position::<Seven>(rules(7)).unwrap();
+        let replay = two.position::<Seven>(server_rules::<Seven>()).unwrap();
         assert!(
             replay.disagreements.is_empty(),
             "{:?}",
@@ -317,7 +320,9 @@ mod tests {
             moves: "D1-D3 G4-C4 M4-D4".into(),
             ..two
         };
-        let replay = thirteen.position::<Thirteen>(rules(13)).unwrap();
+        let replay = thirteen
+            .position::<Thirteen>(server_rules::<Thirteen>())
+            .unwrap();
         assert!(
             replay.disagreements.is_empty(),
             "{:?}",
@@ -326,7 +331,7 @@ mod tests {
         assert_eq!(replay.position.plies(), 3);
         assert_eq!(replay.position.side_to_move(), Side::Defenders);
         assert!(matches!(
-            thirteen.position::<Eleven>(rules(11)),
+            thirteen.position::<Eleven>(server_rules::<Eleven>()),
             Err(RecordError::Size { dim: 13, .. })
         ));
     }

@@ -5,11 +5,11 @@ use super::CliError;
 use super::common::{EvalChoice, GameArgs};
 use clap::Args;
 use hnefi::board::Side;
+use hnefi::board::variant::NamedRules;
 use hnefi::report::graph::percent;
 use hnefi::report::scale::attackers_win;
 use hnefi::search::Score;
 use hnefi::search::size::Size;
-use hnefi::variant::NamedRules;
 use std::time::Duration;
 
 #[derive(Args)]

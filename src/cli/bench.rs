@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 #[derive(Args)]
 pub struct BenchArgs {
     /// Search depth.
-    #[arg(default_value_t = hnefi::bench::DEFAULT_DEPTH)]
+    #[arg(default_value_t = hnefi::measure::bench::DEFAULT_DEPTH)]
     pub depth: u32,
     /// With `nnue` the bench runs twice, the accumulators updated move by move and computed
     /// afresh at every node, and shows both speeds (the same nodes).
@@ -25,7 +25,7 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     }
     let (eval, net) = args.eval.load()?;
     let run = |eval: EvalKind, show: bool| {
-        hnefi::bench::run(args.depth, eval, net.clone(), |i, fen, nodes| {
+        hnefi::measure::bench::run(args.depth, eval, net.clone(), |i, fen, nodes| {
             if show {
                 note!("position {i:>2}: {nodes:>10} nodes  {fen}");
             }
@@ -81,7 +81,7 @@ const TTD_POSITIONS: [usize; 6] = [0, 3, 8, 13, 18, 23];
 pub fn timetodepth(args: TtdArgs) -> Result<(), CliError> {
     use hnefi::board::Position;
     use hnefi::search::{Engine, Limits, Options};
-    let boards: Vec<Board> = hnefi::bench::positions().map(|(_, b)| b).collect();
+    let boards: Vec<Board> = hnefi::measure::bench::positions().map(|(_, b)| b).collect();
     let mut engine = Engine::try_new(Options {
         threads: args.threads.max(1),
         hash_mb: args.hash.max(1),

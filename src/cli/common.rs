@@ -6,13 +6,13 @@ use clap::Args;
 use hnefi::board::Geometry;
 use hnefi::board::generic::{self, Move, Position};
 use hnefi::board::notation::{to_fen, to_opentafl};
+use hnefi::board::variant::NamedRules;
 use hnefi::board::{Board, START_FEN};
 use hnefi::learn::sample::Sample;
 use hnefi::search::EvalKind;
 use hnefi::search::nnue::QuantisedNetwork;
 use hnefi::search::size::Size;
 use hnefi::tournament::openings::{BUILT_IN, Opening, RandomOpenings, load_openings};
-use hnefi::variant::NamedRules;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -29,7 +29,7 @@ pub(super) fn read_text(path: &Path) -> Result<String, CliError> {
 pub(super) fn games_text(path: Option<&Path>) -> Result<Cow<'static, str>, CliError> {
     match path {
         Some(path) => Ok(Cow::Owned(read_text(path)?)),
-        None => Ok(Cow::Borrowed(hnefi::record::REAL_GAMES)),
+        None => Ok(Cow::Borrowed(hnefi::games::record::REAL_GAMES)),
     }
 }
 
@@ -216,7 +216,9 @@ pub(super) fn progress_bar(len: u64, unit: &str) -> ProgressBar {
 
 /// A `--shard I/N`: part I (from 1) of N; `slurm` reads it from the job array's variables.
 pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), CliError> {
-    Ok(hnefi::shard::parse(text, |name| std::env::var(name).ok())?)
+    Ok(hnefi::cluster::shard::parse(text, |name| {
+        std::env::var(name).ok()
+    })?)
 }
 
 /// Set by the first Ctrl-C (or SIGTERM, SIGHUP), which prints `notice`; the second one ends
@@ -282,7 +284,7 @@ impl PositionArg {
         };
         Ok(NamedRules::preset(hnefi::board::Preset::default_for_width(
             side,
-        )))
+        )?))
     }
 }
 

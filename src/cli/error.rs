@@ -63,18 +63,11 @@ pub enum CliError {
     #[error("{}: {reason}", path.display())]
     Invalid { path: PathBuf, reason: String },
     #[error(transparent)]
-    Shard(#[from] hnefi::shard::ShardError),
-    #[error("cannot cancel job {job} (scancel {job}): {why}; cancel it by hand")]
-    Cancel { job: String, why: String },
-    #[error("cannot ask Slurm about job {job} (squeue --jobs {job}): {why}")]
-    Queue { job: String, why: String },
-    #[error(
-        "job {job} left the queue before the test decided ({stand}): see its tasks' logs, run \
-         the failed ones again (sbatch --array=I) and watch again"
-    )]
-    JobEnded { job: String, stand: String },
+    Shard(#[from] hnefi::cluster::shard::ShardError),
     #[error(transparent)]
-    Cluster(#[from] super::cluster::ClusterError),
+    Pairs(#[from] hnefi::tournament::pairs::PairsError),
+    #[error(transparent)]
+    Cluster(#[from] hnefi::cluster::generation::ClusterError),
     #[error("--fen: {0}")]
     Perft(#[from] hnefi::perft::PerftError),
     #[error(transparent)]
@@ -120,7 +113,7 @@ pub enum CliError {
     #[error("the fuzz found panics or hangs (above)")]
     FuzzFailed,
     #[error(transparent)]
-    Sprt(#[from] super::tournament::SprtError),
+    Sprt(#[from] hnefi::tournament::summary::SprtError),
     #[error(transparent)]
     Spec(#[from] SpecError),
     #[error(transparent)]

@@ -61,8 +61,8 @@ fn limit_memory(_mb: u64) -> Result<(), CliError> {
 }
 
 pub fn fuzz(args: FuzzArgs) -> Result<(), CliError> {
-    use hnefi::fuzz::{Config, fuzz};
     use hnefi::protocol::Protocol;
+    use hnefi::protocol::fuzz::{Config, fuzz};
     if args.nodes == 0 {
         return Err(CliError::out_of_range("--nodes", 0, "at least 1"));
     }

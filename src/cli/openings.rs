@@ -6,9 +6,9 @@ use super::common::{games_argument, games_text, progress_bar, thread_pool};
 use super::output::{check_writable, write_document};
 use clap::{ArgGroup, Args};
 use hnefi::board::generic::Move;
+use hnefi::board::variant::NamedRules;
 use hnefi::board::{Geometry, START_FEN};
 use hnefi::search::size::Size;
-use hnefi::variant::NamedRules;
 use std::path::PathBuf;
 
 #[derive(Args)]

@@ -31,7 +31,7 @@ pub struct TacticsArgs {
 }
 
 pub fn tactics(args: TacticsArgs) -> Result<(), CliError> {
-    use hnefi::tactics::{BUILT_IN, parse_epd, solve_rate};
+    use hnefi::measure::tactics::{BUILT_IN, parse_epd, solve_rate};
     if let Some(games) = &args.generate {
         return generate_epd(games.as_deref(), args.out.as_deref());
     }
@@ -71,11 +71,11 @@ fn generate_epd(games: Option<&Path>, out: Option<&Path>) -> Result<(), CliError
     if let Some(out) = out {
         check_writable(out)?;
     }
-    let found = hnefi::tactics::generate(&text, 6, 3);
+    let found = hnefi::measure::tactics::generate(&text, 6, 3);
     let mut doc = format!(
         "# Forced wins in 1-3 moves (dm) from the last 6 positions of every game of\n\
          # copenhagen.csv, copenhagen rules, repetition ignored; bm lists every winning\n\
-         # first move. Found and checked by the exhaustive solver (src/search/solve.rs):\n\
+         # first move. Found and checked by the exhaustive solver (hnefi-core/src/search/solve.rs):\n\
          #   hnefi tactics --generate{} -o positions/tactics.epd\n",
         games_argument(games)
     );

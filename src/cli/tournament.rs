@@ -4,11 +4,12 @@ use super::CliError;
 use super::common::{check_runner_limits, interrupt_flag, match_openings, parse_shard, read_text};
 use super::output::{check_writable, unused_name, write_document};
 use clap::{ArgAction, Args, Subcommand};
+use hnefi::board::variant::NamedRules;
 use hnefi::search::size::Size;
+use hnefi::tournament::pairs::{Look, look, open_pairs};
 use hnefi::tournament::runner::{MatchSettings, check_engines, check_records, run};
 use hnefi::tournament::spec::EngineSpec;
-use hnefi::tournament::summary::{Sprt, Summary};
-use hnefi::variant::NamedRules;
+use hnefi::tournament::summary::{Sprt, SprtError, Summary, parse_sprt};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -137,100 +138,7 @@ pub enum MatchCommand {
     },
 }
 
-/// The header kind of a match shard's pairs file.
-const PAIRS_KIND: &str = "match";
-
-/// The settings a pairs file's header carries: the pairs the whole match schedules (so that
-/// the watcher knows when all are in), then the match's settings.
-fn pairs_settings<G: Size>(settings: &MatchSettings<G>) -> String {
-    let pairs = settings.games / 2 * settings.engines.len() * (settings.engines.len() - 1) / 2;
-    format!("pairs {pairs}; {}", settings.describe())
-}
-
-/// Opens this shard's pairs file in `dir`, starting it with its header, or checking that the
-/// header it has is this shard's of this match (a rerun of a shard appends to its file).
-fn open_pairs<G: Size>(
-    dir: &std::path::Path,
-    settings: &MatchSettings<G>,
-) -> Result<hnefi::files::Appender, CliError> {
-    let (i, n) = settings.shard;
-    let path = dir.join(format!("shard-{i}-of-{n}.pairs"));
-    std::fs::create_dir_all(dir).map_err(CliError::write(dir))?;
-    let header = hnefi::shard::Header::new(PAIRS_KIND, &pairs_settings(settings), (i, n));
-    let mut file = hnefi::files::Appender::open(&path).map_err(CliError::write(&path))?;
-    if file.is_empty() {
-        file.append(header.line().as_bytes())
-            .map_err(CliError::write(&path))?;
-    } else {
-        let text = read_text(&path)?;
-        if hnefi::shard::Header::of_text(&text, PAIRS_KIND, &path)? != header {
-            return Err(CliError::Invalid {
-                path,
-                reason: format!(
-                    "holds the pairs of another match or shard; give another --pairs \
-                     directory\n  it holds: {}\n  this one: {}",
-                    text.lines().next().unwrap_or_default(),
-                    header.line().trim_end()
-                ),
-            });
-        }
-    }
-    Ok(file)
-}
-
-/// Where an SPRT over the pairs files of `dir` stands: the pentanomial of every pair so far
-/// (a pair played twice, by a rerun shard, counts once), the pairs the match schedules, and
-/// the shards heard from.
-fn read_pairs(
-    dir: &std::path::Path,
-) -> Result<(hnefi::tournament::stats::Pentanomial, u64, usize), CliError> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(CliError::read(dir))?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.extension().is_some_and(|e| e == "pairs"))
-        .collect();
-    files.sort();
-    let mut headers = Vec::new();
-    let mut points: std::collections::BTreeMap<u64, usize> = std::collections::BTreeMap::new();
-    for path in files {
-        let text = read_text(&path)?;
-        let header = hnefi::shard::Header::of_text(&text, PAIRS_KIND, &path)?;
-        // Only whole lines: a shard may be writing its next one.
-        let whole = &text[..text.rfind('\n').map_or(0, |n| n + 1)];
-        for (number, line) in whole.lines().enumerate().skip(1) {
-            let pair = line
-                .split_once(' ')
-                .and_then(|(p, h)| Some((p.parse::<u64>().ok()?, h.parse::<usize>().ok()?)))
-                .filter(|&(_, h)| h <= 4)
-                .ok_or_else(|| CliError::Sample {
-                    path: path.clone(),
-                    line: number + 1,
-                    why: "not a pair: PAIR HALF_POINTS (0-4)".to_string(),
-                })?;
-            points.entry(pair.0).or_insert(pair.1);
-        }
-        headers.push((path, header));
-    }
-    hnefi::shard::check(&headers, false)?;
-    let scheduled = headers
-        .first()
-        .and_then(|(_, h)| {
-            h.settings
-                .strip_prefix("pairs ")?
-                .split(';')
-                .next()?
-                .parse()
-                .ok()
-        })
-        .unwrap_or(u64::MAX);
-    let mut penta = hnefi::tournament::stats::Pentanomial { counts: [0; 5] };
-    for &half in points.values() {
-        penta.counts[half] += 1;
-    }
-    Ok((penta, scheduled, headers.len()))
-}
-
-/// `hnefi match watch`.
+/// `hnefi match watch`: looks at the pairs until the test decides, printing where it stands.
 fn watch(
     dir: &std::path::Path,
     sprt: &Sprt,
@@ -238,157 +146,31 @@ fn watch(
     interval: f64,
     once: bool,
 ) -> Result<(), CliError> {
-    use hnefi::tournament::stats::{sprt_bounds, sprt_llr};
     if !(interval > 0.0 && interval.is_finite()) {
         return Err(CliError::out_of_range("--interval", interval, "above 0"));
     }
-    let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
     loop {
-        // Asked before the pairs are read, so that a job gone by now has written all it will.
-        let gone = match job {
-            Some(job) => !in_queue(job)?,
-            None => false,
-        };
-        // No directory yet: the array has not started.
-        let (penta, scheduled, shards) = if dir.is_dir() {
-            read_pairs(dir)?
-        } else {
-            (Default::default(), u64::MAX, 0)
-        };
-        let pairs: u64 = penta.counts.iter().sum();
-        let llr = sprt_llr(&penta, sprt.elo0, sprt.elo1);
-        let stand = format!(
-            "{pairs} pairs from {shards} shards, Ptnml(0-2) {:?}, LLR {llr:.2} ({lower:.2}, \
-             {upper:.2}) [{:.2}, {:.2}]",
-            penta.counts, sprt.elo0, sprt.elo1
-        );
-        let decision = sprt.decision(&penta);
-        if let Some(h1) = decision {
-            // A job that has left the queue has nothing to cancel, and scancel would fail.
-            let running = job.filter(|_| !gone);
-            if let Some(job) = running {
-                cancel(job)?;
-            }
-            let verdict = if h1 { "H1 accepted" } else { "H0 accepted" };
-            outln!("{verdict}: {stand}")?;
-            if let Some(job) = running {
-                outln!("Cancelled job {job}")?;
-            }
-            return Ok(());
-        }
-        if pairs >= scheduled {
-            return outln!("No decision after all {pairs} pairs: {stand}");
-        }
-        if let (true, Some(job)) = (gone, job) {
-            return Err(CliError::JobEnded {
-                job: job.to_string(),
+        match look(dir, sprt, job)? {
+            Look::Decided {
+                h1,
                 stand,
-            });
+                cancelled,
+            } => {
+                let verdict = if h1 { "H1 accepted" } else { "H0 accepted" };
+                outln!("{verdict}: {stand}")?;
+                if let Some(job) = cancelled {
+                    outln!("Cancelled job {job}")?;
+                }
+                return Ok(());
+            }
+            Look::Undecided { pairs, stand } => {
+                return outln!("No decision after all {pairs} pairs: {stand}");
+            }
+            Look::Going { stand } if once => return outln!("Going on: {stand}"),
+            Look::Going { stand } => note!("match watch: {stand}"),
         }
-        if once {
-            return outln!("Going on: {stand}");
-        }
-        note!("match watch: {stand}");
         std::thread::sleep(Duration::from_secs_f64(interval));
     }
-}
-
-/// Whether Slurm still holds `job` pending or running: once it does not, no more pairs come.
-fn in_queue(job: &str) -> Result<bool, CliError> {
-    let failed = |why: String| CliError::Queue {
-        job: job.to_string(),
-        why,
-    };
-    let out = std::process::Command::new("squeue")
-        .args(["--noheader", "--format=%i", "--jobs", job])
-        .output()
-        .map_err(|e| failed(e.to_string()))?;
-    if out.status.success() {
-        return Ok(!out.stdout.iter().all(u8::is_ascii_whitespace));
-    }
-    let why = String::from_utf8_lossy(&out.stderr).trim().to_string();
-    // A job ended long ago has left the controller's memory too.
-    if why.contains("Invalid job id") {
-        return Ok(false);
-    }
-    Err(failed(why))
-}
-
-/// Stops the rest of a decided match's array.
-fn cancel(job: &str) -> Result<(), CliError> {
-    let status = std::process::Command::new("scancel")
-        .arg(job)
-        .status()
-        .map_err(|e| CliError::Cancel {
-            job: job.to_string(),
-            why: e.to_string(),
-        })?;
-    if !status.success() {
-        return Err(CliError::Cancel {
-            job: job.to_string(),
-            why: status.to_string(),
-        });
-    }
-    Ok(())
-}
-
-/// What is wrong with the words of `--sprt`.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum SprtError {
-    #[error("--sprt: '{0}' is not key=value")]
-    NotKeyValue(String),
-    #[error("--sprt: {key}: '{value}' is not a number")]
-    NotANumber { key: String, value: String },
-    #[error("--sprt: unknown key '{0}' (elo0, elo1, alpha, beta)")]
-    UnknownKey(String),
-    #[error("--sprt needs elo0= and elo1=")]
-    MissingBounds,
-    #[error("--sprt: elo0 must be below elo1")]
-    BoundsOrder,
-    #[error("--sprt: {0} must be between 0 and 0.5")]
-    Probability(&'static str),
-    #[error("--sprt needs exactly two engines")]
-    Engines,
-}
-
-pub(super) fn parse_sprt(words: &[String]) -> Result<Option<Sprt>, SprtError> {
-    if words.is_empty() {
-        return Ok(None);
-    }
-    let mut sprt = Sprt {
-        elo0: f64::NAN,
-        elo1: f64::NAN,
-        alpha: 0.05,
-        beta: 0.05,
-    };
-    for word in words {
-        let (key, value) = word
-            .split_once('=')
-            .ok_or_else(|| SprtError::NotKeyValue(word.clone()))?;
-        let v: f64 = value.parse().map_err(|_| SprtError::NotANumber {
-            key: key.to_string(),
-            value: value.to_string(),
-        })?;
-        match key {
-            "elo0" => sprt.elo0 = v,
-            "elo1" => sprt.elo1 = v,
-            "alpha" => sprt.alpha = v,
-            "beta" => sprt.beta = v,
-            _ => return Err(SprtError::UnknownKey(key.to_string())),
-        }
-    }
-    if sprt.elo0.is_nan() || sprt.elo1.is_nan() {
-        return Err(SprtError::MissingBounds);
-    }
-    if sprt.elo0 >= sprt.elo1 {
-        return Err(SprtError::BoundsOrder);
-    }
-    for (name, p) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
-        if !(p > 0.0 && p < 0.5) {
-            return Err(SprtError::Probability(name));
-        }
-    }
-    Ok(Some(sprt))
 }
 
 fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
@@ -439,7 +221,7 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
         rules: rules.to_string(),
         why: format!("its start: {e}"),
     })?;
-    let server = hnefi::protocol::htp::server_rules(G::SIDE);
+    let server = hnefi::protocol::htp::server_rules::<G>();
     if rules.rules != server
         && engines
             .iter()
@@ -527,12 +309,12 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
             .zip(&parts)
             .flat_map(|(file, part)| {
                 part.shards.iter().map(|&shard| {
-                    let header = hnefi::shard::Header::new("match", &part.settings, shard);
+                    let header = hnefi::cluster::shard::Header::new("match", &part.settings, shard);
                     (file.clone(), header)
                 })
             })
             .collect();
-        hnefi::shard::check(&headers, true)?;
+        hnefi::cluster::shard::check(&headers, true)?;
         let mut merged = Summary::merge(parts)?;
         if sprt.is_some() {
             if merged.engines.len() != 2 {
@@ -638,23 +420,4 @@ fn interrupted(summary: &Summary) -> bool {
         .encounters
         .iter()
         .all(|e| sprt.decision(&e.penta()).is_none())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn words(text: &str) -> Vec<String> {
-        text.split(' ').map(String::from).collect()
-    }
-
-    #[test]
-    fn sprt_words() {
-        let s = parse_sprt(&words("elo0=0 elo1=5")).unwrap().unwrap();
-        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
-        assert!(parse_sprt(&words("elo0=5 elo1=0")).is_err());
-        assert!(parse_sprt(&words("elo1=5")).is_err());
-        assert!(parse_sprt(&words("elo0=0 elo1=5 alpha=0.7")).is_err());
-        assert!(parse_sprt(&words("elo0=0 elo1=5 gamma=1")).is_err());
-    }
 }

@@ -22,7 +22,7 @@ pub struct TrainArgs {
     /// write them).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Where to write the quantised network (the net file format of src/search/nnue/file.rs).
+    /// Where to write the quantised network (the net file format of hnefi-core/src/search/nnue/file.rs).
     #[arg(long, short)]
     pub out: PathBuf,
     /// Passes over the training positions (each in steps of --batch positions).

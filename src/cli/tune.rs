@@ -15,8 +15,8 @@ pub struct TuneArgs {
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
     /// Where to write the fitted weights, a weights file with its recipe (the engine's are
-    /// src/search/eval/eleven.weights for 11x11 and seven.weights for 7x7, built in at compile
-    /// time; src/search/size.rs says which each board plays). Nothing is written without it.
+    /// hnefi-core/src/search/eval/eleven.weights for 11x11 and seven.weights for 7x7, built in at compile
+    /// time; hnefi-core/src/search/size.rs says which each board plays). Nothing is written without it.
     /// Run from the repository's root, so that the recipe names repository paths.
     #[arg(long, short)]
     pub out: Option<PathBuf>,

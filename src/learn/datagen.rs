@@ -23,13 +23,13 @@
 
 use crate::board::generic::{Board, Move, MoveList, Position};
 use crate::board::{Eleven, Geometry, Rules, Side};
+use crate::cluster::shard::Header;
 use crate::files::Appender;
+use crate::games::record::read_games;
 use crate::learn::sample::{GameResult, SCORE_CAP, Sample};
-use crate::record::read_games;
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::size::Size;
 use crate::search::{Engine, EvalKind, Limits, Options, Score};
-use crate::shard::Header;
 use crate::splitmix::SplitMix64;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
@@ -216,7 +216,7 @@ pub enum DatagenError {
         ours: String,
     },
     #[error(transparent)]
-    Shards(#[from] crate::shard::ShardError),
+    Shards(#[from] crate::cluster::shard::ShardError),
     #[error(
         "{}: shard {index}/{count} holds {held} of its {expected} games; resume it (the same \
          command with --skip-existing) before merging",
@@ -267,13 +267,13 @@ impl DatagenSettings {
 
     /// The header line of this run's output: everything that decides its games (not the
     /// threads, which only decide their order), the openings `book` among them.
-    pub fn header<G: Geometry>(&self, book: &[Vec<Move<G>>]) -> crate::shard::Header {
+    pub fn header<G: Geometry>(&self, book: &[Vec<Move<G>>]) -> crate::cluster::shard::Header {
         let book_text: String = book
             .iter()
             .map(|line| line.iter().map(|m| format!("{m} ")).collect::<String>() + "\n")
             .collect();
         let net = match &self.net {
-            Some(net) => format!("{:016x}", crate::shard::fnv1a(&net.to_bytes())),
+            Some(net) => format!("{:016x}", crate::cluster::shard::fnv1a(&net.to_bytes())),
             None => "built-in".to_string(),
         };
         // Only runs with a deep defense name it, so that older runs' headers, and resuming
@@ -292,7 +292,7 @@ impl DatagenSettings {
             self.balance_nodes,
             self.book_plies,
             book.len(),
-            crate::shard::fnv1a(book_text.as_bytes()),
+            crate::cluster::shard::fnv1a(book_text.as_bytes()),
             self.random_plies,
             self.balance,
             self.max_plies,
@@ -308,7 +308,7 @@ impl DatagenSettings {
             u32::try_from(index).unwrap_or(u32::MAX),
             u32::try_from(count).unwrap_or(u32::MAX),
         );
-        crate::shard::Header::new(HEADER_KIND, &settings, shard)
+        crate::cluster::shard::Header::new(HEADER_KIND, &settings, shard)
     }
 
     /// The `GAME` field of game `g`.
@@ -332,7 +332,10 @@ pub fn book_from_games(games_csv: &str, plies: usize, rules: Rules) -> Vec<Vec<M
         .filter(|(_, g)| g.moves.len() > plies)
         .map(|(_, g)| g.moves[..plies].iter().map(|m| m.mv).collect::<Vec<_>>())
         .filter(|line| {
-            let mut pos = Position::start(rules);
+            // Rules of another board than the real games' 11x11 take none of them.
+            let Ok(mut pos) = Position::start(rules) else {
+                return false;
+            };
             line.iter().all(|&mv| pos.try_play(mv).is_ok()) && pos.outcome().is_none()
         })
         .collect()
@@ -683,7 +686,7 @@ pub fn run<G: Size>(
 pub fn open_output<G: Geometry>(
     path: &Path,
     settings: &DatagenSettings,
-    header: &crate::shard::Header,
+    header: &crate::cluster::shard::Header,
     resume: bool,
 ) -> Result<(Appender, HashSet<u64>), DatagenError> {
     let io = |source| DatagenError::Io {
@@ -811,7 +814,7 @@ pub fn merge_shards(
             source,
         }
     };
-    let no_header = |path: &Path| crate::shard::ShardError::NoHeader {
+    let no_header = |path: &Path| crate::cluster::shard::ShardError::NoHeader {
         path: path.to_path_buf(),
         kind: HEADER_KIND.to_string(),
     };
@@ -825,7 +828,7 @@ pub fn merge_shards(
         let header = Header::parse(&first, HEADER_KIND).ok_or_else(|| no_header(path))?;
         headers.push((path.clone(), header));
     }
-    crate::shard::check(&headers, true)?;
+    crate::cluster::shard::check(&headers, true)?;
     // A shard cut short and not resumed would leave its games out without a word.
     for (path, header) in &headers {
         let (Some(games), Some(seed)) = (setting(header, "games"), setting(header, "seed")) else {

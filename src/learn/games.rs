@@ -2,8 +2,8 @@
 //! game's recorded result and no search score.
 
 use crate::board::{Eleven, Rules};
+use crate::games::record::{Verdict, read_games};
 use crate::learn::sample::{GameResult, Sample};
-use crate::record::{Verdict, read_games};
 
 /// What became of the lines of a games file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -487,7 +487,7 @@ pub fn quantisation_error(
 mod tests {
     use super::*;
     use crate::board::rules::{Preset, Rules};
-    use crate::board::{Bitboard, Board, Eleven, Nine, Rulebook, Seven, Thirteen};
+    use crate::board::{Bitboard, Board, Eleven, Rulebook};
     use crate::learn::network::board_features;
     use crate::learn::sample::GameResult;
     use crate::search::eval::weights::SCALE;
@@ -819,10 +819,10 @@ mod tests {
                 assert_eq!(d.hand[i], hand as f32);
             }
         }
-        check::<Seven>(Preset::Brandubh);
-        check::<Nine>(Preset::Tablut);
-        check::<Eleven>(Preset::Copenhagen);
-        check::<Thirteen>(Preset::Copenhagen13);
+        for side in crate::board::SIDES {
+            let preset = Preset::default_for_width(side).unwrap();
+            crate::with_size!(side, check(preset)).unwrap();
+        }
         // 31 bytes of pieces, the king and the side to move, the target and the hand
         // evaluation.
         let mut d = TrainData::residual();

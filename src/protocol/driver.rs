@@ -332,7 +332,7 @@ mod tests {
         fn handle(&mut self, command: Word, search: &mut Search<Eleven>) -> Flow {
             match command {
                 Word::Think => search.start(
-                    &Position::start(Default::default()),
+                    &Position::start(Default::default()).unwrap(),
                     Limits {
                         infinite: true,
                         ..Limits::default()

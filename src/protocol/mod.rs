@@ -5,6 +5,7 @@
 pub mod connect;
 mod diagram;
 mod driver;
+pub mod fuzz;
 pub mod htp;
 mod io;
 pub mod number;

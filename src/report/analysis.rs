@@ -207,7 +207,7 @@ fn assess<G: Size>(engine: &mut Engine<G>, pos: &Position<G>, limits: &Limits<G>
 mod tests {
     use super::*;
     use crate::board::notation::{parse_fen, parse_move};
-    use crate::record::Verdict;
+    use crate::games::record::Verdict;
 
     #[test]
     fn a_planted_blunder_is_judged_with_the_better_move() {

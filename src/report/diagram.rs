@@ -317,8 +317,8 @@ fn arrow<G: Geometry>(mv: Move<G>, colour: &str, class: &str, dashed: bool) -> M
 mod tests {
     use super::*;
     use crate::board::notation::{parse_fen, parse_record_move};
+    use crate::board::variant::NamedRules;
     use crate::board::{Eleven, Preset, Seven, Thirteen};
-    use crate::variant::NamedRules;
 
     type Square = crate::board::Square;
 
@@ -384,8 +384,11 @@ mod tests {
         assert!(svg.contains(">m</text>") && svg.contains(">13</text>"));
         // Sea battle has no special squares.
         let sea = NamedRules::preset(Preset::SeaBattle);
-        let board = sea.start_board::<crate::board::Nine>().unwrap();
-        assert!(pieces_and_specials(&board, special_squares(&sea.rules)).is_empty());
+        fn specials<G: Geometry>(sea: &NamedRules) -> usize {
+            let board = sea.start_board::<G>().unwrap();
+            pieces_and_specials(&board, special_squares(&sea.rules)).len()
+        }
+        assert_eq!(crate::with_size!(sea.rules.width, specials(&sea)), Ok(0));
     }
 
     #[test]

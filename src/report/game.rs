@@ -8,9 +8,9 @@
 use super::otg::{self, OtgError};
 use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::record_move;
+use crate::board::variant::{NamedRules, RulesNameError};
 use crate::board::{Eleven, Geometry, Preset, Reason, Rules, Side, SizeError, side_of};
-use crate::record::{self, GameRecord, RecordError, Verdict};
-use crate::variant::{NamedRules, RulesNameError};
+use crate::games::record::{self, GameRecord, RecordError, Verdict};
 use std::path::Path;
 
 /// A game and what its record says about it.
@@ -116,7 +116,7 @@ impl Found {
                 .map(|tag| match tag.parse() {
                     Ok(rules) => Ok(rules),
                     Err(e) => {
-                        let preset = Preset::default_for_width(side_of(&tag)?);
+                        let preset = Preset::default_for_width(side_of(&tag)?)?;
                         log::warn!("the game's rules string: {e}; playing by {preset}");
                         Ok(NamedRules::preset(preset))
                     }

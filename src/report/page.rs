@@ -12,7 +12,7 @@ use super::game::RecordedGame;
 use super::graph::{self, percent};
 use crate::board::notation::record_move;
 use crate::board::{Outcome, Side};
-use crate::record::Verdict;
+use crate::games::record::Verdict;
 use crate::search::size::Size;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 

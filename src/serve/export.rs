@@ -6,13 +6,13 @@ use crate::board::Side;
 use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::{record_move, to_opentafl};
 use crate::board::opentafl::rules_string;
-use crate::record::Verdict;
+use crate::board::variant::NamedRules;
+use crate::games::record::Verdict;
 use crate::report::analysis::{AnalysisSettings, analyse};
 use crate::report::game::RecordedGame;
 use crate::report::page;
 use crate::search::Limits;
 use crate::search::size::Size;
-use crate::variant::NamedRules;
 use std::time::Duration;
 
 /// The report's search a position: short, as the page waits for it.

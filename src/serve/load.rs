@@ -10,9 +10,9 @@ use super::table::{Desk, Recorded, Seat, Table};
 use crate::board::generic::{Board, Move, Rulebook};
 use crate::board::{Preset, SizeError, side_of};
 
+use crate::board::variant::NamedRules;
 use crate::report::game;
 use crate::search::size::Size;
-use crate::variant::NamedRules;
 
 /// A table for the game `new` describes.
 pub fn new_game(new: &NewGame, analysis: (bool, usize), wire: Wire) -> Result<Desk, ApiError> {
@@ -55,17 +55,17 @@ pub fn load(
         engine: EngineSide::None,
         ..seat
     };
-    let rules_for = |side: u8| {
-        if current.rules.width == side {
+    let rules_for = |side: u8| -> Result<NamedRules, SizeError> {
+        Ok(if current.rules.width == side {
             current.clone()
         } else {
-            NamedRules::preset(Preset::default_for_width(side))
-        }
+            NamedRules::preset(Preset::default_for_width(side)?)
+        })
     };
     if is_position(text) {
         let load = |e: SizeError| ApiError::Load(e.to_string());
         let side = side_of(text).map_err(load)?;
-        let rules = rules_for(side);
+        let rules = rules_for(side).map_err(load)?;
         let desk = crate::with_size!(side, position_at(text, rules, seat, analysis, wire))
             .map_err(load)??;
         return Ok((desk, format!("position loaded{told}")));

@@ -8,14 +8,14 @@ use super::error::ApiError;
 use super::session::{Msg, Wire};
 use crate::board::generic::{Bitboard, Board, Move, MoveList, Position, RecordMove};
 use crate::board::notation::{record_move, to_fen};
+use crate::board::variant::NamedRules;
 use crate::board::{Outcome, Side};
 use crate::each_size;
-use crate::record::{Verdict, write_game};
+use crate::games::record::{Verdict, write_game};
 use crate::report::diagram::{self, CELL, MARGIN, Marks};
 use crate::report::scale::attackers_win;
 use crate::search::size::{AnySize, PerSize, Size};
 use crate::search::{Engine, Info, Level, Limits, Options, Score};
-use crate::variant::NamedRules;
 use std::time::Duration;
 
 /// The longest the analysis of one position runs: a page left open does not search for ever.
@@ -67,55 +67,55 @@ impl PerSize for Tables {
 }
 
 /// A game of any size, as the session holds it.
-pub type Desk = AnySize<Tables>;
+pub struct Desk(AnySize<Tables>);
 
 impl Desk {
     /// A desk for the table.
     pub fn of<G: Size>(table: Table<G>) -> Desk {
-        G::hold::<Tables>(table)
+        Desk(G::hold::<Tables>(table))
     }
 
     /// Carries out a request other than a new game or a load, which make a new desk.
     pub fn handle(&mut self, request: Request) -> Result<(), ApiError> {
-        each_size!(self, t => t.handle(request))
+        each_size!(&mut self.0, t => t.handle(request))
     }
 
     /// The search of generation `generation` has ended: plays the engine's move, or notes the
     /// analysis stopped. Whether the page must hear of it.
     pub fn searched(&mut self, generation: u64) -> bool {
-        each_size!(self, t => t.searched(generation))
+        each_size!(&mut self.0, t => t.searched(generation))
     }
 
     pub fn view(&self, note: Option<String>) -> View {
-        each_size!(self, t => t.view(note))
+        each_size!(&self.0, t => t.view(note))
     }
 
     /// The game to export; a report is made on a thread of its own, so it comes as a job.
     pub fn export(&self, what: Export) -> Exported {
-        each_size!(self, t => t.export(what))
+        each_size!(&self.0, t => t.export(what))
     }
 
     pub fn rules(&self) -> &NamedRules {
-        each_size!(self, t => &t.rules)
+        each_size!(&self.0, t => &t.rules)
     }
 
     pub fn seat(&self) -> Seat {
-        each_size!(self, t => t.seat)
+        each_size!(&self.0, t => t.seat)
     }
 
     /// Whether the analysis is on, and with how many lines: a new game keeps them.
     pub fn analysing(&self) -> (bool, usize) {
-        each_size!(self, t => (t.analysis, t.lines))
+        each_size!(&self.0, t => (t.analysis, t.lines))
     }
 
     /// Starts the search the last change asked for, once the old one has stopped.
     pub fn follow(&mut self) {
-        each_size!(self, t => t.follow())
+        each_size!(&mut self.0, t => t.follow())
     }
 
     /// Tells the search to stop, without waiting: dropping the desk waits.
     pub fn stop(&mut self) {
-        each_size!(self, t => t.stop())
+        each_size!(&mut self.0, t => t.stop())
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod ending;
 pub mod openings;
+pub mod pairs;
 pub mod player;
 pub mod runner;
 pub mod spec;

@@ -8,11 +8,11 @@ use super::spec::EngineSpec;
 use super::summary::{Encounter, Sprt, Summary};
 use crate::board::generic::{Board, Move, Position};
 use crate::board::rules::Repetition;
+use crate::board::variant::NamedRules;
 use crate::board::{Geometry, Outcome, Reason, Side};
+use crate::games::record::{Verdict, write_game};
 use crate::protocol::Protocol;
-use crate::record::{Verdict, write_game};
 use crate::search::Clock;
-use crate::variant::NamedRules;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -266,7 +266,7 @@ pub fn check_records<G: Geometry>(settings: &MatchSettings<G>) -> Result<usize, 
     let copenhagen = NamedRules::default().name;
     let other = games
         .iter()
-        .map(|line| crate::record::rules_field(line).unwrap_or(&copenhagen))
+        .map(|line| crate::games::record::rules_field(line).unwrap_or(&copenhagen))
         .find(|rules| *rules != settings.rules.name);
     match other {
         Some(theirs) => Err(MatchError::RecordsOfOtherRules {

@@ -33,6 +33,67 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+/// What is wrong with the words of `--sprt`.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SprtError {
+    #[error("--sprt: '{0}' is not key=value")]
+    NotKeyValue(String),
+    #[error("--sprt: {key}: '{value}' is not a number")]
+    NotANumber { key: String, value: String },
+    #[error("--sprt: unknown key '{0}' (elo0, elo1, alpha, beta)")]
+    UnknownKey(String),
+    #[error("--sprt needs elo0= and elo1=")]
+    MissingBounds,
+    #[error("--sprt: elo0 must be below elo1")]
+    BoundsOrder,
+    #[error("--sprt: {0} must be between 0 and 0.5")]
+    Probability(&'static str),
+    #[error("--sprt needs exactly two engines")]
+    Engines,
+}
+
+/// The SPRT of the words of `--sprt` (`elo0=E elo1=E [alpha=A] [beta=B]`); `None` for no
+/// words.
+pub fn parse_sprt(words: &[String]) -> Result<Option<Sprt>, SprtError> {
+    if words.is_empty() {
+        return Ok(None);
+    }
+    let mut sprt = Sprt {
+        elo0: f64::NAN,
+        elo1: f64::NAN,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for word in words {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| SprtError::NotKeyValue(word.clone()))?;
+        let v: f64 = value.parse().map_err(|_| SprtError::NotANumber {
+            key: key.to_string(),
+            value: value.to_string(),
+        })?;
+        match key {
+            "elo0" => sprt.elo0 = v,
+            "elo1" => sprt.elo1 = v,
+            "alpha" => sprt.alpha = v,
+            "beta" => sprt.beta = v,
+            _ => return Err(SprtError::UnknownKey(key.to_string())),
+        }
+    }
+    if sprt.elo0.is_nan() || sprt.elo1.is_nan() {
+        return Err(SprtError::MissingBounds);
+    }
+    if sprt.elo0 >= sprt.elo1 {
+        return Err(SprtError::BoundsOrder);
+    }
+    for (name, p) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
+        if !(p > 0.0 && p < 0.5) {
+            return Err(SprtError::Probability(name));
+        }
+    }
+    Ok(Some(sprt))
+}
+
 impl Sprt {
     /// `Some(true)` when H1 (elo1) is accepted, `Some(false)` for H0, `None` to go on.
     pub fn decision(&self, p: &Pentanomial) -> Option<bool> {
@@ -395,6 +456,20 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn sprt_words() {
+        let s = parse_sprt(&words("elo0=0 elo1=5")).unwrap().unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
+        assert!(parse_sprt(&words("elo0=5 elo1=0")).is_err());
+        assert!(parse_sprt(&words("elo1=5")).is_err());
+        assert!(parse_sprt(&words("elo0=0 elo1=5 alpha=0.7")).is_err());
+        assert!(parse_sprt(&words("elo0=0 elo1=5 gamma=1")).is_err());
+    }
     use crate::board::{Outcome, Reason};
 
     fn encounter() -> Encounter {

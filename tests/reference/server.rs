@@ -399,7 +399,7 @@ impl Player {
     /// (all of them if every move does).
     pub fn choose<G: Size>(record: &GameRecord, pick: impl FnOnce(usize) -> usize) -> Move<G> {
         let pos: Position<G> = record
-            .position(server_rules(G::SIDE))
+            .position(server_rules::<G>())
             .expect("a playable record")
             .position;
         let mut list = MoveList::new();

@@ -40,18 +40,18 @@ pub struct HtpGame<G: Geometry> {
     session: Session<G>,
 }
 
-/// The rules hnefatafl.org plays on boards of `side`.
-pub fn server_rules(side: u8) -> Rules {
-    match side {
+/// The rules hnefatafl.org plays on boards of `G`.
+pub fn server_rules<G: Geometry>() -> Rules {
+    match G::SIDE {
         11 => Rules::preset(Preset::HnefataflOrg),
-        side => Rules::preset(Preset::default_for_width(side)),
+        _ => Rules::preset(G::PRESET),
     }
 }
 
 impl<G: Geometry> HtpGame<G> {
     pub fn new(settings: LoopSettings) -> HtpGame<G> {
         HtpGame {
-            session: Session::new(server_rules(G::SIDE), MOVE_TIME, settings),
+            session: Session::new(server_rules::<G>(), MOVE_TIME, settings),
         }
     }
 

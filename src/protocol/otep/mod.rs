@@ -58,7 +58,7 @@ fn run_size<G: Size>(
 
 impl<G: Size> Otep<G> {
     pub fn new(out: Output, settings: LoopSettings) -> Otep<G> {
-        let rules = Rules::preset(crate::board::Preset::default_for_width(G::SIDE));
+        let rules = Rules::preset(G::PRESET);
         Otep {
             out,
             session: Session::new(rules, MOVE_TIME, settings),

@@ -10,7 +10,7 @@ pub mod options;
 use super::{Flow, Input, LoopSettings, Output, Resize, Session, with_size};
 use crate::board::generic::{Board, Position};
 use crate::board::notation::to_fen;
-use crate::board::{Preset, Rules, SizeError, across_sizes};
+use crate::board::{Geometry, Preset, Rules, SizeError, across_sizes};
 use crate::search::size::Size;
 use crate::search::{Engine, Info, Limits, Options, SearchResult, fallback_result};
 use message::{CommandError, Reply, Setup, UciCommand};
@@ -40,11 +40,11 @@ struct Host {
 impl Host {
     /// The rules of a game on boards of `side`: the host's choice if it is for them, else
     /// the size's default.
-    fn rules_for(&self, side: u8) -> ChosenRules {
-        if self.chosen.side() == side {
+    fn rules_for<G: Geometry>(&self) -> ChosenRules {
+        if self.chosen.side() == G::SIDE {
             self.chosen.clone()
         } else {
-            ChosenRules::Preset(Preset::default_for_width(side))
+            ChosenRules::Preset(G::PRESET)
         }
     }
 }
@@ -106,11 +106,11 @@ struct PerftRun {
 
 impl<G: Size> Uci<G> {
     fn new(out: Output, host: Host) -> Uci<G> {
-        let default = Preset::default_for_width(G::SIDE);
+        let default = G::PRESET;
         // UCI hosts always give the limits, so the move time is never used.
         let mut session = Session::new(Rules::preset(default), Duration::ZERO, host.settings);
         let mut rules = ChosenRules::Preset(default);
-        let chosen = host.rules_for(G::SIDE);
+        let chosen = host.rules_for::<G>();
         // The host's rules were checked when it chose them, their start included.
         if let Ok(start) = chosen.start::<G>() {
             session.new_game(start, chosen.rules());
@@ -399,16 +399,13 @@ fn refusal<G: Size>(line: &str, host: &Host) -> Option<String> {
     match line.parse::<UciCommand<G>>() {
         Err(e) => Some(e.to_string()),
         Ok(UciCommand::Position { setup, moves }) => {
-            let rules = host.rules_for(G::SIDE);
+            let rules = host.rules_for::<G>();
             let board = match setup {
                 Setup::StartPos => checked_start::<G>(&rules).ok()?,
                 Setup::Fen(board) => board,
             };
-            let mut session = Session::<G>::new(
-                Rules::preset(Preset::default_for_width(G::SIDE)),
-                Duration::ZERO,
-                host.settings,
-            );
+            let mut session =
+                Session::<G>::new(Rules::preset(G::PRESET), Duration::ZERO, host.settings);
             session.new_game(board, rules.rules());
             session.replay(board, &moves).err().map(|e| e.to_string())
         }

@@ -6,13 +6,13 @@
 use super::process::{Process, STARTUP_TIME};
 use super::{Answer, Decision, Fault, Forfeit, HostDialogue, await_decision};
 use crate::board::generic::{Bitboard, Board, Move, Position};
+use crate::board::variant::NamedRules;
 use crate::board::{Geometry, Outcome};
 use crate::protocol::htp::message::{
     self, Action, HtpCommand, MessageError, Play, Reply, TimeSettings,
 };
 use crate::search::Clock;
 use crate::tournament::spec::TimeControl;
-use crate::variant::NamedRules;
 use std::time::{Duration, Instant};
 
 /// The board sizes the text protocol's `board_size` names.

@@ -10,10 +10,10 @@ mod uci;
 
 use super::spec::{EngineSpec, TimeControl};
 use crate::board::generic::{Bitboard, Board, Move, Position};
+use crate::board::variant::NamedRules;
 use crate::board::{Geometry, Outcome};
 use crate::protocol::Protocol;
 use crate::search::Clock;
-use crate::variant::NamedRules;
 use process::Process;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

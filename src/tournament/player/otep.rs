@@ -8,12 +8,12 @@ use crate::board::Outcome;
 use crate::board::generic::{Bitboard, Board, Move, Position};
 use crate::board::notation::to_opentafl;
 use crate::board::opentafl::Variant;
+use crate::board::variant::NamedRules;
 use crate::protocol::otep::message::{
     CRITICAL, ClockReport, OpponentMove, OtepCommand, Reply, ReplyError,
 };
 use crate::search::Clock;
 use crate::tournament::spec::TimeControl;
-use crate::variant::NamedRules;
 use std::time::Instant;
 
 pub struct OtepHost<G: Geometry> {

@@ -1,0 +1,273 @@
+//! [`Engine`]: the search for a [`Game`] of any size, with limits, progress reported to the
+//! caller's thread, and a [`StopHandle`] that ends it from any other.
+
+use super::game::{Game, Positions};
+use crate::board::Geometry;
+use crate::board::generic::{Move, Position};
+use crate::each_size;
+use crate::search::size::{AnySize, PerSize, Size};
+use crate::search::{self, Info, OptionsError, SearchResult, StartError};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Why the engine could not search.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The settings cannot be had: no threads, or a table larger than the memory.
+    #[error(transparent)]
+    Settings(#[from] OptionsError),
+    /// The search thread could not be started.
+    #[error(transparent)]
+    Start(#[from] StartError),
+}
+
+/// What the engine may use: memory for its table and threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// The transposition table's size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            hash_mb: 16,
+            threads: 1,
+        }
+    }
+}
+
+/// When a search stops: at the first limit reached, or by a [`StopHandle`]. With none set the
+/// search goes on until stopped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// Nodes searched.
+    pub nodes: Option<u64>,
+    /// Time from the start of the search.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// Search `depth` plies deep.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Search `nodes` nodes.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for `time`.
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            ..Limits::default()
+        }
+    }
+}
+
+/// What a search found: the whole answer at its end, and each deeper line as it searches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// The move to play (`d1-d3`); `None` only when the game is over.
+    pub best: Option<String>,
+    /// The score in centipawns from the attackers' view, whoever is to move; a win is
+    /// 30,000 less the plies to it.
+    pub score_cp: i32,
+    /// The plies to the end of the game where the search saw it (positive: the attackers
+    /// win, negative: the defenders).
+    pub win_in: Option<i32>,
+    /// The expected line, the best move first.
+    pub pv: Vec<String>,
+    /// The depth of the last iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// Stops the search of the [`Engine`] it came from, from any thread: the search then answers
+/// with the best move found so far.
+#[derive(Debug, Clone)]
+pub struct StopHandle(Arc<AtomicBool>);
+
+impl StopHandle {
+    /// Stops the running search; without one, nothing happens.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The engines of an [`Engine`], one type a size.
+struct Engines;
+
+impl PerSize for Engines {
+    type Of<G: Size> = search::Engine<G>;
+}
+
+/// The search, for games of any size.
+///
+/// ```
+/// use hnefi_core::{Engine, Game, Limits};
+///
+/// let game = Game::new("brandubh", None)?;
+/// let mut engine = Engine::new(Default::default())?;
+/// let analysis = engine.analyse(&game, Limits::depth(3))?;
+/// assert!(game.legal_moves().contains(analysis.best.as_ref().unwrap()));
+/// assert_eq!(analysis.pv[0], *analysis.best.as_ref().unwrap());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Engine {
+    options: search::Options,
+    stop: Arc<AtomicBool>,
+    /// The engine of the last game's size; a game of another size gets a new one.
+    engine: Option<AnySize<Engines>>,
+}
+
+impl Engine {
+    /// An engine with these settings, its table allocated at its first search.
+    pub fn new(settings: Settings) -> Result<Engine, EngineError> {
+        let options = search::Options {
+            hash_mb: settings.hash_mb,
+            threads: settings.threads,
+            ..search::Options::default()
+        };
+        search::check(&options)?;
+        Ok(Engine {
+            options,
+            stop: Arc::new(AtomicBool::new(false)),
+            engine: None,
+        })
+    }
+
+    /// A handle that stops this engine's running search from another thread.
+    ///
+    /// ```
+    /// use hnefi_core::{Engine, Game, Limits};
+    ///
+    /// let game = Game::new("copenhagen", None)?;
+    /// let mut engine = Engine::new(Default::default())?;
+    /// let stop = engine.stop_handle();
+    /// // With no limit the search runs until stopped: here by its first report.
+    /// let analysis = engine.analyse_with(&game, Limits::default(), |_| stop.stop())?;
+    /// assert!(analysis.best.is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(self.stop.clone())
+    }
+
+    /// Searches `game` within `limits` and answers when the search ends.
+    pub fn analyse(&mut self, game: &Game, limits: Limits) -> Result<Analysis, EngineError> {
+        self.analyse_with(game, limits, |_| {})
+    }
+
+    /// Like [`Engine::analyse`], calling `on_info` on this thread with each finished iteration
+    /// of the search while it runs.
+    pub fn analyse_with(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        on_info: impl FnMut(&Analysis),
+    ) -> Result<Analysis, EngineError> {
+        let positions: &AnySize<Positions> = game.position();
+        each_size!(positions, p => self.search(p, limits, on_info))
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        self.engine = None;
+    }
+
+    fn search<G: Size>(
+        &mut self,
+        position: &Position<G>,
+        limits: Limits,
+        mut on_info: impl FnMut(&Analysis),
+    ) -> Result<Analysis, EngineError> {
+        let mut engine = match self.engine.take().and_then(G::unhold::<Engines>) {
+            Some(engine) => engine,
+            None => {
+                search::Engine::<G>::try_new(self.options.clone())?.with_stopper(self.stop.clone())
+            }
+        };
+        let limits = search::Limits::<G> {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            movetime: limits.time,
+            ..search::Limits::default()
+        };
+        let side = position.side_to_move();
+        // Reports cross to this thread, so that `on_info` needs neither `Send` nor `'static`.
+        let (reports, received) = mpsc::channel();
+        let report = move |info: &Info<G>| {
+            let best = info.pv.first().copied();
+            let line = analysis(best, &info.pv, info.score, (info.depth, info.nodes), side);
+            // This thread stopped listening only if it is gone: nothing to tell.
+            let _ = reports.send(line);
+        };
+        let started = engine.start(position, limits, Box::new(report), None);
+        let answer = started.map(|()| {
+            for line in received {
+                on_info(&line);
+            }
+            engine.wait()
+        });
+        self.engine = Some(G::hold::<Engines>(engine));
+        let result = answer?.unwrap_or_else(|| search::fallback_result(position, &[]));
+        Ok(finished(&result, side))
+    }
+}
+
+/// An [`Analysis`] of a search's line.
+fn analysis<G: Geometry>(
+    best: Option<Move<G>>,
+    pv: &[Move<G>],
+    score: search::Score,
+    (depth, nodes): (u32, u64),
+    side: crate::board::Side,
+) -> Analysis {
+    let score = score.for_attackers(side);
+    let text = |mv: &Move<G>| format!("{}-{}", mv.from(), mv.to());
+    Analysis {
+        best: best.as_ref().map(text),
+        score_cp: score.0,
+        win_in: score.plies_to_end().map(|plies| {
+            if score.0 > 0 {
+                plies as i32
+            } else {
+                -(plies as i32)
+            }
+        }),
+        pv: pv.iter().map(text).collect(),
+        depth,
+        nodes,
+    }
+}
+
+/// The [`Analysis`] of a search's answer.
+fn finished<G: Geometry>(result: &SearchResult<G>, side: crate::board::Side) -> Analysis {
+    let pv = result
+        .lines
+        .first()
+        .map(|line| line.pv.clone())
+        .unwrap_or_default();
+    let searched = (result.depth, result.nodes);
+    let mut answer = analysis(result.best, &pv, result.score, searched, side);
+    if answer.pv.first() != answer.best.as_ref() {
+        answer.pv = answer.best.iter().cloned().collect();
+    }
+    answer
+}

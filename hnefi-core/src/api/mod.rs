@@ -1,0 +1,9 @@
+//! The API for embedders: a [`Game`] of any size under any rules and an [`Engine`] that
+//! searches it, without generics, so that a GUI, a server or a Python binding holds one type
+//! each whatever the board.
+
+mod engine;
+mod game;
+
+pub use engine::{Analysis, Engine, EngineError, Limits, Settings, StopHandle};
+pub use game::{Game, GameError, Planes};

@@ -1,0 +1,242 @@
+//! Perft: the leaves of the legal move tree, by position alone (history ignored), as chess
+//! engines count them. Parallel over root moves; bulk-counted at the last ply.
+
+use crate::board::geometry::Geometry;
+use crate::board::moves::{Move, MoveList};
+use crate::board::position::Board;
+use crate::board::rulebook::Rulebook;
+use crate::board::{History, Rules};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+/// Leaves at `depth` plies below `board`, which must not be a finished game. A position whose
+/// game is over (by the board alone) has no moves: the move that ended it is a leaf and is not
+/// expanded.
+pub fn perft<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) -> u64 {
+    count(board, depth, &Rulebook::new(*rules), None).expect("only a stop ends a count early")
+}
+
+/// [`perft`] under a rulebook already built.
+pub fn perft_with<G: Geometry>(board: &Board<G>, depth: u32, rulebook: &Rulebook<G>) -> u64 {
+    count(board, depth, rulebook, None).expect("only a stop ends a count early")
+}
+
+fn count<G: Geometry>(
+    board: &Board<G>,
+    depth: u32,
+    rulebook: &Rulebook<G>,
+    stop: Option<&AtomicBool>,
+) -> Option<u64> {
+    match depth {
+        0 => Some(1),
+        1 => Some(board.count_moves(rulebook) as u64),
+        _ => {
+            // Below depth 3 a subtree takes microseconds: checking there would only slow it.
+            if depth >= 3 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return None;
+            }
+            let mut list = MoveList::new();
+            board.generate_moves(rulebook, &mut list);
+            let mut total = 0;
+            for &mv in &list {
+                let mut child = *board;
+                child.play(mv, rulebook);
+                if rulebook.mover_win(&child, mv).is_none() {
+                    total += count(&child, depth - 1, rulebook, stop)?;
+                }
+            }
+            Some(total)
+        }
+    }
+}
+
+/// Whether the rulebook calls a set-up position over by the board alone (king on a corner, a
+/// fort after the defenders' move, an encirclement after the attackers', no legal move): it
+/// then has no moves.
+pub fn is_over<G: Geometry>(board: &Board<G>, rules: &Rules) -> bool {
+    Rulebook::<G>::new(*rules)
+        .outcome(board, None, &History::none())
+        .is_some()
+}
+
+/// Progress of a running [`divide`], readable from another thread.
+#[derive(Default)]
+pub struct Progress {
+    /// Root moves counted.
+    pub roots_done: AtomicUsize,
+    /// Root moves to count.
+    pub roots_total: AtomicUsize,
+    /// Leaves counted so far.
+    pub leaves: AtomicU64,
+}
+
+/// Perft split by root move, in generation order, computed in parallel on the current rayon
+/// pool. Each root's count is added to `progress` as it finishes.
+pub fn divide<G: Geometry>(
+    board: &Board<G>,
+    depth: u32,
+    rules: &Rules,
+    progress: &Progress,
+) -> Vec<(Move<G>, u64)> {
+    let mut list = MoveList::new();
+    if depth == 0 || is_over(board, rules) {
+        return Vec::new();
+    }
+    let rulebook = Rulebook::new(*rules);
+    board.generate_moves(&rulebook, &mut list);
+    progress.roots_total.store(list.len(), Ordering::Relaxed);
+    list.par_iter()
+        .with_max_len(1)
+        .map(|&mv| {
+            let mut child = *board;
+            child.play(mv, &rulebook);
+            let n = if depth == 1 {
+                1
+            } else if rulebook.mover_win(&child, mv).is_some() {
+                0
+            } else {
+                count(&child, depth - 1, &rulebook, None).expect("no stop")
+            };
+            progress.leaves.fetch_add(n, Ordering::Relaxed);
+            progress.roots_done.fetch_add(1, Ordering::Relaxed);
+            (mv, n)
+        })
+        .collect()
+}
+
+/// [`divide`] that gives up, returning `None`, soon after `stop` is set.
+pub fn divide_until<G: Geometry>(
+    board: &Board<G>,
+    depth: u32,
+    rules: &Rules,
+    stop: &AtomicBool,
+) -> Option<Vec<(Move<G>, u64)>> {
+    let mut list = MoveList::new();
+    if depth == 0 || is_over(board, rules) {
+        return Some(Vec::new());
+    }
+    let rulebook = Rulebook::new(*rules);
+    board.generate_moves(&rulebook, &mut list);
+    list.par_iter()
+        .with_max_len(1)
+        .map(|&mv| {
+            let mut child = *board;
+            child.play(mv, &rulebook);
+            let n = if depth == 1 {
+                1
+            } else if rulebook.mover_win(&child, mv).is_some() {
+                0
+            } else {
+                count(&child, depth - 1, &rulebook, Some(stop))?
+            };
+            Some((mv, n))
+        })
+        .collect()
+}
+
+/// The perft that a [`divide`] to `depth` splits: the sum of its root moves' counts, or 1 at
+/// depth 0, where by convention the position itself is the one leaf.
+pub fn total<M>(depth: u32, divided: &[(M, u64)]) -> u64 {
+    match depth {
+        0 => 1,
+        _ => divided.iter().map(|(_, n)| n).sum(),
+    }
+}
+
+/// Total perft of a position on the current rayon pool.
+pub fn perft_parallel<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) -> u64 {
+    total(depth, &divide(board, depth, rules, &Progress::default()))
+}
+
+/// Why a position could not be counted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PerftError {
+    /// The position is for a board size Hnefi does not play.
+    #[error(transparent)]
+    Size(#[from] crate::board::SizeError),
+    /// The position cannot be read.
+    #[error("position: {0}")]
+    Position(String),
+}
+
+/// [`divide`] of a position (a FEN, or an OpenTafl position string and the side to move)
+/// under `rules`, on a board of `rules.width`. The moves come back as text.
+pub fn divide_fen(
+    fen: &str,
+    depth: u32,
+    rules: &Rules,
+    progress: &Progress,
+) -> Result<Vec<(String, u64)>, PerftError> {
+    fn run<G: Geometry>(
+        fen: &str,
+        depth: u32,
+        rules: &Rules,
+        progress: &Progress,
+    ) -> Result<Vec<(String, u64)>, PerftError> {
+        let board = Board::<G>::from_position(fen).map_err(|e| {
+            PerftError::Position(format!(
+                "{e}; a position is a FEN or an OpenTafl position string and the side to move \
+                 ('/ranks/ a') for the {side}x{side} board",
+                side = G::SIDE
+            ))
+        })?;
+        Ok(divide(&board, depth, rules, progress)
+            .into_iter()
+            .map(|(mv, n)| (mv.to_string(), n))
+            .collect())
+    }
+    crate::with_size!(rules.width, run(fen, depth, rules, progress))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_shallow() {
+        let b = Board::start();
+        let r = Rules::default();
+        let expected = [1, 116, 6788, 806344];
+        for (d, &n) in expected.iter().enumerate() {
+            assert_eq!(perft(&b, d as u32, &r), n);
+            assert_eq!(perft_parallel(&b, d as u32, &r), n);
+        }
+        let go_on = AtomicBool::new(false);
+        let divided = divide_until(&b, 3, &r, &go_on).unwrap();
+        assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), 806344);
+        assert_eq!(divided, divide(&b, 3, &r, &Progress::default()));
+        // Stopped: a depth that would take hours gives up at once.
+        let stop = AtomicBool::new(true);
+        assert_eq!(divide_until(&b, 9, &r, &stop), None);
+    }
+
+    /// OpenTafl's own move generator (v0.4.8.0b, through a harness around its classes, both
+    /// its hard-coded variants and their rules strings) counts the same leaves.
+    #[test]
+    fn every_preset_counts_as_its_host() {
+        use crate::board::Preset;
+        let cases: [(Preset, &[u64]); 8] = [
+            (Preset::SeaBattle, &[80, 4400, 353_200]),
+            (Preset::Tablut, &[80, 4400, 353_200]),
+            (Preset::FotevikenTablut, &[80, 4344, 337_856]),
+            (Preset::Tawlbwrdd, &[136, 7620, 1_042_016]),
+            (Preset::Brandub, &[40, 960, 39_512]),
+            (Preset::Magpie, &[40, 960, 39_512]),
+            (Preset::Fetlar, &[116, 6788, 806_344]),
+            (Preset::Copenhagen13, &[]),
+        ];
+        for (preset, counts) in cases {
+            let rules = Rules::preset(preset);
+            for (depth, &n) in counts.iter().enumerate() {
+                let divided = divide_fen(
+                    preset.start_fen(),
+                    depth as u32 + 1,
+                    &rules,
+                    &Progress::default(),
+                );
+                let total: u64 = divided.unwrap().iter().map(|(_, n)| n).sum();
+                assert_eq!(total, n, "{preset} depth {}", depth + 1);
+            }
+        }
+    }
+}

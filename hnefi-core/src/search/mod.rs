@@ -1,0 +1,452 @@
+//! The engine API: set a position, search it under limits, hear about progress, stop it from
+//! any thread, get the best move. Knows nothing of text protocols.
+
+mod alphabeta;
+pub mod clock;
+pub mod eval;
+pub mod nnue;
+pub mod ordering;
+pub mod params;
+pub mod score;
+pub mod size;
+pub mod skill;
+pub mod solve;
+mod threads;
+pub mod time;
+pub mod tt;
+
+use crate::board::generic::{Move, MoveList, Position};
+use crate::board::{Geometry, Rules};
+pub use clock::{Clock, SideClock};
+use nnue::QuantisedNetwork;
+pub use score::Score;
+use size::Size;
+pub use skill::Level;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use threads::run;
+use tt::{TableError, TranspositionTable};
+
+/// When to stop. Everything unset means: search until stopped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits<G: Geometry> {
+    /// The deepest iteration.
+    pub depth: Option<u32>,
+    /// The most nodes.
+    pub nodes: Option<u64>,
+    /// The time for this move.
+    pub movetime: Option<Duration>,
+    /// The clocks; only the side to move's counts.
+    pub clock: Clock,
+    /// The moves until the clock gets more time.
+    pub movestogo: Option<u32>,
+    /// Search until `stop`, whatever else is set.
+    pub infinite: bool,
+    /// A ponder search: no time limit until [`Engine::ponderhit`].
+    pub ponder: bool,
+    /// Search only these root moves (all legal moves when empty or when none is legal).
+    pub searchmoves: Vec<Move<G>>,
+}
+
+impl<G: Geometry> Limits<G> {
+    /// These limits with at most `cap` nodes, if a cap is given.
+    pub fn with_node_cap(mut self, cap: Option<u64>) -> Limits<G> {
+        if let Some(cap) = cap {
+            self.nodes = Some(self.nodes.map_or(cap, |n| n.min(cap)).max(1));
+        }
+        self
+    }
+}
+
+/// Progress of a search: one finished iteration of one principal variation.
+#[derive(Clone, Debug)]
+pub struct Info<G: Geometry> {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// 1 for the best line.
+    pub multipv: usize,
+    /// The line's score, for the side to move.
+    pub score: Score,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes a second.
+    pub nps: u64,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+    /// Time since the start.
+    pub time: Duration,
+    /// The line.
+    pub pv: Vec<Move<G>>,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<G: Geometry> {
+    /// `None` only when the game is over and there is no move.
+    pub best: Option<Move<G>>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move<G>>,
+    /// For a finished game, its result for the side to move: won or lost 0 plies away, or a
+    /// draw.
+    pub score: Score,
+    /// The last iteration's depth.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Every line searched, best first (as many as MultiPV asked for).
+    pub lines: Vec<Info<G>>,
+}
+
+/// Settings that outlive one search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The transposition table's size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Lines searched and reported.
+    pub multipv: usize,
+    /// Kept back from every time budget for the host's and the pipe's delays.
+    pub move_overhead: Duration,
+    /// The search's tunable numbers.
+    pub params: params::SearchParams,
+    /// Which evaluation the search runs.
+    pub eval: EvalKind,
+    /// The NNUE network of [`EvalKind::Nnue`] (UCI `EvalFile`); without one, the network
+    /// built into the binary ([`nnue::embedded`]).
+    pub net: Option<Arc<QuantisedNetwork>>,
+    /// How strongly the engine plays (UCI `Skill Level`); [`Level::MAX`] leaves the search
+    /// untouched.
+    pub level: Level,
+    /// Below full strength, what the choice among good moves is drawn from, mixed with the
+    /// position: the same seed plays the same game. Without one, every search draws afresh.
+    pub seed: Option<u64>,
+}
+
+/// The evaluations the search can run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    /// The hand-written evaluation of [`eval`], fitted by `hnefi tune`.
+    Hand,
+    /// The network of [`Options::net`], trained by `hnefi train`: the default since the
+    /// first self-trained network, g1, beat the hand evaluation at 200 ms a move.
+    #[default]
+    Nnue,
+    /// The same network, its accumulator computed from scratch at every node instead of
+    /// updated move by move: the same search, slower; `hnefi bench` measures the difference.
+    NnueRefresh,
+}
+
+impl EvalKind {
+    /// The network this evaluation runs on boards of `G` under `rules`: `file` (a net read
+    /// from an `EvalFile`) if it is for them, or else the network built into the binary for
+    /// them where it plays those rules; none for the hand evaluation, nor on a board without
+    /// a network, where the hand evaluation plays.
+    pub fn network<'a, G: Size>(
+        self,
+        file: Option<&'a QuantisedNetwork>,
+        rules: &Rules,
+    ) -> Option<&'a QuantisedNetwork> {
+        match self {
+            EvalKind::Hand => None,
+            EvalKind::Nnue | EvalKind::NnueRefresh => match file {
+                Some(net) if net.fits::<G>() => Some(net),
+                _ => nnue::embedded_for::<G>(rules),
+            },
+        }
+    }
+}
+
+impl Options {
+    /// The network the search evaluates with on boards of `G` under `rules`, if it runs one.
+    pub fn network<G: Size>(&self, rules: &Rules) -> Option<&QuantisedNetwork> {
+        self.eval.network::<G>(self.net.as_deref(), rules)
+    }
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(30),
+            params: params::SearchParams::default(),
+            eval: EvalKind::default(),
+            net: None,
+            level: Level::MAX,
+            seed: None,
+        }
+    }
+}
+
+/// Why options could not be applied; the engine keeps its previous options.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    #[error(transparent)]
+    /// The table cannot be had.
+    Hash(#[from] TableError),
+    #[error("{what} must be at least 1")]
+    /// A setting that must be at least 1 is 0.
+    Zero {
+        /// The setting.
+        what: &'static str,
+    },
+}
+
+/// A callback for progress reports.
+pub type Reporter<G> = Box<dyn FnMut(&Info<G>) + Send>;
+/// A callback for the end of a search, called on the search thread as soon as it ends.
+pub type OnDone<G> = Box<dyn FnOnce(&SearchResult<G>) + Send>;
+
+/// A searching engine: a transposition table, options, and at most one search at a time,
+/// running on threads of its own.
+pub struct Engine<G: Size> {
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    stop: Arc<AtomicBool>,
+    pondering: Arc<AtomicBool>,
+    running: Option<JoinHandle<SearchResult<G>>>,
+}
+
+impl<G: Size> Default for Engine<G> {
+    fn default() -> Engine<G> {
+        Engine::new(Options::default())
+    }
+}
+
+impl<G: Size> Engine<G> {
+    /// An engine with `options`. The table is allocated infallibly: for a size that comes
+    /// from a user, use [`Engine::try_new`].
+    pub fn new(options: Options) -> Engine<G> {
+        let tt = TranspositionTable::new(options.hash_mb);
+        Engine::with_table(options, tt)
+    }
+
+    /// An engine with `options`, or why they cannot be had (a table larger than the memory).
+    pub fn try_new(options: Options) -> Result<Engine<G>, OptionsError> {
+        check(&options)?;
+        let tt = TranspositionTable::try_new(options.hash_mb)?;
+        Ok(Engine::with_table(options, tt))
+    }
+
+    fn with_table(options: Options, tt: TranspositionTable) -> Engine<G> {
+        Engine {
+            tt: Arc::new(tt),
+            options,
+            stop: Arc::new(AtomicBool::new(false)),
+            pondering: Arc::new(AtomicBool::new(false)),
+            running: None,
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Changes options; a new hash size reallocates (and clears) the table. Waits for a running
+    /// search to finish first. On an error nothing changes: the old table and options stay.
+    pub fn set_options(&mut self, options: Options) -> Result<(), OptionsError> {
+        check(&options)?;
+        self.stop_and_wait();
+        if options.hash_mb != self.options.hash_mb {
+            // The old table goes only once the new one is there: on failure it stays in use.
+            self.tt = Arc::new(TranspositionTable::try_new(options.hash_mb)?);
+        }
+        self.options = options;
+        Ok(())
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.stop_and_wait();
+        self.tt.clear();
+    }
+
+    /// This engine, stopped by `stop` instead of a flag of its own: for a host that keeps one
+    /// stop handle across engines of several sizes.
+    pub fn with_stopper(mut self, stop: Arc<AtomicBool>) -> Engine<G> {
+        self.stop = stop;
+        self
+    }
+
+    /// A handle that stops the running search from any thread.
+    pub fn stopper(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Stops the running search; it answers with the best move so far.
+    pub fn stop(&self) {
+        self.pondering.store(false, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The ponder move was played: the running ponder search now keeps to its time limits.
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether a search runs.
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Starts searching `pos` on background threads. Progress goes to `report` and the result
+    /// to `done` (both on the search thread); [`Engine::wait`] returns the result as well.
+    /// A search that fails (a bug: it panics) still ends with a result, a legal move, so that
+    /// a host waiting for a move gets one.
+    pub fn start(
+        &mut self,
+        pos: &Position<G>,
+        limits: Limits<G>,
+        report: Reporter<G>,
+        done: Option<OnDone<G>>,
+    ) -> Result<(), StartError> {
+        self.stop_and_wait();
+        self.stop.store(false, Ordering::Relaxed);
+        self.pondering.store(limits.ponder, Ordering::Relaxed);
+        let pos = pos.clone();
+        let tt = self.tt.clone();
+        let stop = self.stop.clone();
+        let pondering = self.pondering.clone();
+        let options = self.options.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run(&pos, &limits, &options, &tt, &stop, &pondering, report)
+                }));
+                let result = searched.unwrap_or_else(|_| {
+                    log::error!("the search failed; answering with the first legal move");
+                    fallback_result(&pos, &limits.searchmoves)
+                });
+                if let Some(done) = done {
+                    done(&result);
+                }
+                result
+            })?;
+        self.running = Some(handle);
+        Ok(())
+    }
+
+    /// Waits for the running search and returns its result (`None` if none was started).
+    pub fn wait(&mut self) -> Option<SearchResult<G>> {
+        self.running.take().and_then(|h| h.join().ok())
+    }
+
+    fn stop_and_wait(&mut self) {
+        if self.running.is_some() {
+            self.stop();
+            self.wait();
+        }
+    }
+
+    /// Searches and waits: the simple blocking call.
+    pub fn search(&mut self, pos: &Position<G>, limits: Limits<G>) -> SearchResult<G> {
+        self.search_with(pos, limits, Box::new(|_| {}))
+    }
+
+    /// Like [`Engine::search`], reporting progress to `report`. Always has a result: without a
+    /// search thread, the first legal move.
+    pub fn search_with(
+        &mut self,
+        pos: &Position<G>,
+        limits: Limits<G>,
+        report: Reporter<G>,
+    ) -> SearchResult<G> {
+        let searchmoves = limits.searchmoves.clone();
+        let started = self.start(pos, limits, report, None);
+        if let Err(e) = &started {
+            log::error!("{e}; answering with the first legal move");
+        }
+        started
+            .ok()
+            .and_then(|()| self.wait())
+            .unwrap_or_else(|| fallback_result(pos, &searchmoves))
+    }
+}
+
+/// Why a search could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot start the search thread: {0}")]
+    /// The thread could not be started.
+    Thread(#[from] std::io::Error),
+}
+
+/// The answer when there is no search to give one: the first legal move (of `searchmoves`,
+/// if any of them is legal), unscored.
+pub fn fallback_result<G: Geometry>(pos: &Position<G>, searchmoves: &[Move<G>]) -> SearchResult<G> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let best = list
+        .iter()
+        .find(|m| searchmoves.contains(m))
+        .or(list.first())
+        .copied();
+    SearchResult {
+        best,
+        ponder: None,
+        score: Score::ZERO,
+        depth: 0,
+        nodes: 0,
+        lines: Vec::new(),
+    }
+}
+
+/// `Ok` unless no search can run with `options` (no threads).
+pub fn check(options: &Options) -> Result<(), OptionsError> {
+    if options.threads == 0 {
+        return Err(OptionsError::Zero { what: "threads" });
+    }
+    if options.multipv == 0 {
+        return Err(OptionsError::Zero { what: "MultiPV" });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Eleven;
+
+    #[test]
+    fn the_network_is_the_eval_files_or_else_the_built_in_one() {
+        let rules = Rules::default();
+        let built_in = nnue::embedded::<Eleven>().unwrap();
+        let file = built_in.clone();
+        assert!(
+            EvalKind::Hand
+                .network::<Eleven>(Some(&file), &rules)
+                .is_none()
+        );
+        for kind in [EvalKind::Nnue, EvalKind::NnueRefresh] {
+            assert!(std::ptr::eq(
+                kind.network::<Eleven>(None, &rules).unwrap(),
+                built_in
+            ));
+            assert!(std::ptr::eq(
+                kind.network::<Eleven>(Some(&file), &rules).unwrap(),
+                &file
+            ));
+        }
+        let options = Options {
+            net: Some(Arc::new(file)),
+            ..Options::default()
+        };
+        assert!(std::ptr::eq(
+            options.network::<Eleven>(&rules).unwrap(),
+            options.net.as_deref().unwrap()
+        ));
+        let hand = Options {
+            eval: EvalKind::Hand,
+            ..options
+        };
+        assert!(hand.network::<Eleven>(&rules).is_none());
+    }
+}

@@ -1,0 +1,5 @@
+//! Measures of the engine: the bench signature and speed (`hnefi bench`), and the solve rate
+//! on the built-in tactics (`hnefi tactics`).
+
+pub mod bench;
+pub mod tactics;
