@@ -198,7 +198,7 @@ pub const BUILT_IN_GAMES: &str = "data/copenhagen.csv (built in)";
 /// Game `line` of the real games built into the binary, numbered as in data/copenhagen.csv:
 /// what `--game` takes without a file, from any folder.
 pub fn built_in(line: usize) -> Result<Found, GameError> {
-    from_records(crate::record::REAL_GAMES, BUILT_IN_GAMES, Some(line))
+    from_records(record::REAL_GAMES, BUILT_IN_GAMES, Some(line))
 }
 
 /// Finds GAME as `hnefi annotate` takes it: a file (an `.otg` game, or a file of records with
