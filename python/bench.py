@@ -1,0 +1,61 @@
+"""Random playouts in Python through hnefi.Game (and hnefi.TaflEnv): plies a second.
+
+    python bench.py [--rules copenhagen] [--seconds 5] [--env]
+
+Single-threaded: one Python loop, so one core whatever the machine (pin it with
+`taskset -c 0` to be sure). Prints plies/s, games and their mean length.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import hnefi
+
+
+def game_playouts(rules: str, seconds: float, rng: random.Random) -> tuple[int, int, float]:
+    plies = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = hnefi.Game(rules)
+        while game.outcome is None:
+            game.play(rng.choice(game.legal_moves()))
+            plies += 1
+        games += 1
+    return plies, games, time.perf_counter() - start
+
+
+def env_playouts(rules: str, seconds: float, rng: random.Random) -> tuple[int, int, float]:
+    env = hnefi.TaflEnv(rules=rules)
+    plies = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, info = env.reset()
+        terminated = False
+        while not terminated:
+            # What an agent that masks its choice sees: the mask and the observation.
+            action = rng.choice(env.game.legal_actions())
+            _, _, terminated, _, info = env.step(action)
+            plies += 1
+        games += 1
+    return plies, games, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="copenhagen")
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--env", action="store_true", help="through TaflEnv, not Game")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    run = env_playouts if args.env else game_playouts
+    plies, games, elapsed = run(args.rules, args.seconds, random.Random(args.seed))
+    via = "TaflEnv" if args.env else "Game"
+    print(f"{args.rules} via {via}: {plies / elapsed:,.0f} plies/s "
+          f"({plies} plies, {games} games of {plies / max(games, 1):.0f} plies, {elapsed:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
