@@ -17,7 +17,7 @@ import hnefi
 try:
     import numpy as np
 except ImportError:  # Game alone needs no numpy: the bench of Game runs where it is missing
-    np = None
+    np = None  # type: ignore[assignment]
 
 
 def game_playouts(rules: str, seconds: float, rng: random.Random) -> tuple[int, int, float]:
@@ -55,10 +55,12 @@ def main() -> None:
     parser.add_argument("--env", action="store_true", help="through TaflEnv, not Game")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    run = env_playouts if args.env else game_playouts
-    rng = np.random.default_rng(args.seed) if args.env else random.Random(args.seed)
     cpu = time.process_time()
-    plies, games, elapsed = run(args.rules, args.seconds, rng)
+    if args.env:
+        rng = np.random.default_rng(args.seed)
+        plies, games, elapsed = env_playouts(args.rules, args.seconds, rng)
+    else:
+        plies, games, elapsed = game_playouts(args.rules, args.seconds, random.Random(args.seed))
     cpu = time.process_time() - cpu
     via = "TaflEnv" if args.env else "Game"
     # On a shared machine the wall clock counts the time other processes held the core; the

@@ -1,10 +1,14 @@
 """Types of the compiled module: the classes over Hnefi's core crate."""
 
-from typing import Any, Optional
+from typing import Any, Optional, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self
 
+__all__ = ["Analysis", "Engine", "Game", "Outcome"]
+
+@final
 class Outcome:
     """How a game ended: ``str(outcome)`` reads e.g. "defenders win: the king escaped"."""
 
@@ -14,8 +18,9 @@ class Outcome:
     @property
     def reason(self) -> str:
         """A short label: "king escaped", "king captured", "encirclement", "repetition", ..."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
 
+@final
 class Game:
     """A game of tafl under any rules, on a board of 7x7 to 13x13.
 
@@ -25,7 +30,7 @@ class Game:
     message.
     """
 
-    def __init__(self, rules: str = "copenhagen", fen: Optional[str] = None) -> None: ...
+    def __new__(cls, rules: str = "copenhagen", fen: Optional[str] = None) -> Self: ...
     def legal_moves(self) -> list[str]:
         """The legal moves as "d1-d3" strings; empty once the game is over."""
     def play(self, move: str, /) -> None:
@@ -70,6 +75,7 @@ class Game:
     def action_mask(self) -> npt.NDArray[np.bool_]:
         """A bool array of n**4 actions, True at each legal one."""
 
+@final
 class Analysis:
     """What a search found."""
 
@@ -93,6 +99,7 @@ class Analysis:
     def nodes(self) -> int:
         """Nodes searched."""
 
+@final
 class Engine:
     """Hnefi's search: alpha-beta with its NNUE networks, on any board.
 
@@ -100,7 +107,7 @@ class Engine:
     cannot be had (no threads, a table larger than memory).
     """
 
-    def __init__(self, threads: int = 1, hash_mb: int = 16) -> None: ...
+    def __new__(cls, threads: int = 1, hash_mb: int = 16) -> Self: ...
     def analyse(
         self,
         game: Game,

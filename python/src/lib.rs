@@ -363,15 +363,27 @@ impl Engine {
         };
         let limits = Limits { depth, nodes, time };
         let game = &game.game;
-        let engine = &self.engine;
-        py.detach(|| {
+        let (engine, stop) = (&self.engine, &self.stop);
+        let mut interrupted = None;
+        let answer = py.detach(|| {
             // A search that panicked poisons the mutex; its engine holds nothing a later
             // search could trip on that `analyse` does not rebuild, so take it back.
             let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-            engine.analyse(game, limits)
-        })
-        .map(AnalysisResult::from)
-        .map_err(engine_error)
+            // Python runs its signal handlers only when asked: ask at each finished
+            // iteration, so that Ctrl-C ends a search without a limit.
+            engine.analyse_with(game, limits, |_| {
+                if interrupted.is_none()
+                    && let Err(error) = Python::attach(|py| py.check_signals())
+                {
+                    interrupted = Some(error);
+                    stop.stop();
+                }
+            })
+        });
+        if let Some(error) = interrupted {
+            return Err(error);
+        }
+        answer.map(AnalysisResult::from).map_err(engine_error)
     }
 
     /// Stops the running search from any thread; it answers with its best move so far.

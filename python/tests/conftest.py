@@ -30,4 +30,4 @@ def hnefi_binary() -> Optional[str]:
 
 @pytest.fixture(params=BOARDS)
 def rules(request: pytest.FixtureRequest) -> str:
-    return request.param
+    return str(request.param)

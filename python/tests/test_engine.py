@@ -55,3 +55,17 @@ def test_bad_settings_raise() -> None:
         hnefi.Engine(threads=0)
     with pytest.raises(ValueError):
         hnefi.Engine().analyse(hnefi.Game(), movetime=-1)
+
+
+def test_ctrl_c_ends_an_unlimited_search() -> None:
+    import os
+    import signal
+
+    game = hnefi.Game()
+    engine = hnefi.Engine()
+    # Whenever the signal lands, before or during the search, KeyboardInterrupt comes out of
+    # this block: the search without a limit ends only because of it.
+    with pytest.raises(KeyboardInterrupt):
+        threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT)).start()
+        engine.analyse(game)
+    assert engine.analyse(game, depth=2).best in game.legal_moves()

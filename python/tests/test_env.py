@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ import hnefi
 gymnasium = pytest.importorskip("gymnasium")
 
 
-def assert_mask_is_legal(env: "hnefi.TaflEnv", info: dict) -> None:
+def assert_mask_is_legal(env: "hnefi.TaflEnv", info: dict[str, Any]) -> None:
     mask = info["action_mask"]
     assert mask.dtype == np.bool_ and mask.shape == (env.size**4,)
     legal = sorted(env.game.action(m) for m in env.game.legal_moves())
@@ -21,7 +23,7 @@ def assert_mask_is_legal(env: "hnefi.TaflEnv", info: dict) -> None:
 def test_the_mask_is_the_legal_moves_through_a_whole_game(rules: str) -> None:
     env = hnefi.TaflEnv(rules=rules)
     n = env.size
-    assert env.action_space.n == n**4
+    assert env.action_space == gymnasium.spaces.Discrete(n**4)
     assert env.observation_space.shape == (3, n, n)
     observation, info = env.reset(seed=7)
     assert env.observation_space.contains(observation)
@@ -36,6 +38,7 @@ def test_the_mask_is_the_legal_moves_through_a_whole_game(rules: str) -> None:
         assert (observation == env.game.planes()).all()
         assert_mask_is_legal(env, info)
         if terminated:
+            assert env.game.outcome is not None
             winner = env.game.outcome.winner
             assert reward == (0 if winner is None else 1 if winner == mover else -1)
             assert not info["action_mask"].any()
@@ -88,6 +91,7 @@ def test_a_callable_opponent_plays_a_whole_game() -> None:
             int(rng.choice(np.flatnonzero(info["action_mask"]))))
         if not terminated:
             assert info["to_play"] == "attackers"
+    assert env.game.outcome is not None
     winner = env.game.outcome.winner
     assert reward == (0 if winner is None else 1 if winner == "attackers" else -1)
 
