@@ -117,7 +117,8 @@ class Engine:
     ) -> Analysis:
         """Searches ``game`` until the first limit reached (``movetime`` in milliseconds,
         ``depth`` in plies, ``nodes``) or ``stop()``; without a limit, until ``stop()``.
-        Releases the GIL while it searches."""
+        Releases the GIL while it searches; Ctrl-C (KeyboardInterrupt) ends it at the
+        search's next finished iteration."""
     def stop(self) -> None:
         """Stops the running search from any thread; it answers with its best move so far.
         A stop before a search begins is forgotten when it begins."""

@@ -353,14 +353,16 @@ impl Engine {
         depth: Option<u32>,
         nodes: Option<u64>,
     ) -> PyResult<AnalysisResult> {
-        let time = match movetime {
-            Some(ms) if !(ms.is_finite() && ms >= 0.0) => {
-                return Err(PyValueError::new_err(format!(
-                    "movetime {ms} is not a number of milliseconds"
-                )));
-            }
-            ms => ms.map(|ms| Duration::from_secs_f64(ms / 1000.0)),
-        };
+        // `try_`: a time too long for a Duration (1e300 ms) is refused, not a panic.
+        let time = movetime
+            .map(|ms| {
+                Duration::try_from_secs_f64(ms / 1000.0).map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "movetime {ms} is not a number of milliseconds from 0"
+                    ))
+                })
+            })
+            .transpose()?;
         let limits = Limits { depth, nodes, time };
         let game = &game.game;
         let (engine, stop) = (&self.engine, &self.stop);

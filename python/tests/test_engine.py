@@ -53,8 +53,9 @@ def test_stop_ends_an_unlimited_search_from_another_thread() -> None:
 def test_bad_settings_raise() -> None:
     with pytest.raises(ValueError):
         hnefi.Engine(threads=0)
-    with pytest.raises(ValueError):
-        hnefi.Engine().analyse(hnefi.Game(), movetime=-1)
+    for movetime in (-1, float("nan"), float("inf"), 1e300):
+        with pytest.raises(ValueError, match="movetime"):
+            hnefi.Engine().analyse(hnefi.Game(), movetime=movetime)
 
 
 def test_ctrl_c_ends_an_unlimited_search() -> None:
