@@ -40,12 +40,8 @@ fn engine_error(error: EngineError) -> PyErr {
     }
 }
 
-fn side_name(side: Side) -> &'static str {
-    side.name()
-}
-
 /// How a game ended.
-#[pyclass(module = "hnefi", frozen, eq, from_py_object)]
+#[pyclass(module = "hnefi", frozen, eq)]
 #[derive(Clone, PartialEq)]
 struct Outcome {
     /// The winning side ("attackers" or "defenders"), or None for a draw.
@@ -64,18 +60,15 @@ impl Outcome {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "Outcome(winner={}, reason={:?})",
-            self.winner.map_or("None".into(), |w| format!("{w:?}")),
-            self.reason
-        )
+        let winner = self.winner.map_or("None".into(), |w| format!("'{w}'"));
+        format!("Outcome(winner={winner}, reason='{}')", self.reason)
     }
 }
 
 impl From<hnefi_core::Outcome> for Outcome {
     fn from(outcome: hnefi_core::Outcome) -> Outcome {
         Outcome {
-            winner: outcome.winner.map(side_name),
+            winner: outcome.winner.map(Side::name),
             reason: outcome.reason.label(),
             text: outcome.to_string(),
         }
@@ -97,10 +90,10 @@ impl Game {
     }
 }
 
-/// The action `from * n² + to` of `mv`, read by the core's notation.
-fn action_of<G: Geometry>(mv: &str) -> Option<usize> {
-    let mv = Move::<G>::parse(mv).ok()?;
-    Some(mv.from().index() * G::SQUARES + mv.to().index())
+/// The action `from * n² + to` of `mv`, read by the core's notation, or its reason why not.
+fn action_of<G: Geometry>(mv: &str) -> Result<usize, String> {
+    let mv = Move::<G>::parse(mv).map_err(|e| e.to_string())?;
+    Ok(mv.from().index() * G::SQUARES + mv.to().index())
 }
 
 /// The move text of an action, or None for an index that names no pair of squares.
@@ -143,7 +136,7 @@ impl Game {
     /// The side to move: "attackers" or "defenders".
     #[getter]
     fn turn(&self) -> &'static str {
-        side_name(self.game.side_to_move())
+        self.game.side_to_move().name()
     }
 
     /// None while the game goes on, else its Outcome.
@@ -227,10 +220,11 @@ impl Game {
             .legal_moves()
             .iter()
             .map(|mv| {
+                // The core wrote these moves: one it cannot read back is its bug.
                 hnefi_core::with_size!(side, action_of(mv))
-                    .ok()
-                    .flatten()
-                    .ok_or_else(|| PyRuntimeError::new_err(format!("unreadable move {mv}")))
+                    .map_err(|e| e.to_string())
+                    .and_then(|read| read)
+                    .map_err(PyRuntimeError::new_err)
             })
             .collect()
     }
@@ -238,9 +232,9 @@ impl Game {
     /// The action of a move text; ValueError if it cannot be read on this board.
     fn action(&self, r#move: &str) -> PyResult<usize> {
         hnefi_core::with_size!(self.game.side(), action_of(r#move))
-            .ok()
-            .flatten()
-            .ok_or_else(|| PyValueError::new_err(format!("move '{move}' cannot be read")))
+            .map_err(|e| e.to_string())
+            .and_then(|read| read)
+            .map_err(PyValueError::new_err)
     }
 
     /// The move text of an action; ValueError if it is out of range.
@@ -271,7 +265,7 @@ impl Game {
     }
 
     fn __repr__(&self) -> String {
-        format!("Game(rules={:?}, fen={:?})", self.rules, self.game.fen())
+        format!("Game(rules='{}', fen='{}')", self.rules, self.game.fen())
     }
 }
 

@@ -202,5 +202,5 @@ def test_actions_and_moves_are_one_to_one(rules: str) -> None:
     assert all(0 <= a < n**4 for a in actions)
     with pytest.raises(ValueError):
         game.move_of(n**4)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'z99-a1'.*file 'z'"):
         game.action("z99-a1")
