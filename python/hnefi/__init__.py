@@ -1,0 +1,32 @@
+"""Tafl in Python: Hnefi's exact rules on every board from 7x7 to 13x13, its engine, and a
+Gymnasium environment, all running in the compiled core crate (nothing of the rules is
+written in Python).
+
+>>> import hnefi
+>>> game = hnefi.Game()                      # Copenhagen Hnefatafl, 11x11
+>>> len(game.legal_moves())
+116
+>>> game.play("d1-d3")
+>>> game.turn
+'defenders'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._hnefi import Analysis, Engine, Game, Outcome
+
+if TYPE_CHECKING:
+    from .env import TaflEnv
+
+__all__ = ["Game", "Engine", "Outcome", "Analysis", "TaflEnv"]
+
+
+def __getattr__(name: str) -> Any:
+    # Gymnasium takes a few hundred milliseconds to import: only users of the environment pay.
+    if name == "TaflEnv":
+        from .env import TaflEnv
+
+        return TaflEnv
+    raise AttributeError(f"module 'hnefi' has no attribute {name!r}")

@@ -1,0 +1,126 @@
+"""Types of the compiled module: the classes over Hnefi's core crate."""
+
+from typing import Any, Optional, final
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import Self
+
+__all__ = ["Analysis", "Engine", "Game", "Outcome"]
+
+@final
+class Outcome:
+    """How a game ended: ``str(outcome)`` reads e.g. "defenders win: the king escaped"."""
+
+    @property
+    def winner(self) -> Optional[str]:
+        """"attackers", "defenders", or None for a draw."""
+    @property
+    def reason(self) -> str:
+        """A short label: "king escaped", "king captured", "encirclement", "repetition", ..."""
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class Game:
+    """A game of tafl under any rules, on a board of 7x7 to 13x13.
+
+    ``rules`` is a preset's name ("copenhagen", "brandubh", "tablut", "copenhagen-13", ...) or
+    an OpenTafl rules string; ``fen`` a FEN or OpenTafl position of the rules' size, else the
+    rules' start. Unknown rules or a bad position raise ValueError with the command line's
+    message.
+    """
+
+    def __new__(cls, rules: str = "copenhagen", fen: Optional[str] = None) -> Self: ...
+    def legal_moves(self) -> list[str]:
+        """The legal moves as "d1-d3" strings; empty once the game is over."""
+    def play(self, move: str, /) -> None:
+        """Plays ``move`` ("d1-d3" or "d1d3"); an illegal one raises ValueError and the game
+        stays as it was."""
+    def undo(self) -> None:
+        """Takes back the last move; ValueError when none has been played."""
+    @property
+    def turn(self) -> str:
+        """The side to move: "attackers" or "defenders"."""
+    @property
+    def outcome(self) -> Optional[Outcome]:
+        """None while the game goes on, else the winner and the reason."""
+    @property
+    def fen(self) -> str:
+        """The position as a FEN (ranks from the last, a/d/k, digits, side to move)."""
+    @property
+    def size(self) -> int:
+        """The board's side: 7, 9, 11 or 13."""
+    @property
+    def rules(self) -> str:
+        """The rules as given."""
+    @property
+    def moves(self) -> list[str]:
+        """The moves played since the start."""
+    def copy(self) -> Game:
+        """An independent game with the same start and moves."""
+    def __copy__(self) -> Game: ...
+    def __deepcopy__(self, memo: Any) -> Game: ...
+    def perft(self, depth: int) -> int:
+        """The leaves of the legal move tree ``depth`` plies deep, as ``hnefi perft`` counts
+        them. Releases the GIL."""
+    def planes(self) -> npt.NDArray[np.uint8]:
+        """The pieces, uint8 of shape (3, n, n): attackers, defenders, king; indexed
+        [plane, rank, file] with a1 at [plane, 0, 0]. A fresh, writable array."""
+    def legal_actions(self) -> list[int]:
+        """The legal moves as actions ``from * n**2 + to``, squares ``rank * n + file``."""
+    def action(self, move: str) -> int:
+        """The action of a move text; ValueError if it cannot be read on this board."""
+    def move_of(self, action: int) -> str:
+        """The move text of an action; ValueError outside ``range(n**4)``."""
+    def action_mask(self) -> npt.NDArray[np.bool_]:
+        """A bool array of n**4 actions, True at each legal one."""
+
+@final
+class Analysis:
+    """What a search found."""
+
+    @property
+    def best(self) -> Optional[str]:
+        """The move to play, or None when the game is over."""
+    @property
+    def score(self) -> int:
+        """Centipawns from the attackers' view, whoever is to move; a win is 30,000 less the
+        plies to it."""
+    @property
+    def win_in(self) -> Optional[int]:
+        """Plies to the end where the search saw it: positive, the attackers win."""
+    @property
+    def pv(self) -> list[str]:
+        """The expected line, the best move first."""
+    @property
+    def depth(self) -> int:
+        """The depth of the last iteration."""
+    @property
+    def nodes(self) -> int:
+        """Nodes searched."""
+
+@final
+class Engine:
+    """Hnefi's search: alpha-beta with its NNUE networks, on any board.
+
+    ``threads`` search threads and a table of ``hash_mb`` MiB; ValueError for settings that
+    cannot be had (no threads, a table larger than memory).
+    """
+
+    def __new__(cls, threads: int = 1, hash_mb: int = 16) -> Self: ...
+    def analyse(
+        self,
+        game: Game,
+        movetime: Optional[float] = None,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+    ) -> Analysis:
+        """Searches ``game`` until the first limit reached (``movetime`` in milliseconds,
+        ``depth`` in plies, ``nodes``) or ``stop()``; without a limit, until ``stop()``.
+        Releases the GIL while it searches; Ctrl-C (KeyboardInterrupt) ends it at the
+        search's next finished iteration."""
+    def stop(self) -> None:
+        """Stops the running search from any thread; it answers with its best move so far.
+        A stop before a search begins is forgotten when it begins."""
+    def clear(self) -> None:
+        """Forgets what earlier searches learnt (for a new game)."""
