@@ -24,11 +24,12 @@
 pub mod api;
 pub mod board;
 pub mod files;
+pub mod games;
 pub mod perft;
 pub mod search;
 pub mod splitmix;
 
 pub use api::{
-    Analysis, Engine, EngineError, Game, GameError, Limits, Planes, Settings, StopHandle,
+    Analysis, Engine, EngineError, Game, GameError, Level, Limits, Planes, Settings, StopHandle,
 };
 pub use board::{Outcome, Preset, Reason, Rules, Side};

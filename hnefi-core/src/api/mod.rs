@@ -6,4 +6,5 @@ mod engine;
 mod game;
 
 pub use engine::{Analysis, Engine, EngineError, Limits, Settings, StopHandle};
+pub use crate::search::Level;
 pub use game::{Game, GameError, Planes};
