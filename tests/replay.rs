@@ -197,10 +197,18 @@ fn the_embedders_game_reads_every_real_game_and_writes_it_back() {
             }
             Err(e) => {
                 let e = e.to_string();
-                assert!(e.contains("the game was over before it"), "line {}: {e}", i + 1);
+                assert!(
+                    e.contains("the game was over before it"),
+                    "line {}: {e}",
+                    i + 1
+                );
                 refused.push(i + 1);
             }
         }
     }
-    assert_eq!((same, reordered, refused.len()), (1434, 307, 11), "refused: {refused:?}");
+    assert_eq!(
+        (same, reordered, refused.len()),
+        (1434, 307, 11),
+        "refused: {refused:?}"
+    );
 }

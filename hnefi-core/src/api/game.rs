@@ -307,10 +307,7 @@ impl Game {
     /// nearest (see [`rules_string`](crate::board::opentafl::rules_string)), and so read back.
     pub fn to_otg(&self) -> String {
         let (result, _) = self.result();
-        let players = self
-            .players
-            .as_ref()
-            .map(|(a, d)| (a.as_str(), d.as_str()));
+        let players = self.players.as_ref().map(|(a, d)| (a.as_str(), d.as_str()));
         each_size!(&self.position, p => {
             let start = *p.initial_board();
             let mut replay = Position::new(start, *p.rules());
@@ -484,12 +481,10 @@ fn hold<G: Size>(position: Position<G>) -> AnySize<Positions> {
 
 /// The start of `named` on the board of `G`.
 fn rules_start<G: Geometry>(named: &NamedRules) -> Result<Board<G>, GameError> {
-    named
-        .start_board::<G>()
-        .map_err(|e| GameError::Position {
-            text: named.start.clone(),
-            reason: e.to_string(),
-        })
+    named.start_board::<G>().map_err(|e| GameError::Position {
+        text: named.start.clone(),
+        reason: e.to_string(),
+    })
 }
 
 /// The game of the record `line` on the board of `G`, under `named`.
@@ -547,8 +542,7 @@ fn by_preset<G: Geometry>(named: NamedRules, start: &Board<G>) -> NamedRules {
         .chain(Preset::ALL)
         .find(|&preset| {
             let rules = Rules::preset(preset);
-            rules.width == G::SIDE
-                && (rules == named.rules || rules_string(&rules, &start) == text)
+            rules.width == G::SIDE && (rules == named.rules || rules_string(&rules, &start) == text)
         })
         .map_or(named, NamedRules::preset)
 }
@@ -799,7 +793,13 @@ mod tests {
         // An empty game is a record too.
         let empty = Game::new("copenhagen", None).unwrap();
         assert_eq!(empty.to_record(), ",0,0,Ongoing");
-        assert_eq!(Game::from_record(",0,0,Ongoing", None).unwrap().moves().len(), 0);
+        assert_eq!(
+            Game::from_record(",0,0,Ongoing", None)
+                .unwrap()
+                .moves()
+                .len(),
+            0
+        );
     }
 
     /// An 11x11 position with an attacker on a1 and the king in the middle.
@@ -872,20 +872,33 @@ mod tests {
         assert_eq!(game.moves(), ["d1-d3", "h6-h9", "k4-i4", "e5-e2"]);
         let written = game.to_otg();
         assert!(written.contains("[attackers:Tim]\n[defenders:Schachus]\n[result:-1]\n"));
-        assert!(written.ends_with("\n1. d1-d3 h6-h9\n2. k4-i4 e5-e2\n"), "{written}");
+        assert!(
+            written.ends_with("\n1. d1-d3 h6-h9\n2. k4-i4 e5-e2\n"),
+            "{written}"
+        );
         let back = Game::from_otg(&written).unwrap();
         assert_eq!((back.fen(), back.moves()), (game.fen(), game.moves()));
         assert_eq!(back.to_otg(), written);
         // Rules that are no preset's are written as their rules string.
         let record = back.to_record();
-        assert!(record.contains(",0,0,White,dim:11 name:Copenhagen sw:s efe:y start:/"), "{record}");
-        assert_eq!(Game::from_record(&record, None).unwrap().to_record(), record);
+        assert!(
+            record.contains(",0,0,White,dim:11 name:Copenhagen sw:s efe:y start:/"),
+            "{record}"
+        );
+        assert_eq!(
+            Game::from_record(&record, None).unwrap().to_record(),
+            record
+        );
         // Every preset, from its start and after a few moves, and a game without moves.
         for preset in crate::board::Preset::ALL {
             let mut game = Game::new(preset.name(), None).unwrap();
             for _ in 0..5 {
                 let back = Game::from_otg(&game.to_otg()).unwrap();
-                assert_eq!((back.fen(), back.moves()), (game.fen(), game.moves()), "{preset}");
+                assert_eq!(
+                    (back.fen(), back.moves()),
+                    (game.fen(), game.moves()),
+                    "{preset}"
+                );
                 // Rules OpenTafl has no key for are written as its nearest (Copenhagen's
                 // repetition, Fetlar's throne hostile to the defenders but not the king), yet
                 // the string Hnefi writes for a preset reads back as that preset; where two
@@ -904,8 +917,14 @@ mod tests {
             }
         }
         let e = |t: &str| Game::from_otg(t).unwrap_err().to_string();
-        assert_eq!(e("1. d1-d3 d3-d1\n"), "move 2 (d3-d1): not legal for the defenders here");
-        assert_eq!(e("1. d1-d3\nhello\n"), "otg: line 2: 'hello' is not a move number like '12.'");
+        assert_eq!(
+            e("1. d1-d3 d3-d1\n"),
+            "move 2 (d3-d1): not legal for the defenders here"
+        );
+        assert_eq!(
+            e("1. d1-d3\nhello\n"),
+            "otg: line 2: 'hello' is not a move number like '12.'"
+        );
         assert!(e("[rules:dim:8 start:/8/]\n1. a1-a2\n").contains("8"));
     }
 

@@ -5,6 +5,6 @@
 mod engine;
 mod game;
 
-pub use engine::{Analysis, Engine, EngineError, Limits, Settings, StopHandle};
 pub use crate::search::Level;
+pub use engine::{Analysis, Engine, EngineError, Limits, Settings, StopHandle};
 pub use game::{Game, GameError, Planes};

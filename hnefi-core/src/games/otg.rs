@@ -1,7 +1,7 @@
 //! OpenTafl's saved games (`.otg`): `[key:value]` tag lines, then numbered move lines
 //! (`7. a8-b8xb7 Kf6-f10`) with bracketed commentary between them. Moves may carry a piece
 //! letter (`K` the king), captures as `xb7/c7`, and a trailing status (`+`, `--`); lines of
-//! side variations (`2a.1.1a. ...`) are left out, the main line is the game. [`write`] saves
+//! side variations (`2a.1.1a. ...`) are left out, the main line is the game. [`write()`] saves
 //! a game so.
 
 use super::record::Verdict;
