@@ -754,7 +754,7 @@ mod tests {
         let mut copy = game.clone();
         let second = copy.legal_moves()[0].clone();
         copy.play(&second).unwrap();
-        assert_eq!(game.moves(), [first.clone()]);
+        assert_eq!(game.moves(), std::slice::from_ref(&first));
         assert_eq!(copy.moves(), [first, second]);
         copy.undo().unwrap();
         assert_eq!(copy.fen(), game.fen());
