@@ -16,6 +16,22 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! A game is read from and written as a line of the community's records (the format of Hnefi's
+//! `data/copenhagen.csv`) or an OpenTafl `.otg` file, and its moves are also at hand as square
+//! indices, for a network's policy or an action space:
+//!
+//! ```
+//! use hnefi_core::Game;
+//!
+//! let game = Game::from_record("d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2,1,0,Ongoing", None)?;
+//! assert_eq!(Game::from_otg(&game.to_otg())?.to_record(), game.to_record());
+//! let mut copy = game.clone();
+//! let (from, to) = copy.legal_move_indices()[0];
+//! copy.play_indices(from, to)?;
+//! assert_eq!(copy.moves().len(), game.moves().len() + 1);
+//! # Ok::<(), hnefi_core::GameError>(())
+//! ```
+//!
 //! Code that plays one size compiled for it uses the generic types of [`board::generic`] and
 //! [`search::Engine`], and [`with_size!`] to pick the size a side read at run time names.
 
@@ -24,11 +40,12 @@
 pub mod api;
 pub mod board;
 pub mod files;
+pub mod games;
 pub mod perft;
 pub mod search;
 pub mod splitmix;
 
 pub use api::{
-    Analysis, Engine, EngineError, Game, GameError, Limits, Planes, Settings, StopHandle,
+    Analysis, Engine, EngineError, Game, GameError, Level, Limits, Planes, Settings, StopHandle,
 };
 pub use board::{Outcome, Preset, Reason, Rules, Side};

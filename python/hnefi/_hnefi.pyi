@@ -1,6 +1,7 @@
 """Types of the compiled module: the classes over Hnefi's core crate."""
 
-from typing import Any, Optional, final
+import os
+from typing import Any, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +32,33 @@ class Game:
     """
 
     def __new__(cls, rules: str = "copenhagen", fen: Optional[str] = None) -> Self: ...
+    @staticmethod
+    def from_record(text: str, rules: Optional[str] = None) -> Game:
+        """A game read from one line of the community's record format, the format of
+        ``data/copenhagen.csv``: ``moves,attacker_captures,defender_captures,result`` with
+        moves such as ``g3-e3xe2``, and optionally the rules and the start (a FEN) as fifth
+        and sixth fields. Every move is replayed and checked. The rules are the line's fifth
+        field, else ``rules`` (a preset's name or an OpenTafl rules string), else Copenhagen;
+        ``rules`` that differ from the line's are refused. ValueError, with the core's
+        message, for a line that cannot be read, several lines, or a move that cannot be
+        played ("move 12 (g3-e3): not legal for the attackers here")."""
+    def to_record(self) -> str:
+        """The game as one line of the community's record format, which ``from_record`` reads
+        back: the moves with the captures they made, each side's captures, and the result
+        ("Black" the attackers won, "White" the defenders, "Draw", "Ongoing"; the one the game
+        was read with, such as a resignation, until a move is played or taken back). Rules
+        other than Copenhagen follow as a fifth field, a start other than theirs as a sixth."""
+    @staticmethod
+    def from_otg(text: str) -> Game:
+        """A game read from the text of an OpenTafl saved game (``.otg``): the rules from its
+        ``rules`` tag (else Copenhagen), the start from the rules' ``start:``, and the main
+        line's moves, each replayed and checked (side variations and commentary are left
+        out). ValueError, with the core's message, for text that cannot be read or a move
+        that cannot be played."""
+    def to_otg(self) -> str:
+        """The game as OpenTafl saves it (``.otg``), which ``from_otg`` reads back: the
+        ``rules`` tag (an OpenTafl rules string with the start), the players where the game
+        was read with them, ``result``, and a numbered line a turn."""
     def legal_moves(self) -> list[str]:
         """The legal moves as "d1-d3" strings; empty once the game is over."""
     def play(self, move: str, /) -> None:
@@ -52,12 +80,13 @@ class Game:
         """The board's side: 7, 9, 11 or 13."""
     @property
     def rules(self) -> str:
-        """The rules as given."""
+        """The rules' name: the preset's ("copenhagen"), or the OpenTafl rules string."""
     @property
     def moves(self) -> list[str]:
         """The moves played since the start."""
     def copy(self) -> Game:
-        """An independent game with the same start and moves."""
+        """An independent game with the same start, moves and rules (a copy of the core's
+        game, not a replay)."""
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Any) -> Game: ...
     def perft(self, depth: int) -> int:
@@ -67,7 +96,11 @@ class Game:
         """The pieces, uint8 of shape (3, n, n): attackers, defenders, king; indexed
         [plane, rank, file] with a1 at [plane, 0, 0]. A fresh, writable array."""
     def legal_actions(self) -> list[int]:
-        """The legal moves as actions ``from * n**2 + to``, squares ``rank * n + file``."""
+        """The legal moves as actions ``from * n**2 + to``, squares ``rank * n + file``, in the
+        order of ``legal_moves()``."""
+    def play_action(self, action: int, /) -> None:
+        """Plays the move of an action, without its text; ValueError for an action outside
+        ``range(n**4)`` or a move not legal here, and the game stays as it was."""
     def action(self, move: str) -> int:
         """The action of a move text; ValueError if it cannot be read on this board."""
     def move_of(self, action: int) -> str:
@@ -103,11 +136,23 @@ class Analysis:
 class Engine:
     """Hnefi's search: alpha-beta with its NNUE networks, on any board.
 
-    ``threads`` search threads and a table of ``hash_mb`` MiB; ValueError for settings that
-    cannot be had (no threads, a table larger than memory).
+    ``threads`` search threads (1 to 256) and a table of ``hash_mb`` MiB; ``level`` its
+    strength, from 0 (a beginner can win) to 20 (full strength, the default), as the command
+    line's ``Skill Level``; ``eval_file`` a network file of ``hnefi train`` to evaluate with
+    (its ``EvalFile``), read now; on boards of another size than the network's, and without
+    one, the network built in for the board and rules plays. ValueError for settings that
+    cannot be had (threads or a level out of range, a file that is no network of this build),
+    and the OSError of the reason (FileNotFoundError, ...) for a file that cannot be read. A
+    table larger than memory raises ValueError at the first search, which allocates it.
     """
 
-    def __new__(cls, threads: int = 1, hash_mb: int = 16) -> Self: ...
+    def __new__(
+        cls,
+        threads: int = 1,
+        hash_mb: int = 16,
+        level: int = 20,
+        eval_file: Union[str, os.PathLike[str], None] = None,
+    ) -> Self: ...
     def analyse(
         self,
         game: Game,

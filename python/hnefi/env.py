@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._hnefi import Engine, Game
+from ._hnefi import Engine, Game, Outcome
 
 Opponent = Union[Engine, Callable[[Game], Union[str, int]]]
 
@@ -61,12 +61,11 @@ class TaflEnv(gym.Env):
         self.action_space = spaces.Discrete(n**4)
         self._plies = 0
 
-    def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
+    def _observe(self, outcome: Optional[Outcome]) -> tuple[np.ndarray, dict[str, Any]]:
         info: dict[str, Any] = {
             "action_mask": self.game.action_mask(),
             "to_play": self.game.turn,
         }
-        outcome = self.game.outcome
         if outcome is not None:
             info["outcome"] = outcome
         return self.game.planes(), info
@@ -80,11 +79,14 @@ class TaflEnv(gym.Env):
             move = opponent(self.game)
         if move is None:
             raise RuntimeError("the opponent gave no move")
-        self.game.play(self.game.move_of(move) if isinstance(move, (int, np.integer)) else move)
+        if isinstance(move, (int, np.integer)):
+            self.game.play_action(int(move))
+        else:
+            self.game.play(move)
         self._plies += 1
 
-    def _reward(self, side: str) -> float:
-        outcome = self.game.outcome
+    @staticmethod
+    def _reward(outcome: Optional[Outcome], side: str) -> float:
         if outcome is None or outcome.winner is None:
             return 0.0
         return 1.0 if outcome.winner == side else -1.0
@@ -98,21 +100,24 @@ class TaflEnv(gym.Env):
         self._plies = 0
         if self.opponent is not None and self.game.turn != self.agent_side:
             self._opponent_move()
-        return self._observe()
+        return self._observe(self.game.outcome)
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Plays ``action`` (and the opponent's answer, if there is one)."""
         mover = self.game.turn
-        self.game.play(self.game.move_of(int(action)))
+        # Square indices straight to the core: no move text is spelt or read.
+        self.game.play_action(int(action))
         self._plies += 1
-        if self.opponent is not None and self.game.outcome is None:
+        outcome = self.game.outcome
+        if self.opponent is not None and outcome is None:
             self._opponent_move()
-        terminated = self.game.outcome is not None
+            outcome = self.game.outcome
+        terminated = outcome is not None
         truncated = (
             not terminated and self.max_plies is not None and self._plies >= self.max_plies
         )
-        observation, info = self._observe()
-        return observation, self._reward(mover), terminated, truncated, info
+        observation, info = self._observe(outcome)
+        return observation, self._reward(outcome, mover), terminated, truncated, info
 
     def render(self) -> Optional[str]:
         if self.render_mode == "ansi":

@@ -5,11 +5,17 @@
 
 use hnefi_core::board::Geometry;
 use hnefi_core::board::generic::{Move, Square};
-use hnefi_core::{Analysis, EngineError, Limits, Settings, Side, StopHandle};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use hnefi_core::search::nnue::NnueError;
+use hnefi_core::{Analysis, EngineError, Level, Limits, Settings, Side, StopHandle};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError,
+    PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyList, PyString};
+use std::io::ErrorKind;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -31,13 +37,58 @@ fn value_error(error: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 
-/// Settings the caller chose badly are a ValueError; a thread the system would not start is not
+/// Settings the caller chose badly are a ValueError; a network file that cannot be read the
+/// OSError of its reason (FileNotFoundError, ...); a thread the system would not start is not
 /// the caller's doing.
 fn engine_error(error: EngineError) -> PyErr {
+    let message = error.to_string();
     match error {
-        EngineError::Settings(_) => PyValueError::new_err(error.to_string()),
-        EngineError::Start(_) => PyRuntimeError::new_err(error.to_string()),
+        EngineError::Settings(_) => PyValueError::new_err(message),
+        EngineError::EvalFile(NnueError::Read { source, .. }) => match source.kind() {
+            ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+            ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+            ErrorKind::IsADirectory => PyIsADirectoryError::new_err(message),
+            _ => PyOSError::new_err(message),
+        },
+        EngineError::EvalFile(_) => PyValueError::new_err(message),
+        EngineError::Start(_) => PyRuntimeError::new_err(message),
     }
+}
+
+/// The text of every move a rook's path allows on the board of `G`, at `from * n² + to`
+/// (None elsewhere): made once a size, so that `legal_moves()` hands out shared strings
+/// instead of spelling each move anew.
+fn move_texts<G: Geometry>(py: Python<'_>) -> Vec<Option<Py<PyString>>> {
+    let n = usize::from(G::SIDE);
+    (0..G::SQUARES * G::SQUARES)
+        .map(|action| {
+            let (from, to) = (action / G::SQUARES, action % G::SQUARES);
+            let in_line = from != to && (from / n == to / n || from % n == to % n);
+            in_line
+                .then(|| move_of::<G>(action))
+                .flatten()
+                .map(|text| PyString::intern(py, &text).unbind())
+        })
+        .collect()
+}
+
+/// [`move_texts`] of the board of side `side`, made at its first use.
+fn move_text_table(py: Python<'_>, side: u8) -> PyResult<&'static [Option<Py<PyString>>]> {
+    static TABLES: [PyOnceLock<Vec<Option<Py<PyString>>>>; 4] = [
+        PyOnceLock::new(),
+        PyOnceLock::new(),
+        PyOnceLock::new(),
+        PyOnceLock::new(),
+    ];
+    let slot = hnefi_core::board::SIDES
+        .iter()
+        .position(|&s| s == side)
+        .ok_or_else(|| PyRuntimeError::new_err(format!("no board of side {side}")))?;
+    let table = TABLES[slot].get_or_try_init(py, || {
+        hnefi_core::with_size!(side, move_texts(py))
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    })?;
+    Ok(table)
 }
 
 /// How a game ended.
@@ -79,14 +130,21 @@ impl From<hnefi_core::Outcome> for Outcome {
 #[pyclass(module = "hnefi")]
 struct Game {
     game: hnefi_core::Game,
-    /// What `copy()` rebuilds the game from: the core's game cannot be cloned.
-    rules: String,
-    start: Option<String>,
 }
 
 impl Game {
     fn side(&self) -> usize {
         usize::from(self.game.side())
+    }
+
+    /// The legal moves as actions `from * n² + to`.
+    fn actions(&self) -> Vec<usize> {
+        let squares = self.side().pow(2);
+        self.game
+            .legal_move_indices()
+            .into_iter()
+            .map(|(from, to)| from * squares + to)
+            .collect()
     }
 }
 
@@ -110,16 +168,46 @@ impl Game {
     #[pyo3(signature = (rules = "copenhagen", fen = None))]
     fn new(rules: &str, fen: Option<&str>) -> PyResult<Game> {
         let game = hnefi_core::Game::new(rules, fen).map_err(value_error)?;
-        Ok(Game {
-            game,
-            rules: rules.to_string(),
-            start: fen.map(str::to_string),
-        })
+        Ok(Game { game })
+    }
+
+    /// A game read from one line of the community's record format, every move replayed and
+    /// checked; `rules` for a line that names none (else Copenhagen).
+    #[staticmethod]
+    #[pyo3(signature = (text, rules = None))]
+    fn from_record(text: &str, rules: Option<&str>) -> PyResult<Game> {
+        let game = hnefi_core::Game::from_record(text, rules).map_err(value_error)?;
+        Ok(Game { game })
+    }
+
+    /// The game as one line of the community's record format.
+    fn to_record(&self) -> String {
+        self.game.to_record()
+    }
+
+    /// A game read from the text of an OpenTafl saved game (.otg), its main line replayed.
+    #[staticmethod]
+    fn from_otg(text: &str) -> PyResult<Game> {
+        let game = hnefi_core::Game::from_otg(text).map_err(value_error)?;
+        Ok(Game { game })
+    }
+
+    /// The game as OpenTafl saves it (.otg).
+    fn to_otg(&self) -> String {
+        self.game.to_otg()
     }
 
     /// The legal moves as "d1-d3" strings; empty once the game is over.
-    fn legal_moves(&self) -> Vec<String> {
-        self.game.legal_moves()
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let table = move_text_table(py, self.game.side())?;
+        let texts = self.actions().into_iter().map(|action| {
+            // A legal move runs along a rank or a file: the table has its text.
+            table[action]
+                .as_ref()
+                .map(|text| text.clone_ref(py))
+                .ok_or_else(|| PyRuntimeError::new_err(format!("no text for action {action}")))
+        });
+        PyList::new(py, texts.collect::<PyResult<Vec<_>>>()?)
     }
 
     /// Plays `move` ("d1-d3" or "d1d3"); an illegal move raises ValueError and changes nothing.
@@ -157,10 +245,10 @@ impl Game {
         self.side()
     }
 
-    /// The rules as given to the constructor.
+    /// The rules' name: the preset's ("copenhagen"), or the OpenTafl rules string.
     #[getter]
     fn rules(&self) -> &str {
-        &self.rules
+        self.game.rules_name()
     }
 
     /// The moves played since the start, as "d1-d3".
@@ -170,23 +258,17 @@ impl Game {
     }
 
     /// An independent game with the same start and moves.
-    fn copy(&self) -> PyResult<Game> {
-        let mut copy = Game::new(&self.rules, self.start.as_deref())?;
-        for mv in self.game.moves() {
-            // The moves were legal here once, so this fails only if the core changed its mind:
-            // a bug to report, not to hide.
-            copy.game
-                .play(&mv)
-                .map_err(|e| PyRuntimeError::new_err(format!("copy: {e}")))?;
+    fn copy(&self) -> Game {
+        Game {
+            game: self.game.clone(),
         }
-        Ok(copy)
     }
 
-    fn __copy__(&self) -> PyResult<Game> {
+    fn __copy__(&self) -> Game {
         self.copy()
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Game> {
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
         self.copy()
     }
 
@@ -214,19 +296,21 @@ impl Game {
     }
 
     /// The legal moves as actions `from * n² + to` (squares indexed `rank * n + file`).
-    fn legal_actions(&self) -> PyResult<Vec<usize>> {
-        let side = self.game.side();
+    fn legal_actions(&self) -> Vec<usize> {
+        self.actions()
+    }
+
+    /// Plays the move of an action; ValueError for one out of range or not legal here.
+    #[pyo3(signature = (action, /))]
+    fn play_action(&mut self, action: i64) -> PyResult<()> {
+        let squares = self.side().pow(2);
+        let action = usize::try_from(action)
+            .ok()
+            .filter(|&a| a < squares * squares)
+            .ok_or_else(|| self.out_of_range(action))?;
         self.game
-            .legal_moves()
-            .iter()
-            .map(|mv| {
-                // The core wrote these moves: one it cannot read back is its bug.
-                hnefi_core::with_size!(side, action_of(mv))
-                    .map_err(|e| e.to_string())
-                    .and_then(|read| read)
-                    .map_err(PyRuntimeError::new_err)
-            })
-            .collect()
+            .play_indices(action / squares, action % squares)
+            .map_err(value_error)
     }
 
     /// The action of a move text; ValueError if it cannot be read on this board.
@@ -239,22 +323,16 @@ impl Game {
 
     /// The move text of an action; ValueError if it is out of range.
     fn move_of(&self, action: usize) -> PyResult<String> {
-        let n = self.side();
         hnefi_core::with_size!(self.game.side(), move_of(action))
             .ok()
             .flatten()
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "action {action} is not in 0..{} on a {n}x{n} board",
-                    n.pow(4)
-                ))
-            })
+            .ok_or_else(|| self.out_of_range(action))
     }
 
     /// The legal moves as a numpy bool array of n⁴ actions, True at each legal one.
     fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let n = self.side();
-        let actions = self.legal_actions()?;
+        let actions = self.actions();
         let bytes = PyBytes::new_with(py, n.pow(4), |bytes| {
             for action in actions {
                 bytes[action] = 1;
@@ -265,7 +343,21 @@ impl Game {
     }
 
     fn __repr__(&self) -> String {
-        format!("Game(rules='{}', fen='{}')", self.rules, self.game.fen())
+        format!(
+            "Game(rules='{}', fen='{}')",
+            self.game.rules_name(),
+            self.game.fen()
+        )
+    }
+}
+
+impl Game {
+    fn out_of_range(&self, action: impl std::fmt::Display) -> PyErr {
+        let n = self.side();
+        PyValueError::new_err(format!(
+            "action {action} is not in 0..{} on a {n}x{n} board",
+            n.pow(4)
+        ))
     }
 }
 
@@ -327,10 +419,25 @@ struct Engine {
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (threads = 1, hash_mb = 16))]
-    fn new(threads: usize, hash_mb: usize) -> PyResult<Engine> {
-        let engine =
-            hnefi_core::Engine::new(Settings { hash_mb, threads }).map_err(engine_error)?;
+    #[pyo3(signature = (threads = 1, hash_mb = 16, level = 20, eval_file = None))]
+    fn new(threads: i64, hash_mb: i64, level: i64, eval_file: Option<PathBuf>) -> PyResult<Engine> {
+        // A negative number is a ValueError like the core's for 0, not an OverflowError.
+        let count = |what: &str, n: i64| {
+            usize::try_from(n)
+                .map_err(|_| PyValueError::new_err(format!("{what} must be at least 1, not {n}")))
+        };
+        // Below 0: the core's "a level is a whole number from 0 to 20".
+        let level = u64::try_from(level)
+            .map_err(|_| hnefi_core::search::skill::LevelError::NotANumber)
+            .and_then(Level::new)
+            .map_err(value_error)?;
+        let settings = Settings {
+            hash_mb: count("hash_mb", hash_mb)?,
+            threads: count("threads", threads)?,
+            level,
+            eval_file,
+        };
+        let engine = hnefi_core::Engine::new(settings).map_err(engine_error)?;
         Ok(Engine {
             stop: engine.stop_handle(),
             engine: Mutex::new(engine),

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 
 import hnefi
+from conftest import REPO
 
 
 def test_analyse_returns_a_legal_move(rules: str) -> None:
@@ -70,3 +72,53 @@ def test_ctrl_c_ends_an_unlimited_search() -> None:
         threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT)).start()
         engine.analyse(game)
     assert engine.analyse(game, depth=2).best in game.legal_moves()
+
+
+def test_threads_are_capped() -> None:
+    with pytest.raises(ValueError, match="threads must be at most 256, not 257"):
+        hnefi.Engine(threads=257)
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        hnefi.Engine(threads=-1)
+    with pytest.raises(ValueError, match="hash_mb must be at least 1"):
+        hnefi.Engine(hash_mb=-1)
+
+
+@pytest.mark.parametrize("level", [0, 1, 10])
+def test_a_weak_level_still_plays_legal_moves(rules: str, level: int) -> None:
+    game = hnefi.Game(rules)
+    engine = hnefi.Engine(level=level)
+    for _ in range(3):
+        analysis = engine.analyse(game, depth=4)
+        assert analysis.best in game.legal_moves()
+        game.play(analysis.best)
+
+
+def test_a_level_out_of_range_raises() -> None:
+    with pytest.raises(ValueError, match=r"level 21 is outside 0\.\.20"):
+        hnefi.Engine(level=21)
+    with pytest.raises(ValueError, match="a level is a whole number from 0 to 20"):
+        hnefi.Engine(level=-1)
+
+
+def test_an_eval_file_is_read(tmp_path: Path) -> None:
+    # The network built in for Brandubh, read from its file as `EvalFile` reads it.
+    net = REPO / "hnefi-core" / "src" / "search" / "nnue" / "brandubh.nnue"
+    for path in (net, str(net)):
+        engine = hnefi.Engine(eval_file=path)
+        game = hnefi.Game("brandubh")
+        assert engine.analyse(game, depth=3).best in game.legal_moves()
+    # On a board of another size, the network built in for it plays.
+    game = hnefi.Game("copenhagen")
+    assert hnefi.Engine(eval_file=net).analyse(game, depth=2).best in game.legal_moves()
+
+
+def test_a_bad_eval_file_raises_a_clear_error(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.nnue"
+    with pytest.raises(FileNotFoundError, match="cannot read net file .*missing.nnue"):
+        hnefi.Engine(eval_file=missing)
+    with pytest.raises(IsADirectoryError, match="cannot read net file"):
+        hnefi.Engine(eval_file=tmp_path)
+    junk = tmp_path / "junk.nnue"
+    junk.write_bytes(b"not a network at all")
+    with pytest.raises(ValueError, match="not a Hnefi net file"):
+        hnefi.Engine(eval_file=junk)

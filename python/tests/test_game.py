@@ -204,3 +204,47 @@ def test_actions_and_moves_are_one_to_one(rules: str) -> None:
         game.move_of(n**4)
     with pytest.raises(ValueError, match="'z99-a1'.*file 'z'"):
         game.action("z99-a1")
+
+
+def test_play_action_plays_the_move_of_the_action(rules: str) -> None:
+    game = hnefi.Game(rules)
+    twin = hnefi.Game(rules)
+    rng = random.Random(11)
+    for _ in range(20):
+        if game.outcome is not None:
+            break
+        action = rng.choice(game.legal_actions())
+        game.play_action(action)
+        twin.play(twin.move_of(action))
+        assert game.fen == twin.fen and game.moves == twin.moves
+
+
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    game = hnefi.Game()
+    before = game.fen
+    n = game.size
+    with pytest.raises(ValueError, match="not in 0..14641"):
+        game.play_action(n**4)
+    with pytest.raises(ValueError, match="move 'a1-b1': not legal for the attackers"):
+        game.play_action(0 * n**2 + 1)
+    with pytest.raises(ValueError, match="not legal"):
+        game.play_action(0)  # a1 to a1
+    with pytest.raises(ValueError, match="action -1 is not in 0..14641"):
+        game.play_action(-1)
+    assert game.fen == before and game.moves == []
+
+
+def test_legal_moves_are_shared_strings_of_the_actions(rules: str) -> None:
+    game = hnefi.Game(rules)
+    for _ in range(4):
+        moves = game.legal_moves()
+        assert moves == [game.move_of(a) for a in game.legal_actions()]
+        # Interned: the same object at each call, so a ply allocates no move text.
+        assert all(a is b for a, b in zip(moves, game.legal_moves()))
+        game.play(moves[0])
+
+
+def test_the_rules_are_named_as_the_core_names_them() -> None:
+    assert hnefi.Game("Brandubh").rules == "brandubh"
+    opentafl = "dim:7 name:Brandub start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
+    assert hnefi.Game(" " + opentafl).rules == opentafl

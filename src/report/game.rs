@@ -9,7 +9,7 @@ use super::otg::{self, OtgError};
 use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::record_move;
 use crate::board::variant::{NamedRules, RulesNameError};
-use crate::board::{Eleven, Geometry, Preset, Reason, Rules, Side, SizeError, side_of};
+use crate::board::{Eleven, Geometry, Reason, Rules, SizeError};
 use crate::games::record::{self, GameRecord, RecordError, Verdict};
 use std::path::Path;
 
@@ -112,16 +112,7 @@ impl Found {
                 line_text: line, ..
             } => Ok(record::rules_field(line).map(str::parse).transpose()?),
             Form::Moves(_) => Ok(None),
-            Form::Otg(text, _) => otg::rules_tag(text)
-                .map(|tag| match tag.parse() {
-                    Ok(rules) => Ok(rules),
-                    Err(e) => {
-                        let preset = Preset::default_for_width(side_of(&tag)?)?;
-                        log::warn!("the game's rules string: {e}; playing by {preset}");
-                        Ok(NamedRules::preset(preset))
-                    }
-                })
-                .transpose(),
+            Form::Otg(text, _) => Ok(otg::rules_of(text)?),
         }
     }
 
@@ -416,12 +407,7 @@ fn from_record<G: Geometry>(
 }
 
 fn from_otg<G: Geometry>(parsed: otg::OtgGame<G>, start: Board<G>, path: &str) -> RecordedGame<G> {
-    let verdict = match parsed.tag("result") {
-        Some("1") => Verdict::Win(Side::Attackers),
-        Some("-1") => Verdict::Win(Side::Defenders),
-        Some("0") => Verdict::Draw,
-        _ => Verdict::Ongoing,
-    };
+    let verdict = parsed.verdict();
     let mut details: Vec<(String, String)> = ["event", "site", "date", "annotator"]
         .into_iter()
         .filter_map(|k| parsed.tag(k).map(|v| (k.to_string(), v.to_string())))
@@ -485,6 +471,7 @@ impl<G: Geometry> RecordedGame<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Side;
 
     #[test]
     fn record_lines_with_and_without_fields() {

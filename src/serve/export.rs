@@ -2,10 +2,7 @@
 //! `hnefi annotate` (the record line is the library's own, `record::write_game`).
 
 use super::error::ApiError;
-use crate::board::Side;
 use crate::board::generic::{Board, Position, RecordMove};
-use crate::board::notation::{record_move, to_opentafl};
-use crate::board::opentafl::rules_string;
 use crate::board::variant::NamedRules;
 use crate::games::record::Verdict;
 use crate::report::analysis::{AnalysisSettings, analyse};
@@ -20,35 +17,22 @@ const REPORT_MOVETIME: Duration = Duration::from_millis(40);
 /// The report's table, MB.
 const REPORT_HASH_MB: usize = 16;
 
-/// The game as OpenTafl saves it: tags, then numbered lines of moves, each move with the
-/// squares it captured (`g3-e3xe2`).
+/// The game as OpenTafl saves it, with the players' names and the result of its last
+/// position: [`crate::report::otg::write`].
 pub fn otg<G: Size>(
     rules: &NamedRules,
     positions: &[Position<G>],
     moves: &[RecordMove<G>],
     (attackers, defenders): (String, String),
 ) -> String {
-    let start = positions[0].board();
-    let result = match positions
-        .last()
-        .and_then(Position::outcome)
-        .map(|o| o.winner)
-    {
-        Some(Some(Side::Attackers)) => "1",
-        Some(Some(Side::Defenders)) => "-1",
-        Some(None) => "0",
-        None => "",
-    };
-    let mut out = format!(
-        "[rules:{}]\n[attackers:{attackers}]\n[defenders:{defenders}]\n[result:{result}]\n\n",
-        rules_string(&rules.rules, &to_opentafl(start))
-    );
-    // A numbered line a turn of both sides, whichever side moves first, as OpenTafl writes.
-    for (number, pair) in moves.chunks(2).enumerate() {
-        let words: Vec<String> = pair.iter().map(|m| record_move(m.mv, m.captures)).collect();
-        out.push_str(&format!("{}. {}\n", number + 1, words.join(" ")));
-    }
-    out
+    let result = Verdict::from(positions.last().and_then(Position::outcome));
+    crate::report::otg::write(
+        &rules.rules,
+        positions[0].board(),
+        moves,
+        result,
+        Some((&attackers, &defenders)),
+    )
 }
 
 /// The annotated report of the game, to run on a thread of its own: a search a position.

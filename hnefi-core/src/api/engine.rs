@@ -5,8 +5,10 @@ use super::game::{Game, Positions};
 use crate::board::Geometry;
 use crate::board::generic::{Move, Position};
 use crate::each_size;
+use crate::search::nnue::{NnueError, QuantisedNetwork};
 use crate::search::size::{AnySize, PerSize, Size};
-use crate::search::{self, Info, OptionsError, SearchResult, StartError};
+use crate::search::{self, Info, Level, OptionsError, SearchResult, StartError};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -15,21 +17,50 @@ use std::time::Duration;
 /// Why the engine could not search.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
-    /// The settings cannot be had: no threads, or a table larger than the memory.
+    /// The settings cannot be had: no threads or more than
+    /// [`MAX_THREADS`](crate::search::MAX_THREADS), or a table larger than the memory.
     #[error(transparent)]
     Settings(#[from] OptionsError),
+    /// The network file of [`Settings::eval_file`] cannot be read, or is no network this build
+    /// runs.
+    #[error(transparent)]
+    EvalFile(#[from] NnueError),
     /// The search thread could not be started.
     #[error(transparent)]
     Start(#[from] StartError),
 }
 
-/// What the engine may use: memory for its table and threads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What the engine may use (memory for its table, threads) and how it plays (its strength and
+/// its network): the settings the command line's UCI options `Hash`, `Threads`, `Skill Level`
+/// and `EvalFile` set.
+///
+/// ```
+/// use hnefi_core::{Engine, Game, Level, Limits, Settings};
+///
+/// let weakest = Settings { level: Level::MIN, ..Settings::default() };
+/// let mut engine = Engine::new(weakest)?;
+/// let game = Game::new("brandubh", None)?;
+/// let analysis = engine.analyse(&game, Limits::depth(4))?;
+/// assert!(game.legal_moves().contains(analysis.best.as_ref().unwrap()));
+/// // A network file that is not there is refused when the engine is made.
+/// let missing = Settings { eval_file: Some("no-such.nnue".into()), ..Settings::default() };
+/// let refused = Engine::new(missing).err().expect("no such file");
+/// assert!(refused.to_string().contains("cannot read net file no-such.nnue"), "{refused}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     /// The transposition table's size in MiB.
     pub hash_mb: usize,
-    /// Search threads.
+    /// Search threads, 1 to [`MAX_THREADS`](crate::search::MAX_THREADS).
     pub threads: usize,
+    /// How strongly the engine plays (UCI `Skill Level`): [`Level::MAX`] (20, the default) is
+    /// full strength, [`Level::MIN`] (0) a beginner; [`Level::new`] reads a number.
+    pub level: Level,
+    /// A network file of `hnefi train` to evaluate with (UCI `EvalFile`), read when the engine
+    /// is made; on boards of another size than the network's, and without one, the search runs
+    /// the network built in for the board and rules.
+    pub eval_file: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -37,6 +68,8 @@ impl Default for Settings {
         Settings {
             hash_mb: 16,
             threads: 1,
+            level: Level::MAX,
+            eval_file: None,
         }
     }
 }
@@ -137,14 +170,19 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine with these settings, its table allocated at its first search.
+    /// An engine with these settings, its table allocated at its first search and its network
+    /// file, if it has one, read now.
     pub fn new(settings: Settings) -> Result<Engine, EngineError> {
-        let options = search::Options {
+        let mut options = search::Options {
             hash_mb: settings.hash_mb,
             threads: settings.threads,
+            level: settings.level,
             ..search::Options::default()
         };
         search::check(&options)?;
+        if let Some(path) = &settings.eval_file {
+            options.net = Some(Arc::new(QuantisedNetwork::load(path)?));
+        }
         Ok(Engine {
             options,
             stop: Arc::new(AtomicBool::new(false)),

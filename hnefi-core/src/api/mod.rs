@@ -5,5 +5,6 @@
 mod engine;
 mod game;
 
+pub use crate::search::Level;
 pub use engine::{Analysis, Engine, EngineError, Limits, Settings, StopHandle};
 pub use game::{Game, GameError, Planes};

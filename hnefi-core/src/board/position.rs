@@ -496,6 +496,11 @@ impl<G: Geometry> Position<G> {
         self.board.key
     }
 
+    /// The board this game was set up from, before its first move.
+    pub fn initial_board(&self) -> &Board<G> {
+        self.history.first().map_or(&self.board, |u| &u.board)
+    }
+
     /// Moves played since the position this game was set up from.
     pub fn plies(&self) -> usize {
         self.history.len()

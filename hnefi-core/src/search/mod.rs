@@ -196,7 +196,20 @@ pub enum OptionsError {
         /// The setting.
         what: &'static str,
     },
+    #[error("{what} must be at most {max}, not {value}")]
+    /// A setting above its most.
+    TooMany {
+        /// The setting.
+        what: &'static str,
+        /// Its value.
+        value: usize,
+        /// The most it may be.
+        max: usize,
+    },
 }
+
+/// The most search threads an engine runs (UCI `Threads` offers 1 to this).
+pub const MAX_THREADS: usize = 256;
 
 /// A callback for progress reports.
 pub type Reporter<G> = Box<dyn FnMut(&Info<G>) + Send>;
@@ -399,10 +412,17 @@ pub fn fallback_result<G: Geometry>(pos: &Position<G>, searchmoves: &[Move<G>]) 
     }
 }
 
-/// `Ok` unless no search can run with `options` (no threads).
+/// `Ok` unless no search can run with `options`: no threads, or more than [`MAX_THREADS`].
 pub fn check(options: &Options) -> Result<(), OptionsError> {
     if options.threads == 0 {
         return Err(OptionsError::Zero { what: "threads" });
+    }
+    if options.threads > MAX_THREADS {
+        return Err(OptionsError::TooMany {
+            what: "threads",
+            value: options.threads,
+            max: MAX_THREADS,
+        });
     }
     if options.multipv == 0 {
         return Err(OptionsError::Zero { what: "MultiPV" });
