@@ -295,3 +295,68 @@ fn balanced_openings_read_back_as_openings() {
     let (ok, _, err) = common::output_of_hnefi_in(&dir, &["openings", "games.csv", "--nodes", "5"]);
     assert!(!ok && err.contains("--balanced"), "{err}");
 }
+
+/// `--starts`: the stuck rings of issue 46 played on, each game from the next position, past
+/// its random moves; a bad or empty file, and a book beside it, are refused with the reason.
+#[test]
+fn datagen_plays_on_from_chosen_starts() {
+    let dir = workdir("starts");
+    let stuck = std::fs::read_to_string(common::repo_file("positions/stuck-attackers.fen"))
+        .expect("the stuck positions");
+    let fens: Vec<&str> = stuck
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(2)
+        .collect();
+    std::fs::write(
+        dir.join("starts.fen"),
+        format!("# two\n{}\n\n{}\n", fens[0], fens[1]),
+    )
+    .expect("the starts");
+    let run = |out: &str, extra: &[&str]| {
+        let mut args = vec!["datagen", "-o", out, "--starts", "starts.fen"];
+        args.extend_from_slice(&[
+            "--games",
+            "2",
+            "--nodes",
+            "200",
+            "--max-plies",
+            "12",
+            "--threads",
+            "1",
+        ]);
+        args.extend_from_slice(extra);
+        let (ok, stdout, stderr) = common::output_of_hnefi_with(&dir, &args, &[]);
+        assert!(stdout.is_empty(), "{stdout}");
+        (ok, stderr)
+    };
+    let (ok, err) = run("out.txt", &["--random-plies", "0"]);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(dir.join("out.txt")).expect("the output");
+    assert!(
+        text.lines().next().unwrap().contains("starts 2 ("),
+        "{text}"
+    );
+    for (g, fen) in fens.iter().enumerate() {
+        let first = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.parse::<Sample<Eleven>>().expect("a sample"))
+            .find(|s| s.game % 1_000_000_000 == g as u64)
+            .expect("the game's first position");
+        assert_eq!(
+            first.board,
+            hnefi::board::generic::Board::<Eleven>::from_fen(fen).expect("a board")
+        );
+    }
+    std::fs::write(dir.join("bad.fen"), "# none\n11/11 a\n").unwrap();
+    let mut args = vec!["datagen", "-o", "bad.txt", "--starts", "bad.fen"];
+    let (ok, _, err) = common::output_of_hnefi_with(&dir, &args, &[]);
+    assert!(!ok && err.contains("bad.fen: line 2:"), "{err}");
+    std::fs::write(dir.join("empty.fen"), "# none\n").unwrap();
+    args[4] = "empty.fen";
+    let (ok, _, err) = common::output_of_hnefi_with(&dir, &args, &[]);
+    assert!(!ok && err.contains("no positions"), "{err}");
+    let (ok, err) = run("book.txt", &["--book", "games.csv"]);
+    assert!(!ok && err.contains("--book"), "{err}");
+}

@@ -2,7 +2,9 @@
 //! real games.
 
 use super::CliError;
-use super::common::{EvalChoice, RulesArg, games_text, interrupt_flag, parse_shard, progress_bar};
+use super::common::{
+    EvalChoice, RulesArg, games_text, interrupt_flag, parse_shard, progress_bar, read_text,
+};
 use super::output::write_document;
 use clap::{Args, Subcommand};
 use hnefi::search::size::Size;
@@ -23,8 +25,14 @@ pub struct DatagenArgs {
     /// Real games (copenhagen.csv format) whose openings start the games: on 11x11 boards
     /// from Copenhagen's start only; elsewhere games start with random moves alone [default:
     /// the real games of data/copenhagen.csv, built in].
-    #[arg(long)]
+    #[arg(long, conflicts_with = "starts")]
     pub book: Option<PathBuf>,
+    /// Positions to play on instead of openings: one FEN a line (`#` comments and blank lines
+    /// skipped), game g starting from line g mod N after --random-plies random moves (default
+    /// 2), with no balance check. For playing surrounded kings out deep, as
+    /// positions/stuck-attackers.fen.
+    #[arg(long, value_name = "FILE")]
+    pub starts: Option<PathBuf>,
     /// Games in the whole run (all shards), numbered 0 to N-1.
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
@@ -97,6 +105,36 @@ pub enum DatagenCommand {
     },
 }
 
+/// The positions of a `--starts` file, each checked against the board of the rules.
+fn read_starts<G: Size>(path: &std::path::Path) -> Result<Vec<String>, CliError> {
+    let text = read_text(path)?;
+    let mut starts = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Err(e) = hnefi::board::generic::Board::<G>::from_fen(line) {
+            return Err(CliError::Invalid {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "line {}: {e} (one FEN a line, of a {n}x{n} board as the rules)",
+                    i + 1,
+                    n = G::SIDE
+                ),
+            });
+        }
+        starts.push(line.to_string());
+    }
+    if starts.is_empty() {
+        return Err(CliError::Invalid {
+            path: path.to_path_buf(),
+            reason: "no positions in it (one FEN a line)".to_string(),
+        });
+    }
+    Ok(starts)
+}
+
 fn clock(t: Duration) -> String {
     let s = t.as_secs();
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
@@ -148,19 +186,28 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
     let (eval, net) = args.eval.load()?;
     let (rules, start) = args.rules.start_board::<G>()?;
     let start = hnefi::board::notation::to_fen(&start);
+    let starts = match &args.starts {
+        Some(path) => read_starts::<G>(path)?,
+        None => Vec::new(),
+    };
     // Real games' openings exist only for Copenhagen's board and start.
-    let with_book = G::SIDE == 11 && start == hnefi::board::START_FEN;
+    let with_book = G::SIDE == 11 && start == hnefi::board::START_FEN && starts.is_empty();
     let book_plies = if with_book { args.book_plies } else { 0 };
     let settings = DatagenSettings {
         rules,
         start,
+        starts,
         nodes: args.nodes,
         defender_nodes: args.defender_nodes,
         balance_nodes: args.balance_nodes.unwrap_or(args.nodes.saturating_mul(4)),
         book_plies,
         random_plies: args
             .random_plies
-            .unwrap_or(if book_plies > 0 { 2 } else { 6 }),
+            .unwrap_or(if book_plies > 0 || args.starts.is_some() {
+                2
+            } else {
+                6
+            }),
         balance: args.balance,
         max_plies: args.max_plies,
         adjudicate_cp: args.adjudicate_cp,

@@ -71,6 +71,10 @@ pub struct DatagenSettings {
     pub rules: Rules,
     /// The start of every game before its opening, a FEN of the rules' board.
     pub start: String,
+    /// Positions to play on instead (FENs of the rules' board): game `g` from `starts[g % N]`
+    /// after `random_plies` random moves, with no opening and no balance check. Such starts are
+    /// chosen, not drawn, like the surrounded kings the attackers must finish (issue 46).
+    pub starts: Vec<String>,
     /// Nodes searched per move.
     pub nodes: u64,
     /// Nodes searched per move by the defenders, when they get more than the attackers: a
@@ -111,6 +115,7 @@ impl Default for DatagenSettings {
         DatagenSettings {
             rules: Rules::default(),
             start: crate::board::START_FEN.to_string(),
+            starts: Vec::new(),
             nodes: 5000,
             defender_nodes: None,
             balance_nodes: 20_000,
@@ -192,6 +197,12 @@ pub enum DatagenError {
     },
     #[error("the start position {fen:?} is not a board of these rules: {why}")]
     Start { fen: String, why: String },
+    /// A chosen start is over, or every random continuation of it tried ended the game.
+    #[error(
+        "game {game}: the start {fen:?} is over, or its random continuations all ended it; \
+         leave it out of --starts or give fewer --random-plies"
+    )]
+    StartOver { game: u64, fen: String },
     #[error(
         "{}: holds game {game}, which is not a game of this run (seed {seed}, games 0..{games}); \
          resume with the settings that wrote it, or write to another file",
@@ -282,10 +293,20 @@ impl DatagenSettings {
             Some(n) => format!("defender nodes {n}; "),
             None => String::new(),
         };
+        let starts = if self.starts.is_empty() {
+            String::new()
+        } else {
+            let text = self.starts.join("\n");
+            format!(
+                "starts {} ({:016x}); ",
+                self.starts.len(),
+                crate::cluster::shard::fnv1a(text.as_bytes())
+            )
+        };
         let settings = format!(
             "games {}; seed {}; nodes {}; {defense}balance nodes {}; book plies {} ({} openings, {:016x}); \
              random plies {}; balance {} cp; max plies {}; adjudicate {} cp for {} plies; \
-             duplicates skipped; hash {} MB; eval {:?}; net {net}; start {}; rules {:?}",
+             duplicates skipped; hash {} MB; eval {:?}; net {net}; {starts}start {}; rules {:?}",
             self.games,
             self.seed,
             self.nodes,
@@ -410,6 +431,48 @@ fn searched<G: Size>(
     )
 }
 
+/// Plays `plies` uniformly random legal moves, fewer if the side to move has none.
+fn random_moves<G: Geometry>(pos: &mut Position<G>, plies: usize, rng: &mut SplitMix64) {
+    let mut list = MoveList::new();
+    for _ in 0..plies {
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        pos.play(list[rng.below(list.len())]);
+    }
+}
+
+/// Game `g`'s chosen start (see [`DatagenSettings::starts`]) and its random moves, tried
+/// again while they end the game.
+fn chosen_start<G: Size>(
+    settings: &DatagenSettings,
+    g: u64,
+    rng: &mut SplitMix64,
+) -> Result<(Position<G>, u32), DatagenError> {
+    let fen = &settings.starts[(g % settings.starts.len() as u64) as usize];
+    let board = Board::<G>::from_fen(fen).map_err(|e| DatagenError::Start {
+        fen: fen.clone(),
+        why: e.to_string(),
+    })?;
+    let tries = if settings.random_plies == 0 {
+        1
+    } else {
+        MAX_START_TRIES
+    };
+    for tries in 1..=tries {
+        let mut pos = Position::new(board, settings.rules);
+        random_moves(&mut pos, settings.random_plies, rng);
+        if pos.outcome().is_none() {
+            return Ok((pos, tries));
+        }
+    }
+    Err(DatagenError::StartOver {
+        game: g,
+        fen: fen.clone(),
+    })
+}
+
 /// Draws starts until one is legal, still going and scored within the band.
 fn pick_start<G: Size>(
     settings: &DatagenSettings,
@@ -418,23 +481,19 @@ fn pick_start<G: Size>(
     rng: &mut SplitMix64,
     engine: &mut Engine<G>,
 ) -> Result<(Position<G>, u32), DatagenError> {
+    if !settings.starts.is_empty() {
+        return chosen_start(settings, g, rng);
+    }
     let start = start_board::<G>(settings)?;
     let no_opening: [Vec<Move<G>>; 1] = [Vec::new()];
     let book = if book.is_empty() { &no_opening } else { book };
-    let mut list = MoveList::new();
     for tries in 1..=MAX_START_TRIES {
         let opening = &book[rng.below(book.len())];
         let mut pos = Position::new(start, settings.rules);
         if opening.iter().any(|&mv| pos.try_play(mv).is_err()) {
             continue;
         }
-        for _ in 0..settings.random_plies {
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            pos.play(list[rng.below(list.len())]);
-        }
+        random_moves(&mut pos, settings.random_plies, rng);
         if pos.outcome().is_some() {
             continue;
         }
@@ -1100,6 +1159,53 @@ mod tests {
         let deeper = play_game(&deep, &book, 1, &mut engine()).unwrap();
         assert_eq!(even.samples[0].board, deeper.samples[0].board);
         assert_ne!(even.text(), deeper.text());
+    }
+
+    /// Chosen starts are played on in turn, past their random moves, whatever their score; a
+    /// run with them names them, and one without keeps its header.
+    #[test]
+    fn chosen_starts_are_played_on_in_turn() {
+        // A sealed ring, the attackers tens of pawns up, and a balanced board.
+        let stuck = "11/1a6aa1/1a7a1/8a1a/1a3aaaaak/4a1dddaa/4a1dda2/4adda3/a3a1a4/5a5/11 a";
+        let s = DatagenSettings {
+            starts: vec![stuck.to_string(), crate::board::START_FEN.to_string()],
+            book_plies: 0,
+            random_plies: 0,
+            ..tiny()
+        };
+        let header = s.header::<Eleven>(&[]).settings;
+        assert!(header.contains("starts 2 ("), "{header}");
+        assert!(!tiny().header::<Eleven>(&[]).settings.contains("starts"));
+        let first = play_game(&s, &[], 0, &mut engine()).unwrap();
+        assert_eq!(first.samples[0].board, Board::from_fen(stuck).unwrap());
+        let second = play_game(&s, &[], 1, &mut engine()).unwrap();
+        assert_eq!(second.samples[0].board, Board::start());
+        let third = play_game(&s, &[], 2, &mut engine()).unwrap();
+        let boards = |game: &SelfPlayGame<Eleven>| -> Vec<Board<Eleven>> {
+            game.samples.iter().map(|sample| sample.board).collect()
+        };
+        assert_eq!(boards(&third), boards(&first));
+        // With random moves the same start gives other games.
+        let random = DatagenSettings {
+            random_plies: 2,
+            ..s.clone()
+        };
+        let a = play_game(&random, &[], 0, &mut engine()).unwrap();
+        let b = play_game(&random, &[], 2, &mut engine()).unwrap();
+        assert_ne!(a.samples[0].board, b.samples[0].board);
+        // A start that is over, or of another board, is refused by name.
+        let over = DatagenSettings {
+            starts: vec!["11/11/11/11/11/5a5/11/11/11/11/k10 a".to_string()],
+            ..s.clone()
+        };
+        let err = play_game(&over, &[], 0, &mut engine()).unwrap_err();
+        assert!(matches!(err, DatagenError::StartOver { .. }), "{err}");
+        let small = DatagenSettings {
+            starts: vec!["7/7/7/3k3/7/7/7 a".to_string()],
+            ..s
+        };
+        let err = play_game(&small, &[], 0, &mut engine()).unwrap_err();
+        assert!(matches!(err, DatagenError::Start { .. }), "{err}");
     }
 
     #[test]
