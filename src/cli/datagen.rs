@@ -27,10 +27,10 @@ pub struct DatagenArgs {
     /// the real games of data/copenhagen.csv, built in].
     #[arg(long, conflicts_with = "starts")]
     pub book: Option<PathBuf>,
-    /// Positions to play on instead of openings: one FEN a line (`#` comments and blank lines
-    /// skipped), game g starting from line g mod N after --random-plies random moves (default
-    /// 2), with no balance check. For playing surrounded kings out deep, as
-    /// positions/stuck-attackers.fen.
+    /// Positions to play on instead of openings, a line each as `hnefi match --openings`
+    /// reads them (a FEN, then any moves from it; `#` comments): game g starts where line g
+    /// mod N ends, after --random-plies random moves (default 2), with no balance check. For
+    /// playing surrounded kings out deep, as positions/stuck-attackers.fen.
     #[arg(long, value_name = "FILE")]
     pub starts: Option<PathBuf>,
     /// Games in the whole run (all shards), numbered 0 to N-1.
@@ -105,34 +105,26 @@ pub enum DatagenCommand {
     },
 }
 
-/// The positions of a `--starts` file, each checked against the board of the rules.
-fn read_starts<G: Size>(path: &std::path::Path) -> Result<Vec<String>, CliError> {
-    let text = read_text(path)?;
-    let mut starts = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Err(e) = hnefi::board::generic::Board::<G>::from_fen(line) {
-            return Err(CliError::Invalid {
-                path: path.to_path_buf(),
-                reason: format!(
-                    "line {}: {e} (one FEN a line, of a {n}x{n} board as the rules)",
-                    i + 1,
-                    n = G::SIDE
-                ),
-            });
-        }
-        starts.push(line.to_string());
+/// The positions of a `--starts` file, read as an openings file is (a position, and any moves
+/// from it, a line) and checked under `rules` as one is: each start is where its line ends.
+fn read_starts<G: Size>(
+    path: &std::path::Path,
+    start: &hnefi::board::generic::Board<G>,
+    rules: hnefi::board::Rules,
+) -> Result<Vec<String>, CliError> {
+    let invalid = |reason: String| CliError::Invalid {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let openings = hnefi::tournament::openings::load_openings(&read_text(path)?, start, rules)
+        .map_err(|e| invalid(e.to_string()))?;
+    if openings.is_empty() {
+        return Err(invalid("no positions in it (one FEN a line)".to_string()));
     }
-    if starts.is_empty() {
-        return Err(CliError::Invalid {
-            path: path.to_path_buf(),
-            reason: "no positions in it (one FEN a line)".to_string(),
-        });
-    }
-    Ok(starts)
+    Ok(openings
+        .iter()
+        .map(|o| hnefi::board::notation::to_fen(o.position(rules).board()))
+        .collect())
 }
 
 fn clock(t: Duration) -> String {
@@ -185,11 +177,11 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
     }
     let (eval, net) = args.eval.load()?;
     let (rules, start) = args.rules.start_board::<G>()?;
-    let start = hnefi::board::notation::to_fen(&start);
     let starts = match &args.starts {
-        Some(path) => read_starts::<G>(path)?,
+        Some(path) => read_starts(path, &start, rules)?,
         None => Vec::new(),
     };
+    let start = hnefi::board::notation::to_fen(&start);
     // Real games' openings exist only for Copenhagen's board and start.
     let with_book = G::SIDE == 11 && start == hnefi::board::START_FEN && starts.is_empty();
     let book_plies = if with_book { args.book_plies } else { 0 };
