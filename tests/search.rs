@@ -3,9 +3,10 @@
 mod common;
 
 use hnefi::board::notation::{parse_fen, parse_record_move};
-use hnefi::board::{Move, MoveList, Position, Preset, Rules, START_FEN};
+use hnefi::board::{Eleven, Move, MoveList, Position, Preset, Rules, START_FEN};
 use hnefi::measure::tactics::{Tactic, parse_epd};
-use hnefi::search::{Engine, Level, Limits, Options};
+use hnefi::search::params::SearchParams;
+use hnefi::search::{Engine, Level, Limits, Options, SearchResult};
 use std::time::Duration;
 
 fn tactics() -> Vec<Tactic> {
@@ -428,4 +429,72 @@ fn a_level_below_full_strength_searches_less() {
     assert!(mid.nodes < full.nodes);
     // The host asked for one line: it hears of one.
     assert!(low.lines.iter().all(|l| l.multipv == 1), "{:?}", low.lines);
+}
+
+/// The stuck position of issue 46 after `f1-g1 i3-j3`: the attackers' ring shuts the
+/// defenders off every corner, and the guard on i1 can take j3 (`i1-i3xj3`) and step back
+/// (`i3-i1`) before the defenders reach the door it left.
+fn guard_can_capture_and_return() -> Position {
+    let fen = "2a5a2/1a7a1/a5a4/4aaka3/3ad1d1a2/2ad3d1aa/2add5d/3a1d2d1d/4a1d1d1a/5a3a1/5a2a2 a";
+    let mut pos = Position::new(parse_fen(fen).unwrap(), Rules::default());
+    for m in ["f1-g1", "i3-j3"] {
+        pos.try_play(parse_record_move(m).unwrap().mv).unwrap();
+    }
+    pos
+}
+
+fn search_with_swing(pos: &Position, swing_cp: i32, depth: u32) -> SearchResult<Eleven> {
+    let params = SearchParams {
+        swing_cp,
+        ..Default::default()
+    };
+    let mut engine = Engine::new(Options {
+        params,
+        ..Options::default()
+    });
+    engine.search(
+        pos,
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+    )
+}
+
+#[test]
+fn a_guard_leaves_its_door_to_capture_when_it_can_shut_it_again() {
+    // The squeeze (a hand-set 5,000 cp) counts only while the defenders reach no door, so
+    // the capture drops the static eval by that much until `i3-i1` shuts the door again.
+    // Pruned on that eval, and with the move back left out of the quiescence search, the
+    // capture waited for depth 7; with `SwingCp` depth 2 finds it.
+    let pos = guard_can_capture_and_return();
+    let capture = parse_record_move("i1-i3").unwrap().mv;
+    let on = search_with_swing(&pos, 2000, 2);
+    assert_eq!(on.best, Some(capture), "{:?}", on.lines);
+    assert!(
+        on.score.0 > 5000,
+        "still winning by the squeeze: {}",
+        on.score
+    );
+    let off = search_with_swing(&pos, 0, 2);
+    assert_ne!(off.best, Some(capture), "{:?}", off.lines);
+}
+
+#[test]
+fn without_a_cliff_in_the_eval_the_swing_changes_nothing_that_matters() {
+    // From the start nobody is 2,000 cp ahead: the search is the same node for node. Around a
+    // lone king, whose ending the search adds to the eval, a few attackers' moves swing, and
+    // the search still finds the same move and score.
+    let start = Position::start(Rules::default()).unwrap();
+    let on = search_with_swing(&start, 2000, 5);
+    let off = search_with_swing(&start, 0, 5);
+    assert_eq!(
+        (on.nodes, on.best, on.score),
+        (off.nodes, off.best, off.score)
+    );
+    let lone = "3aaaaa3/5a5/11/a9a/a9a/aa3k3aa/a9a/a9a/11/5a5/3aaaaa3 a";
+    let lone = Position::new(parse_fen(lone).unwrap(), Rules::default());
+    let on = search_with_swing(&lone, 2000, 5);
+    let off = search_with_swing(&lone, 0, 5);
+    assert_eq!((on.best, on.score), (off.best, off.score));
 }

@@ -74,6 +74,8 @@ const BLOCK: i32 = 1 << 27;
 const CAPTURE: i32 = 1 << 25;
 const KING_THREAT: i32 = 1 << 24;
 const KILLER: i32 = 1 << 22;
+/// A side's last move taken back, where the eval swung (`Searcher::swung`): after blocks.
+pub const MOVE_BACK: i32 = BLOCK - 1;
 
 /// Scores every move of `list` for ordering, best first when sorted descending.
 pub fn score_moves<G: Geometry>(

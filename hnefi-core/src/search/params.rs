@@ -17,6 +17,10 @@
 //!   which the search stops wherever it is. Both are multiples of the share of the clock
 //!   planned for one move.
 //! - corner distance: king moves needed to reach a corner on the current board.
+//! - swing: an attackers' move, made while ahead by more than `swing_cp`, that costs them more
+//!   than that of static eval at once: a cliff of the evaluation (the squeeze switching off as
+//!   a guard leaves its door to capture), which one quiet move may undo. The two nodes after
+//!   it are not pruned on their static eval.
 //! - lone king: the king with no defender soldier left, and the king's room, the squares he
 //!   reaches step by step past no attacker (`eval::endgame`).
 
@@ -92,6 +96,11 @@ pub struct SearchParams {
     /// What a position repeated inside the search is worth to the side the repetition rule
     /// favours (a real third occurrence is a win or loss; a second one only points that way).
     pub repetition_score: i32,
+    /// The swing of the glossary, in cp (0: off, the default). After one, the reply is not cut
+    /// by RFP or null move, and the attackers' next node prunes no quiet move and tries the
+    /// move back first. Off because at 2,000 it cost about 15-20 Elo in even self-play, though
+    /// it finishes the stuck rings of issue 46 at 40,000 nodes a move (docs/strength.md).
+    pub swing_cp: i32,
     /// The lone king's ending, added to the evaluation (`eval::endgame::lone_king`): cp for
     /// the attackers per square of the board outside the king's room, and per move he lacks.
     pub lone_king_room: i32,
@@ -141,6 +150,7 @@ impl Default for SearchParams {
             history_bonus_max: 400,
             sort_after: 4,
             repetition_score: 558,
+            swing_cp: 0,
             lone_king_room: 100,
             lone_king_move: 100,
             lone_king_soldiers: 1,
@@ -165,7 +175,7 @@ pub struct Tunable {
 }
 
 /// Every search parameter that can be set at run time, by name.
-pub const TUNABLES: [Tunable; 31] = [
+pub const TUNABLES: [Tunable; 32] = [
     Tunable {
         name: "AspirationWindow",
         min: 5,
@@ -321,6 +331,12 @@ pub const TUNABLES: [Tunable; 31] = [
         min: 0,
         max: 1000,
         field: |p| &mut p.lone_king_move,
+    },
+    Tunable {
+        name: "SwingCp",
+        min: 0,
+        max: 40_000,
+        field: |p| &mut p.swing_cp,
     },
     Tunable {
         name: "LoneKingSoldiers",

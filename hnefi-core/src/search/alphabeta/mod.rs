@@ -38,6 +38,17 @@ enum Step<G: Size> {
     Child { captured: Bitboard<G>, quiet: u16 },
 }
 
+/// Which of the last two moves into a node was a swing: see [`Searcher::swung`].
+#[derive(Clone, Copy)]
+struct Swing {
+    /// The attackers' move into the defenders' node: the defenders' gain may be undone at
+    /// once, so it does not cut the node (reverse futility and null move pruning).
+    theirs: bool,
+    /// The attackers' own move before: their loss may be undone at once, so the node prunes
+    /// no quiet move (futility and late move pruning), and the move back is tried first.
+    ours: bool,
+}
+
 pub struct Searcher<'a, G: Size> {
     params: SearchParams,
     shared: Shared<'a, G>,
@@ -55,6 +66,11 @@ pub struct Searcher<'a, G: Size> {
     threads: usize,
     /// Under the NNUE evaluation, the accumulator of the node at each ply of the path.
     accumulators: Vec<Accumulator>,
+    /// The static eval of the node at each ply of the path, for [`Searcher::swung`].
+    evals: Vec<Score>,
+    /// The move into the node at each ply of the path (`None` at the root and after a null
+    /// move), for the move back of [`Searcher::swung`] nodes.
+    moves: Vec<Option<Move<G>>>,
     /// The nodes after which thread 0 stops the search: the host's limit, lowered to the
     /// level's budget once the search is deep enough for it.
     node_limit: Option<u64>,
@@ -75,6 +91,9 @@ impl<'a, G: Size> Searcher<'a, G> {
         };
         Searcher {
             accumulators,
+            evals: vec![Score::ZERO; MAX_PLY + 1],
+            moves: vec![None; MAX_PLY + 1],
+
             shared,
             params,
             rulebook: *pos.rulebook(),
@@ -129,6 +148,38 @@ impl<'a, G: Size> Searcher<'a, G> {
         Score((fitted.0 + lone).clamp(-MAX_EVAL, MAX_EVAL))
     }
 
+    /// Records `eval`, the static eval of the node `ply` plies from the root (`side` to move),
+    /// and says which of the last two moves was a swing (`SwingCp`, the glossary of
+    /// [`crate::search::params`]): an attackers' move off a cliff of the evaluation, as a guard
+    /// that leaves its door to capture loses the squeeze. One quiet move may undo it, so the
+    /// static eval is no reason to prune around it.
+    #[inline]
+    fn swung(&mut self, ply: u32, eval: Score, side: Side) -> Swing {
+        let p = ply as usize;
+        self.evals[p] = eval;
+        // The move from the node at ply k to k + 1 cost its mover `evals[k] + evals[k + 1]`.
+        // Only the attackers' moves while ahead by more than the swing count: the ring opened
+        // for a step and shut again (issue 46), not every blunder.
+        let swing = self.params.swing_cp;
+        let fell = |k: usize| {
+            swing > 0 && self.evals[k].0 > swing && self.evals[k].0 + self.evals[k + 1].0 > swing
+        };
+        Swing {
+            theirs: side == Side::Defenders && p >= 1 && fell(p - 1),
+            ours: side == Side::Attackers && p >= 2 && fell(p - 2),
+        }
+    }
+
+    /// The side to move's own last move taken back, at the node `ply` plies from the root: the
+    /// quickest way back up a cliff it stepped off ([`Swing::ours`]), as a guard returns to its
+    /// door after a capture.
+    #[inline]
+    fn move_back(&self, ply: u32) -> Option<Move<G>> {
+        let p = ply as usize;
+        let mv = self.moves[p.checked_sub(1)?]?;
+        Some(Move::new(mv.to(), mv.from()))
+    }
+
     /// The one step from the node `b`, `ply` plies from the root and `quiet` plies after the
     /// last capture, by `mv`, played on `child`, a copy of `b` (in place, as a board is large
     /// and the search steps for every move it tries). A move the repetition rule forbids is
@@ -170,6 +221,8 @@ impl<'a, G: Size> Searcher<'a, G> {
     ) -> u16 {
         self.enter_accumulator(b, child, step, ply);
         self.path.enter(child);
+        self.moves[ply as usize + 1] = step.map(|(mv, _)| mv);
+
         match step {
             Some((_, captured)) if captured.any() => 0,
             _ => quiet.saturating_add(1),

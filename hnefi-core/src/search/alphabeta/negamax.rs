@@ -6,7 +6,7 @@ use super::{Searcher, Step};
 use crate::board::generic::{Bitboard, Board, MoveList};
 use crate::board::{MAX_MOVES, Side};
 use crate::search::eval;
-use crate::search::ordering::{Tactics, pick, score_moves, sort_rest};
+use crate::search::ordering::{MOVE_BACK, Tactics, pick, score_moves, sort_rest};
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
 use crate::search::size::Size;
@@ -96,9 +96,11 @@ impl<G: Size> Searcher<'_, G> {
             return self.no_moves_score(side, ply);
         }
         let eval = tt.map_or_else(|| self.evaluate(b, ply), |e| e.eval);
+        let swung = self.swung(ply, eval, side);
 
         let may_prune = !pv_node
             && !threat
+            && !swung.theirs
             && !beta.is_decisive()
             && ((depth <= self.params.rfp_max_depth
                 && eval.0 - self.params.rfp_margin * depth >= beta.0)
@@ -145,6 +147,7 @@ impl<G: Size> Searcher<'_, G> {
         // taken, which the static eval misses.
         let prune_quiets = !pv_node
             && !threat
+            && !swung.ours
             && !beta.is_decisive()
             && (depth <= self.params.lmp_max_depth || depth <= self.params.futility_max_depth)
             && !self.danger(b);
@@ -182,6 +185,12 @@ impl<G: Size> Searcher<'_, G> {
                     hist,
                     &mut scores[i..],
                 );
+                if swung.ours
+                    && let Some(back) = self.move_back(ply)
+                    && let Some(j) = list[i..].iter().position(|&m| m == back)
+                {
+                    scores[i + j] = scores[i + j].max(MOVE_BACK);
+                }
                 if i == list.len() {
                     break;
                 }

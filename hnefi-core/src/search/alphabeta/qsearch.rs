@@ -48,6 +48,7 @@ impl<G: Size> Searcher<'_, G> {
             return Score::loss_in(ply + 2);
         }
         let eval = self.evaluate(b, ply);
+        let swung = self.swung(ply, eval, side);
         if p >= MAX_PLY - 2 || qply >= self.params.qsearch_max_ply as u32 {
             return eval;
         }
@@ -86,6 +87,15 @@ impl<G: Size> Searcher<'_, G> {
             for to in reach & wanted & !targets {
                 list.push(Move::new(king, to));
             }
+        }
+        // A capture that stepped off a cliff of the evaluation is judged with the way back.
+        if swung.ours
+            && let Some(back) = self.move_back(ply)
+            && !targets.contains(back.to())
+            && b.check_move_under(back, &self.rulebook).is_ok()
+            && !list.contains(&back)
+        {
+            list.push(back);
         }
         let mut scores: ArrayVec<i32, MAX_MOVES> = std::iter::repeat_n(0, list.len()).collect();
         let hist = self.heuristics.history(side);
