@@ -93,7 +93,6 @@ impl<'a, G: Size> Searcher<'a, G> {
             accumulators,
             evals: vec![Score::ZERO; MAX_PLY + 1],
             moves: vec![None; MAX_PLY + 1],
-
             shared,
             params,
             rulebook: *pos.rulebook(),
@@ -222,7 +221,6 @@ impl<'a, G: Size> Searcher<'a, G> {
         self.enter_accumulator(b, child, step, ply);
         self.path.enter(child);
         self.moves[ply as usize + 1] = step.map(|(mv, _)| mv);
-
         match step {
             Some((_, captured)) if captured.any() => 0,
             _ => quiet.saturating_add(1),
