@@ -97,8 +97,8 @@ pub struct SearchParams {
     /// favours (a real third occurrence is a win or loss; a second one only points that way).
     pub repetition_score: i32,
     /// The swing of the glossary, in cp (0: off, the default). After one, the reply is not cut
-    /// by RFP or null move, and the attackers' next node prunes no quiet move and tries the
-    /// move back first. Off because at 2,000 it cost about 15-20 Elo in even self-play, though
+    /// by RFP or null move, and at the attackers' next node the move back is tried first and
+    /// never pruned. Off because at 2,000 it cost about 15-20 Elo in even self-play, though
     /// it finishes the stuck rings of issue 46 at 40,000 nodes a move (docs/strength.md).
     pub swing_cp: i32,
     /// The lone king's ending, added to the evaluation (`eval::endgame::lone_king`): cp for

@@ -44,8 +44,8 @@ struct Swing {
     /// The attackers' move into the defenders' node: the defenders' gain may be undone at
     /// once, so it does not cut the node (reverse futility and null move pruning).
     theirs: bool,
-    /// The attackers' own move before: their loss may be undone at once, so the node prunes
-    /// no quiet move (futility and late move pruning), and the move back is tried first.
+    /// The attackers' own move before: their loss may be undone at once, so the move back is
+    /// tried first and never pruned (futility and late move pruning).
     ours: bool,
 }
 

@@ -147,13 +147,19 @@ impl<G: Size> Searcher<'_, G> {
         // taken, which the static eval misses.
         let prune_quiets = !pv_node
             && !threat
-            && !swung.ours
             && !beta.is_decisive()
             && (depth <= self.params.lmp_max_depth || depth <= self.params.futility_max_depth)
             && !self.danger(b);
         let late_moves = self.params.lmp_base + self.params.lmp_per_depth_squared * depth * depth;
         let futile = depth <= self.params.futility_max_depth
             && eval.0 + self.params.futility_margin * depth <= alpha.0;
+        // After the attackers' own swing, only the move back up the cliff is kept from pruning:
+        // sparing every quiet move there costs the depth that finds the way back.
+        let back = if swung.ours {
+            self.move_back(ply)
+        } else {
+            None
+        };
         let original_alpha = alpha;
         let mut best = -Score::INFINITE;
         let mut best_move = None;
@@ -185,8 +191,7 @@ impl<G: Size> Searcher<'_, G> {
                     hist,
                     &mut scores[i..],
                 );
-                if swung.ours
-                    && let Some(back) = self.move_back(ply)
+                if let Some(back) = back
                     && let Some(j) = list[i..].iter().position(|&m| m == back)
                 {
                     scores[i + j] = scores[i + j].max(MOVE_BACK);
@@ -210,6 +215,7 @@ impl<G: Size> Searcher<'_, G> {
                 && searched > 0
                 && !(best.is_decisive() && best.0 < 0)
                 && Some(mv) != tt_move
+                && Some(mv) != back
                 && ((depth <= self.params.lmp_max_depth && searched as i32 >= late_moves) || futile)
                 && !tactics.is_noisy(b, mv)
             {
