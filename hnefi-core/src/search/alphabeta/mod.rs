@@ -21,7 +21,7 @@ use super::threads::Shared;
 use crate::board::generic::{Bitboard, Board, Move, Position, Rulebook};
 use crate::board::rulebook::{Favours, HistoryVerdict};
 use crate::board::square::Direction;
-use crate::board::{History, Piece, Side};
+use crate::board::{Geometry, History, Piece, Side};
 use crate::search::size::Size;
 use heuristics::Heuristics;
 use path::Path;
@@ -271,36 +271,7 @@ impl<'a, G: Size> Searcher<'a, G> {
 
     /// Whether attackers might capture the king with their next move: a cheap over-estimate.
     fn king_capturable(&self, b: &Board<G>) -> bool {
-        self.king_open_sides(b) <= 1
-    }
-
-    /// Whether attackers might capture the king within two of their moves.
-    fn king_in_net(&self, b: &Board<G>) -> bool {
-        self.king_open_sides(b) <= 2
-    }
-
-    /// The squares beside the king the attackers still have to take to capture him (5 when
-    /// he cannot be captured where he stands). A king captured like a man needs the two
-    /// squares on either side of him on one line, the line with fewer still to take.
-    fn king_open_sides(&self, b: &Board<G>) -> u32 {
-        if let Some(needed) = b.king_capture_squares(&self.rulebook) {
-            return (needed & !b.attackers()).count();
-        }
-        if !b.king_captured_like_a_man(&self.rulebook) {
-            return 5;
-        }
-        let hostile = b.attackers()
-            | self
-                .rulebook
-                .terrain()
-                .hostile_to(Piece::King, b.occupied());
-        let king = b.king();
-        [Direction::North, Direction::East]
-            .into_iter()
-            .filter_map(|d| Some([king.step(d)?, king.step(d.opposite())?]))
-            .map(|pair| pair.iter().filter(|&&sq| !hostile.contains(sq)).count() as u32)
-            .min()
-            .unwrap_or(5)
+        king_open_sides(b, &self.rulebook) <= 1
     }
 
     /// The search's own reading of a position that repeats one on its path without ending the
@@ -363,5 +334,84 @@ impl<'a, G: Size> Searcher<'a, G> {
             self.aborted = true;
         }
         self.aborted
+    }
+}
+
+/// The squares beside the king the attackers still have to take to capture him (5 when he
+/// cannot be captured where he stands). A king captured like a man needs the two squares on
+/// either side of him on one line, the line with fewer still to take.
+fn king_open_sides<G: Geometry>(b: &Board<G>, rulebook: &Rulebook<G>) -> u32 {
+    if let Some(needed) = b.king_capture_squares(rulebook) {
+        return (needed & !b.attackers()).count();
+    }
+    if !b.king_captured_like_a_man(rulebook) {
+        return 5;
+    }
+    let hostile = b.attackers() | rulebook.terrain().hostile_to(Piece::King, b.occupied());
+    let king = b.king();
+    [Direction::North, Direction::East]
+        .into_iter()
+        .filter_map(|d| Some([king.step(d)?, king.step(d.opposite())?]))
+        .map(|pair| pair.iter().filter(|&&sq| !hostile.contains(sq)).count() as u32)
+        .min()
+        .unwrap_or(5)
+}
+
+/// Where an attacker may land on the way to taking the king within two moves, while attackers
+/// hold all but two of his sides (the king in the net): the open sides, and the empty squares
+/// that see one. Empty when he is not in the net. Only these of the attackers' quiet moves are
+/// kept from pruning for the king's sake: a ring that held the king so for a hundred plies made
+/// every attackers' node there search all its moves, two plies shallower (issue 46).
+fn net_squares<G: Geometry>(b: &Board<G>, rulebook: &Rulebook<G>) -> Bitboard<G> {
+    if king_open_sides(b, rulebook) > 2 {
+        return Bitboard::EMPTY;
+    }
+    let open = b
+        .king_capture_squares(rulebook)
+        .unwrap_or_else(|| Bitboard::from_square(b.king()).neighbours())
+        & !b.occupied();
+    let mut squares = open;
+    open.for_each_square(|s| squares |= Bitboard::rook_targets(s, b.occupied()));
+    squares
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_fen;
+    use crate::board::square::Square;
+
+    fn net(fen: &str) -> Bitboard<crate::board::Eleven> {
+        net_squares(&parse_fen(fen).unwrap(), &Rulebook::default())
+    }
+
+    fn squares(names: &[&str]) -> Bitboard<crate::board::Eleven> {
+        names
+            .iter()
+            .fold(Bitboard::EMPTY, |b, s| b.with(Square::parse(s).unwrap()))
+    }
+
+    #[test]
+    fn the_net_is_the_kings_open_sides_and_the_squares_that_see_them() {
+        // Attackers on b8, d8 and c9: c7 is the last side, seen from h7's rank up to g7 and
+        // down the c file.
+        let one_open = "11/11/2a8/1aka7/7a3/11/11/11/11/11/6d4 a";
+        let seen = squares(&[
+            "c7", "a7", "b7", "d7", "e7", "f7", "g7", "c6", "c5", "c4", "c3", "c2", "c1",
+        ]);
+        assert_eq!(net(one_open), seen);
+        // Two sides open is still the net: both sides and their lines count.
+        let two_open = "11/11/11/1aka7/7a3/11/11/11/11/11/6d4 a";
+        let both = net(two_open);
+        assert!(both.contains(Square::parse("c7").unwrap()));
+        assert!(both.contains(Square::parse("c11").unwrap()));
+        assert!(both.contains(Square::parse("k9").unwrap()));
+        assert!(!both.contains(Square::parse("e5").unwrap()));
+        // Three sides open: not in the net, nothing kept for his sake.
+        let three_open = "11/11/11/1ak8/7a3/11/11/11/11/11/6d4 a";
+        assert_eq!(net(three_open), Bitboard::EMPTY);
+        // A defender on the last side must be taken first, and captures are never pruned.
+        let guarded = "11/11/2a8/1aka7/2d4a3/11/11/11/11/11/6d4 a";
+        assert_eq!(net(guarded), Bitboard::EMPTY);
     }
 }

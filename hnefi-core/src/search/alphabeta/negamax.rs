@@ -2,7 +2,7 @@
 //! the table, reverse futility and null move pruning, then the moves in order with late move
 //! reductions.
 
-use super::{Searcher, Step};
+use super::{Searcher, Step, net_squares};
 use crate::board::generic::{Bitboard, Board, MoveList};
 use crate::board::{MAX_MOVES, Side};
 use crate::search::eval;
@@ -143,8 +143,8 @@ impl<G: Size> Searcher<'_, G> {
         };
         // Late move pruning and futility pruning: far from the principal variation and near the
         // horizon, the quiet moves late in the order, and those the static eval says cannot
-        // reach alpha, are not searched. Never while the king threatens to get out or to be
-        // taken, which the static eval misses.
+        // reach alpha, are not searched. Never while the king threatens to get out, which the
+        // static eval misses; with the king in the net, never the moves that may take him.
         let prune_quiets = !pv_node
             && !threat
             && !beta.is_decisive()
@@ -159,6 +159,11 @@ impl<G: Size> Searcher<'_, G> {
             self.move_back(ply)
         } else {
             None
+        };
+        let net = if prune_quiets && side == Side::Attackers {
+            net_squares(b, &self.rulebook)
+        } else {
+            Bitboard::EMPTY
         };
         let original_alpha = alpha;
         let mut best = -Score::INFINITE;
@@ -218,6 +223,7 @@ impl<G: Size> Searcher<'_, G> {
                 && Some(mv) != back
                 && ((depth <= self.params.lmp_max_depth && searched as i32 >= late_moves) || futile)
                 && !tactics.is_noisy(b, mv)
+                && !net.contains(mv.to())
             {
                 continue;
             }
@@ -319,17 +325,16 @@ impl<G: Size> Searcher<'_, G> {
     }
 
     /// Threats the static eval cannot see: a king on or next to the edge may build a fort
-    /// with his next move, a king two moves from a corner may make a double threat, and a
-    /// king with attackers on all but two of his sides may be taken in two moves, which
-    /// a position the eval already calls won would otherwise never look for. Worked out
-    /// only where pruning would otherwise happen.
+    /// with his next move, and a king two moves from a corner may make a double threat,
+    /// which a position the eval already calls won would otherwise never look for. Worked
+    /// out only where pruning would otherwise happen. (The king in the net has
+    /// [`net_squares`].)
     fn danger(&self, b: &Board<G>) -> bool {
         b.side_to_move() == Side::Attackers
             && ((self.rulebook.rules().exit_fort
                 && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
                     & Bitboard::EDGE)
                     .any())
-                || eval::escape_distance(b, &self.rulebook) <= 2
-                || self.king_in_net(b))
+                || eval::escape_distance(b, &self.rulebook) <= 2)
     }
 }
