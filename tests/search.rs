@@ -448,6 +448,10 @@ fn search_with_swing(pos: &Position, swing_cp: i32, depth: u32) -> SearchResult<
         swing_cp,
         ..Default::default()
     };
+    search_with_params(pos, params, depth)
+}
+
+fn search_with_params(pos: &Position, params: SearchParams, depth: u32) -> SearchResult<Eleven> {
     let mut engine = Engine::new(Options {
         params,
         ..Options::default()
@@ -497,4 +501,50 @@ fn without_a_cliff_in_the_eval_the_swing_changes_nothing_that_matters() {
     let on = search_with_swing(&lone, 2000, 5);
     let off = search_with_swing(&lone, 0, 5);
     assert_eq!((on.best, on.score), (off.best, off.score));
+}
+
+#[test]
+fn a_move_that_beat_the_first_in_an_unfinished_iteration_is_played() {
+    // Stopped by its node limit part-way through an iteration, the search plays the move
+    // that beat the last iteration's best in it, and reports that move's line last. Before,
+    // the unfinished iteration was thrown away: at a fixed time a move, up to half the time.
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/stuck-attackers.fen");
+    let text = std::fs::read_to_string(path).expect("positions/stuck-attackers.fen");
+    let mut changed = 0;
+    for fen in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let pos = Position::new(parse_fen(fen).unwrap(), Rules::default());
+        let limited = Engine::new(Options::default()).search(
+            &pos,
+            Limits {
+                nodes: Some(6000),
+                ..Limits::default()
+            },
+        );
+        let last = limited.lines.last().expect("a line");
+        assert_eq!(limited.best, last.pv.first().copied(), "{fen}: {last:?}");
+        assert_eq!(limited.score, last.score, "{fen}");
+        // The iterations before the last one, searched alone, are the same tree: when the
+        // last line is not what its own depth searched alone gives, that iteration was
+        // unfinished, and the move it played is new when the depth before chose another.
+        let to = |depth: u32| {
+            Engine::new(Options::default()).search(
+                &pos,
+                Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                },
+            )
+        };
+        let whole = to(limited.depth);
+        if (whole.best, whole.score) != (limited.best, limited.score)
+            && to(limited.depth - 1).best != limited.best
+        {
+            changed += 1;
+        }
+    }
+    assert!(changed > 0, "no unfinished iteration changed the move");
 }

@@ -44,6 +44,7 @@ impl<G: Size> Searcher<'_, G> {
                 let ahead = self.shared.main_depth.load(Ordering::Relaxed) as i32 + 1;
                 depth = depth.max(ahead.min(max_depth));
             }
+            self.root_best = None;
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let prev = root_moves[pv_index].score;
@@ -81,6 +82,18 @@ impl<G: Size> Searcher<'_, G> {
                 }
             }
             if self.stopped() {
+                // A move that beat the first one in the unfinished iteration is the better
+                // move: at a fixed time a move that iteration is up to half the time spent.
+                if multipv == 1
+                    && let Some(rb) = self.root_best.take()
+                    && completed.first().is_none_or(|c| c.mv != rb.mv)
+                {
+                    if self.id == 0 {
+                        report(self.info(depth as u32, 1, &rb));
+                    }
+                    completed.retain(|rm| rm.mv != rb.mv);
+                    completed.insert(0, rb);
+                }
                 break;
             }
             // A later line may have scored above an earlier one: report them best first.

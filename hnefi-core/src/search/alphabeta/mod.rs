@@ -74,6 +74,9 @@ pub struct Searcher<'a, G: Size> {
     /// The nodes after which thread 0 stops the search: the host's limit, lowered to the
     /// level's budget once the search is deep enough for it.
     node_limit: Option<u64>,
+    /// The root move with the highest score proven in the iteration under way (an exact score
+    /// or a fail-high bound), for a search stopped before the iteration ends.
+    root_best: Option<RootMove<G>>,
 }
 
 impl<'a, G: Size> Searcher<'a, G> {
@@ -107,6 +110,7 @@ impl<'a, G: Size> Searcher<'a, G> {
             aborted: false,
             threads,
             node_limit,
+            root_best: None,
         }
     }
 

@@ -80,6 +80,14 @@ impl<G: Size> Searcher<'_, G> {
             } else {
                 rm.score = -Score::INFINITE;
             }
+            if score > alpha
+                && self
+                    .root_best
+                    .as_ref()
+                    .is_none_or(|b| score > b.score || b.mv == mv)
+            {
+                self.root_best = Some(rm.clone());
+            }
             if score > best {
                 best = score;
             }
