@@ -448,10 +448,6 @@ fn search_with_swing(pos: &Position, swing_cp: i32, depth: u32) -> SearchResult<
         swing_cp,
         ..Default::default()
     };
-    search_with_params(pos, params, depth)
-}
-
-fn search_with_params(pos: &Position, params: SearchParams, depth: u32) -> SearchResult<Eleven> {
     let mut engine = Engine::new(Options {
         params,
         ..Options::default()
@@ -482,6 +478,22 @@ fn a_guard_leaves_its_door_to_capture_when_it_can_shut_it_again() {
     );
     let off = search_with_swing(&pos, 0, 2);
     assert_ne!(off.best, Some(capture), "{:?}", off.lines);
+}
+
+#[test]
+fn the_swing_leaves_the_defenders_search_as_it_was() {
+    // The stuck ring of issue 46 with the defenders to move: the attackers' swings are in
+    // their tree, but only the attackers' own searches look past them.
+    let fen = "2a5a2/1a7a1/a5a4/4aaka3/3ad1d1a2/2ad3d1aa/2add5d/3a1d2d1d/4a1d1d1a/5a3a1/5a2a2 a";
+    let mut pos = Position::new(parse_fen(fen).unwrap(), Rules::default());
+    pos.try_play(parse_record_move("f1-g1").unwrap().mv)
+        .unwrap();
+    let on = search_with_swing(&pos, 2000, 6);
+    let off = search_with_swing(&pos, 0, 6);
+    assert_eq!(
+        (on.nodes, on.best, on.score),
+        (off.nodes, off.best, off.score)
+    );
 }
 
 #[test]

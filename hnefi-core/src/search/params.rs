@@ -17,10 +17,11 @@
 //!   which the search stops wherever it is. Both are multiples of the share of the clock
 //!   planned for one move.
 //! - corner distance: king moves needed to reach a corner on the current board.
-//! - swing: an attackers' move, made while ahead by more than `swing_cp`, that costs them more
-//!   than that of static eval at once: a cliff of the evaluation (the squeeze switching off as
-//!   a guard leaves its door to capture), which one quiet move may undo. The two nodes after
-//!   it are not pruned on their static eval.
+//! - swing: an attackers' move that opens a shut ring (the defenders reached no door before it
+//!   and reach one after), made while ahead by more than `swing_cp` and costing them more than
+//!   that of static eval at once: the squeeze switching off as a guard leaves its door to
+//!   capture, which one quiet move may undo. The two nodes after it are not pruned on their
+//!   static eval.
 //! - lone king: the king with no defender soldier left, and the king's room, the squares he
 //!   reaches step by step past no attacker (`eval::endgame`).
 
@@ -96,10 +97,10 @@ pub struct SearchParams {
     /// What a position repeated inside the search is worth to the side the repetition rule
     /// favours (a real third occurrence is a win or loss; a second one only points that way).
     pub repetition_score: i32,
-    /// The swing of the glossary, in cp (0: off, the default). After one, the reply is not cut
-    /// by RFP or null move, and at the attackers' next node the move back is tried first and
-    /// never pruned. Off because at 2,000 it cost about 15-20 Elo in even self-play, though
-    /// it finishes the stuck rings of issue 46 at 40,000 nodes a move (docs/strength.md).
+    /// The swing of the glossary, in cp (0: off). After one, the reply is not cut by RFP or
+    /// null move, and at the attackers' next node the move back is tried first and never
+    /// pruned. Only the attackers' own searches look for swings: in the defenders' it cost
+    /// them games (docs/strength.md, issue 46).
     pub swing_cp: i32,
     /// The lone king's ending, added to the evaluation (`eval::endgame::lone_king`): cp for
     /// the attackers per square of the board outside the king's room, and per move he lacks.
@@ -150,7 +151,7 @@ impl Default for SearchParams {
             history_bonus_max: 400,
             sort_after: 4,
             repetition_score: 558,
-            swing_cp: 0,
+            swing_cp: 2000,
             lone_king_room: 100,
             lone_king_move: 100,
             lone_king_soldiers: 1,

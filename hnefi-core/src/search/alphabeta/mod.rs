@@ -13,6 +13,7 @@ mod root;
 pub use root::RootMove;
 
 use super::eval::endgame::lone_king;
+use super::eval::features::doors;
 use super::eval::{MAX_EVAL, evaluate};
 use super::nnue::Accumulator;
 use super::params::{MAX_PLY, SearchParams};
@@ -66,6 +67,11 @@ pub struct Searcher<'a, G: Size> {
     threads: usize,
     /// Under the NNUE evaluation, the accumulator of the node at each ply of the path.
     accumulators: Vec<Accumulator>,
+    /// At each ply of the path, for [`Searcher::swung`]: whether the attackers to move there
+    /// were ahead by the swing with the defenders shut in, and whether the move into the
+    /// defenders' node there opened the ring.
+    shut: Vec<bool>,
+    opened: Vec<bool>,
     /// The static eval of the node at each ply of the path, for [`Searcher::swung`].
     evals: Vec<Score>,
     /// The move into the node at each ply of the path (`None` at the root and after a null
@@ -77,6 +83,9 @@ pub struct Searcher<'a, G: Size> {
     /// The root move with the highest score proven in the iteration under way (an exact score
     /// or a fail-high bound), for a search stopped before the iteration ends.
     root_best: Option<RootMove<G>>,
+    /// `swing_cp` where the attackers are to move at the root, else 0: the defenders' search
+    /// is left as it was.
+    swing_cp: i32,
 }
 
 impl<'a, G: Size> Searcher<'a, G> {
@@ -92,9 +101,16 @@ impl<'a, G: Size> Searcher<'a, G> {
             Some(net) => vec![Accumulator::refresh(net, pos.board()); MAX_PLY],
             None => Vec::new(),
         };
+        let swing_cp = if pos.side_to_move() == Side::Attackers {
+            params.swing_cp
+        } else {
+            0
+        };
         Searcher {
             accumulators,
             evals: vec![Score::ZERO; MAX_PLY + 1],
+            shut: vec![false; MAX_PLY + 1],
+            opened: vec![false; MAX_PLY + 1],
             moves: vec![None; MAX_PLY + 1],
             shared,
             params,
@@ -111,6 +127,7 @@ impl<'a, G: Size> Searcher<'a, G> {
             threads,
             node_limit,
             root_best: None,
+            swing_cp,
         }
     }
 
@@ -157,19 +174,38 @@ impl<'a, G: Size> Searcher<'a, G> {
     /// that leaves its door to capture loses the squeeze. One quiet move may undo it, so the
     /// static eval is no reason to prune around it.
     #[inline]
-    fn swung(&mut self, ply: u32, eval: Score, side: Side) -> Swing {
+    fn swung(&mut self, ply: u32, b: &Board<G>, eval: Score, side: Side) -> Swing {
         let p = ply as usize;
         self.evals[p] = eval;
+        let swing = self.swing_cp;
+        if swing <= 0 {
+            return Swing {
+                theirs: false,
+                ours: false,
+            };
+        }
         // The move from the node at ply k to k + 1 cost its mover `evals[k] + evals[k + 1]`.
-        // Only the attackers' moves while ahead by more than the swing count: the ring opened
-        // for a step and shut again (issue 46), not every blunder.
-        let swing = self.params.swing_cp;
-        let fell = |k: usize| {
-            swing > 0 && self.evals[k].0 > swing && self.evals[k].0 + self.evals[k + 1].0 > swing
-        };
-        Swing {
-            theirs: side == Side::Defenders && p >= 1 && fell(p - 1),
-            ours: side == Side::Attackers && p >= 2 && fell(p - 2),
+        // Only the attackers' moves while ahead by more than the swing count, and only those
+        // that opened a shut ring: the guard's step off its door (issue 46), not every blunder.
+        let fell =
+            |k: usize| self.evals[k].0 > swing && self.evals[k].0 + self.evals[k + 1].0 > swing;
+        match side {
+            Side::Attackers => {
+                self.shut[p] = eval.0 > swing && shut_in(b, &self.rulebook);
+                Swing {
+                    theirs: false,
+                    ours: p >= 1 && self.opened[p - 1],
+                }
+            }
+            Side::Defenders => {
+                let theirs =
+                    p >= 1 && fell(p - 1) && self.shut[p - 1] && !shut_in(b, &self.rulebook);
+                self.opened[p] = theirs;
+                Swing {
+                    theirs,
+                    ours: false,
+                }
+            }
         }
     }
 
@@ -361,6 +397,14 @@ fn king_open_sides<G: Geometry>(b: &Board<G>, rulebook: &Rulebook<G>) -> u32 {
         .unwrap_or(5)
 }
 
+/// Whether the defenders, stepping past any square but the attackers', reach no door: the
+/// ring is shut, and the hand evaluation's squeeze counts.
+fn shut_in<G: Geometry>(b: &Board<G>, rulebook: &Rulebook<G>) -> bool {
+    let doors = doors(rulebook.terrain().escape);
+    !b.pieces(Side::Defenders)
+        .flood_reaches(!b.attackers(), doors)
+}
+
 /// Where an attacker may land on the way to taking the king within two moves, while attackers
 /// hold all but two of his sides (the king in the net): the open sides, and the empty squares
 /// that see one. Empty when he is not in the net. Only these of the attackers' quiet moves are
@@ -393,6 +437,17 @@ mod tests {
         names
             .iter()
             .fold(Bitboard::EMPTY, |b, s| b.with(Square::parse(s).unwrap()))
+    }
+
+    #[test]
+    fn the_defenders_are_shut_in_while_they_reach_no_door() {
+        let shut = |fen: &str| shut_in(&parse_fen(fen).unwrap(), &Rulebook::default());
+        // Eight attackers on the corners' doors.
+        assert!(shut("1a7a1/a9a/11/11/11/5k5/11/11/11/a9a/1a7a1 a"));
+        // One door open: the king walks to it.
+        assert!(!shut("1a7a1/a9a/11/11/11/5k5/11/11/11/a10/1a7a1 a"));
+        // The door open, but the king and his soldier walled in on e6-g6 by attackers.
+        assert!(shut("1a7a1/a9a/11/11/4aa5/3akda4/4aa5/11/11/a10/1a7a1 a"));
     }
 
     #[test]

@@ -96,7 +96,7 @@ impl<G: Size> Searcher<'_, G> {
             return self.no_moves_score(side, ply);
         }
         let eval = tt.map_or_else(|| self.evaluate(b, ply), |e| e.eval);
-        let swung = self.swung(ply, eval, side);
+        let swung = self.swung(ply, b, eval, side);
 
         let may_prune = !pv_node
             && !threat

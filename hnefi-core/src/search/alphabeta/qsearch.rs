@@ -48,7 +48,7 @@ impl<G: Size> Searcher<'_, G> {
             return Score::loss_in(ply + 2);
         }
         let eval = self.evaluate(b, ply);
-        let swung = self.swung(ply, eval, side);
+        let swung = self.swung(ply, b, eval, side);
         if p >= MAX_PLY - 2 || qply >= self.params.qsearch_max_ply as u32 {
             return eval;
         }

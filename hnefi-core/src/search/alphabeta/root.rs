@@ -29,7 +29,7 @@ impl<G: Size> Searcher<'_, G> {
         self.count_node();
         let quiet = self.path.quiet_at_root();
         let eval = self.evaluate(board, 0);
-        self.swung(0, eval, board.side_to_move());
+        self.swung(0, board, eval, board.side_to_move());
         let mut best = -Score::INFINITE;
         // Odd helper threads take the root moves after the first in reverse order: the two
         // threads then meet in the middle, each finding the other's results in the table.

@@ -565,6 +565,12 @@ fn hanging<G: Geometry>(
     victims.count().min(3) as i32
 }
 
+/// The doors of `escape`: the squares beside the escape squares, the last step of every
+/// escape. While the defenders reach none of them, the squeeze counts.
+pub fn doors<G: Geometry>(escape: Bitboard<G>) -> Bitboard<G> {
+    escape.neighbours() & !escape
+}
+
 /// The phase: soldiers left, capped, so that the weights blend from the opening's (all
 /// [`PHASE_PIECES`] on the board) to the ending's (none).
 #[inline]
@@ -656,7 +662,7 @@ fn extract_on<G: Geometry, const CLASSIC: bool>(
     } else {
         terrain.escape
     };
-    let doors = escape.neighbours() & !escape;
+    let doors = doors(escape);
     if (region & doors).is_empty() || (defenders.is_empty() && routes.distance >= 3) {
         let squares = G::SQUARES as i32;
         sink.add(SQUEEZE.start, squares - region.count() as i32);
