@@ -6,6 +6,7 @@ use hnefi::board::notation::{parse_fen, parse_record_move};
 use hnefi::board::{Eleven, Move, MoveList, Position, Preset, Rules, START_FEN};
 use hnefi::measure::tactics::{Tactic, parse_epd};
 use hnefi::search::params::SearchParams;
+use hnefi::search::score::Score;
 use hnefi::search::{Engine, Level, Limits, Options, SearchResult};
 use std::time::Duration;
 
@@ -513,6 +514,41 @@ fn without_a_cliff_in_the_eval_the_swing_changes_nothing_that_matters() {
     let on = search_with_swing(&lone, 2000, 5);
     let off = search_with_swing(&lone, 0, 5);
     assert_eq!((on.best, on.score), (off.best, off.score));
+}
+
+#[test]
+fn a_won_ring_around_a_lone_king_still_tells_its_moves_apart() {
+    // A stuck game of issue 46 at ply 200: the king and one soldier shut in by 22 attackers.
+    // The network scores it 9,194 cp and the lone king's room about 11,000 more; clamped at
+    // 20,000 the sum scored every move the same, and the attackers moved d1-c1 and back.
+    let fen = "5ada3/4a2a3/1a1a4a2/2a5a2/3a1k1a3/2a4a3/1a2a1a4/2aa1a5/a10/11/3a7 a";
+    let pos = Position::new(parse_fen(fen).unwrap(), Rules::default());
+    let mut engine = Engine::new(Options {
+        multipv: 8,
+        ..Options::default()
+    });
+    let result = engine.search(
+        &pos,
+        Limits {
+            depth: Some(2),
+            ..Limits::default()
+        },
+    );
+    let last: Vec<i32> = result
+        .lines
+        .iter()
+        .filter(|l| l.depth == 2)
+        .map(|l| l.score.0)
+        .collect();
+    assert_eq!(last.len(), 8, "{:?}", result.lines);
+    assert!(
+        last.iter().all(|&s| s > 20_000 && !Score(s).is_decisive()),
+        "{last:?}"
+    );
+    assert!(
+        last.iter().any(|&s| s != last[0]),
+        "every move alike: {last:?}"
+    );
 }
 
 #[test]

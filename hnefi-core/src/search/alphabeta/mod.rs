@@ -12,9 +12,9 @@ mod root;
 
 pub use root::RootMove;
 
-use super::eval::endgame::lone_king;
+use super::eval::endgame::{lone_king, with_lone_king};
+use super::eval::evaluate;
 use super::eval::features::doors;
-use super::eval::{MAX_EVAL, evaluate};
 use super::nnue::Accumulator;
 use super::params::{MAX_PLY, SearchParams};
 use super::score::Score;
@@ -165,7 +165,7 @@ impl<'a, G: Size> Searcher<'a, G> {
             Side::Attackers => lone,
             Side::Defenders => -lone,
         };
-        Score((fitted.0 + lone).clamp(-MAX_EVAL, MAX_EVAL))
+        Score(with_lone_king(fitted.0, lone))
     }
 
     /// Records `eval`, the static eval of the node `ply` plies from the root (`side` to move),

@@ -17,6 +17,7 @@
 use crate::board::Geometry;
 use crate::board::generic::{Bitboard, Board};
 use crate::board::square::Direction;
+use crate::search::eval::MAX_EVAL;
 
 /// The lone king's ending, in cp for the attackers: `room_cp` for every square of the board
 /// outside the king's room (the squares he reaches step by step past no attacker) and
@@ -38,6 +39,23 @@ pub fn lone_king<G: Geometry>(board: &Board<G>, soldiers: i32, room_cp: i32, mov
     room_cp * (G::SQUARES as i32 - room.count() as i32) + move_cp * (most_moves - moves as i32)
 }
 
+/// The most the lone king's ending scores: clear of the decisive scores (`Score::is_decisive`,
+/// from 29,000), with room for the search's margins.
+pub const LONE_KING_MAX: i32 = 27_000;
+
+/// The evaluation of a lone king's ending: `fitted` (at most `MAX_EVAL`, 20,000) and `lone`
+/// ([`lone_king`]) on top, both from the same side's view. Above `MAX_EVAL` the sum counts
+/// half: clamped there, as before, a won ring scored the cap whatever the attackers did, and
+/// they moved one piece to and fro for the rest of the game (issue 46's stuck positions). Half
+/// keeps the largest room the default parameters give (14,000) below [`LONE_KING_MAX`].
+#[inline]
+pub fn with_lone_king(fitted: i32, lone: i32) -> i32 {
+    let sum = fitted.saturating_add(lone);
+    let beyond = (sum.abs() - MAX_EVAL).max(0);
+    let halved = sum.signum() * (MAX_EVAL.min(sum.abs()) + beyond / 2);
+    halved.clamp(-LONE_KING_MAX, LONE_KING_MAX)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,6 +73,26 @@ mod tests {
         // Unless one soldier still counts as alone: the soldier's square is the king's room.
         assert_eq!(lone_king(&one_defender, 1, 1, 0), 24);
         assert_eq!(lone_king(&Board::<Eleven>::start(), 11, 10, 10), 0);
+    }
+
+    #[test]
+    fn the_room_shows_above_the_fitted_evaluations_cap() {
+        use crate::search::score::Score;
+        // The stuck game's ring: the network scores it 9,194 and the room adds 11,600. One
+        // square less of the king's room must still be worth more, for either side's view.
+        let less_room = with_lone_king(9_194, 11_700);
+        assert!(less_room > with_lone_king(9_194, 11_600));
+        assert!(-less_room < with_lone_king(-9_194, -11_600));
+        // The same where the fitted evaluation is at its own cap, and the largest room the
+        // default parameters give.
+        assert!(with_lone_king(MAX_EVAL, 14_000) > with_lone_king(MAX_EVAL, 13_900));
+        // Below the knee nothing changes; a lone king never scores less than the fitted
+        // evaluation alone.
+        assert_eq!(with_lone_king(5_000, 3_000), 8_000);
+        assert_eq!(with_lone_king(MAX_EVAL, 0), MAX_EVAL);
+        // Never a decisive score, whatever the parameters.
+        assert!(!Score(with_lone_king(MAX_EVAL, i32::MAX / 2)).is_decisive());
+        assert!(!Score(with_lone_king(-MAX_EVAL, -(i32::MAX / 2))).is_decisive());
     }
 
     #[test]
