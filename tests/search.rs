@@ -516,6 +516,55 @@ fn without_a_cliff_in_the_eval_the_swing_changes_nothing_that_matters() {
     assert_eq!((on.best, on.score), (off.best, off.score));
 }
 
+/// The squeeze, the hand evaluation's shut-ring term, in cp for the attackers.
+fn squeeze(pos: &Position) -> i32 {
+    let terms = hnefi::search::eval::terms(pos.board(), pos.rulebook());
+    terms.iter().find(|(name, _)| *name == "squeeze").unwrap().1
+}
+
+fn after(pos: &Position, mv: Move) -> Position {
+    let mut next = pos.clone();
+    next.try_play(mv).unwrap();
+    next
+}
+
+#[test]
+fn a_ring_one_move_from_shut_is_shut() {
+    // A stuck game of issue 46 at ply 200 with the ring's k5 on k8: the defenders reach the
+    // door k10 up the k file. Any of k8-k5, k8-k6 and k8-k7 shuts them in, and the squeeze
+    // counts thousands of cp from then on.
+    let fen = "11/1aa8/5aa4/4adda2a/4a1d1a2/4a4a1/5a5/5a5/5ak3a/5a3a1/4ad1da2 a";
+    let pos = Position::new(parse_fen(fen).unwrap(), Rules::default());
+    assert_eq!(squeeze(&pos), 0);
+    let shut = after(&pos, parse_record_move("k8-k5").unwrap().mv);
+    assert!(squeeze(&shut) > 4_000, "{}", squeeze(&shut));
+    let result = search_with_swing(&pos, 2000, 2);
+    let best = after(&pos, result.best.unwrap());
+    assert!(squeeze(&best) > 4_000, "{:?} leaves it open", result.best);
+    assert!(result.score.0 > 4_000, "{}", result.score);
+}
+
+#[test]
+fn a_locked_fortress_is_not_opened_for_nothing() {
+    // Another stuck game at ply 200: twelve defenders in an edge fort the attackers' ring
+    // shuts off every door, with room to move inside and none of them to be taken soon. The
+    // swing lets the attackers look past opening the ring; here nothing lies past it, and
+    // the move they choose keeps the ring shut.
+    let fen = "2a8/1a7a1/a9a/11/5a5/4a1a3a/3a1ddaaad/4ad2dd1/a4a2dda/1a3addka1/5adda2 a";
+    let pos = Position::new(parse_fen(fen).unwrap(), Rules::default());
+    assert!(squeeze(&pos) > 4_000, "{}", squeeze(&pos));
+    for swing in [0, 2000] {
+        let result = search_with_swing(&pos, swing, 4);
+        let best = after(&pos, result.best.unwrap());
+        assert!(
+            squeeze(&best) > 4_000,
+            "{swing}: {:?} opens it",
+            result.best
+        );
+        assert!(!result.score.is_decisive(), "{swing}: {}", result.score);
+    }
+}
+
 #[test]
 fn a_won_ring_around_a_lone_king_still_tells_its_moves_apart() {
     // A stuck game of issue 46 at ply 200: the king and one soldier shut in by 22 attackers.
