@@ -2,7 +2,7 @@
 # The attackers' yardstick (issue 46): Hnefi's attackers at 10 ms a move against the same build
 # defending at 500 ms, the deep defense that Hnefi's own equal-time self-play never meets.
 #
-#   scripts/attackers-yardstick.sh [--engine BIN] [--runner BIN] [--part odds|stuck|both]
+#   scripts/attackers-yardstick.sh [--engine BIN] [--runner BIN] [--part odds|stuck|more|both|all]
 #       [--games N] [--concurrency C] [--fast SECONDS] [--deep SECONDS] [--seed S]
 #       [--each 'KEY=VALUE ...'] [--fast-words 'KEY=VALUE ...'] [--deep-words '...'] OUTDIR
 #
@@ -10,6 +10,9 @@
 #        attacking, drawn at ply 300.
 # stuck: the 16 positions of positions/stuck-attackers.fen, where the fast attackers once
 #        surrounded the king and then shuffled, 200 plies each.
+# more:  the 48 positions of positions/stuck-more.fen, taken from the drawn games of earlier
+#        stuck parts, 200 plies each: three times the games, for changes that the 16 cannot
+#        tell apart. `both` plays stuck and odds, `all` all three.
 # Each part writes OUTDIR/PART.csv (the games), OUTDIR/PART.json (the summary) and
 # OUTDIR/PART.txt (the report: W/D/L as attackers, how the games ended, pieces lost a game).
 # A part whose .json exists is finished and skipped: a killed run, run again, starts over
@@ -50,8 +53,8 @@ runner=${runner:-$engine}
 for bin in "$engine" "$runner"; do
     [ -x "$bin" ] || { echo "attackers-yardstick: $bin is not an executable" >&2; exit 2; }
 done
-case "$part" in odds|stuck|both) ;; *)
-    echo "attackers-yardstick: --part is odds, stuck or both, not $part" >&2; exit 2 ;;
+case "$part" in odds|stuck|more|both|all) ;; *)
+    echo "attackers-yardstick: --part is odds, stuck, more, both or all, not $part" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
 engine=$(realpath "$engine")
@@ -75,10 +78,12 @@ play() { # NAME OPENINGS GAMES PLIES
     mv "$out/$name.json.part" "$out/$name.json"
 }
 
-if [ "$part" != odds ]; then
-    stuck=$(grep -vc '^#' positions/stuck-attackers.fen)
-    play stuck positions/stuck-attackers.fen "$stuck" 200
-fi
-if [ "$part" != stuck ]; then
-    play odds positions/openings-balanced.txt "$games" 300
-fi
+case "$part" in stuck|both|all)
+    play stuck positions/stuck-attackers.fen "$(grep -vc '^#' positions/stuck-attackers.fen)" 200 ;;
+esac
+case "$part" in more|all)
+    play more positions/stuck-more.fen "$(grep -vc '^#' positions/stuck-more.fen)" 200 ;;
+esac
+case "$part" in odds|both|all)
+    play odds positions/openings-balanced.txt "$games" 300 ;;
+esac

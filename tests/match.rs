@@ -180,6 +180,31 @@ fn a_one_sided_match_plays_each_position_once_with_the_first_engine_attacking() 
     );
 }
 
+/// The yardstick's two sets of stuck positions: each a Copenhagen position with the attackers
+/// to move and the game not over, no board twice, none in both sets.
+#[test]
+fn the_stuck_positions_are_live_distinct_and_the_attackers_to_move() {
+    use hnefi::board::notation::parse_fen;
+    use hnefi::board::{Position, Rules, Side};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut seen = std::collections::HashSet::new();
+    for (file, count) in [
+        ("positions/stuck-attackers.fen", 16),
+        ("positions/stuck-more.fen", 48),
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).expect(file);
+        let fens: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(fens.len(), count, "{file}");
+        for fen in fens {
+            let board = parse_fen(fen).unwrap_or_else(|e| panic!("{file}: {fen}: {e}"));
+            let pos = Position::new(board, Rules::default());
+            assert_eq!(pos.side_to_move(), Side::Attackers, "{file}: {fen}");
+            assert_eq!(pos.outcome(), None, "{file}: {fen}");
+            assert!(seen.insert(pos.key()), "{file}: {fen} twice");
+        }
+    }
+}
+
 /// Plays `script` against Hnefi and returns the summary; the script must lose every game.
 fn misbehaving(name: &str, extra: &str) -> Summary {
     let dir = scratch(name);
