@@ -26,6 +26,16 @@ pub struct Tactics<G: Geometry> {
 impl<G: Geometry> Tactics<G> {
     /// The tactics of `board`.
     pub fn new(board: &Board<G>, rulebook: &Rulebook<G>) -> Tactics<G> {
+        Tactics::with_open_lines(board, rulebook, open_escape_lines(board, rulebook))
+    }
+
+    /// The tactics of `board`, whose open lines ([`open_escape_lines`]) the caller found
+    /// first: a node cut by the table or its static eval never needs the rest.
+    pub fn with_open_lines(
+        board: &Board<G>,
+        rulebook: &Rulebook<G>,
+        open_lines: Bitboard<G>,
+    ) -> Tactics<G> {
         let king = board.king();
         let capture_squares =
             Custodial::of(board, board.side_to_move(), rulebook).landings(!board.occupied());
@@ -33,7 +43,6 @@ impl<G: Geometry> Tactics<G> {
             .iter()
             .fold(Bitboard::EMPTY, |all, &s| all | s);
         let escape_sight = escape_sight(board.occupied().without(king), rulebook);
-        let open_lines = open_escape_lines(board, rulebook);
         let mut block_squares = Bitboard::EMPTY;
         for corner in open_lines {
             block_squares |= Bitboard::between(king, corner);

@@ -53,20 +53,20 @@ impl<G: Size> Searcher<'_, G> {
             return lo;
         }
 
-        let tactics = Tactics::new(b, &self.rulebook);
-        if side == Side::Defenders && tactics.open_lines.any() {
+        let open_lines = eval::open_escape_lines(b, &self.rulebook);
+        if side == Side::Defenders && open_lines.any() {
             return Score::win_in(ply + 1);
         }
         // Two open lines are lost in two plies, unless the attackers are stuck: then the game is
         // over now, which the check for moves below finds.
         if side == Side::Attackers
-            && tactics.open_lines.count() >= 2
+            && open_lines.count() >= 2
             && !self.king_capturable(b)
             && self.rulebook.has_legal_move(b, &self.past(ply, quiet))
         {
             return Score::loss_in(ply + 2);
         }
-        let threat = side == Side::Attackers && tactics.open_lines.any();
+        let threat = side == Side::Attackers && open_lines.any();
         if threat {
             depth += 1;
         }
@@ -126,6 +126,7 @@ impl<G: Size> Searcher<'_, G> {
             }
         }
 
+        let tactics = Tactics::with_open_lines(b, &self.rulebook, open_lines);
         let mut list = MoveList::new();
         // Only the scores in use are written: zeroing a whole list's worth at every node costs
         // more than scoring.

@@ -4,6 +4,7 @@
 use super::{Searcher, Step};
 use crate::board::generic::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Piece, Side};
+use crate::search::eval::open_escape_lines;
 use crate::search::ordering::{Tactics, pick, score_moves};
 use crate::search::params::MAX_PLY;
 use crate::search::score::Score;
@@ -35,13 +36,13 @@ impl<G: Size> Searcher<'_, G> {
         let p = ply as usize;
         self.pv_len[p.min(MAX_PLY)] = 0;
         let side = b.side_to_move();
-        let tactics = Tactics::new(b, &self.rulebook);
-        if side == Side::Defenders && tactics.open_lines.any() {
+        let open_lines = open_escape_lines(b, &self.rulebook);
+        if side == Side::Defenders && open_lines.any() {
             return Score::win_in(ply + 1);
         }
-        let threat = side == Side::Attackers && tactics.open_lines.any();
+        let threat = side == Side::Attackers && open_lines.any();
         if threat
-            && tactics.open_lines.count() >= 2
+            && open_lines.count() >= 2
             && !self.king_capturable(b)
             && self.rulebook.has_legal_move(b, &self.past(ply, quiet))
         {
@@ -61,6 +62,7 @@ impl<G: Size> Searcher<'_, G> {
             alpha = alpha.max(eval);
             eval
         };
+        let tactics = Tactics::with_open_lines(b, &self.rulebook, open_lines);
         let king = b.king();
         let king_zone = Bitboard::from_square(king).neighbours();
         let capturable = side == Side::Attackers && self.king_capturable(b);
