@@ -4,6 +4,7 @@
 //! stage of the search has a file below.
 
 mod deepen;
+mod eval_cache;
 mod heuristics;
 mod negamax;
 mod path;
@@ -24,6 +25,7 @@ use crate::board::rulebook::{Favours, HistoryVerdict};
 use crate::board::square::Direction;
 use crate::board::{Geometry, History, Piece, Side};
 use crate::search::size::Size;
+use eval_cache::EvalCache;
 use heuristics::Heuristics;
 use path::Path;
 use std::sync::atomic::Ordering;
@@ -86,6 +88,8 @@ pub struct Searcher<'a, G: Size> {
     /// `swing_cp` where the attackers are to move at the root, else 0: the defenders' search
     /// is left as it was.
     swing_cp: i32,
+    /// Static evals already worked out in this search.
+    eval_cache: EvalCache,
 }
 
 impl<'a, G: Size> Searcher<'a, G> {
@@ -128,6 +132,7 @@ impl<'a, G: Size> Searcher<'a, G> {
             node_limit,
             root_best: None,
             swing_cp,
+            eval_cache: EvalCache::new(),
         }
     }
 
@@ -145,9 +150,21 @@ impl<'a, G: Size> Searcher<'a, G> {
     }
 
     /// The static evaluation of `b`, the node `ply` plies from the root: the hand evaluation
-    /// or the network, and the lone king's ending, which neither tells apart.
+    /// or the network, and the lone king's ending, which neither tells apart. Each board's is
+    /// worked out once a search.
     #[inline]
-    fn evaluate(&self, b: &Board<G>, ply: u32) -> Score {
+    fn evaluate(&mut self, b: &Board<G>, ply: u32) -> Score {
+        let key = b.key();
+        if let Some(eval) = self.eval_cache.get(key) {
+            return eval;
+        }
+        let eval = self.evaluate_afresh(b, ply);
+        self.eval_cache.put(key, eval);
+        eval
+    }
+
+    #[inline]
+    fn evaluate_afresh(&self, b: &Board<G>, ply: u32) -> Score {
         let fitted = match self.shared.net {
             None => evaluate(b, &self.rulebook),
             Some(net) => {
