@@ -605,9 +605,14 @@ fn a_move_that_beat_the_first_in_an_unfinished_iteration_is_played() {
     // Stopped by its node limit part-way through an iteration, the search plays the move
     // that beat the last iteration's best in it, and reports that move's line last. Before,
     // the unfinished iteration was thrown away: at a fixed time a move, up to half the time.
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/stuck-attackers.fen");
-    let text = std::fs::read_to_string(path).expect("positions/stuck-attackers.fen");
+    // Which positions stop part-way with a new move depends on the network, so all 64 stuck
+    // positions are tried, where one is enough.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions");
+    let text: String = ["stuck-attackers.fen", "stuck-more.fen"]
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join(f)).expect("positions/stuck-*.fen"))
+        .collect::<Vec<_>>()
+        .join("\n");
     let mut changed = 0;
     for fen in text
         .lines()
