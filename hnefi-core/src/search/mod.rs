@@ -22,11 +22,11 @@ use nnue::QuantisedNetwork;
 pub use score::Score;
 use size::Size;
 pub use skill::Level;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
-use threads::run;
+use threads::{Memory, run};
 use tt::{TableError, TranspositionTable};
 
 /// When to stop. Everything unset means: search until stopped.
@@ -221,6 +221,9 @@ pub type OnDone<G> = Box<dyn FnOnce(&SearchResult<G>) + Send>;
 pub struct Engine<G: Size> {
     options: Options,
     tt: Arc<TranspositionTable>,
+    /// The main search thread's move history, kept from one search of a game to the next
+    /// as the table is, and forgotten with it.
+    history: Arc<Mutex<Vec<i32>>>,
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
     running: Option<JoinHandle<SearchResult<G>>>,
@@ -250,6 +253,7 @@ impl<G: Size> Engine<G> {
     fn with_table(options: Options, tt: TranspositionTable) -> Engine<G> {
         Engine {
             tt: Arc::new(tt),
+            history: Arc::default(),
             options,
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
@@ -279,6 +283,10 @@ impl<G: Size> Engine<G> {
     pub fn clear(&mut self) {
         self.stop_and_wait();
         self.tt.clear();
+        self.history
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// This engine, stopped by `stop` instead of a flag of its own: for a host that keeps one
@@ -325,6 +333,7 @@ impl<G: Size> Engine<G> {
         self.pondering.store(limits.ponder, Ordering::Relaxed);
         let pos = pos.clone();
         let tt = self.tt.clone();
+        let history = self.history.clone();
         let stop = self.stop.clone();
         let pondering = self.pondering.clone();
         let options = self.options.clone();
@@ -332,7 +341,11 @@ impl<G: Size> Engine<G> {
             .name("search".into())
             .spawn(move || {
                 let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    run(&pos, &limits, &options, &tt, &stop, &pondering, report)
+                    let memory = Memory {
+                        tt: &tt,
+                        history: &history,
+                    };
+                    run(&pos, &limits, &options, memory, &stop, &pondering, report)
                 }));
                 let result = searched.unwrap_or_else(|_| {
                     log::error!("the search failed; answering with the first legal move");
@@ -434,6 +447,29 @@ pub fn check(options: &Options) -> Result<(), OptionsError> {
 mod tests {
     use super::*;
     use crate::board::Eleven;
+
+    #[test]
+    fn the_move_history_lasts_from_search_to_search_until_the_game_is_cleared() {
+        let mut engine = Engine::<Eleven>::new(Options::default());
+        let pos = Position::<Eleven>::start(Rules::default()).unwrap();
+        let history = |e: &Engine<Eleven>| e.history.lock().unwrap().clone();
+        let limits = || Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        engine.search(&pos, limits());
+        let first = history(&engine);
+        assert!(first.iter().any(|&h| h != 0), "a search learns a history");
+        engine.search(&pos, limits());
+        let second = history(&engine);
+        assert_eq!(second.len(), first.len());
+        assert_ne!(
+            second, first,
+            "the second search goes on from the first's history"
+        );
+        engine.clear();
+        assert!(history(&engine).is_empty(), "a new game starts without one");
+    }
 
     #[test]
     fn the_network_is_the_eval_files_or_else_the_built_in_one() {

@@ -95,17 +95,25 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
-/// One search on `options.threads` threads sharing `tt` (Lazy SMP): thread 0 reports and
+/// What one search of a game leaves for the next: the table, and the main thread's move
+/// history.
+pub(super) struct Memory<'a> {
+    pub tt: &'a TranspositionTable,
+    pub history: &'a Mutex<Vec<i32>>,
+}
+
+/// One search on `options.threads` threads sharing the table (Lazy SMP): thread 0 reports and
 /// decides; the others deepen the shared table.
 pub(super) fn run<G: Size>(
     pos: &Position<G>,
     limits: &Limits<G>,
     options: &Options,
-    tt: &TranspositionTable,
+    memory: Memory<'_>,
     stop: &AtomicBool,
     pondering: &AtomicBool,
     mut report: Reporter<G>,
 ) -> SearchResult<G> {
+    let Memory { tt, history } = memory;
     tt.new_search();
     let time = TimeManager::new(
         limits,
@@ -188,6 +196,7 @@ pub(super) fn run<G: Size>(
         // for them forever: the guard raises the flag while the panic unwinds.
         let _stop_helpers = StopOnDrop(stop);
         let mut main = Searcher::new(shared(), pos, 0, threads);
+        main.adopt_history(&mut history.lock().unwrap_or_else(|e| e.into_inner()));
         let mut on_info = |info: Info<G>| {
             report(&info);
             let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
@@ -198,6 +207,7 @@ pub(super) fn run<G: Size>(
         };
         let (mut depth, mut best) =
             main.iterate(pos.board(), root_moves, multipv, shown, &mut on_info);
+        main.give_history(&mut history.lock().unwrap_or_else(|e| e.into_inner()));
         // An infinite or ponder search never ends by itself: wait for the word.
         while (limits.infinite || pondering.load(Ordering::Relaxed))
             && !stop.load(Ordering::Relaxed)

@@ -1,5 +1,6 @@
 //! What a search thread learns about moves as it goes, for ordering and reductions: killer
-//! moves per ply, a history score per side and move, and the late move reduction table.
+//! moves per ply, a history score per side and move, and the late move reduction table. The main
+//! thread's history lasts from one search of a game to the next, as the table does.
 
 use crate::board::generic::{Move, MoveList};
 use crate::board::{Geometry, Side};
@@ -30,6 +31,25 @@ impl<G: Geometry> Heuristics<G> {
             history_max: params.history_max,
             history_bonus_max: params.history_bonus_max,
         }
+    }
+
+    /// Takes up the history scores the last search of the game left: the moves that refuted
+    /// before mostly refute again a move later, and a short search has no time to learn them
+    /// afresh. A history of another board size is ignored.
+    pub(super) fn adopt_history(&mut self, kept: &mut Vec<i32>) {
+        if kept.len() == self.history.len() {
+            std::mem::swap(&mut self.history, kept);
+        }
+    }
+
+    /// The history scores, for the next search of the game.
+    pub(super) fn give_history(&mut self, keep: &mut Vec<i32>) {
+        std::mem::swap(&mut self.history, keep);
+    }
+
+    #[cfg(test)]
+    pub(super) fn history_of(&self, side: Side, mv: Move<G>) -> i32 {
+        self.history(side)[mv.index()]
     }
 
     pub(super) fn killers(&self, p: usize) -> [Option<Move<G>>; 2] {
@@ -72,5 +92,36 @@ impl<G: Geometry> Heuristics<G> {
         for &q in tried {
             apply(q, -bonus);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Eleven;
+    use crate::board::generic::Square;
+
+    fn mv(from: &str, to: &str) -> Move<Eleven> {
+        Move::new(Square::parse(from).unwrap(), Square::parse(to).unwrap())
+    }
+
+    #[test]
+    fn a_history_passes_to_the_next_search_and_only_of_its_board_size() {
+        let params = SearchParams::default();
+        let mut first = Heuristics::<Eleven>::new(&params);
+        first.reward(Side::Attackers, 0, mv("d1", "d3"), 4, &MoveList::new());
+        let kept = first.history_of(Side::Attackers, mv("d1", "d3"));
+        assert!(kept > 0);
+        let mut store = Vec::new();
+        first.give_history(&mut store);
+        let mut next = Heuristics::<Eleven>::new(&params);
+        next.adopt_history(&mut store);
+        assert_eq!(next.history_of(Side::Attackers, mv("d1", "d3")), kept);
+        // A store of another size is left alone.
+        let mut other = vec![5; 7];
+        let mut fresh = Heuristics::<Eleven>::new(&params);
+        fresh.adopt_history(&mut other);
+        assert_eq!(other, vec![5; 7]);
+        assert_eq!(fresh.history_of(Side::Attackers, mv("d1", "d3")), 0);
     }
 }

@@ -136,6 +136,16 @@ impl<'a, G: Size> Searcher<'a, G> {
         }
     }
 
+    /// Takes up the move history an earlier search of the game left in `kept`.
+    pub fn adopt_history(&mut self, kept: &mut Vec<i32>) {
+        self.heuristics.adopt_history(kept);
+    }
+
+    /// Leaves the move history in `keep` for the next search of the game.
+    pub fn give_history(&mut self, keep: &mut Vec<i32>) {
+        self.heuristics.give_history(keep);
+    }
+
     /// What came before the node on the path, `ply` plies from the root and `quiet` plies
     /// after the last capture, as the rulebook reads it.
     #[inline]
