@@ -1,5 +1,6 @@
 //! Move ordering: the table's move, wins and urgent king moves, captures, killers, history.
 
+pub(crate) use super::alphabeta::Histories;
 use super::eval::features::escape_sight;
 use super::eval::open_escape_lines;
 use crate::board::generic::Custodial;
@@ -87,13 +88,13 @@ const KILLER: i32 = 1 << 22;
 pub const MOVE_BACK: i32 = BLOCK - 1;
 
 /// Scores every move of `list` for ordering, best first when sorted descending.
-pub fn score_moves<G: Geometry>(
+pub(crate) fn score_moves<G: Geometry>(
     board: &Board<G>,
     list: &[Move<G>],
     tactics: &Tactics<G>,
     tt_move: Option<Move<G>>,
     killers: [Option<Move<G>>; 2],
-    history: &[i32],
+    history: Histories<'_, G>,
     scores: &mut [i32],
 ) {
     let king = board.king();
@@ -107,7 +108,7 @@ pub fn score_moves<G: Geometry>(
         } else if from == king && tactics.escape.contains(to) {
             WIN_MOVE
         } else {
-            let mut s = history[mv.index()];
+            let mut s = history.score(mv);
             if special.contains(to) {
                 s += CAPTURE * tactics.captures(mv) as i32;
                 if tactics.block_squares.contains(to) {

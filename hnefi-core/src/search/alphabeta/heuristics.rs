@@ -1,10 +1,68 @@
 //! What a search thread learns about moves as it goes, for ordering and reductions: killer
-//! moves per ply, a history score per side and move, and the late move reduction table. The main
-//! thread's history lasts from one search of a game to the next, as the table does.
+//! moves per ply, a history score per side and move, a continuation history (a score per
+//! move and the opponent's move before it), and the late move reduction table. The main
+//! thread's histories last from one search of a game to the next, as the table does.
 
-use crate::board::generic::{Move, MoveList};
+use crate::board::generic::{Move, MoveList, Square};
 use crate::board::{Geometry, Side};
 use crate::search::params::{MAX_PLY, SearchParams};
+
+/// Where a node's moves are scored in the continuation history: the row of the opponent's
+/// move before them (by its piece, king or soldier, and its landing square), and the king's
+/// square, which tells the node's king moves from its soldiers' ones.
+#[derive(Clone, Copy)]
+pub(super) struct Continuation<G: Geometry> {
+    row: usize,
+    king: Square<G>,
+}
+
+impl<G: Geometry> Continuation<G> {
+    /// A row holds a score for each piece kind (soldier, king) and landing square.
+    const ROW: usize = 2 << G::SQUARE_BITS;
+    /// Rows: side to move, the opponent's piece kind, its landing square; then one row of
+    /// zeros, never updated, for a node with no move before it (the root, or a null move).
+    const ROWS: usize = 4 << G::SQUARE_BITS;
+
+    /// The row of a node of `side` whose king stands on `king`, reached by the opponent's
+    /// `prev` (`None`: none, or a null move).
+    #[inline]
+    pub(super) fn new(side: Side, king: Square<G>, prev: Option<Move<G>>) -> Continuation<G> {
+        let row = match prev {
+            None => Self::ROWS,
+            Some(m) => {
+                let by_king = (m.to() == king) as usize;
+                ((side.index() * 2 + by_king) << G::SQUARE_BITS) + m.to().index()
+            }
+        };
+        Continuation { row, king }
+    }
+
+    /// The place of `mv` within a row.
+    #[inline(always)]
+    pub(super) fn column(self, mv: Move<G>) -> usize {
+        (((mv.from() == self.king) as usize) << G::SQUARE_BITS) + mv.to().index()
+    }
+}
+
+/// A node's history scores for ordering: the side's move history and its continuation row.
+#[derive(Clone, Copy)]
+pub struct Histories<'a, G: Geometry> {
+    main: &'a [i32],
+    row: &'a [i32],
+    cont: Option<Continuation<G>>,
+}
+
+impl<G: Geometry> Histories<'_, G> {
+    /// The history score of `mv`.
+    #[inline(always)]
+    pub fn score(&self, mv: Move<G>) -> i32 {
+        let base = self.main[mv.index()];
+        match self.cont {
+            Some(c) => base + self.row[c.column(mv)],
+            None => base,
+        }
+    }
+}
 
 pub(super) struct Heuristics<G: Geometry> {
     killers: Vec<[Option<Move<G>>; 2]>,
@@ -15,6 +73,10 @@ pub(super) struct Heuristics<G: Geometry> {
 }
 
 impl<G: Geometry> Heuristics<G> {
+    /// The continuation history follows the move history in one vector, so that both pass
+    /// from search to search together.
+    const CONT_START: usize = 2 * Move::<G>::INDICES;
+
     pub(super) fn new(params: &SearchParams) -> Heuristics<G> {
         let mut lmr = vec![[0i32; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
@@ -26,7 +88,10 @@ impl<G: Geometry> Heuristics<G> {
         }
         Heuristics {
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * Move::<G>::INDICES],
+            history: vec![
+                0;
+                Self::CONT_START + (Continuation::<G>::ROWS + 1) * Continuation::<G>::ROW
+            ],
             lmr,
             history_max: params.history_max,
             history_bonus_max: params.history_bonus_max,
@@ -61,6 +126,22 @@ impl<G: Geometry> Heuristics<G> {
         &self.history[side.index() * Move::<G>::INDICES..(side.index() + 1) * Move::<G>::INDICES]
     }
 
+    /// The history scores of `side`'s moves at a node, with its continuation row if `cont`.
+    pub(super) fn histories(&self, side: Side, cont: Option<Continuation<G>>) -> Histories<'_, G> {
+        let row = match cont {
+            Some(c) => {
+                let start = Self::CONT_START + c.row * Continuation::<G>::ROW;
+                &self.history[start..start + Continuation::<G>::ROW]
+            }
+            None => &[],
+        };
+        Histories {
+            main: self.history(side),
+            row,
+            cont,
+        }
+    }
+
     /// The reduction of a late move: `searched` moves tried before it at `depth`.
     pub(super) fn reduction(&self, depth: i32, searched: usize) -> i32 {
         self.lmr[(depth as usize).min(63)][searched.min(63)]
@@ -75,6 +156,7 @@ impl<G: Geometry> Heuristics<G> {
         mv: Move<G>,
         depth: i32,
         tried: &MoveList<G>,
+        cont: Continuation<G>,
     ) {
         let k = &mut self.killers[p];
         if k[0] != Some(mv) {
@@ -83,10 +165,16 @@ impl<G: Geometry> Heuristics<G> {
         }
         let bonus = (depth * depth).min(self.history_bonus_max);
         let base = side.index() * Move::<G>::INDICES;
+        let row = Self::CONT_START + cont.row * Continuation::<G>::ROW;
+        let has_row = cont.row < Continuation::<G>::ROWS;
         let history_max = self.history_max;
         let mut apply = |m: Move<G>, delta: i32| {
             let h = &mut self.history[base + m.index()];
             *h += delta - *h * delta.abs() / history_max;
+            if has_row {
+                let c = &mut self.history[row + cont.column(m)];
+                *c += delta - *c * delta.abs() / history_max;
+            }
         };
         apply(mv, bonus);
         for &q in tried {
@@ -105,11 +193,78 @@ mod tests {
         Move::new(Square::parse(from).unwrap(), Square::parse(to).unwrap())
     }
 
+    /// A refutation is scored under the opponent's move before it. Under another move before
+    /// it, it scores only its plain history; a node with no move before it reads and writes
+    /// no continuation.
+    #[test]
+    fn a_refutation_scores_under_the_move_before_it() {
+        let params = SearchParams::default();
+        let mut h = Heuristics::<Eleven>::new(&params);
+        let king = Square::parse("f6").unwrap();
+        let side = Side::Attackers;
+        let before = Continuation::new(side, king, Some(mv("e7", "e9")));
+        let other = Continuation::new(side, king, Some(mv("g7", "g9")));
+        let tried: MoveList<Eleven> = [mv("b6", "b9")].into_iter().collect();
+        h.reward(side, 0, mv("d1", "d3"), 4, &tried, before);
+        let plain = h.history_of(side, mv("d1", "d3"));
+        assert!(plain > 0);
+        let under = |c| h.histories(side, Some(c)).score(mv("d1", "d3"));
+        // Its plain history, and as much again under the move before it.
+        assert_eq!(under(before), 2 * plain);
+        assert_eq!(under(other), plain);
+        assert_eq!(h.histories(side, None).score(mv("d1", "d3")), plain);
+        // The quiet move tried before it is marked down the same way.
+        assert_eq!(
+            h.histories(side, Some(before)).score(mv("b6", "b9")),
+            -2 * plain
+        );
+        // The defenders' histories are their own.
+        let theirs = Continuation::new(Side::Defenders, king, Some(mv("e7", "e9")));
+        assert_eq!(
+            h.histories(Side::Defenders, Some(theirs))
+                .score(mv("d1", "d3")),
+            0
+        );
+        // With no move before the node, only the plain history moves.
+        let root = Continuation::new(side, king, None);
+        h.reward(side, 0, mv("h1", "h3"), 4, &MoveList::new(), root);
+        let plain = h.history_of(side, mv("h1", "h3"));
+        assert_eq!(h.histories(side, Some(root)).score(mv("h1", "h3")), plain);
+        assert_eq!(h.histories(side, Some(other)).score(mv("h1", "h3")), plain);
+    }
+
+    /// The king's moves and the soldiers' moves to one square are scored apart.
+    #[test]
+    fn the_kings_moves_are_scored_apart_from_the_soldiers() {
+        let params = SearchParams::default();
+        let mut h = Heuristics::<Eleven>::new(&params);
+        let side = Side::Defenders;
+        let king = Square::parse("f6").unwrap();
+        let before = Continuation::new(side, king, Some(mv("d1", "d3")));
+        h.reward(side, 0, mv("f6", "f8"), 4, &MoveList::new(), before);
+        let plain = h.history_of(side, mv("f6", "f8"));
+        // A soldier landing on f8 from f7 shares no plain history and no continuation score.
+        let soldier = Continuation::new(side, Square::parse("a6").unwrap(), Some(mv("d1", "d3")));
+        assert_eq!(
+            h.histories(side, Some(before)).score(mv("f6", "f8")),
+            2 * plain
+        );
+        assert_eq!(h.histories(side, Some(soldier)).score(mv("f7", "f8")), 0);
+    }
+
     #[test]
     fn a_history_passes_to_the_next_search_and_only_of_its_board_size() {
         let params = SearchParams::default();
         let mut first = Heuristics::<Eleven>::new(&params);
-        first.reward(Side::Attackers, 0, mv("d1", "d3"), 4, &MoveList::new());
+        let cont = Continuation::new(Side::Attackers, Square::parse("f6").unwrap(), None);
+        first.reward(
+            Side::Attackers,
+            0,
+            mv("d1", "d3"),
+            4,
+            &MoveList::new(),
+            cont,
+        );
         let kept = first.history_of(Side::Attackers, mv("d1", "d3"));
         assert!(kept > 0);
         let mut store = Vec::new();

@@ -11,6 +11,7 @@ mod path;
 mod qsearch;
 mod root;
 
+pub(crate) use heuristics::Histories;
 pub use root::RootMove;
 
 use super::eval::endgame::{lone_king, with_lone_king};

@@ -2,6 +2,7 @@
 //! the table, reverse futility and null move pruning, then the moves in order with late move
 //! reductions.
 
+use super::heuristics::Continuation;
 use super::{Searcher, Step, net_squares};
 use crate::board::generic::{Bitboard, Board, MoveList};
 use crate::board::{MAX_MOVES, Side};
@@ -166,6 +167,7 @@ impl<G: Size> Searcher<'_, G> {
         } else {
             Bitboard::EMPTY
         };
+        let cont = Continuation::new(side, b.king(), self.moves[p]);
         let original_alpha = alpha;
         let mut best = -Score::INFINITE;
         let mut best_move = None;
@@ -187,7 +189,7 @@ impl<G: Size> Searcher<'_, G> {
                 }
                 scores.extend(std::iter::repeat_n(0, list.len() - scores.len()));
                 let killers = self.heuristics.killers(p);
-                let hist = self.heuristics.history(side);
+                let hist = self.heuristics.histories(side, Some(cont));
                 score_moves(
                     b,
                     &list[i..],
@@ -289,7 +291,8 @@ impl<G: Size> Searcher<'_, G> {
                     self.update_pv(p, mv);
                     if score >= beta {
                         if !noisy {
-                            self.heuristics.reward(side, p, mv, depth, &quiets_tried);
+                            self.heuristics
+                                .reward(side, p, mv, depth, &quiets_tried, cont);
                         }
                         break;
                     }

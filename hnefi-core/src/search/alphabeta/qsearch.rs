@@ -100,7 +100,7 @@ impl<G: Size> Searcher<'_, G> {
             list.push(back);
         }
         let mut scores: ArrayVec<i32, MAX_MOVES> = std::iter::repeat_n(0, list.len()).collect();
-        let hist = self.heuristics.history(side);
+        let hist = self.heuristics.histories(side, None);
         score_moves(b, &list, &tactics, None, [None; 2], hist, &mut scores);
         let mut allowed = 0;
         for i in 0..list.len() {
