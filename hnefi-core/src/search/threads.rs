@@ -96,7 +96,7 @@ impl Drop for StopOnDrop<'_> {
 }
 
 /// What one search of a game leaves for the next: the table, and the main thread's move
-/// history.
+/// histories (the move history and the continuation history).
 pub(super) struct Memory<'a> {
     pub tt: &'a TranspositionTable,
     pub history: &'a Mutex<Vec<i32>>,

@@ -137,12 +137,12 @@ impl<'a, G: Size> Searcher<'a, G> {
         }
     }
 
-    /// Takes up the move history an earlier search of the game left in `kept`.
+    /// Takes up the move histories an earlier search of the game left in `kept`.
     pub fn adopt_history(&mut self, kept: &mut Vec<i32>) {
         self.heuristics.adopt_history(kept);
     }
 
-    /// Leaves the move history in `keep` for the next search of the game.
+    /// Leaves the move histories in `keep` for the next search of the game.
     pub fn give_history(&mut self, keep: &mut Vec<i32>) {
         self.heuristics.give_history(keep);
     }
