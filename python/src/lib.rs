@@ -19,6 +19,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
+/// How often a search asks Python whether a signal (Ctrl-C) is waiting.
+const SIGNALS_EVERY: Duration = Duration::from_millis(50);
+
 /// A writable numpy array of `dtype` holding `bytes`: numpy is imported from Python, not
 /// linked, so the package has no build-time dependency on numpy's version.
 fn numpy_array<'py>(
@@ -466,22 +469,22 @@ impl Engine {
             .transpose()?;
         let limits = Limits { depth, nodes, time };
         let game = &game.game;
-        let (engine, stop) = (&self.engine, &self.stop);
+        let engine = &self.engine;
         let mut interrupted = None;
         let answer = py.detach(|| {
             // A search that panicked poisons the mutex; its engine holds nothing a later
             // search could trip on that `analyse` does not rebuild, so take it back.
             let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-            // Python runs its signal handlers only when asked: ask at each finished
-            // iteration, so that Ctrl-C ends a search without a limit.
-            engine.analyse_with(game, limits, |_| {
-                if interrupted.is_none()
-                    && let Err(error) = Python::attach(|py| py.check_signals())
-                {
+            // Python runs its signal handlers only when asked: ask every 50 ms, so that
+            // Ctrl-C ends even a search without a limit at once.
+            let keep_going = || match Python::attach(|py| py.check_signals()) {
+                Ok(()) => true,
+                Err(error) => {
                     interrupted = Some(error);
-                    stop.stop();
+                    false
                 }
-            })
+            };
+            engine.analyse_watched(game, limits, |_| {}, SIGNALS_EVERY, keep_going)
         });
         if let Some(error) = interrupted {
             return Err(error);

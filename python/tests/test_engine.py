@@ -66,11 +66,17 @@ def test_ctrl_c_ends_an_unlimited_search() -> None:
 
     game = hnefi.Game()
     engine = hnefi.Engine()
-    # Whenever the signal lands, before or during the search, KeyboardInterrupt comes out of
-    # this block: the search without a limit ends only because of it.
-    with pytest.raises(KeyboardInterrupt):
-        threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT)).start()
-        engine.analyse(game)
+    # A shell starts a background job with SIGINT ignored, and Python keeps it so: give the
+    # signal Python's own handler, or a test run in the background would search forever.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        # Whenever the signal lands, before or during the search, KeyboardInterrupt comes out
+        # of this block: the search without a limit ends only because of it.
+        with pytest.raises(KeyboardInterrupt):
+            threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT)).start()
+            engine.analyse(game)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert engine.analyse(game, depth=2).best in game.legal_moves()
 
 

@@ -220,8 +220,37 @@ impl Engine {
         limits: Limits,
         on_info: impl FnMut(&Analysis),
     ) -> Result<Analysis, EngineError> {
+        self.analyse_watched(game, limits, on_info, Duration::MAX, || true)
+    }
+
+    /// Like [`Engine::analyse_with`], also asking `keep_going` on this thread every `every`
+    /// while the search runs: the search stops, and answers, once it says `false`. This is how
+    /// a caller whose thread must take part (a Python interpreter looking for Ctrl-C) ends a
+    /// search at once rather than when its iteration finishes.
+    ///
+    /// ```
+    /// use hnefi_core::{Engine, Game, Limits};
+    /// use std::time::{Duration, Instant};
+    ///
+    /// let game = Game::new("copenhagen", None)?;
+    /// let mut engine = Engine::new(Default::default())?;
+    /// let deadline = Instant::now() + Duration::from_millis(50);
+    /// let every = Duration::from_millis(10);
+    /// let keep_going = || Instant::now() < deadline;
+    /// let analysis = engine.analyse_watched(&game, Limits::default(), |_| {}, every, keep_going)?;
+    /// assert!(analysis.best.is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn analyse_watched(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        on_info: impl FnMut(&Analysis),
+        every: Duration,
+        keep_going: impl FnMut() -> bool,
+    ) -> Result<Analysis, EngineError> {
         let positions: &AnySize<Positions> = game.position();
-        each_size!(positions, p => self.search(p, limits, on_info))
+        each_size!(positions, p => self.search(p, limits, on_info, (every, keep_going)))
     }
 
     /// Forgets what earlier searches learnt (a new game).
@@ -234,6 +263,7 @@ impl Engine {
         position: &Position<G>,
         limits: Limits,
         mut on_info: impl FnMut(&Analysis),
+        (every, mut keep_going): (Duration, impl FnMut() -> bool),
     ) -> Result<Analysis, EngineError> {
         let mut engine = match self.engine.take().and_then(G::unhold::<Engines>) {
             Some(engine) => engine,
@@ -258,8 +288,18 @@ impl Engine {
         };
         let started = engine.start(position, limits, Box::new(report), None);
         let answer = started.map(|()| {
-            for line in received {
-                on_info(&line);
+            let mut watching = true;
+            loop {
+                match received.recv_timeout(every) {
+                    Ok(line) => on_info(&line),
+                    // The search has ended and dropped its end of the channel.
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                }
+                if watching && !keep_going() {
+                    watching = false;
+                    self.stop.store(true, Ordering::Relaxed);
+                }
             }
             engine.wait()
         });
