@@ -190,6 +190,13 @@ pub const SQUEEZE: Group = Group {
     len: 2,
 };
 
+/// In the squeeze of sealed corners, each edge square the defenders cannot reach counts as
+/// this many squares more than another: where the edge is a way out (an exit fort) and a ring
+/// that cuts them off from it wins (encirclement), the steps that cut them off from the edge
+/// are the steps to the end. Without it the attackers' shallow search saw no more in them than
+/// in any other square of room, and a deep defense left their rings by an edge fort (issue 46).
+pub const SQUEEZE_EDGE_SQUARES: i32 = 3;
+
 /// Groups whose weights the tuner leaves as they are: see [`SQUEEZE`].
 pub const HAND_SET: [Group; 1] = [SQUEEZE];
 
@@ -663,9 +670,18 @@ fn extract_on<G: Geometry, const CLASSIC: bool>(
         terrain.escape
     };
     let doors = doors(escape);
-    if (region & doors).is_empty() || (defenders.is_empty() && routes.distance >= 3) {
+    let sealed = (region & doors).is_empty();
+    if sealed || (defenders.is_empty() && routes.distance >= 3) {
         let squares = G::SQUARES as i32;
-        sink.add(SQUEEZE.start, squares - region.count() as i32);
+        let rules = rulebook.rules();
+        // Not the lone king's squeeze with a door open: the lone king's ending (`endgame`)
+        // counts his room there.
+        let cut_edge = if sealed && (rules.exit_fort || rules.encirclement) {
+            SQUEEZE_EDGE_SQUARES * (Bitboard::EDGE & !escape & !region).count() as i32
+        } else {
+            0
+        };
+        sink.add(SQUEEZE.start, squares - region.count() as i32 + cut_edge);
         sink.add(SQUEEZE.start + 1, squares - soft.count() as i32);
     }
 
@@ -835,17 +851,18 @@ mod tests {
 
     #[test]
     fn the_squeeze_counts_on_a_sealed_board_or_a_lone_king_far_from_corners() {
+        use crate::board::rules::{Preset, Rules};
         struct Keep(Vec<(usize, i32)>);
         impl Sink<crate::board::Eleven> for Keep {
             fn add(&mut self, f: usize, n: i32) {
                 self.0.push((f, n));
             }
         }
-        let squeeze = |fen: &str| {
+        let squeeze_under = |fen: &str, rulebook: &Rulebook| {
             let mut keep = Keep(Vec::new());
             extract(
                 &parse_fen(fen).unwrap(),
-                &Rulebook::default(),
+                rulebook,
                 &Eleven::hand().features,
                 &mut keep,
             );
@@ -857,10 +874,23 @@ mod tests {
             };
             (at(0), at(1))
         };
+        let squeeze = |fen: &str| squeeze_under(fen, &Rulebook::default());
         // Eight attackers on the corners' doors: the defenders reach neither them nor the
-        // corners, and softly neither the three squares beside each corner's doors.
+        // corners, and softly neither the three squares beside each corner's doors. The
+        // attackers' eight edge squares count three squares more each.
         let sealed = "1a7a1/a9a/11/11/11/5k5/11/11/11/a9a/1a7a1 a";
-        assert_eq!(squeeze(sealed), (Some(12), Some(24)));
+        assert_eq!(squeeze(sealed), (Some(12 + 3 * 8), Some(24)));
+        // The king and a soldier in a pocket on the edge, e1 f1 g1 e2 f2 g2: the doors are far,
+        // the room is six squares, and 33 of the 36 edge squares are out of their reach.
+        let pocket = "11/11/11/11/11/11/11/11/4aaa4/3a1dka3/3a3a3 a";
+        assert_eq!(squeeze(pocket).0, Some(121 - 6 + 3 * 33));
+        // An attacker on g1 cuts the pocket off from one edge square more: a square of room
+        // less and one of edge more, so the squeeze rises by four.
+        let narrower = "11/11/11/11/11/11/11/11/4aaa4/3a1dka3/3a2aa3 a";
+        assert_eq!(squeeze(narrower).0, Some(121 - 5 + 3 * 34));
+        // Under rules without exit forts or encirclement (Fetlar) the edge is no way out.
+        let fetlar = Rulebook::new(Rules::preset(Preset::Fetlar));
+        assert_eq!(squeeze_under(pocket, &fetlar).0, Some(121 - 6));
         // One door open, and the lone king two moves from k1 past it: no squeeze at all.
         let open = "1a7a1/a9a/11/11/11/5k5/11/11/11/a10/1a7a1 a";
         assert_eq!(squeeze(open), (None, None));
