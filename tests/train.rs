@@ -304,6 +304,10 @@ fn a_residual_net_starts_from_the_hand_evaluation_and_says_so_in_its_file() {
         &["train", "planted.txt", "--weight-decay=-1", "-o", "x.nnue"],
     );
     assert!(!ok && err.contains("--weight-decay"), "{err}");
+    for bad in ["--saturated-weight=-0.5", "--saturated-weight=inf"] {
+        let (ok, err) = hnefi(&dir, &["train", "planted.txt", bad, "-o", "x.nnue"]);
+        assert!(!ok && err.contains("--saturated-weight"), "{bad}: {err}");
+    }
 }
 
 #[test]

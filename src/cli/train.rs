@@ -8,7 +8,7 @@ use clap::Args;
 use hnefi::board::generic::Rulebook;
 use hnefi::learn::network::FloatNetwork;
 use hnefi::learn::sample::Sample;
-use hnefi::learn::train::{self, TrainData, TrainSettings};
+use hnefi::learn::train::{self, Saturated, TrainData, TrainSettings};
 use hnefi::learn::tune::held_out;
 use hnefi::search::nnue::{HIDDEN, QuantisedNetwork, inputs};
 use hnefi::search::size::Size;
@@ -71,6 +71,14 @@ pub struct TrainArgs {
     /// moves win, which the search finds itself.
     #[arg(long)]
     pub quiet_only: bool,
+    /// Weight of a second loss on positions whose search score is beyond --saturated-cp
+    /// either way, where the squared error in P(win) has no slope left: the squared error of
+    /// asinh(logit / 2). 0: none.
+    #[arg(long, default_value_t = 0.0)]
+    pub saturated_weight: f32,
+    /// The search score, in cp either way, from which --saturated-weight counts.
+    #[arg(long, default_value_t = 1500)]
+    pub saturated_cp: u32,
     /// Worker threads (default: all cores). The result does not depend on them.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -116,6 +124,13 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
             "a number at least 0",
         ));
     }
+    if !(args.saturated_weight >= 0.0 && args.saturated_weight.is_finite()) {
+        return Err(CliError::out_of_range(
+            "--saturated-weight",
+            args.saturated_weight,
+            "a number at least 0",
+        ));
+    }
     // Before the training, so that a path that cannot be written fails at once.
     check_writable(&args.out)?;
     let pool = thread_pool(args.threads)?;
@@ -135,12 +150,21 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
         residual: args.residual,
         inputs: inputs::<G>(),
     };
+    let saturated = if args.saturated_weight > 0.0 {
+        Saturated {
+            weight: args.saturated_weight,
+            from: (scale * f64::from(args.saturated_cp)) as f32,
+        }
+    } else {
+        Saturated::OFF
+    };
     let empty = || {
         if args.residual {
             TrainData::residual()
         } else {
             TrainData::new()
         }
+        .with_saturated(saturated)
     };
     let mut train_data = empty();
     let mut validation = empty();

@@ -15,7 +15,7 @@
 //! of its pieces: forward and backward cost O(pieces x hidden units).
 
 use super::network::{FloatNetwork, params};
-use super::sample::Sample;
+use super::sample::{SCORE_CAP, Sample};
 use crate::board::Side;
 use crate::board::generic::{Board, MoveList, Rulebook};
 use crate::board::geometry::MAX_SQUARES;
@@ -62,8 +62,8 @@ pub struct TrainSettings {
 
 /// Positions as the network sees them, packed: what a training run holds in memory for
 /// each position is its bit set of the attackers' and defenders' inputs, the king's square
-/// and the side to move, 33 bytes on 11x11 (plus 4 for its target and 4 for a residual
-/// network's hand evaluation), so that 10 million positions take about 400 MB. The inputs
+/// and the side to move, 33 bytes on 11x11 (plus 4 for its target, 4 for its score and 4
+/// for a residual network's hand evaluation), so that 10 million positions take about 450 MB. The inputs
 /// are unpacked again for each pass ([`TrainData::row`]), which costs far less than the
 /// forward and backward passes over them.
 pub struct TrainData {
@@ -76,6 +76,10 @@ pub struct TrainData {
     stride: usize,
     /// P(the attackers win) the network should predict.
     target: Vec<f32>,
+    /// The search score as the attackers' logit, for [`Saturated`]; NaN where there is none
+    /// or it is a decided game's.
+    score: Vec<f32>,
+    saturated: Saturated,
     /// For residual training, the hand evaluation of each position as a logit for the side
     /// to move, which the network's output is added to; empty otherwise.
     hand: Vec<f32>,
@@ -92,9 +96,16 @@ impl TrainData {
             boards: Vec::new(),
             stride: 0,
             target: Vec::new(),
+            score: Vec::new(),
+            saturated: Saturated::OFF,
             hand: Vec::new(),
             residual: false,
         }
+    }
+
+    /// The same data with the loss of [`Saturated`] added.
+    pub fn with_saturated(self, saturated: Saturated) -> TrainData {
+        TrainData { saturated, ..self }
     }
 
     /// Data for a residual network: each position keeps its hand evaluation.
@@ -119,7 +130,7 @@ impl TrainData {
 
     /// The bytes held per position.
     pub fn bytes_per_position(&self) -> usize {
-        self.stride + std::mem::size_of::<f32>() * (1 + usize::from(self.residual))
+        self.stride + std::mem::size_of::<f32>() * (2 + usize::from(self.residual))
     }
 
     /// Adds a sample, its target blended by `lambda` with the search score on `scale`.
@@ -174,6 +185,11 @@ impl TrainData {
                 None => result,
             };
             self.target.push(target as f32);
+            let score = match sample.score {
+                Some(s) if s.abs() < SCORE_CAP => (scale * f64::from(s)) as f32,
+                _ => f32::NAN,
+            };
+            self.score.push(score);
         }
     }
 
@@ -212,7 +228,16 @@ impl TrainData {
         };
         let p = sigmoid(f64::from(sign * logit));
         let err = p - f64::from(self.target[i]);
-        (err * err, (2.0 * err * p * (1.0 - p)) as f32 * sign)
+        let (mut loss, mut d_raw) = (err * err, (2.0 * err * p * (1.0 - p)) as f32 * sign);
+        let target = self.score[i];
+        if self.saturated.weight > 0.0 && target.abs() >= self.saturated.from {
+            let w = self.saturated.weight;
+            let y = sign * logit;
+            let e = Saturated::squash(y) - Saturated::squash(target);
+            loss += f64::from(w * e * e);
+            d_raw += w * 2.0 * e * Saturated::slope(y) * sign;
+        }
+        (loss, d_raw)
     }
 
     /// Mean squared error of the network's prediction against the targets.
@@ -286,6 +311,37 @@ pub fn is_quiet<G: Size>(board: &Board<G>, rulebook: &Rulebook<G>) -> bool {
 
 pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
+}
+
+/// A second loss for positions whose search score lies where the logistic is flat: beyond
+/// about 1,500 cp a position's squared error in P(win) and its gradient all but vanish, so
+/// that the network learned nothing of what the search finds between one won-looking position
+/// and another (a shut ring at +6,000 cp that the search sees captured at +7,000, or broken by
+/// an edge fort at +2,000). There the squared error of `asinh(logit / 2)`, which grows like the
+/// logarithm and keeps its slope, is added with weight `weight`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Saturated {
+    pub weight: f32,
+    /// The search score's logit (attackers' view) from which the loss counts, either way.
+    pub from: f32,
+}
+
+impl Saturated {
+    pub const OFF: Saturated = Saturated {
+        weight: 0.0,
+        from: f32::INFINITY,
+    };
+
+    #[inline]
+    fn squash(logit: f32) -> f32 {
+        (logit / 2.0).asinh()
+    }
+
+    /// The derivative of [`Saturated::squash`].
+    #[inline]
+    fn slope(logit: f32) -> f32 {
+        0.5 / (1.0 + (logit / 2.0) * (logit / 2.0)).sqrt()
+    }
 }
 
 /// What a run reports after each epoch.
@@ -823,11 +879,11 @@ mod tests {
             let preset = Preset::default_for_width(side).unwrap();
             crate::with_size!(side, check(preset)).unwrap();
         }
-        // 31 bytes of pieces, the king and the side to move, the target and the hand
-        // evaluation.
+        // 31 bytes of pieces, the king and the side to move, the target, the score and the
+        // hand evaluation.
         let mut d = TrainData::residual();
         d.push(&king_on_edge_data()[0], &Rulebook::default(), 1.0, SCALE);
-        assert_eq!(d.bytes_per_position(), 33 + 4 + 4);
+        assert_eq!(d.bytes_per_position(), 33 + 4 + 4 + 4);
     }
 
     #[test]
@@ -845,5 +901,67 @@ mod tests {
         d.push(&sample(Some(0)), &Rulebook::default(), 1.0, SCALE);
         assert_eq!(d.target, [1.0, 0.75, 1.0]);
         assert_eq!(d.row(0).0.len(), board.occupied().count() as usize);
+    }
+
+    #[test]
+    fn the_saturated_loss_counts_only_beyond_its_score_and_keeps_its_slope_there() {
+        let board = Board::start();
+        let sample = |score| Sample {
+            board,
+            score: Some(score),
+            result: GameResult::AttackersWon,
+            game: 0,
+        };
+        let saturated = Saturated {
+            weight: 0.1,
+            from: (SCALE * 1500.0) as f32,
+        };
+        let with = |score| {
+            let mut d = TrainData::new().with_saturated(saturated);
+            d.push(&sample(score), &Rulebook::default(), 0.0, SCALE);
+            d
+        };
+        let without = |score| {
+            let mut d = TrainData::new();
+            d.push(&sample(score), &Rulebook::default(), 0.0, SCALE);
+            d
+        };
+        // Below the threshold, and for a decided game's capped score, nothing changes.
+        for score in [1000, -1400, SCORE_CAP, -SCORE_CAP] {
+            for raw in [-3.0, 0.0, 20.0] {
+                assert_eq!(
+                    with(score).error(raw, Side::Attackers, 0),
+                    without(score).error(raw, Side::Attackers, 0)
+                );
+            }
+        }
+        // Beyond it, at a logit far into the flat of the logistic, the loss still has a slope
+        // toward the score, from either side's view, and it is the derivative of the loss.
+        for (score, side) in [
+            (6000, Side::Attackers),
+            (-6000, Side::Defenders),
+            (-7000, Side::Attackers),
+        ] {
+            let d = with(score);
+            let sign = if side == Side::Attackers { 1.0 } else { -1.0 };
+            let raw = sign * (SCALE * f64::from(score)) as f32 + 3.0;
+            let (loss, slope) = d.error(raw, side, 0);
+            let (plain, plain_slope) = without(score).error(raw, side, 0);
+            assert!(
+                loss > plain && slope.abs() > 100.0 * plain_slope.abs(),
+                "{score}"
+            );
+            let h = 1e-2;
+            let numeric =
+                (d.error(raw + h, side, 0).0 - d.error(raw - h, side, 0).0) / (2.0 * f64::from(h));
+            assert!(
+                (numeric - f64::from(slope)).abs() < 1e-3 * numeric.abs().max(1e-3),
+                "{score}: {numeric} {slope}"
+            );
+            assert!(
+                slope > 0.0,
+                "{score}: above the score, the loss falls toward it"
+            );
+        }
     }
 }
