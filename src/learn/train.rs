@@ -62,8 +62,9 @@ pub struct TrainSettings {
 
 /// Positions as the network sees them, packed: what a training run holds in memory for
 /// each position is its bit set of the attackers' and defenders' inputs, the king's square
-/// and the side to move, 33 bytes on 11x11 (plus 4 for its target, 4 for its score and 4
-/// for a residual network's hand evaluation), so that 10 million positions take about 450 MB. The inputs
+/// and the side to move, 33 bytes on 11x11 (plus 4 for its target, 4 for a residual
+/// network's hand evaluation and 4 for its score with [`Saturated`] on), so that 10 million
+/// positions take about 400 MB. The inputs
 /// are unpacked again for each pass ([`TrainData::row`]), which costs far less than the
 /// forward and backward passes over them.
 pub struct TrainData {
@@ -76,8 +77,8 @@ pub struct TrainData {
     stride: usize,
     /// P(the attackers win) the network should predict.
     target: Vec<f32>,
-    /// The search score as the attackers' logit, for [`Saturated`]; NaN where there is none
-    /// or it is a decided game's.
+    /// The search score as the attackers' logit, kept only with [`Saturated`] on; NaN where
+    /// there is none or it is a decided game's.
     score: Vec<f32>,
     saturated: Saturated,
     /// For residual training, the hand evaluation of each position as a logit for the side
@@ -103,8 +104,13 @@ impl TrainData {
         }
     }
 
-    /// The same data with the loss of [`Saturated`] added.
+    /// The same data with the loss of [`Saturated`] added: before any position, which keeps
+    /// its score only while the loss is on.
     pub fn with_saturated(self, saturated: Saturated) -> TrainData {
+        assert!(
+            self.is_empty(),
+            "the saturated loss is set before the positions"
+        );
         TrainData { saturated, ..self }
     }
 
@@ -130,7 +136,9 @@ impl TrainData {
 
     /// The bytes held per position.
     pub fn bytes_per_position(&self) -> usize {
-        self.stride + std::mem::size_of::<f32>() * (2 + usize::from(self.residual))
+        self.stride
+            + std::mem::size_of::<f32>()
+                * (1 + usize::from(self.residual) + usize::from(self.saturated.is_on()))
     }
 
     /// Adds a sample, its target blended by `lambda` with the search score on `scale`.
@@ -185,11 +193,13 @@ impl TrainData {
                 None => result,
             };
             self.target.push(target as f32);
-            let score = match sample.score {
-                Some(s) if s.abs() < SCORE_CAP => (scale * f64::from(s)) as f32,
-                _ => f32::NAN,
-            };
-            self.score.push(score);
+            if self.saturated.is_on() {
+                let score = match sample.score {
+                    Some(s) if s.abs() < SCORE_CAP => (scale * f64::from(s)) as f32,
+                    _ => f32::NAN,
+                };
+                self.score.push(score);
+            }
         }
     }
 
@@ -229,8 +239,8 @@ impl TrainData {
         let p = sigmoid(f64::from(sign * logit));
         let err = p - f64::from(self.target[i]);
         let (mut loss, mut d_raw) = (err * err, (2.0 * err * p * (1.0 - p)) as f32 * sign);
-        let target = self.score[i];
-        if self.saturated.weight > 0.0 && target.abs() >= self.saturated.from {
+        if self.saturated.is_on() && self.score[i].abs() >= self.saturated.from {
+            let target = self.score[i];
             let w = self.saturated.weight;
             let y = sign * logit;
             let e = Saturated::squash(y) - Saturated::squash(target);
@@ -331,6 +341,10 @@ impl Saturated {
         weight: 0.0,
         from: f32::INFINITY,
     };
+
+    fn is_on(&self) -> bool {
+        self.weight > 0.0
+    }
 
     #[inline]
     fn squash(logit: f32) -> f32 {
@@ -879,9 +893,15 @@ mod tests {
             let preset = Preset::default_for_width(side).unwrap();
             crate::with_size!(side, check(preset)).unwrap();
         }
-        // 31 bytes of pieces, the king and the side to move, the target, the score and the
-        // hand evaluation.
+        // 31 bytes of pieces, the king and the side to move, the target and the hand
+        // evaluation; the score only with the saturated loss on.
         let mut d = TrainData::residual();
+        d.push(&king_on_edge_data()[0], &Rulebook::default(), 1.0, SCALE);
+        assert_eq!(d.bytes_per_position(), 33 + 4 + 4);
+        let mut d = TrainData::residual().with_saturated(Saturated {
+            weight: 0.1,
+            from: 3.0,
+        });
         d.push(&king_on_edge_data()[0], &Rulebook::default(), 1.0, SCALE);
         assert_eq!(d.bytes_per_position(), 33 + 4 + 4 + 4);
     }
