@@ -650,3 +650,35 @@ fn a_move_that_beat_the_first_in_an_unfinished_iteration_is_played() {
     }
     assert!(changed > 0, "no unfinished iteration changed the move");
 }
+
+/// The king on f1 behind e1, f2 and g2; `h3-h1` shuts his room (f1, g1) into an exit fort.
+/// The attacker on j1 stops it by stepping into the gap first (`j1-h1`); `j1-i1`, the
+/// evaluation's choice at depth 1 without the soldier's move in the quiescence search, lets
+/// the fort be built.
+const FORT_IN_ONE: &str = "11/11/3a7/11/2a8/11/11/11/7d3/5dd3a/4dk3a1 a";
+
+#[test]
+fn a_fort_one_soldier_move_from_shut_is_seen_past_the_horizon() {
+    let pos = Position::new(parse_fen(FORT_IN_ONE).unwrap(), Rules::default());
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    assert!(
+        moves.iter().any(|&m| loses_at_once(&pos, m)),
+        "the defenders threaten the fort"
+    );
+    // At depth 1 the defenders' reply is in the quiescence search alone: the soldier's move
+    // that shuts the wall must be there, or the attackers let it be played.
+    let mut engine = Engine::<Eleven>::new(Options::default());
+    let r = engine.search(
+        &pos,
+        Limits {
+            depth: Some(1),
+            ..Limits::default()
+        },
+    );
+    let best = r.best.expect("a move");
+    assert!(
+        !loses_at_once(&pos, best),
+        "{best:?} lets the fort be built"
+    );
+}

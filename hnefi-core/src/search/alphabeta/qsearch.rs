@@ -1,5 +1,6 @@
 //! The quiescence search past the horizon: captures, blocks of the king's open lines, moves
-//! near a capturable king, and the king's runs towards the corners and the edge.
+//! near a capturable king, the king's runs towards the corners and the edge, and the
+//! defenders' last piece of an exit fort.
 
 use super::{Searcher, Step};
 use crate::board::generic::{Bitboard, Board, Move, MoveList};
@@ -62,6 +63,9 @@ impl<G: Size> Searcher<'_, G> {
             alpha = alpha.max(eval);
             eval
         };
+        if side == Side::Defenders && qply < 2 && self.fort_in_one(b, ply, quiet) {
+            return Score::win_in(ply + 1);
+        }
         let tactics = Tactics::with_open_lines(b, &self.rulebook, open_lines);
         let king = b.king();
         let king_zone = Bitboard::from_square(king).neighbours();
@@ -134,5 +138,28 @@ impl<G: Size> Searcher<'_, G> {
             return self.no_moves_score(side, ply);
         }
         best
+    }
+
+    /// Whether a defender soldier can shut an exit fort around the king on the edge with one
+    /// move. The king's own steps to the edge are quiescence moves already; without this, a
+    /// search whose last full ply is the attackers' never sees the wall's last piece put in,
+    /// and they let the fort be built (issue 46: most stuck rings were lost so).
+    fn fort_in_one(&self, b: &Board<G>, ply: u32, quiet: u16) -> bool {
+        let king = b.king();
+        if !self.rulebook.rules().exit_fort || !king.is_edge() {
+            return false;
+        }
+        // The last piece of a wall lands within two steps of the king.
+        let step = Bitboard::from_square(king).neighbours();
+        let mut list = MoveList::new();
+        b.generate_moves_to(step | step.neighbours(), &self.rulebook, &mut list);
+        let past = self.past(ply, quiet);
+        list.iter().filter(|m| m.from() != king).any(|&mv| {
+            let mut child = *b;
+            self.rulebook
+                .play_allowed_on(&mut child, mv, &past)
+                .is_some()
+                && self.rulebook.mover_win(&child, mv).is_some()
+        })
     }
 }
