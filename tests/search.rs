@@ -444,11 +444,8 @@ fn guard_can_capture_and_return() -> Position {
     pos
 }
 
-fn search_with_swing(pos: &Position, swing_cp: i32, depth: u32) -> SearchResult<Eleven> {
-    let params = SearchParams {
-        swing_cp,
-        ..Default::default()
-    };
+/// A fresh engine's search of `pos` to `depth` with `params`.
+fn search_to_depth(pos: &Position, params: SearchParams, depth: u32) -> SearchResult<Eleven> {
     let mut engine = Engine::new(Options {
         params,
         ..Options::default()
@@ -460,6 +457,14 @@ fn search_with_swing(pos: &Position, swing_cp: i32, depth: u32) -> SearchResult<
             ..Limits::default()
         },
     )
+}
+
+fn search_with_swing(pos: &Position, swing_cp: i32, depth: u32) -> SearchResult<Eleven> {
+    let params = SearchParams {
+        swing_cp,
+        ..Default::default()
+    };
+    search_to_depth(pos, params, depth)
 }
 
 #[test]
@@ -668,15 +673,9 @@ fn a_fort_one_soldier_move_from_shut_is_seen_past_the_horizon() {
     );
     // At depth 1 the defenders' reply is in the quiescence search alone: the soldier's move
     // that shuts the wall must be there, or the attackers let it be played.
-    let mut engine = Engine::<Eleven>::new(Options::default());
-    let r = engine.search(
-        &pos,
-        Limits {
-            depth: Some(1),
-            ..Limits::default()
-        },
-    );
-    let best = r.best.expect("a move");
+    let best = search_to_depth(&pos, SearchParams::default(), 1)
+        .best
+        .expect("a move");
     assert!(
         !loses_at_once(&pos, best),
         "{best:?} lets the fort be built"
