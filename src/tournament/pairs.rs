@@ -7,7 +7,7 @@ use super::stats::{Pentanomial, sprt_bounds, sprt_llr};
 use super::summary::Sprt;
 use crate::cluster::shard::{self, Header, ShardError};
 use crate::cluster::slurm::{self, SlurmError};
-use crate::files::Appender;
+use crate::files::{self, Appender};
 use crate::search::size::Size;
 use std::collections::BTreeMap;
 use std::io;
@@ -15,6 +15,12 @@ use std::path::{Path, PathBuf};
 
 /// The header kind of a match shard's pairs file.
 const PAIRS_KIND: &str = "match";
+
+/// The file in a pairs directory that keeps the watcher's decision. Shards finish pairs
+/// between the decision and the cancel, and those may take the LLR back inside its bounds;
+/// a sequential test's verdict is the one it reached when it stopped, so a later look
+/// reports that one.
+const DECISION_FILE: &str = "decision";
 
 /// Why the pairs files could not be written, read or watched.
 #[derive(Debug, thiserror::Error)]
@@ -142,6 +148,48 @@ fn read_pairs(dir: &Path) -> Result<(Pentanomial, u64, usize), PairsError> {
     Ok((penta, scheduled, headers.len()))
 }
 
+/// The SPRT a decision file belongs to, as its first line.
+fn decision_key(sprt: &Sprt) -> String {
+    format!(
+        "sprt elo0={} elo1={} alpha={} beta={}",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+    )
+}
+
+/// Keeps the decision of `sprt` over the pairs of `dir`, and where the test stood then.
+fn record_decision(dir: &Path, sprt: &Sprt, h1: bool, stand: &str) -> Result<(), PairsError> {
+    let path = dir.join(DECISION_FILE);
+    let verdict = if h1 { "H1" } else { "H0" };
+    let text = format!("{}\n{verdict}\n{stand}\n", decision_key(sprt));
+    files::replace(&path, text.as_bytes()).map_err(write_error(&path))
+}
+
+/// The decision `sprt` reached earlier over the pairs of `dir` (`true` for H1), and where the
+/// test stood then; `None` if it has not decided, or the decision kept is another test's.
+fn recorded_decision(dir: &Path, sprt: &Sprt) -> Result<Option<(bool, String)>, PairsError> {
+    let path = dir.join(DECISION_FILE);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = read_text(&path)?;
+    let mut lines = text.lines();
+    if lines.next() != Some(decision_key(sprt).as_str()) {
+        return Ok(None);
+    }
+    let h1 = match lines.next() {
+        Some("H1") => true,
+        Some("H0") => false,
+        _ => {
+            return Err(PairsError::Invalid {
+                path,
+                reason: "not a decision kept by hnefi match watch; remove it to decide again"
+                    .to_string(),
+            });
+        }
+    };
+    Ok(Some((h1, lines.next().unwrap_or_default().to_string())))
+}
+
 /// What one look at the pairs found.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Look {
@@ -180,7 +228,18 @@ pub fn look(dir: &Path, sprt: &Sprt, job: Option<&str>) -> Result<Look, PairsErr
          {upper:.2}) [{:.2}, {:.2}]",
         penta.counts, sprt.elo0, sprt.elo1
     );
-    if let Some(h1) = sprt.decision(&penta) {
+    let decided = match recorded_decision(dir, sprt)? {
+        Some((h1, then)) if then == stand => Some((h1, then)),
+        Some((h1, then)) => Some((h1, format!("{then}; by now {stand}"))),
+        None => {
+            let decision = sprt.decision(&penta);
+            if let Some(h1) = decision {
+                record_decision(dir, sprt, h1, &stand)?;
+            }
+            decision.map(|h1| (h1, stand.clone()))
+        }
+    };
+    if let Some((h1, verdict)) = decided {
         // A job that has left the queue has nothing to cancel, and scancel would fail.
         let running = job.filter(|_| !gone);
         if let Some(job) = running {
@@ -188,7 +247,7 @@ pub fn look(dir: &Path, sprt: &Sprt, job: Option<&str>) -> Result<Look, PairsErr
         }
         return Ok(Look::Decided {
             h1,
-            stand,
+            stand: verdict,
             cancelled: running.map(str::to_string),
         });
     }
@@ -202,4 +261,67 @@ pub fn look(dir: &Path, sprt: &Sprt, job: Option<&str>) -> Result<Look, PairsErr
         });
     }
     Ok(Look::Going { stand })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sprt(alpha: f64) -> Sprt {
+        Sprt {
+            elo0: 0.0,
+            elo1: 300.0,
+            alpha,
+            beta: alpha,
+        }
+    }
+
+    /// A pairs directory of one shard of two holding `pairs` (pair number, half points).
+    fn write_pairs(dir: &Path, pairs: &[(u64, usize)]) {
+        let mut text = Header::new(PAIRS_KIND, "pairs 50; a test", (1, 2)).line();
+        for (pair, half) in pairs {
+            text += &format!("{pair} {half}\n");
+        }
+        std::fs::write(dir.join("shard-1-of-2.pairs"), text).unwrap();
+    }
+
+    /// The pairs the shards finish after the watcher decided take the LLR back inside the
+    /// bounds; the test stays decided, and says how it stands by now.
+    #[test]
+    fn a_decision_outlives_the_pairs_after_it() {
+        let dir = std::env::temp_dir().join(format!("hnefi-pairs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let wins: Vec<(u64, usize)> = (0..7).map(|p| (p, 4)).collect();
+        write_pairs(&dir, &wins);
+        let Look::Decided { h1, stand, .. } = look(&dir, &sprt(0.05), None).unwrap() else {
+            panic!("seven won pairs decide [0, 300]");
+        };
+        assert!(h1);
+        let mut later = wins.clone();
+        later.extend([(7, 0), (8, 2)]);
+        write_pairs(&dir, &later);
+        let (penta, _, _) = read_pairs(&dir).unwrap();
+        assert_eq!(sprt(0.05).decision(&penta), None, "{penta:?}");
+        let Look::Decided { h1, stand: now, .. } = look(&dir, &sprt(0.05), None).unwrap() else {
+            panic!("the decision was not kept");
+        };
+        assert!(h1);
+        assert!(
+            now.starts_with(&stand) && now.contains("by now 9 pairs"),
+            "{now}"
+        );
+        // Another test over the same pairs decides afresh.
+        assert!(matches!(
+            look(&dir, &sprt(0.01), None).unwrap(),
+            Look::Going { .. }
+        ));
+        std::fs::write(
+            dir.join(DECISION_FILE),
+            "sprt elo0=0 elo1=300 alpha=0.05 beta=0.05\n?\n",
+        )
+        .unwrap();
+        let error = look(&dir, &sprt(0.05), None).unwrap_err().to_string();
+        assert!(error.contains("remove it"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
