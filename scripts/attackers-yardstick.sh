@@ -2,7 +2,8 @@
 # The attackers' yardstick (issue 46): Hnefi's attackers at 10 ms a move against the same build
 # defending at 500 ms, the deep defense that Hnefi's own equal-time self-play never meets.
 #
-#   scripts/attackers-yardstick.sh [--engine BIN] [--runner BIN] [--part odds|stuck|more|both|all]
+#   scripts/attackers-yardstick.sh [--engine BIN] [--runner BIN]
+#       [--part odds|stuck|more|hunt|both|all]
 #       [--games N] [--concurrency C] [--fast SECONDS] [--deep SECONDS] [--seed S]
 #       [--each 'KEY=VALUE ...'] [--fast-words 'KEY=VALUE ...'] [--deep-words '...'] OUTDIR
 #
@@ -12,7 +13,10 @@
 #        surrounded the king and then shuffled, 200 plies each.
 # more:  the 48 positions of positions/stuck-more.fen, taken from the drawn games of earlier
 #        stuck parts, 200 plies each: three times the games, for changes that the 16 cannot
-#        tell apart. `both` plays stuck and odds, `all` all three.
+#        tell apart.
+# hunt:  the 18 positions of positions/stuck-hunt.fen, where the ring was broken and the king
+#        kept at most two soldiers, yet the attackers drew, 200 plies each: the king hunt.
+# `both` plays stuck and odds, `all` all four.
 # Each part writes OUTDIR/PART.csv (the games), OUTDIR/PART.json (the summary) and
 # OUTDIR/PART.txt (the report: W/D/L as attackers, how the games ended, pieces lost a game).
 # A part whose .json exists is finished and skipped: a killed run, run again, starts over
@@ -53,8 +57,8 @@ runner=${runner:-$engine}
 for bin in "$engine" "$runner"; do
     [ -x "$bin" ] || { echo "attackers-yardstick: $bin is not an executable" >&2; exit 2; }
 done
-case "$part" in odds|stuck|more|both|all) ;; *)
-    echo "attackers-yardstick: --part is odds, stuck, more, both or all, not $part" >&2; exit 2 ;;
+case "$part" in odds|stuck|more|hunt|both|all) ;; *)
+    echo "attackers-yardstick: --part is odds, stuck, more, hunt, both or all, not $part" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
 engine=$(realpath "$engine")
@@ -83,6 +87,9 @@ case "$part" in stuck|both|all)
 esac
 case "$part" in more|all)
     play more positions/stuck-more.fen "$(grep -vc '^#' positions/stuck-more.fen)" 200 ;;
+esac
+case "$part" in hunt|all)
+    play hunt positions/stuck-hunt.fen "$(grep -vc '^#' positions/stuck-hunt.fen)" 200 ;;
 esac
 case "$part" in odds|both|all)
     play odds positions/openings-balanced.txt "$games" 300 ;;

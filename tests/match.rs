@@ -180,8 +180,8 @@ fn a_one_sided_match_plays_each_position_once_with_the_first_engine_attacking() 
     );
 }
 
-/// The yardstick's two sets of stuck positions: each a Copenhagen position with the attackers
-/// to move and the game not over, no board twice, none in both sets.
+/// The yardstick's sets of stuck positions: each a Copenhagen position with the attackers to
+/// move and the game not over, no board twice, none in two sets.
 #[test]
 fn the_stuck_positions_are_live_distinct_and_the_attackers_to_move() {
     use hnefi::board::notation::parse_fen;
@@ -191,6 +191,7 @@ fn the_stuck_positions_are_live_distinct_and_the_attackers_to_move() {
     for (file, count) in [
         ("positions/stuck-attackers.fen", 16),
         ("positions/stuck-more.fen", 48),
+        ("positions/stuck-hunt.fen", 18),
     ] {
         let text = std::fs::read_to_string(root.join(file)).expect(file);
         let fens: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
