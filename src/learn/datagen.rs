@@ -50,7 +50,10 @@ pub const MAX_START_TRIES: u32 = 1000;
 /// 20 games of 5,000 nodes a move played out, a score of 5,000 cp for 4 plies decided 12 games
 /// and 2 of them were draws by the ply limit (the attackers surrounding the king without
 /// taking it), and 1,000 cp misjudged 9 of 19; a net taught those would learn that surrounding
-/// wins, which is what it should unlearn.
+/// wins, which is what it should unlearn. The cap misjudges too, since the squeeze scores a
+/// shut ring past it: of 583 games of g16 (seed 61) that reached it for the attackers and were
+/// played out (`--adjudicate-plies 0`), 243 were drawn (docs/strength.md). The networks learn
+/// the scores alone (`hnefi train --lambda 0`), so it has cut only the drawn rings' shuffles.
 pub const ADJUDICATE_CP: i32 = SCORE_CAP;
 
 /// The default plies in a row that the score must stay past [`ADJUDICATE_CP`], for one side,
