@@ -39,7 +39,7 @@ pub(super) fn games_argument(path: Option<&Path>) -> String {
     path.map_or(String::new(), |p| format!(" {}", p.display()))
 }
 
-/// The samples of a binary sample file, or of a file of FEN;SCORE;RESULT;GAME lines (blank
+/// The samples of a binary sample file, or of a file of FEN;SCORE;RESULT;GAME[;BESTMOVE] lines (blank
 /// lines and `#` comments skipped, parsed in parallel); the first bad record or line is the
 /// error.
 pub(super) fn read_samples<G: hnefi::board::Geometry>(

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub struct ConvertArgs {
-    /// Sample files, all of one kind: text lines (FEN;SCORE;RESULT;GAME, as `hnefi datagen`
+    /// Sample files, all of one kind: text lines (FEN;SCORE;RESULT;GAME[;BESTMOVE], as `hnefi datagen`
     /// writes them) or the binary format (docs/training.md), all of one board size.
     #[arg(required = true)]
     pub input: Vec<PathBuf>,

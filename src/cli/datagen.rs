@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 pub struct DatagenArgs {
     #[command(subcommand)]
     pub command: Option<DatagenCommand>,
-    /// File the samples are appended to, a game at a time (FEN;SCORE;RESULT;GAME lines), after
+    /// File the samples are appended to, a game at a time (FEN;SCORE;RESULT;GAME[;BESTMOVE] lines), after
     /// a header line (`# hnefi datagen shard I/N settings HASH: ...`).
     #[arg(short, long, required = true)]
     pub output: Option<PathBuf>,

@@ -90,7 +90,7 @@ enum Command {
     /// Measure the UCI loop's answers during a search: isready->readyok and stop->bestmove.
     Latency(latency::LatencyArgs),
     /// Self-play training data: games at a fixed node count from even starts, every position
-    /// written with its score and the game's result (FEN;SCORE;RESULT;GAME).
+    /// written with its score and the game's result (FEN;SCORE;RESULT;GAME;BESTMOVE).
     Datagen(datagen::DatagenArgs),
     /// Training data from the real games: every position of every finished game with its result.
     GamesData(datagen::GamesDataArgs),

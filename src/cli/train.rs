@@ -18,7 +18,7 @@ use std::time::Instant;
 
 #[derive(Args)]
 pub struct TrainArgs {
-    /// Sample files (FEN;SCORE;RESULT;GAME lines, as `hnefi datagen` and `hnefi games-data`
+    /// Sample files (FEN;SCORE;RESULT;GAME[;BESTMOVE] lines, as `hnefi datagen` and `hnefi games-data`
     /// write them).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct TuneArgs {
-    /// Sample files (FEN;SCORE;RESULT;GAME lines, as `hnefi datagen` writes them).
+    /// Sample files (FEN;SCORE;RESULT;GAME[;BESTMOVE] lines, as `hnefi datagen` writes them).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
     /// Where to write the fitted weights, a weights file with its recipe (the engine's are

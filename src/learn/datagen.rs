@@ -527,7 +527,7 @@ pub fn play_game<G: Size>(
     let (mut pos, start_tries) = pick_start(settings, book, g, &mut rng, engine)?;
     engine.clear();
     let game = settings.game_number(g);
-    let mut samples: Vec<(Board<G>, i32)> = Vec::new();
+    let mut samples: Vec<(Board<G>, i32, Move<G>)> = Vec::new();
     let mut seen: HashSet<Board<G>> = HashSet::new();
     let mut streak = Streak::default();
     let mut adjudicated = false;
@@ -550,7 +550,7 @@ pub fn play_game<G: Size>(
         };
         let cp = attackers_cp(found.score, pos.side_to_move());
         if seen.insert(*pos.board()) {
-            samples.push((*pos.board(), cp));
+            samples.push((*pos.board(), cp, mv));
         } else {
             duplicates += 1;
         }
@@ -569,11 +569,12 @@ pub fn play_game<G: Size>(
         index: g,
         samples: samples
             .into_iter()
-            .map(|(board, score)| Sample {
+            .map(|(board, score, best)| Sample {
                 board,
                 score: Some(score),
                 result,
                 game,
+                best: Some(best),
             })
             .collect(),
         result,

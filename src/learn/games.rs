@@ -66,6 +66,7 @@ pub fn samples_from_games(games_csv: &str) -> (Vec<Sample<Eleven>>, GamesReport)
                 board: *pos.board(),
                 score: None,
                 result,
+                best: None,
                 game: line as u64,
             });
             report.positions[slot(result)] += 1;

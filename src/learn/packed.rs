@@ -8,7 +8,7 @@
 //! | bytes | what |
 //! |-------|------|
 //! | 0-7   | `HNEFIPOS` |
-//! | 8-9   | the format's version, 1 |
+//! | 8-9   | the format's version, 2 (1 is still read: its records have no best move) |
 //! | 10    | the board's width (7 to 13) |
 //! | 11    | 0 |
 //! | 12-13 | the record's size in bytes, [`record_size`] of the width |
@@ -24,21 +24,32 @@
 //! | 1     | bit 0: the defenders to move; bits 1-2: the result (0 attackers won, 1 defenders won, 2 draw); bit 3: a score follows |
 //! | 2     | the score, cp from the attackers' view (`i16`, within [`SCORE_CAP`]) |
 //! | 8     | the game (`u64`) |
+//! | 2     | version 2 only: the best move's squares, from then to (indices as in FEN order of [`Square::index`]); `255 255` for none |
 
 use super::sample::{GameResult, SCORE_CAP, Sample};
-use crate::board::generic::{Bitboard, Board, Square};
+use crate::board::generic::{Bitboard, Board, Move, Square};
 use crate::board::{Geometry, Side};
 use std::io::{self, BufRead, Read, Write};
 
 pub const MAGIC: [u8; 8] = *b"HNEFIPOS";
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
+/// The first version, without the best move; still read.
+pub const VERSION_1: u16 = 1;
 pub const HEADER: usize = 16;
 
-/// The bytes of one record on a board `width` squares wide.
+/// The bytes of one record on a board `width` squares wide, in the current version.
 pub const fn record_size(width: u8) -> usize {
+    record_size_v1(width) + 2
+}
+
+/// The bytes of one record of version 1, which had no best move.
+const fn record_size_v1(width: u8) -> usize {
     let squares = width as usize * width as usize;
     2 * squares.div_ceil(8) + 1 + 1 + 2 + 8
 }
+
+/// No best move, in a record's move bytes.
+const NO_SQUARE: u8 = 255;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PackedError {
@@ -49,7 +60,7 @@ pub enum PackedError {
     #[error("the file is shorter than its 16-byte header")]
     NoHeader,
     #[error(
-        "format version {0}: this build reads version {VERSION}; convert it with the build that wrote it"
+        "format version {0}: this build reads versions {VERSION_1} and {VERSION}; convert it with the build that wrote it"
     )]
     Version(u16),
     #[error(
@@ -137,9 +148,11 @@ impl<G: Geometry, R: BufRead> PackedReader<G, R> {
             return Err(PackedError::NoHeader);
         }
         let version = u16::from_le_bytes([h[8], h[9]]);
-        if version != VERSION {
-            return Err(PackedError::Version(version));
-        }
+        let want = match version {
+            VERSION => record_size(h[10]),
+            VERSION_1 => record_size_v1(h[10]),
+            _ => return Err(PackedError::Version(version)),
+        };
         let width = h[10];
         if width != G::SIDE {
             return Err(PackedError::Board {
@@ -148,16 +161,16 @@ impl<G: Geometry, R: BufRead> PackedReader<G, R> {
             });
         }
         let size = u16::from_le_bytes([h[12], h[13]]);
-        if usize::from(size) != record_size(width) {
+        if usize::from(size) != want {
             return Err(PackedError::RecordSize {
                 found: size,
-                want: record_size(width),
+                want,
                 width,
             });
         }
         Ok(PackedReader {
             input,
-            record: vec![0; record_size(width)],
+            record: vec![0; want],
             index: 0,
             done: false,
             _board: std::marker::PhantomData,
@@ -250,6 +263,11 @@ fn encode<G: Geometry>(sample: &Sample<G>, out: &mut [u8]) {
     let score = sample.score.unwrap_or(0).clamp(-SCORE_CAP, SCORE_CAP) as i16;
     out[2 * b + 2..2 * b + 4].copy_from_slice(&score.to_le_bytes());
     out[2 * b + 4..2 * b + 12].copy_from_slice(&sample.game.to_le_bytes());
+    let (from, to) = sample.best.map_or((NO_SQUARE, NO_SQUARE), |mv| {
+        (mv.from().index() as u8, mv.to().index() as u8)
+    });
+    out[2 * b + 12] = from;
+    out[2 * b + 13] = to;
 }
 
 fn decode<G: Geometry>(record: &[u8]) -> Result<Sample<G>, &'static str> {
@@ -279,11 +297,27 @@ fn decode<G: Geometry>(record: &[u8]) -> Result<Sample<G>, &'static str> {
     let game = u64::from_le_bytes(record[2 * b + 4..2 * b + 12].try_into().expect("8 bytes"));
     let board =
         Board::new(attackers, defenders, king, side).map_err(|_| "two pieces on one square")?;
+    // A version 1 record ends before the move.
+    let best = match record.get(2 * b + 12..2 * b + 14) {
+        None | Some([NO_SQUARE, NO_SQUARE]) => None,
+        Some(&[from, to]) => {
+            let (from, to) = Square::new(from)
+                .zip(Square::new(to))
+                .filter(|(from, to)| from != to)
+                .ok_or("a best move off the board")?;
+            if board.piece_at(from).map(|p| p.side()) != Some(side) {
+                return Err("a best move from a square without the mover's piece");
+            }
+            Some(Move::new(from, to))
+        }
+        Some(_) => unreachable!("a slice of two bytes"),
+    };
     Ok(Sample {
         board,
         score: (flags & 8 != 0).then_some(score),
         result,
         game,
+        best,
     })
 }
 
@@ -315,18 +349,19 @@ pub(crate) mod tests {
                     GameResult::DefendersWon,
                     GameResult::Draw,
                 ][ply % 3];
+                list.clear();
+                board.generate_moves(&rulebook, &mut list);
+                let mv = (!list.is_empty()).then(|| list[rng.below(list.len())]);
                 out.push(Sample {
                     board,
                     score,
                     result,
                     game: u64::MAX - game,
+                    best: mv.filter(|_| ply % 2 == 0),
                 });
-                list.clear();
-                board.generate_moves(&rulebook, &mut list);
-                if list.is_empty() {
+                let Some(mv) = mv else {
                     break;
-                }
-                let mv = list[rng.below(list.len())];
+                };
                 board.play(mv, &rulebook);
                 if rulebook.mover_win(&board, mv).is_some() {
                     break;
@@ -361,7 +396,28 @@ pub(crate) mod tests {
             let preset = Preset::default_for_width(side).unwrap();
             crate::with_size!(side, round_trip(preset)).unwrap();
         }
-        assert_eq!(record_size(11), 44);
+        assert_eq!(record_size(11), 46);
+    }
+
+    #[test]
+    fn version_1_files_read_without_best_moves() {
+        let samples: Vec<Sample<Eleven>> = random_samples(Preset::Copenhagen, 5)
+            .into_iter()
+            .map(|s| Sample { best: None, ..s })
+            .collect();
+        let v2 = pack(&samples[..3]);
+        // Version 1: the same records without their last two bytes.
+        let mut v1 = header(11).to_vec();
+        v1[8..10].copy_from_slice(&VERSION_1.to_le_bytes());
+        v1[12..14].copy_from_slice(&(record_size_v1(11) as u16).to_le_bytes());
+        for record in v2[HEADER..].chunks(record_size(11)) {
+            v1.extend_from_slice(&record[..record_size_v1(11)]);
+        }
+        let back: Vec<Sample<Eleven>> = PackedReader::<Eleven, _>::new(&v1[..])
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(back, samples[..3]);
     }
 
     #[test]
@@ -374,7 +430,7 @@ pub(crate) mod tests {
         assert!(read[..4].iter().all(Result::is_ok));
         let err = read[4].as_ref().unwrap_err().to_string();
         assert!(
-            err.contains("record 4 is cut short (37 of 44 bytes)"),
+            err.contains("record 4 is cut short (39 of 46 bytes)"),
             "{err}"
         );
     }
@@ -395,11 +451,11 @@ pub(crate) mod tests {
         let mut newer = pack(&random_samples::<Eleven>(Preset::Copenhagen, 4));
         newer[8] = 9;
         assert!(err(&newer).contains("format version 9"));
-        newer[8] = 1;
+        newer[8] = 2;
         newer[12] = 40;
-        assert!(err(&newer).contains("40-byte records where 11x11 boards have 44"));
+        assert!(err(&newer).contains("40-byte records where 11x11 boards have 46"));
         // A king off the board.
-        newer[12] = 44;
+        newer[12] = 46;
         newer[HEADER + 32] = 200;
         let first = PackedReader::<Eleven, _>::new(&newer[..]).unwrap().next();
         let e = first.unwrap().unwrap_err().to_string();

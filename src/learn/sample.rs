@@ -1,8 +1,9 @@
 //! One training position per line, in a text format that people and scripts can read:
 //!
 //! ```text
-//! FEN;SCORE;RESULT;GAME
+//! FEN;SCORE;RESULT;GAME[;BESTMOVE]
 //! 3a1a5/.../3a1a5 d;-35;d;1744
+//! 3a1a5/.../3a1a5 a;120;a;1745;d1d3
 //! ```
 //!
 //! - `FEN`: the position with its side to move, as `parse_fen` reads it.
@@ -11,8 +12,10 @@
 //! - `RESULT`: how the game ended: `a` the attackers won, `d` the defenders won, `=` a draw.
 //! - `GAME`: a number naming the game the position comes from, so that training and
 //!   held-out positions can be split by game rather than by position.
+//! - `BESTMOVE` (optional): the move the search that gave `SCORE` chose, as `d1d3`. Files
+//!   written before the field existed have four fields and read as no move.
 
-use crate::board::generic::{Board, NotationError};
+use crate::board::generic::{Board, Move, NotationError};
 use crate::board::notation::to_fen;
 use crate::board::{Geometry, Side};
 use std::fmt;
@@ -64,11 +67,13 @@ pub struct Sample<G: Geometry> {
     pub score: Option<i32>,
     pub result: GameResult,
     pub game: u64,
+    /// The move the search chose here, when it was recorded: the policy's target.
+    pub best: Option<Move<G>>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum SampleError<G: Geometry> {
-    #[error("expected 4 fields FEN;SCORE;RESULT;GAME separated by ';', found {0}")]
+    #[error("expected 4 or 5 fields FEN;SCORE;RESULT;GAME[;BESTMOVE] separated by ';', found {0}")]
     Fields(usize),
     #[error("bad FEN: {0}")]
     Fen(#[from] NotationError<G>),
@@ -78,6 +83,10 @@ pub enum SampleError<G: Geometry> {
     Result(String),
     #[error("bad game number {0:?}")]
     Game(String),
+    #[error("bad best move {0:?}: {1}")]
+    Best(String, NotationError<G>),
+    #[error("best move {0} does not start on a piece of the side to move")]
+    IllegalBest(String),
 }
 
 impl<G: Geometry> FromStr for Sample<G> {
@@ -85,8 +94,10 @@ impl<G: Geometry> FromStr for Sample<G> {
 
     fn from_str(line: &str) -> Result<Sample<G>, SampleError<G>> {
         let fields: Vec<&str> = line.trim().split(';').collect();
-        let [fen, score, result, game] = fields[..] else {
-            return Err(SampleError::Fields(fields.len()));
+        let (fen, score, result, game, best) = match fields[..] {
+            [fen, score, result, game] => (fen, score, result, game, None),
+            [fen, score, result, game, best] => (fen, score, result, game, Some(best.trim())),
+            _ => return Err(SampleError::Fields(fields.len())),
         };
         let board = Board::from_fen(fen)?;
         let score = match score.trim() {
@@ -107,11 +118,24 @@ impl<G: Geometry> FromStr for Sample<G> {
             .trim()
             .parse()
             .map_err(|_| SampleError::Game(game.to_string()))?;
+        let best = match best {
+            None | Some("" | "-") => None,
+            Some(text) => {
+                let mv = Move::parse(text).map_err(|e| SampleError::Best(text.to_string(), e))?;
+                // The rules are not known here, only the board: the mover's piece must stand
+                // on the move's square. Training checks the move against the legal ones.
+                if board.piece_at(mv.from()).map(|p| p.side()) != Some(board.side_to_move()) {
+                    return Err(SampleError::IllegalBest(text.to_string()));
+                }
+                Some(mv)
+            }
+        };
         Ok(Sample {
             board,
             score,
             result,
             game,
+            best,
         })
     }
 }
@@ -123,7 +147,11 @@ impl<G: Geometry> fmt::Display for Sample<G> {
             Some(s) => write!(f, "{}", s.clamp(-SCORE_CAP, SCORE_CAP))?,
             None => f.write_str("-")?,
         }
-        write!(f, ";{};{}", self.result.letter(), self.game)
+        write!(f, ";{};{}", self.result.letter(), self.game)?;
+        if let Some(mv) = self.best {
+            write!(f, ";{mv}")?;
+        }
+        Ok(())
     }
 }
 
@@ -144,9 +172,28 @@ mod tests {
                 score,
                 result,
                 game: 17,
+                best: None,
             };
             let line = s.to_string();
             assert_eq!(line.parse::<Sample<Eleven>>().unwrap(), s, "{line}");
+        }
+    }
+
+    #[test]
+    fn the_best_move_is_an_optional_fifth_field() {
+        let start = to_fen(&Board::start());
+        let s: Sample<Eleven> = format!("{start};12;a;3;d1d3").parse().unwrap();
+        assert_eq!(s.best.map(|m| m.to_string()), Some("d1d3".to_string()));
+        assert_eq!(s.to_string(), format!("{start};12;a;3;d1d3"));
+        let old: Sample<Eleven> = format!("{start};12;a;3").parse().unwrap();
+        assert_eq!(old.best, None);
+        assert_eq!(old.to_string(), format!("{start};12;a;3"));
+        for bad in ["d1d3x", "zz9", "e6e7"] {
+            let e = format!("{start};12;a;3;{bad}")
+                .parse::<Sample<Eleven>>()
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(bad), "{e}");
         }
     }
 

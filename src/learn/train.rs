@@ -579,6 +579,7 @@ mod tests {
                     board,
                     score: None,
                     result,
+                    best: None,
                     game: out.len() as u64,
                 });
             }
@@ -913,6 +914,7 @@ mod tests {
             board,
             score,
             result: GameResult::AttackersWon,
+            best: None,
             game: 0,
         };
         let mut d = TrainData::new();
@@ -930,6 +932,7 @@ mod tests {
             board,
             score: Some(score),
             result: GameResult::AttackersWon,
+            best: None,
             game: 0,
         };
         let saturated = Saturated {

@@ -387,6 +387,7 @@ mod tests {
             board: parse_fen(fen).unwrap(),
             score: None,
             result,
+            best: None,
             game: 0,
         }
     }
