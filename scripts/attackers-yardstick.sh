@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The attackers' yardstick (issue 46): Hnefi's attackers at 10 ms a move against the same build
-# defending at 500 ms, the deep defense that Hnefi's own equal-time self-play never meets.
+# The attackers' yardstick (issues 46 and 73): Hnefi's attackers at 10 ms a move against a
+# frozen defense at 500 ms, the deep defense that Hnefi's own equal-time self-play never meets.
+# The defense is the build of b99f941 (the network g16), which does not improve with the
+# build under test (scripts/build-frozen.sh makes it on first use).
 #
-#   scripts/attackers-yardstick.sh [--engine BIN] [--runner BIN]
+#   scripts/attackers-yardstick.sh [--engine BIN] [--defender BIN|self] [--runner BIN]
 #       [--part odds|stuck|more|hunt|both|all]
 #       [--games N] [--concurrency C] [--fast SECONDS] [--deep SECONDS] [--seed S]
 #       [--each 'KEY=VALUE ...'] [--fast-words 'KEY=VALUE ...'] [--deep-words '...'] OUTDIR
@@ -21,7 +23,9 @@
 # OUTDIR/PART.txt (the report: W/D/L as attackers, how the games ended, pieces lost a game).
 # A part whose .json exists is finished and skipped: a killed run, run again, starts over
 # the part it was in and keeps the ones before.
-# --engine is the build under test (default: target/release/hnefi); --runner plays the match
+# --engine is the build under test (default: target/release/hnefi); --defender the deep side
+# (default: the frozen b99f941 build; `self`: the engine itself, as before issue 73); --runner
+# plays the match
 # and needs --first-attacks-only (default: the engine). --each gives both sides `hnefi match`
 # engine words (option.Hash=64), --fast-words and --deep-words one side alone. Timing matters:
 # give each game a core (concurrency at most the cores). On the lent 16-core machine (the
@@ -32,11 +36,12 @@
 #   --fast 60 --deep 60 --fast-words nodes=6000 --deep-words nodes=150000
 set -euo pipefail
 cd "$(dirname "$0")/.."
-engine=target/release/hnefi runner="" part=both games=100 concurrency=1
+engine=target/release/hnefi defender="" runner="" part=both games=100 concurrency=1
 fast=0.01 deep=0.5 seed=46 out="" each="" fast_words="" deep_words=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --engine) engine=$2; shift 2 ;;
+        --defender) defender=$2; shift 2 ;;
         --runner) runner=$2; shift 2 ;;
         --part) part=$2; shift 2 ;;
         --games) games=$2; shift 2 ;;
@@ -54,7 +59,11 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] || { echo "attackers-yardstick: give an output folder (see --help)" >&2; exit 2; }
 runner=${runner:-$engine}
-for bin in "$engine" "$runner"; do
+case "$defender" in
+    "") defender=$(scripts/build-frozen.sh b99f941) ;;
+    self) defender=$engine ;;
+esac
+for bin in "$engine" "$defender" "$runner"; do
     [ -x "$bin" ] || { echo "attackers-yardstick: $bin is not an executable" >&2; exit 2; }
 done
 case "$part" in odds|stuck|more|hunt|both|all) ;; *)
@@ -62,6 +71,7 @@ case "$part" in odds|stuck|more|hunt|both|all) ;; *)
 esac
 mkdir -p "$out"
 engine=$(realpath "$engine")
+defender=$(realpath "$defender")
 
 play() { # NAME OPENINGS GAMES PLIES
     local name=$1
@@ -74,7 +84,7 @@ play() { # NAME OPENINGS GAMES PLIES
     # shellcheck disable=SC2086
     "$runner" match --first-attacks-only \
         --engine cmd="$engine" name=fast st="$fast" $fast_words \
-        --engine cmd="$engine" name=deep st="$deep" $deep_words \
+        --engine cmd="$defender" name=deep st="$deep" $deep_words \
         ${each:+--each $each} \
         --openings "$2" --games "$3" --max-plies "$4" --seed "$seed" \
         --concurrency "$concurrency" --records "$out/$name.csv" --json "$out/$name.json.part" \

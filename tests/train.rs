@@ -26,6 +26,7 @@ fn planted_samples() -> String {
                 score: None,
                 result,
                 game,
+                best: None,
             };
             out.push_str(&format!("{sample}\n"));
             game += 1;

@@ -106,6 +106,8 @@ pub enum CliError {
     BenchMismatch { incremental: u64, refresh: u64 },
     #[error(transparent)]
     Nnue(#[from] hnefi::search::nnue::NnueError),
+    #[error(transparent)]
+    Policy(#[from] hnefi::search::policy::PolicyError),
     #[error("no '{0}' from the engine within 30 s")]
     NoAnswer(&'static str),
     #[error("--memory-mb {mb}: cannot limit the address space: {source}")]

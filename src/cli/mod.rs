@@ -13,6 +13,7 @@ mod common;
 mod connect;
 mod convert;
 mod datagen;
+mod deep_moves;
 mod engine;
 mod error;
 mod fuzz;
@@ -26,6 +27,7 @@ mod spsa;
 mod tactics;
 mod tournament;
 mod train;
+mod train_policy;
 mod tune;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -115,6 +117,9 @@ enum Command {
     /// Forced wins from the real games: the solve rate on the built-in positions/tactics.epd,
     /// or that file generated again.
     Tactics(tactics::TacticsArgs),
+    /// How soon a fast search finds the moves deep searches chose (the samples' BESTMOVE),
+    /// with the move policy and without it.
+    DeepMoves(deep_moves::DeepMovesArgs),
     /// Print the completions of hnefi's commands and arguments for a shell.
     Completions(manual::CompletionsArgs),
     /// Print hnefi's manual page (roff), or a command's: `hnefi man > hnefi.1; man ./hnefi.1`.
@@ -153,6 +158,7 @@ pub fn run() -> ExitCode {
         Some(Command::Eval(args)) => analyse::eval(args),
         Some(Command::Analyse(args)) => analyse::analyse(args),
         Some(Command::Tactics(args)) => tactics::tactics(args),
+        Some(Command::DeepMoves(args)) => deep_moves::deep_moves(args),
         Some(Command::Connect(args)) => connect::connect(args),
         Some(Command::Latency(args)) => latency::latency(args),
         Some(Command::Timetodepth(args)) => bench::timetodepth(args),

@@ -4,6 +4,7 @@
 use super::CliError;
 use super::common::{RulesArg, check_fit_settings, for_each_block, progress_bar, thread_pool};
 use super::output::check_writable;
+use super::train_policy::train_policy_on;
 use clap::Args;
 use hnefi::board::generic::Rulebook;
 use hnefi::learn::network::FloatNetwork;
@@ -82,6 +83,16 @@ pub struct TrainArgs {
     /// Worker threads (default: all cores). The result does not depend on them.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Train the move policy instead of the network: from the samples' BESTMOVE fields (the
+    /// moves of deep searches, `hnefi datagen`), the policy that the search orders and reduces
+    /// its moves by. It reads the accumulator of --net, and --out is a policy file. --lambda,
+    /// --residual, --quiet-only and the --saturated options do not apply.
+    #[arg(long, conflicts_with_all = ["residual", "quiet_only", "saturated_weight"])]
+    pub policy: bool,
+    /// With --policy: the network whose accumulator the policy reads (a net file; default:
+    /// the one built in for the board). --init then names a policy file to go on from.
+    #[arg(long, value_name = "NET", requires = "policy")]
+    pub net: Option<PathBuf>,
     /// The rules the samples were played under: the network is for their board, and a
     /// correction (--residual) corrects their board's hand evaluation.
     #[command(flatten)]
@@ -90,12 +101,15 @@ pub struct TrainArgs {
 
 pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let (rules, _) = args.rules.rules_and_start();
+    if args.policy {
+        return hnefi::with_size!(rules.width, train_policy_on(args))?;
+    }
     hnefi::with_size!(rules.width, train_on(args))?
 }
 
-fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
-    let scale = G::hand().weights.scale;
-    check_fit_settings(args.lambda, args.holdout)?;
+/// The settings every training run checks alike: epochs, batch, step sizes and decay. Returns
+/// the step size at the end.
+pub(super) fn check_steps(args: &TrainArgs) -> Result<f32, CliError> {
     if args.epochs == 0 {
         return Err(CliError::out_of_range(
             "--epochs",
@@ -124,6 +138,13 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
             "a number at least 0",
         ));
     }
+    Ok(lr_end)
+}
+
+fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
+    let scale = G::hand().weights.scale;
+    check_fit_settings(args.lambda, args.holdout)?;
+    let lr_end = check_steps(&args)?;
     if !(args.saturated_weight >= 0.0 && args.saturated_weight.is_finite()) {
         return Err(CliError::out_of_range(
             "--saturated-weight",

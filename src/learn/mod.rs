@@ -4,6 +4,7 @@ pub mod datagen;
 pub mod games;
 pub mod network;
 pub mod packed;
+pub mod policy;
 pub mod sample;
 pub mod train;
 pub mod tune;

@@ -2,4 +2,5 @@
 //! on the built-in tactics (`hnefi tactics`).
 
 pub mod bench;
+pub mod deep_moves;
 pub mod tactics;

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod nnue;
 pub mod ordering;
 pub mod params;
+pub mod policy;
 pub mod score;
 pub mod size;
 pub mod skill;
@@ -119,6 +120,9 @@ pub struct Options {
     /// The NNUE network of [`EvalKind::Nnue`] (UCI `EvalFile`); without one, the network
     /// built into the binary ([`nnue::embedded`]).
     pub net: Option<Arc<QuantisedNetwork>>,
+    /// The move policy (UCI `PolicyFile`); without one, the policy built into the binary for
+    /// the network, if there is one. A policy runs only beside the network it was trained on.
+    pub policy: Option<Arc<policy::Policy>>,
     /// How strongly the engine plays (UCI `Skill Level`); [`Level::MAX`] leaves the search
     /// untouched.
     pub level: Level,
@@ -166,6 +170,20 @@ impl Options {
     pub fn network<G: Size>(&self, rules: &Rules) -> Option<&QuantisedNetwork> {
         self.eval.network::<G>(self.net.as_deref(), rules)
     }
+
+    /// The move policy the search orders by on boards of `G` under `rules`: the policy file's
+    /// or the built-in one, where it reads the network the search runs; none when
+    /// `PolicyOrder` is 0.
+    pub fn move_policy<G: Size>(&self, rules: &Rules) -> Option<&policy::Policy> {
+        if self.params.policy_order == 0 {
+            return None;
+        }
+        let net = self.network::<G>(rules)?;
+        match self.policy.as_deref() {
+            Some(p) if p.fits::<G>(net) => Some(p),
+            _ => policy::embedded_for::<G>(net),
+        }
+    }
 }
 
 impl Default for Options {
@@ -178,6 +196,7 @@ impl Default for Options {
             params: params::SearchParams::default(),
             eval: EvalKind::default(),
             net: None,
+            policy: None,
             level: Level::MAX,
             seed: None,
         }

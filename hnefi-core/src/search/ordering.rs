@@ -84,6 +84,9 @@ const BLOCK: i32 = 1 << 27;
 const CAPTURE: i32 = 1 << 25;
 const KING_THREAT: i32 = 1 << 24;
 const KILLER: i32 = 1 << 22;
+/// Below this, a move's ordering score is history alone (and a killer's bonus): a quiet move,
+/// which the policy may move up or down.
+pub const QUIET_CEILING: i32 = KILLER / 2;
 /// A side's last move taken back, where the eval swung (`Searcher::swung`): after blocks.
 pub const MOVE_BACK: i32 = BLOCK - 1;
 

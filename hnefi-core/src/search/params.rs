@@ -22,6 +22,9 @@
 //!   that of static eval at once: the squeeze switching off as a guard leaves its door to
 //!   capture, which one quiet move may undo. The two nodes after it are not pruned on their
 //!   static eval.
+//! - policy: the move policy learned from deep searches (`search::policy`), whose logit of a
+//!   move says how likely a deep search is to play it; quiet moves are ordered by it beside
+//!   their history, at nodes deep enough to pay for its rows.
 //! - lone king: the king with no defender soldier left, and the king's room, the squares he
 //!   reaches step by step past no attacker (`eval::endgame`).
 
@@ -102,6 +105,11 @@ pub struct SearchParams {
     /// pruned. Only the attackers' own searches look for swings: in the defenders' it cost
     /// them games (docs/strength.md, issue 46).
     pub swing_cp: i32,
+    /// Policy: history points a quiet move's score gains per nat of its policy logit; 0 runs
+    /// no policy.
+    pub policy_order: i32,
+    /// Policy: the shallowest remaining depth whose nodes compute it (the root always does).
+    pub policy_min_depth: i32,
     /// The lone king's ending, added to the evaluation (`eval::endgame::lone_king`): cp for
     /// the attackers per square of the board outside the king's room, and per move he lacks.
     pub lone_king_room: i32,
@@ -152,6 +160,8 @@ impl Default for SearchParams {
             sort_after: 4,
             repetition_score: 558,
             swing_cp: 2000,
+            policy_order: 2000,
+            policy_min_depth: 3,
             lone_king_room: 100,
             lone_king_move: 100,
             lone_king_soldiers: 1,
@@ -176,7 +186,7 @@ pub struct Tunable {
 }
 
 /// Every search parameter that can be set at run time, by name.
-pub const TUNABLES: [Tunable; 32] = [
+pub const TUNABLES: [Tunable; 34] = [
     Tunable {
         name: "AspirationWindow",
         min: 5,
@@ -338,6 +348,18 @@ pub const TUNABLES: [Tunable; 32] = [
         min: 0,
         max: 40_000,
         field: |p| &mut p.swing_cp,
+    },
+    Tunable {
+        name: "PolicyOrder",
+        min: 0,
+        max: 1_000_000,
+        field: |p| &mut p.policy_order,
+    },
+    Tunable {
+        name: "PolicyMinDepth",
+        min: 1,
+        max: 64,
+        field: |p| &mut p.policy_min_depth,
     },
     Tunable {
         name: "LoneKingSoldiers",

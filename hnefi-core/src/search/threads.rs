@@ -4,6 +4,7 @@
 use super::alphabeta::{RootMove, Searcher};
 use super::nnue::QuantisedNetwork;
 use super::params::SearchParams;
+use super::policy::Policy;
 use super::skill::draw_seed;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
@@ -33,6 +34,8 @@ pub struct Shared<'a, G: Geometry> {
     pub params: SearchParams,
     /// The network, when the search runs the NNUE evaluation.
     pub net: Option<&'a QuantisedNetwork>,
+    /// The move policy, read beside the network's accumulators.
+    pub policy: Option<&'a Policy>,
     /// Whether the network's accumulators are computed afresh at every node
     /// ([`EvalKind::NnueRefresh`]).
     pub refresh: bool,
@@ -150,6 +153,18 @@ pub(super) fn run<G: Size>(
         }
         return result;
     }
+    let net = options.network::<G>(pos.rules());
+    let policy = options.move_policy::<G>(pos.rules());
+    // The deep search's likeliest moves first: the first iteration searches them with the
+    // full window, and later ones keep the order of the moves that fail low.
+    if let (Some(policy), Some(net)) = (policy, net) {
+        let acc = super::nnue::Accumulator::refresh(net, pos.board());
+        let mut logits = vec![0; list.len()];
+        policy.logits(&acc, pos.side_to_move(), &list, &mut logits);
+        let mut order: Vec<usize> = (0..list.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(logits[i]));
+        list = order.into_iter().map(|i| list[i]).collect();
+    }
     let root_moves: Vec<RootMove<G>> = list
         .iter()
         .map(|&mv| RootMove {
@@ -174,7 +189,8 @@ pub(super) fn run<G: Size>(
             main_depth: &main_depth,
             breadcrumbs: &breadcrumbs,
             params: options.params,
-            net: options.network::<G>(pos.rules()),
+            net,
+            policy,
             refresh: options.eval == EvalKind::NnueRefresh,
             level_nodes: options.level.node_budget(),
         };

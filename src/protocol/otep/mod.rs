@@ -24,7 +24,7 @@ const MAX_SECONDS: u64 = 3600;
 enum Purpose {
     Move,
     /// An analysis, after which the engine's options are restored.
-    Analysis(Options),
+    Analysis(Box<Options>),
 }
 
 pub struct Otep<G: Size> {
@@ -99,7 +99,7 @@ impl<G: Size> Otep<G> {
         if let Err(e) = search.engine().set_options(wanted) {
             return self.status(format!("error: analyze: {e}"));
         }
-        self.purpose = Purpose::Analysis(options);
+        self.purpose = Purpose::Analysis(Box::new(options));
         let limits = self.session.capped(Limits {
             movetime: Some(Duration::from_secs(seconds.clamp(1, MAX_SECONDS))),
             ..Limits::default()
@@ -226,7 +226,7 @@ impl<G: Size> Dialogue for Otep<G> {
                 None => self.status("no legal move".into()),
             },
             Purpose::Analysis(options) => {
-                if let Err(e) = search.engine().set_options(options) {
+                if let Err(e) = search.engine().set_options(*options) {
                     self.status(format!("error: analyze: {e}"));
                 }
                 let lines = result

@@ -7,6 +7,7 @@ use crate::board::{Geometry, Preset, Rules};
 use crate::protocol::number::{NumberError, parse_amount, truncate};
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::params::{SearchParams, TUNABLES};
+use crate::search::policy::Policy;
 use crate::search::skill::LevelError;
 use crate::search::{EvalKind, Level, MAX_THREADS, Options};
 use std::fmt;
@@ -78,6 +79,12 @@ pub fn offered(options: &Options) -> Vec<EngineOption> {
         },
         EngineOption {
             name: "EvalFile".into(),
+            kind: OptionKind::String {
+                default: NO_FILE.into(),
+            },
+        },
+        EngineOption {
+            name: "PolicyFile".into(),
             kind: OptionKind::String {
                 default: NO_FILE.into(),
             },
@@ -198,6 +205,9 @@ pub enum OptionError {
     /// The net file's error, as text: the option errors are plain values.
     #[error("option 'EvalFile': {0}")]
     EvalFile(String),
+    /// The policy file's error, as text.
+    #[error("option 'PolicyFile': {0}")]
+    PolicyFile(String),
     #[error("unknown option '{0}'")]
     Unknown(String),
 }
@@ -260,6 +270,18 @@ pub fn change(name: &str, value: Option<&str>, current: &Options) -> Result<Chan
                 )),
             }
         }
+        "policyfile" => {
+            options.policy = match value
+                .map(str::trim)
+                .filter(|v| !v.is_empty() && *v != NO_FILE)
+            {
+                None => None,
+                Some(path) => Some(Arc::new(
+                    Policy::load(Path::new(path))
+                        .map_err(|e| OptionError::PolicyFile(e.to_string()))?,
+                )),
+            }
+        }
         _ => {
             let t =
                 SearchParams::tunable(name).ok_or_else(|| OptionError::Unknown(truncate(name)))?;
@@ -317,6 +339,7 @@ mod tests {
         assert_eq!(e("Colour", Some("red")), "unknown option 'Colour'");
         assert_eq!(e("Eval", Some("magic")), "option 'Eval' takes hand or nnue");
         assert!(e("EvalFile", Some("/nonexistent.nnue")).contains("cannot read net file"));
+        assert!(e("PolicyFile", Some("/nonexistent.policy")).contains("cannot read policy file"));
         assert_eq!(o.eval, EvalKind::Nnue);
         assert!(matches!(
             set("Eval", Some(" HAND")),

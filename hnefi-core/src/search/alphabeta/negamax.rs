@@ -4,11 +4,12 @@
 
 use super::heuristics::Continuation;
 use super::{Searcher, Step, net_squares};
-use crate::board::generic::{Bitboard, Board, MoveList};
+use crate::board::generic::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Side};
 use crate::search::eval;
-use crate::search::ordering::{MOVE_BACK, Tactics, pick, score_moves, sort_rest};
+use crate::search::ordering::{MOVE_BACK, QUIET_CEILING, Tactics, pick, score_moves, sort_rest};
 use crate::search::params::MAX_PLY;
+use crate::search::policy::LOGIT_UNIT;
 use crate::search::score::Score;
 use crate::search::size::Size;
 use crate::search::threads::BREADCRUMB_PLIES;
@@ -199,6 +200,9 @@ impl<G: Size> Searcher<'_, G> {
                     hist,
                     &mut scores[i..],
                 );
+                if depth >= self.params.policy_min_depth {
+                    self.order_by_policy(b, ply, &list[i..], &mut scores[i..]);
+                }
                 if let Some(back) = back
                     && let Some(j) = list[i..].iter().position(|&m| m == back)
                 {
@@ -326,6 +330,28 @@ impl<G: Size> Searcher<'_, G> {
             },
         );
         best
+    }
+
+    /// Adds the policy's word to the ordering scores of `moves`, the moves of `b` at `ply`:
+    /// quiet moves alone, whose history it joins; the tactical ones keep their places.
+    fn order_by_policy(&self, b: &Board<G>, ply: u32, moves: &[Move<G>], scores: &mut [i32]) {
+        let (Some(policy), Some(_)) = (self.shared.policy, self.shared.net) else {
+            return;
+        };
+        let mut logits = [0i32; MAX_MOVES];
+        let logits = &mut logits[..moves.len()];
+        policy.logits(
+            &self.accumulators[ply as usize],
+            b.side_to_move(),
+            moves,
+            logits,
+        );
+        let weight = i64::from(self.params.policy_order);
+        for (s, &l) in scores.iter_mut().zip(logits.iter()) {
+            if *s < QUIET_CEILING {
+                *s += (i64::from(l) * weight / i64::from(LOGIT_UNIT)) as i32;
+            }
+        }
     }
 
     /// Threats the static eval cannot see: a king on or next to the edge may build a fort

@@ -21,7 +21,7 @@ mod accumulator;
 mod embedded;
 pub mod file;
 mod network;
-mod simd;
+pub(crate) mod simd;
 
 pub use accumulator::Accumulator;
 pub use embedded::{embedded, embedded_for};

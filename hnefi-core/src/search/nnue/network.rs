@@ -8,6 +8,7 @@ use crate::board::{Geometry, Side};
 use crate::search::eval::{MAX_EVAL, evaluate as hand_evaluate};
 use crate::search::score::Score;
 use crate::search::size::Size;
+use std::sync::OnceLock;
 
 /// The network in integers: `i16` feature weights and accumulators on the grid `1/QA`, `i16`
 /// output weights on `1/QB` cp, `i32` sums: the output is in cp.
@@ -28,6 +29,19 @@ pub struct QuantisedNetwork {
     /// Of a residual network, the fingerprint of the hand evaluation it was trained on
     /// ([`crate::search::eval::fingerprint`]); 0 where unknown (net files of version 2).
     pub hand: u64,
+    /// [`QuantisedNetwork::features_fingerprint`], worked out on first use.
+    features: FingerprintCache,
+}
+
+/// A fingerprint worked out once; a clone starts empty, as the fields it was worked out from
+/// are public and a clone is often changed.
+#[derive(Default)]
+struct FingerprintCache(OnceLock<u64>);
+
+impl Clone for FingerprintCache {
+    fn clone(&self) -> Self {
+        FingerprintCache::default()
+    }
 }
 
 // The scale is never NaN (the file and the trainer refuse it), so bitwise equality is equality.
@@ -72,7 +86,28 @@ impl QuantisedNetwork {
             scale,
             residual: false,
             hand: 0,
+            features: FingerprintCache::default(),
         }
+    }
+
+    /// A fingerprint of the feature transformer (its weights and biases), which is all a move
+    /// policy reads of the network ([`crate::search::policy`]). Worked out once, on first use:
+    /// set the weights before asking.
+    pub fn features_fingerprint(&self) -> u64 {
+        *self.features.0.get_or_init(|| {
+            use std::hash::Hasher;
+            let mut h = fxhash::FxHasher64::default();
+            for row in self.feature_weights.iter() {
+                for w in row {
+                    h.write_i16(*w);
+                }
+            }
+            for b in &self.feature_bias {
+                h.write_i16(*b);
+            }
+            h.write_usize(self.feature_weights.len());
+            h.finish()
+        })
     }
 
     /// Inputs: 3 x the squares of the board the network is for.
