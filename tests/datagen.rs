@@ -360,3 +360,75 @@ fn datagen_plays_on_from_chosen_starts() {
     let (ok, err) = run("book.txt", &["--book", "games.csv"]);
     assert!(!ok && err.contains("--book"), "{err}");
 }
+
+/// The policy's pipeline through the binary: datagen writes each position's best move, which is
+/// legal there; `train --policy` learns from them and writes a policy file; `deep-moves`
+/// measures a fast search on them with that policy and without.
+#[test]
+fn best_moves_train_a_policy_that_deep_moves_measures() {
+    let dir = workdir("policy");
+    let (ok, err) = datagen(&dir, "deep.txt", &[]);
+    assert!(ok, "{err}");
+    let rulebook = hnefi::board::generic::Rulebook::<Eleven>::new(Default::default());
+    let mut list = hnefi::board::generic::MoveList::new();
+    let samples: Vec<Sample<Eleven>> = lines(&dir.join("deep.txt"))
+        .iter()
+        .map(|l| l.parse().expect("a sample"))
+        .collect();
+    assert!(samples.len() > 20);
+    for s in &samples {
+        let best = s.best.expect("datagen writes the best move");
+        list.clear();
+        s.board.generate_moves(&rulebook, &mut list);
+        assert!(list.contains(&best), "{s}");
+    }
+    let (ok, _, err) = common::output_of_hnefi_with(
+        &dir,
+        &[
+            "train",
+            "deep.txt",
+            "--policy",
+            "--epochs",
+            "2",
+            "--batch",
+            "32",
+            "--holdout",
+            "0.3",
+            "--threads",
+            "2",
+            "-o",
+            "p.policy",
+        ],
+        &[],
+    );
+    assert!(ok, "{err}");
+    assert!(err.contains("held out top-1"), "{err}");
+    assert!(err.contains("quantised, as the search runs it"), "{err}");
+    hnefi::search::policy::Policy::load(&dir.join("p.policy")).expect("a policy file");
+    let (ok, out, err) = common::output_of_hnefi_with(
+        &dir,
+        &[
+            "deep-moves",
+            "deep.txt",
+            "--policy",
+            "p.policy",
+            "--nodes",
+            "300",
+            "--positions",
+            "5",
+        ],
+        &[],
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("deep.txt, policy "), "{out}");
+    assert!(out.contains("deep.txt, no policy "), "{out}");
+    // A net file is not a policy file: refused with the reason.
+    std::fs::write(dir.join("not.policy"), b"HNEFINNU").unwrap();
+    let (ok, _, err) = common::output_of_hnefi_with(
+        &dir,
+        &["deep-moves", "deep.txt", "--policy", "not.policy"],
+        &[],
+    );
+    assert!(!ok);
+    assert!(err.contains("not a Hnefi policy file"), "{err}");
+}

@@ -7,6 +7,8 @@ use clap::Args;
 use hnefi::learn::sample::Sample;
 use hnefi::measure::deep_moves::{DeepMoveReport, nodes_to_deep_move};
 use hnefi::search::Options;
+use hnefi::search::params::SearchParams;
+use hnefi::search::policy::Policy;
 use hnefi::search::size::Size;
 use std::path::PathBuf;
 
@@ -22,6 +24,12 @@ pub struct DeepMovesArgs {
     /// Positions taken from each file, evenly spread over it.
     #[arg(long, default_value_t = 300)]
     pub positions: usize,
+    /// The policy to measure (a file of `hnefi train --policy`; default: the built-in one).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// PolicyOrder for the searches with the policy (the engine runs none by default).
+    #[arg(long, default_value_t = 2000)]
+    pub policy_order: i32,
     /// Positions searched at once (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -57,7 +65,14 @@ fn deep_moves_on<G: Size>(args: DeepMovesArgs) -> Result<(), CliError> {
     }
     let (rules, _) = args.rules.rules_and_start();
     let pool = thread_pool(args.threads)?;
-    let with = Options::default();
+    let mut with = Options::default();
+    if let Some(path) = &args.policy {
+        with.policy = Some(std::sync::Arc::new(Policy::load(path)?));
+    }
+    let t = SearchParams::tunable("PolicyOrder").expect("a tunable");
+    with.params
+        .set(t, args.policy_order)
+        .map_err(|_| CliError::out_of_range("--policy-order", args.policy_order, "0 to 1000000"))?;
     let mut without = Options::default();
     without.params.policy_order = 0;
     if with.move_policy::<G>(&rules).is_none() {

@@ -106,7 +106,7 @@ pub struct SearchParams {
     /// them games (docs/strength.md, issue 46).
     pub swing_cp: i32,
     /// Policy: history points a quiet move's score gains per nat of its policy logit; 0 runs
-    /// no policy.
+    /// no policy, the default until a policy wins its match (measured at 2000).
     pub policy_order: i32,
     /// Policy: the shallowest remaining depth whose nodes compute it (the root always does).
     pub policy_min_depth: i32,
@@ -160,7 +160,7 @@ impl Default for SearchParams {
             sort_after: 4,
             repetition_score: 558,
             swing_cp: 2000,
-            policy_order: 2000,
+            policy_order: 0,
             policy_min_depth: 3,
             lone_king_room: 100,
             lone_king_move: 100,
