@@ -52,7 +52,7 @@ fn perft_rejects_bad_input_with_a_reason() {
     assert!(out.is_empty());
     assert!(err.contains("expected 11 ranks"), "{err}");
     let (ok, _, err) = hnefi(&["perft", "x"]);
-    assert!(!ok && err.contains("invalid value"), "{err}");
+    assert!(!ok && err.contains("x: must be a whole number"), "{err}");
     let (ok, _, err) = hnefi(&["perft", "2", "--threads", "0"]);
     assert!(!ok && err.contains("at least 1"), "{err}");
     let (ok, _, err) = hnefi(&["perft", "2", "--rules", "chess"]);
@@ -129,6 +129,24 @@ fn nonsense_is_refused_with_a_reason() {
     );
     refused(&["--nodes", "0"], "--nodes 0: must be at least 1");
     refused(&["--movetime", "0"], "--movetime 0: must be at least 1");
+    // A bad position's example is the start of the rules given, on their board.
+    refused(
+        &["board", "--rules", "brandubh", "--fen", "3a3/3a3"],
+        "a position is a FEN ('3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 d')",
+    );
+    // Negative numbers and words say the same, not how the parser failed.
+    refused(
+        &["analyse", "--depth", "-1"],
+        "--depth -1: must be at least 1",
+    );
+    refused(
+        &["analyse", "--movetime", "-5"],
+        "--movetime -5: must be at least 1",
+    );
+    refused(
+        &["--nodes", "many"],
+        "--nodes many: must be a whole number, at least 1",
+    );
     // By convention the position itself is the one leaf at depth 0.
     let (ok, out, _) = hnefi(&["perft", "0"]);
     assert!(ok && out.contains("Nodes searched: 1\n"), "{out}");
@@ -595,11 +613,15 @@ fn every_error_is_in_one_style() {
             2,
             "hnefi: unexpected argument '--bogus' found",
         ),
-        (&["perft", "x"], 2, "hnefi: invalid value 'x' for '<DEPTH>'"),
+        (
+            &["perft", "x"],
+            2,
+            "hnefi: <DEPTH> x: must be a whole number",
+        ),
         (
             &["serve", "--port", "99999"],
             2,
-            "hnefi: invalid value '99999' for '--port <PORT>'",
+            "hnefi: --port 99999: must be a whole number from 0 to 65535",
         ),
         (
             &["perft", "2", "--threads", "0"],

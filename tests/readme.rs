@@ -107,3 +107,44 @@ fn the_readme_lists_every_command_with_flags_it_takes() {
         }
     }
 }
+
+/// The engine example of README.md ("As an engine") answers the `bestmove` the README says.
+#[test]
+fn the_readme_engine_example_answers_what_it_says() {
+    let readme = std::fs::read_to_string(common::repo_file("README.md")).expect("README.md");
+    let at = readme
+        .find("**As an engine.**")
+        .expect("the engine example");
+    let part = &readme[at..];
+    let commands: Vec<&str> = part
+        .lines()
+        .skip_while(|l| !l.starts_with("    "))
+        .take_while(|l| l.starts_with("    "))
+        .map(str::trim)
+        .collect();
+    assert_eq!(commands.first(), Some(&"uci"), "{commands:?}");
+    let said = part
+        .split("`bestmove ")
+        .nth(1)
+        .and_then(|r| r.split('`').next())
+        .expect("the README names the bestmove");
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = common::spawn_hnefi(&[]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    for c in &commands {
+        writeln!(stdin, "{c}").unwrap();
+    }
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let answer = stdout
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| l.strip_prefix("bestmove ").map(str::to_string))
+        .expect("a bestmove");
+    writeln!(stdin, "quit").unwrap();
+    let _ = child.wait();
+    assert_eq!(
+        answer.split_whitespace().next(),
+        Some(said),
+        "README says {said}"
+    );
+}

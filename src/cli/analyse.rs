@@ -2,6 +2,7 @@
 //! evaluation term by term.
 
 use super::CliError;
+use super::common::at_least_one;
 use super::common::{EvalChoice, GameArgs};
 use clap::Args;
 use hnefi::board::Side;
@@ -17,10 +18,10 @@ pub struct AnalyseArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Search depth.
-    #[arg(long, conflicts_with = "movetime")]
+    #[arg(long, conflicts_with = "movetime", value_parser = at_least_one::<u32>)]
     pub depth: Option<u32>,
     /// Search time in milliseconds (default 5000 when no depth is given).
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one::<u64>)]
     pub movetime: Option<u64>,
     /// Lines to show.
     #[arg(long, default_value_t = 1)]
@@ -46,12 +47,6 @@ fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), Cli
     }
     if !(1..=256).contains(&args.threads) {
         return Err(CliError::out_of_range("--threads", args.threads, "1-256"));
-    }
-    if args.depth == Some(0) {
-        return Err(CliError::out_of_range("--depth", 0, "at least 1"));
-    }
-    if args.movetime == Some(0) {
-        return Err(CliError::out_of_range("--movetime", 0, "at least 1"));
     }
     out!("{}", hnefi::protocol::diagram(pos.board()))?;
     outln!(

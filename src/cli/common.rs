@@ -241,9 +241,9 @@ pub(super) fn interrupt_flag(notice: &'static str) -> Arc<AtomicBool> {
 /// `--fen`: the position a command starts from, on any board.
 #[derive(Args)]
 pub(super) struct PositionArg {
-    /// The position: a FEN, or an OpenTafl position string (rank 1 first) and then the side
-    /// to move, `a` or `d` (the attackers if none), on a board of any size [default: the start
-    /// position of the rules].
+    /// The position, on a board of any size: a FEN, whose side to move (`a` or `d`) ends it,
+    /// or an OpenTafl position string (rank 1 first), which may be followed by the side to
+    /// move (the attackers if none) [default: the start position of the rules].
     #[arg(long = "fen", value_name = "POSITION")]
     fen: Option<String>,
 }
@@ -258,11 +258,22 @@ impl PositionArg {
             });
         };
         let board = generic::Board::<G>::from_position(fen).map_err(|e| {
+            // The rules' own start as the example, on their board.
+            let (fen, opentafl) = rules.start_board::<G>().map_or_else(
+                |_| {
+                    (
+                        START_FEN.to_string(),
+                        format!("{} a", to_opentafl(&Board::start())),
+                    )
+                },
+                |b| {
+                    let side = to_fen(&b).chars().last().unwrap_or('a');
+                    (to_fen(&b), format!("{} {side}", to_opentafl(&b)))
+                },
+            );
             CliError::Position(format!(
-                "{e}; a position is a FEN ('{}') or an OpenTafl position string ('{} a') of the \
-                 {side}x{side} board of --rules {rules}",
-                START_FEN,
-                to_opentafl(&Board::start()),
+                "{e}; a position is a FEN ('{fen}') or an OpenTafl position string \
+                 ('{opentafl}') of the {side}x{side} board of --rules {rules}",
                 side = G::SIDE
             ))
         })?;
@@ -411,4 +422,18 @@ pub(super) fn load_net(path: &Path) -> Result<QuantisedNetwork, CliError> {
             reason: e.to_string(),
         },
     })
+}
+
+/// A whole number of at least 1, as clap parses a depth, a time or a node count: zero, a
+/// negative number and words are all refused with what the value must be.
+pub(super) fn at_least_one<T: TryFrom<u64>>(text: &str) -> Result<T, String> {
+    let text = text.trim();
+    match text.parse::<i128>() {
+        Ok(n) if n < 1 => Err("must be at least 1".into()),
+        Ok(n) => u64::try_from(n)
+            .ok()
+            .and_then(|n| T::try_from(n).ok())
+            .ok_or_else(|| "must be a smaller whole number".into()),
+        Err(_) => Err("must be a whole number, at least 1".into()),
+    }
 }

@@ -2,6 +2,7 @@
 //! with the move policy and without it.
 
 use super::CliError;
+use super::common::at_least_one;
 use super::common::{RulesArg, read_samples, thread_pool};
 use clap::Args;
 use hnefi::learn::sample::Sample;
@@ -19,10 +20,10 @@ pub struct DeepMovesArgs {
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
     /// Nodes each search may take: about what a 10 ms move searches.
-    #[arg(long, default_value_t = 15_000)]
+    #[arg(long, default_value_t = 15_000, value_parser = at_least_one::<u64>)]
     pub nodes: u64,
     /// Positions taken from each file, evenly spread over it.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = at_least_one::<usize>)]
     pub positions: usize,
     /// The policy to measure (a file of `hnefi train --policy`; default: the built-in one).
     #[arg(long, value_name = "FILE")]
@@ -53,16 +54,6 @@ fn line(name: &str, r: &DeepMoveReport) -> String {
 }
 
 fn deep_moves_on<G: Size>(args: DeepMovesArgs) -> Result<(), CliError> {
-    if args.nodes == 0 {
-        return Err(CliError::out_of_range("--nodes", args.nodes, "at least 1"));
-    }
-    if args.positions == 0 {
-        return Err(CliError::out_of_range(
-            "--positions",
-            args.positions,
-            "at least 1",
-        ));
-    }
     let (rules, _) = args.rules.rules_and_start();
     let pool = thread_pool(args.threads)?;
     let mut with = Options::default();

@@ -1,6 +1,7 @@
 //! `hnefi` without a subcommand: the engine loop on stdin and stdout.
 
 use super::CliError;
+use super::common::at_least_one;
 use clap::{Args, ValueEnum};
 use hnefi::protocol::{LoopSettings, Protocol, run_stdio};
 use hnefi::search::Level;
@@ -13,10 +14,10 @@ pub struct EngineArgs {
     protocol: Option<ProtocolArg>,
     /// Thinking time per move in milliseconds when the host gives no clock (default: 3000
     /// under OpenTafl's engine protocol, 2000 under the hnefatafl text protocol).
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one::<u64>)]
     movetime: Option<u64>,
     /// The most nodes any one search of the engine loop may visit, whatever the host asks.
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one::<u64>)]
     nodes: Option<u64>,
     /// Playing strength, from 0 (a beginner can win) to 20 (full strength); a UCI host may
     /// change it with `setoption name Skill Level`.
@@ -46,12 +47,6 @@ impl From<ProtocolArg> for Protocol {
 }
 
 pub fn engine(args: EngineArgs) -> Result<(), CliError> {
-    if args.movetime == Some(0) {
-        return Err(CliError::out_of_range("--movetime", 0, "at least 1"));
-    }
-    if args.nodes == Some(0) {
-        return Err(CliError::out_of_range("--nodes", 0, "at least 1"));
-    }
     run_stdio(
         args.protocol.map(Protocol::from),
         LoopSettings {

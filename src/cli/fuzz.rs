@@ -1,6 +1,7 @@
 //! `hnefi fuzz`: hostile lines through the protocol loops, in process.
 
 use super::CliError;
+use super::common::at_least_one;
 use clap::Args;
 use std::time::{Duration, Instant};
 
@@ -27,7 +28,7 @@ pub struct FuzzArgs {
     #[arg(long, default_value_t = 10_000)]
     pub deadline_ms: u64,
     /// Nodes per search at most, so that searches end at once.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = at_least_one::<u64>)]
     pub nodes: u64,
     /// Address space of the fuzzing process in MB (0: no limit), so that a runaway allocation
     /// fails inside the fuzz instead of taking a shared machine's memory.
@@ -63,9 +64,6 @@ fn limit_memory(_mb: u64) -> Result<(), CliError> {
 pub fn fuzz(args: FuzzArgs) -> Result<(), CliError> {
     use hnefi::protocol::Protocol;
     use hnefi::protocol::fuzz::{Config, fuzz};
-    if args.nodes == 0 {
-        return Err(CliError::out_of_range("--nodes", 0, "at least 1"));
-    }
     if args.deadline_ms == 0 {
         return Err(CliError::out_of_range("--deadline-ms", 0, "at least 1"));
     }

@@ -205,13 +205,46 @@ fn refuse(e: clap::Error) -> ExitCode {
     code
 }
 
-/// Clap's message with hnefi's prefix for its own.
+/// Clap's message with hnefi's prefix for its own, and a bad value said as hnefi's own range
+/// checks say it: `--depth -1: must be at least 1`, not clap's wording of a parse error.
 fn hnefi_style(clap_message: &str) -> String {
     let message = clap_message.trim_end();
     match message.strip_prefix("error: ") {
-        Some(why) => format!("hnefi: {why}"),
+        Some(why) => format!(
+            "hnefi: {}",
+            bad_value(why).unwrap_or_else(|| why.to_string())
+        ),
         None => message.to_string(),
     }
+}
+
+/// `invalid value 'V' for '--flag <F>': WHY` as `--flag V: must be ...`, where WHY is a
+/// number's parse error (or already says what the value must be): one line, as the range
+/// checks after parsing give.
+fn bad_value(why: &str) -> Option<String> {
+    let rest = why.strip_prefix("invalid value '")?;
+    let (value, rest) = rest.split_once("' for '")?;
+    let (arg, rest) = rest.split_once("': ")?;
+    let reason = rest.lines().next().unwrap_or(rest);
+    // A flag by its name; a positional argument by its value name.
+    let arg = arg.split(' ').next().unwrap_or(arg);
+    let reason = if reason.starts_with("must be") {
+        reason.to_string()
+    } else if let Some((_, range)) = reason.split_once(" is not in ") {
+        let (low, high) = range.split_once("..=")?;
+        format!("must be a whole number from {low} to {high}")
+    } else if reason.contains("invalid digit")
+        || reason.contains("empty string")
+        || reason.contains("too large")
+        || reason.contains("too small")
+    {
+        "must be a whole number".to_string()
+    } else if reason.contains("invalid float literal") {
+        "must be a number".to_string()
+    } else {
+        return None;
+    };
+    Some(format!("{arg} {value}: {reason}"))
 }
 
 #[cfg(test)]
@@ -231,6 +264,44 @@ mod tests {
         );
         assert!(text.contains("Usage: hnefi perft"), "{text}");
         assert!(!text.contains("error:"), "{text}");
+    }
+
+    /// Bad numbers read in one style, whatever clap's parser said of them.
+    #[test]
+    fn bad_numbers_say_what_they_must_be() {
+        let refused = |args: &[&str]| {
+            let e = command().try_get_matches_from(args).expect_err("refused");
+            hnefi_style(&e.render().to_string())
+        };
+        for (args, want) in [
+            (
+                &["hnefi", "analyse", "--depth", "-1"][..],
+                "hnefi: --depth -1: must be at least 1",
+            ),
+            (
+                &["hnefi", "analyse", "--depth", "0"],
+                "hnefi: --depth 0: must be at least 1",
+            ),
+            (
+                &["hnefi", "analyse", "--movetime", "-5"],
+                "hnefi: --movetime -5: must be at least 1",
+            ),
+            (
+                &["hnefi", "analyse", "--movetime", "x"],
+                "hnefi: --movetime x: must be a whole number, at least 1",
+            ),
+            (
+                &["hnefi", "perft", "x"],
+                "hnefi: <DEPTH> x: must be a whole number",
+            ),
+            (
+                &["hnefi", "serve", "--port", "99999"],
+                "hnefi: --port 99999: must be a whole number from 0 to 65535",
+            ),
+        ] {
+            let text = refused(args);
+            assert!(text.starts_with(want), "{args:?}: {text}");
+        }
     }
 
     /// `hnefi CMD --help` explains every argument of every command.

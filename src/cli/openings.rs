@@ -2,6 +2,7 @@
 //! random balanced openings from the start of any rules.
 
 use super::CliError;
+use super::common::at_least_one;
 use super::common::{games_argument, games_text, progress_bar, thread_pool};
 use super::output::{check_writable, write_document};
 use clap::{ArgGroup, Args};
@@ -39,7 +40,7 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 16, requires = "balanced")]
     pub max_plies: usize,
     /// Nodes searched per position.
-    #[arg(long, default_value_t = 20_000, requires = "searched")]
+    #[arg(long, default_value_t = 20_000, requires = "searched", value_parser = at_least_one::<u64>)]
     pub nodes: u64,
     /// Largest score kept, in cp either way [default: 100 with --balanced; none with
     /// --random, which keeps the nearest even whatever their score].
@@ -105,9 +106,6 @@ const BALANCED_BAND: i32 = 100;
 
 /// Checks `--nodes` and `--band`.
 fn check_search(args: &OpeningsArgs) -> Result<(), CliError> {
-    if args.nodes == 0 {
-        return Err(CliError::out_of_range("--nodes", args.nodes, "at least 1"));
-    }
     if let Some(band) = args.band.filter(|&b| b < 0) {
         return Err(CliError::out_of_range("--band", band, "at least 0"));
     }

@@ -2,6 +2,7 @@
 //! file generated again from games.
 
 use super::CliError;
+use super::common::at_least_one;
 use super::common::{games_argument, games_text, progress_bar, read_text};
 use super::output::{check_writable, write_document};
 use clap::Args;
@@ -26,7 +27,7 @@ pub struct TacticsArgs {
     #[arg(long, short, requires = "generate")]
     pub out: Option<PathBuf>,
     /// Search depth for solving.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 6, value_parser = at_least_one::<u32>)]
     pub depth: u32,
 }
 
@@ -34,9 +35,6 @@ pub fn tactics(args: TacticsArgs) -> Result<(), CliError> {
     use hnefi::measure::tactics::{BUILT_IN, parse_epd, solve_rate};
     if let Some(games) = &args.generate {
         return generate_epd(games.as_deref(), args.out.as_deref());
-    }
-    if args.depth == 0 {
-        return Err(CliError::out_of_range("--depth", 0, "at least 1"));
     }
     let (text, name) = match &args.file {
         Some(path) => (Cow::Owned(read_text(path)?), path.clone()),
