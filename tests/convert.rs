@@ -31,7 +31,7 @@ fn text_goes_to_binary_and_back_unchanged_and_trains_alike() {
         "{err}"
     );
     let bin = std::fs::read(dir.join("s.bin")).unwrap();
-    assert_eq!(bin.len(), 16 + 44 * positions);
+    assert_eq!(bin.len(), 16 + 46 * positions);
     assert!(
         bin.len() < text.len() * 2 / 3,
         "{} against {}",
@@ -86,7 +86,7 @@ fn bad_files_are_refused_with_their_reason_and_nothing_is_overwritten() {
     std::fs::write(dir.join("cut.bin"), &bin[..bin.len() - 10]).unwrap();
     refused(
         &["convert", "cut.bin", "-o", "kept.txt"],
-        "is cut short (34 of 44 bytes)",
+        "is cut short (36 of 46 bytes)",
     );
     // A wrong record size in the header.
     let mut wrong = bin.clone();
@@ -94,7 +94,7 @@ fn bad_files_are_refused_with_their_reason_and_nothing_is_overwritten() {
     std::fs::write(dir.join("wrong.bin"), &wrong).unwrap();
     refused(
         &["convert", "wrong.bin", "-o", "kept.txt"],
-        "43-byte records where 11x11 boards have 44",
+        "43-byte records where 11x11 boards have 46",
     );
     // A file of another board, read for 11x11.
     std::fs::write(

@@ -78,30 +78,7 @@ pub fn divide<G: Geometry>(
     rules: &Rules,
     progress: &Progress,
 ) -> Vec<(Move<G>, u64)> {
-    let mut list = MoveList::new();
-    if depth == 0 || is_over(board, rules) {
-        return Vec::new();
-    }
-    let rulebook = Rulebook::new(*rules);
-    board.generate_moves(&rulebook, &mut list);
-    progress.roots_total.store(list.len(), Ordering::Relaxed);
-    list.par_iter()
-        .with_max_len(1)
-        .map(|&mv| {
-            let mut child = *board;
-            child.play(mv, &rulebook);
-            let n = if depth == 1 {
-                1
-            } else if rulebook.mover_win(&child, mv).is_some() {
-                0
-            } else {
-                count(&child, depth - 1, &rulebook, None).expect("no stop")
-            };
-            progress.leaves.fetch_add(n, Ordering::Relaxed);
-            progress.roots_done.fetch_add(1, Ordering::Relaxed);
-            (mv, n)
-        })
-        .collect()
+    divide_with(board, depth, rules, None, Some(progress)).expect("no stop")
 }
 
 /// [`divide`] that gives up, returning `None`, soon after `stop` is set.
@@ -111,12 +88,26 @@ pub fn divide_until<G: Geometry>(
     rules: &Rules,
     stop: &AtomicBool,
 ) -> Option<Vec<(Move<G>, u64)>> {
+    divide_with(board, depth, rules, Some(stop), None)
+}
+
+/// [`divide`] and [`divide_until`]: `None` once `stop` is raised.
+fn divide_with<G: Geometry>(
+    board: &Board<G>,
+    depth: u32,
+    rules: &Rules,
+    stop: Option<&AtomicBool>,
+    progress: Option<&Progress>,
+) -> Option<Vec<(Move<G>, u64)>> {
     let mut list = MoveList::new();
     if depth == 0 || is_over(board, rules) {
         return Some(Vec::new());
     }
     let rulebook = Rulebook::new(*rules);
     board.generate_moves(&rulebook, &mut list);
+    if let Some(p) = progress {
+        p.roots_total.store(list.len(), Ordering::Relaxed);
+    }
     list.par_iter()
         .with_max_len(1)
         .map(|&mv| {
@@ -127,8 +118,12 @@ pub fn divide_until<G: Geometry>(
             } else if rulebook.mover_win(&child, mv).is_some() {
                 0
             } else {
-                count(&child, depth - 1, &rulebook, Some(stop))?
+                count(&child, depth - 1, &rulebook, stop)?
             };
+            if let Some(p) = progress {
+                p.leaves.fetch_add(n, Ordering::Relaxed);
+                p.roots_done.fetch_add(1, Ordering::Relaxed);
+            }
             Some((mv, n))
         })
         .collect()

@@ -7,7 +7,10 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self
 
-__all__ = ["Analysis", "Engine", "Game", "Outcome"]
+__all__ = ["Analysis", "Engine", "Game", "Outcome", "__version__"]
+
+__version__: str
+"""The version of the hnefi package (its crate's)."""
 
 @final
 class Outcome:

@@ -424,10 +424,12 @@ impl Engine {
     #[new]
     #[pyo3(signature = (threads = 1, hash_mb = 16, level = 20, eval_file = None))]
     fn new(threads: i64, hash_mb: i64, level: i64, eval_file: Option<PathBuf>) -> PyResult<Engine> {
-        // A negative number is a ValueError like the core's for 0, not an OverflowError.
+        // 0 and below are ValueErrors, not an OverflowError or a table of no size.
         let count = |what: &str, n: i64| {
             usize::try_from(n)
-                .map_err(|_| PyValueError::new_err(format!("{what} must be at least 1, not {n}")))
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| PyValueError::new_err(format!("{what} must be at least 1, not {n}")))
         };
         // Below 0: the core's "a level is a whole number from 0 to 20".
         let level = u64::try_from(level)
@@ -454,9 +456,21 @@ impl Engine {
         py: Python<'_>,
         game: PyRef<'_, Game>,
         movetime: Option<f64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
+        depth: Option<i64>,
+        nodes: Option<i64>,
     ) -> PyResult<AnalysisResult> {
+        // Any int is taken, so that a bad one is a ValueError that says what would do, never
+        // an OverflowError.
+        let at_least_one = |what: &str, n: Option<i64>| {
+            n.map(|n| {
+                u64::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| {
+                    PyValueError::new_err(format!("{what} must be at least 1, not {n}"))
+                })
+            })
+            .transpose()
+        };
+        let depth = at_least_one("depth", depth)?.map(|d| u32::try_from(d).unwrap_or(u32::MAX));
+        let nodes = at_least_one("nodes", nodes)?;
         // `try_`: a time too long for a Duration (1e300 ms) is refused, not a panic.
         let time = movetime
             .map(|ms| {
@@ -506,6 +520,7 @@ impl Engine {
 
 #[pymodule]
 fn _hnefi(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Game>()?;
     m.add_class::<Engine>()?;
     m.add_class::<Outcome>()?;

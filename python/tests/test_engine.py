@@ -87,6 +87,20 @@ def test_threads_are_capped() -> None:
         hnefi.Engine(threads=-1)
     with pytest.raises(ValueError, match="hash_mb must be at least 1"):
         hnefi.Engine(hash_mb=-1)
+    with pytest.raises(ValueError, match="hash_mb must be at least 1, not 0"):
+        hnefi.Engine(hash_mb=0)
+
+
+def test_bad_limits_are_value_errors_that_say_what_would_do() -> None:
+    game = hnefi.Game("brandubh")
+    engine = hnefi.Engine()
+    for kwargs, message in [
+        ({"depth": -1}, "depth must be at least 1, not -1"),
+        ({"depth": 0}, "depth must be at least 1, not 0"),
+        ({"nodes": -5}, "nodes must be at least 1, not -5"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            engine.analyse(game, **kwargs)
 
 
 @pytest.mark.parametrize("level", [0, 1, 10])
@@ -128,3 +142,7 @@ def test_a_bad_eval_file_raises_a_clear_error(tmp_path: Path) -> None:
     junk.write_bytes(b"not a network at all")
     with pytest.raises(ValueError, match="not a Hnefi net file"):
         hnefi.Engine(eval_file=junk)
+
+
+def test_the_package_says_its_version() -> None:
+    assert hnefi.__version__.count(".") == 2, hnefi.__version__

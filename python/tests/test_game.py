@@ -185,8 +185,11 @@ def test_a_full_random_game(rules: str) -> None:
     assert outcome.winner in (None, "attackers", "defenders")
     assert outcome.reason and str(outcome)
     assert game.legal_moves() == []
-    with pytest.raises(ValueError, match="over"):
+    with pytest.raises(ValueError, match="over") as refused:
         game.play("a1-a2")
+    # The outcome as people read it, never Rust's debug form.
+    assert "Outcome {" not in str(refused.value), refused.value
+    assert str(outcome) in str(refused.value), refused.value
     assert len(game.moves) == plies
     # Taking the last move back resumes the game.
     game.undo()

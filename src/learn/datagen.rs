@@ -905,7 +905,12 @@ pub fn merge_shards(
         let mut held = HashSet::new();
         for line in open(path)?.lines() {
             let line = line.map_err(io(path))?;
-            if let Some(game) = line.rsplit(';').next().and_then(|g| g.parse::<u64>().ok()) {
+            // GAME is the fourth field, with or without a best move after it.
+            if let Some(game) = line
+                .split(';')
+                .nth(3)
+                .and_then(|g| g.trim().parse::<u64>().ok())
+            {
                 held.insert(game);
             }
         }

@@ -9,7 +9,7 @@ use super::otg::{self, OtgError};
 use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::record_move;
 use crate::board::variant::{NamedRules, RulesNameError};
-use crate::board::{Eleven, Geometry, Reason, Rules, SizeError};
+use crate::board::{Geometry, Reason, Rules, SizeError};
 use crate::games::record::{self, GameRecord, RecordError, Verdict};
 use std::path::Path;
 
@@ -160,14 +160,6 @@ impl Found {
         game.details.extend(self.details.iter().cloned());
         Ok(game)
     }
-}
-
-/// Reads GAME as `hnefi annotate` takes it, on the 11x11 board of the Copenhagen rules or the
-/// rules it names: see [`find`].
-pub fn load(source: &str, game: Option<usize>) -> Result<RecordedGame<Eleven>, GameError> {
-    let found = find(source, game)?;
-    let rules = found.rules()?.unwrap_or_default();
-    found.game::<Eleven>(&rules)
 }
 
 /// What to give instead of a file that is not there: with `--game`, the built-in games.
@@ -471,7 +463,15 @@ impl<G: Geometry> RecordedGame<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Side;
+    use crate::board::{Eleven, Side};
+
+    /// GAME as `hnefi annotate` takes it, on the 11x11 board of the Copenhagen rules or the
+    /// rules it names: see [`find`].
+    fn load(source: &str, game: Option<usize>) -> Result<RecordedGame<Eleven>, GameError> {
+        let found = find(source, game)?;
+        let rules = found.rules()?.unwrap_or_default();
+        found.game::<Eleven>(&rules)
+    }
 
     #[test]
     fn record_lines_with_and_without_fields() {

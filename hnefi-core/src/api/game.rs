@@ -40,7 +40,7 @@ pub enum GameError {
         reason: String,
     },
     /// The game is over: no move may be played.
-    #[error("the game is over ({0:?}): no move may be played")]
+    #[error("the game is over ({0}): no move may be played")]
     Over(Outcome),
     /// No move has been played since the start: there is none to take back.
     #[error("no move to undo")]
@@ -561,7 +561,7 @@ fn replay<G: Geometry>(
             text: record_move(m.mv, m.captures),
             reason: match refused {
                 Refused::Over(end) => format!("the game was over before it ({end})"),
-                Refused::Illegal(side) => format!("not legal for the {side} here"),
+                Refused::Illegal(why) => why,
             },
         })?;
         position.play(m.mv);
@@ -587,8 +587,8 @@ pub(crate) fn legal<G: Geometry>(position: &Position<G>) -> MoveList<G> {
 enum Refused {
     /// The game is over.
     Over(Outcome),
-    /// It is not among the legal moves of the side to move.
-    Illegal(Side),
+    /// It is not among the legal moves of the side to move: why, as the command line says it.
+    Illegal(String),
 }
 
 /// Whether `mv` may be played here. The legal list is the one judge: it knows the repetition
@@ -598,9 +598,21 @@ fn check<G: Geometry>(position: &Position<G>, mv: Move<G>) -> Result<(), Refused
         return Err(Refused::Over(end));
     }
     if !legal(position).contains(&mv) {
-        return Err(Refused::Illegal(position.side_to_move()));
+        return Err(Refused::Illegal(illegal_reason(position, mv)));
     }
     Ok(())
+}
+
+/// Why `mv`, not among the legal moves, is refused: the board's own reason (no piece there, a
+/// blocked path, a square it may not stop on), as the command line gives it; a move the board
+/// allows is one the rules that look back forbid.
+fn illegal_reason<G: Geometry>(position: &Position<G>, mv: Move<G>) -> String {
+    let side = position.side_to_move();
+    let why = match position.board().check_move_under(mv, position.rulebook()) {
+        Err(e) => e.to_string(),
+        Ok(()) => "the rules forbid it here (it would repeat a position)".to_string(),
+    };
+    format!("not legal for the {side} here: {why}")
 }
 
 fn play<G: Geometry>(position: &mut Position<G>, text: &str) -> Result<(), GameError> {
@@ -611,10 +623,18 @@ fn play<G: Geometry>(position: &mut Position<G>, text: &str) -> Result<(), GameE
     if let Some(end) = position.outcome() {
         return Err(GameError::Over(end));
     }
-    let mv = Move::<G>::parse(text).map_err(|e| refused(e.to_string()))?;
+    let mv = Move::<G>::parse(text).map_err(|e| {
+        // The notation's error names the move itself; the error around it does too.
+        let why = e.to_string();
+        let prefix = format!("move '{text}': ");
+        refused(
+            why.strip_prefix(&prefix)
+                .map_or(why.clone(), str::to_string),
+        )
+    })?;
     check(position, mv).map_err(|refusal| match refusal {
         Refused::Over(end) => GameError::Over(end),
-        Refused::Illegal(side) => refused(format!("not legal for the {side} here")),
+        Refused::Illegal(why) => refused(why),
     })?;
     position.play(mv);
     Ok(())
@@ -647,9 +667,14 @@ fn play_indices<G: Geometry>(
         None => {
             // Both are on the board: checked above.
             let square = |i: usize| Square::<G>::from_index(i as u8);
+            let reason = if from == to {
+                format!("{} and {} are the same square", square(from), square(to))
+            } else {
+                illegal_reason(position, Move::new(square(from), square(to)))
+            };
             Err(GameError::Move {
                 text: format!("{}-{}", square(from), square(to)),
-                reason: format!("not legal for the {} here", position.side_to_move()),
+                reason,
             })
         }
     }
@@ -704,6 +729,28 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_says_why_as_the_command_line_does() {
+        let mut game = Game::new("copenhagen", None).unwrap();
+        let why = |game: &mut Game, mv: &str| game.play(mv).unwrap_err().to_string();
+        assert_eq!(
+            why(&mut game, "a1a2"),
+            "move 'a1a2': not legal for the attackers here: there is no piece of the \
+             attackers on a1; `legal_moves()` lists the legal ones"
+        );
+        assert!(
+            why(&mut game, "e1e9").contains("e1e9 is blocked by the piece on e5"),
+            "{}",
+            why(&mut game, "e1e9")
+        );
+        assert!(
+            why(&mut game, "zz99").starts_with("move 'zz99': file 'z'"),
+            "{}",
+            why(&mut game, "zz99")
+        );
+        assert!(!why(&mut game, "zz99").contains("move 'zz99': move"));
+    }
+
+    #[test]
     fn the_planes_hold_every_piece_once() {
         let game = Game::new("copenhagen-13", None).unwrap();
         let planes = game.planes();
@@ -740,7 +787,7 @@ mod tests {
         );
         assert_eq!(
             game.play_indices(0, 1).unwrap_err().to_string(),
-            "move 'a1-b1': not legal for the attackers here; `legal_moves()` lists the legal ones"
+            "move 'a1-b1': not legal for the attackers here: there is no piece of the attackers on a1; `legal_moves()` lists the legal ones"
         );
         assert!(game.play_indices(3, 3).is_err());
         assert_eq!(game.moves(), before.moves());
@@ -824,7 +871,7 @@ mod tests {
         );
         assert_eq!(
             e("d1-d3 d3-d1,0,0,Ongoing", None),
-            "move 2 (d3-d1): not legal for the defenders here"
+            "move 2 (d3-d1): not legal for the defenders here: there is no piece of the defenders on d3"
         );
         assert_eq!(
             e("d1-d3,0,0,Ongoing\nd1-d3,0,0,Ongoing", None),
@@ -919,7 +966,7 @@ mod tests {
         let e = |t: &str| Game::from_otg(t).unwrap_err().to_string();
         assert_eq!(
             e("1. d1-d3 d3-d1\n"),
-            "move 2 (d3-d1): not legal for the defenders here"
+            "move 2 (d3-d1): not legal for the defenders here: there is no piece of the defenders on d3"
         );
         assert_eq!(
             e("1. d1-d3\nhello\n"),
