@@ -219,7 +219,7 @@ fn games_in(path: &Path) -> usize {
     let games: std::collections::BTreeSet<&str> = text
         .lines()
         .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| l.rsplit(';').next())
+        .filter_map(|l| l.split(';').nth(3))
         .collect();
     games.len()
 }
