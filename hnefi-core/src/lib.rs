@@ -46,6 +46,7 @@ pub mod search;
 pub mod splitmix;
 
 pub use api::{
-    Analysis, Engine, EngineError, Game, GameError, Level, Limits, Planes, Settings, StopHandle,
+    Analysis, Batch, BatchError, Engine, EngineError, Game, GameError, Level, Limits, PLANES, Settings,
+    StopHandle,
 };
 pub use board::{Outcome, Preset, Reason, Rules, Side};

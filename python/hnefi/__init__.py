@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._hnefi import Analysis, Engine, Game, Outcome, __version__
+from ._hnefi import Analysis, Batch, Engine, Game, Outcome, __version__
 
 if TYPE_CHECKING:
     from .env import TaflEnv
 
-__all__ = ["Game", "Engine", "Outcome", "Analysis", "TaflEnv", "__version__"]
+__all__ = ["Game", "Batch", "Engine", "Outcome", "Analysis", "TaflEnv", "__version__"]
 
 
 def __getattr__(name: str) -> Any:

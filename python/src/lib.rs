@@ -6,14 +6,14 @@
 use hnefi_core::board::Geometry;
 use hnefi_core::board::generic::{Move, Square};
 use hnefi_core::search::nnue::NnueError;
-use hnefi_core::{Analysis, EngineError, Level, Limits, Settings, Side, StopHandle};
+use hnefi_core::{Analysis, EngineError, Level, Limits, PLANES, Settings, Side, StopHandle};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError,
     PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 use std::io::ErrorKind;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -34,6 +34,33 @@ fn numpy_array<'py>(
         .import(py, "numpy", "frombuffer")?
         .call1((bytes, dtype))?
         .call_method0("copy")
+}
+
+/// A writable numpy array of `dtype` and `shape` over `len` bytes that `fill` writes: a
+/// bytearray's buffer, taken by numpy without a copy.
+fn numpy_filled<'py, S: IntoPyObject<'py>>(
+    py: Python<'py>,
+    len: usize,
+    dtype: &str,
+    shape: S,
+    fill: impl FnOnce(&mut [u8]),
+) -> PyResult<Bound<'py, PyAny>> {
+    static FROMBUFFER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let bytes = PyByteArray::new_with(py, len, |bytes| {
+        fill(bytes);
+        Ok(())
+    })?;
+    FROMBUFFER
+        .import(py, "numpy", "frombuffer")?
+        .call1((bytes, dtype))?
+        .call_method1("reshape", (shape,))
+}
+
+/// Writes `values` into `bytes` in the machine's order, as numpy reads them.
+fn write_ne<const N: usize, T: Copy>(bytes: &mut [u8], values: &[T], to_ne: impl Fn(T) -> [u8; N]) {
+    for (chunk, &v) in bytes.chunks_exact_mut(N).zip(values) {
+        chunk.copy_from_slice(&to_ne(v));
+    }
 }
 
 fn value_error(error: impl std::fmt::Display) -> PyErr {
@@ -281,21 +308,16 @@ impl Game {
         py.detach(|| game.perft(depth))
     }
 
-    /// The pieces as a numpy uint8 array of shape (3, n, n): attackers, defenders, king,
-    /// indexed [plane, rank, file] with a1 at [plane, 0, 0].
+    /// The position as a numpy uint8 array of shape (4, n, n): attackers, defenders, king,
+    /// and a plane of 1s when the attackers are to move (0s for the defenders), indexed
+    /// [plane, rank, file] with a1 at [plane, 0, 0].
     fn planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let planes = self.game.planes();
-        let n = planes.attackers.len();
-        let bytes = PyBytes::new_with(py, 3 * n, |bytes| {
-            bytes[..n].copy_from_slice(&planes.attackers);
-            bytes[n..2 * n].copy_from_slice(&planes.defenders);
-            bytes[2 * n..].copy_from_slice(&planes.king);
-            Ok(())
-        })?;
+        let bytes = PyBytes::new(py, &planes);
         let side = self.side();
         // A copy, not a view of the bytes: numpy's views of bytes are read-only, and a
         // learner's observation is often written to in place.
-        numpy_array(py, &bytes, "uint8")?.call_method1("reshape", (3, side, side))
+        numpy_array(py, &bytes, "uint8")?.call_method1("reshape", (PLANES, side, side))
     }
 
     /// The legal moves as actions `from * n² + to` (squares indexed `rank * n + file`).
@@ -518,10 +540,193 @@ impl Engine {
     }
 }
 
+/// Many games of one board and rules stepped together: one call a ply for all of them, the
+/// games spread over the cores, and numpy arrays in and out.
+#[pyclass(module = "hnefi")]
+struct Batch {
+    batch: hnefi_core::Batch,
+}
+
+impl Batch {
+    fn side(&self) -> usize {
+        usize::from(self.batch.side())
+    }
+
+    /// The batch's flags as a numpy bool array.
+    fn flags<'py>(&self, py: Python<'py>, flags: &[bool]) -> PyResult<Bound<'py, PyAny>> {
+        numpy_filled(py, flags.len(), "bool", (flags.len(),), |b| {
+            for (byte, &flag) in b.iter_mut().zip(flags) {
+                *byte = u8::from(flag);
+            }
+        })
+    }
+}
+
+#[pymethods]
+impl Batch {
+    #[new]
+    #[pyo3(signature = (count, rules = "copenhagen", fen = None, max_plies = None))]
+    fn new(count: i64, rules: &str, fen: Option<&str>, max_plies: Option<i64>) -> PyResult<Batch> {
+        let count = usize::try_from(count)
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| PyValueError::new_err(format!("count must be at least 1, not {count}")))?;
+        let max_plies = max_plies
+            .map(|m| {
+                u32::try_from(m).ok().filter(|&m| m >= 1).ok_or_else(|| {
+                    PyValueError::new_err(format!("max_plies must be at least 1, not {m}"))
+                })
+            })
+            .transpose()?;
+        let start = hnefi_core::Game::new(rules, fen).map_err(value_error)?;
+        let batch = hnefi_core::Batch::new(&start, count, max_plies).map_err(value_error)?;
+        Ok(Batch { batch })
+    }
+
+    fn __len__(&self) -> usize {
+        self.batch.len()
+    }
+
+    /// The board's side: 7, 9, 11 or 13.
+    #[getter]
+    fn size(&self) -> usize {
+        self.side()
+    }
+
+    /// Plays one action a game (a sequence or array of ints, `from * n**2 + to`); returns the
+    /// rewards for each game's mover (float32: +1 won, -1 lost, else 0), and which games the
+    /// rules ended and which the ply limit did (bool). ValueError, and no game changed, for
+    /// actions not one a game, out of range, not legal, or for a game already finished.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        static CONTIGUOUS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let array = CONTIGUOUS
+            .import(py, "numpy", "ascontiguousarray")?
+            .call1((actions, "int64"))?;
+        if array.getattr("ndim")?.extract::<usize>()? != 1 {
+            return Err(PyValueError::new_err(format!(
+                "actions must be one int a game, a flat sequence of {}; got shape {}",
+                self.batch.len(),
+                array.getattr("shape")?
+            )));
+        }
+        let bytes = array.call_method0("tobytes")?;
+        let bytes = bytes.cast::<PyBytes>()?.as_bytes();
+        let actions: Vec<i64> = bytes
+            .chunks_exact(8)
+            .map(|c| i64::from_ne_bytes(c.try_into().expect("eight bytes")))
+            .collect();
+        let batch = &mut self.batch;
+        py.detach(|| batch.step(&actions)).map_err(value_error)?;
+        let rewards = self.batch.rewards();
+        let count = rewards.len();
+        let rewards = numpy_filled(py, 4 * count, "float32", (count,), |b| {
+            write_ne(b, rewards, f32::to_ne_bytes)
+        })?;
+        Ok((
+            rewards,
+            self.flags(py, self.batch.terminated())?,
+            self.flags(py, self.batch.truncated())?,
+        ))
+    }
+
+    /// Starts the games `games` (indices; every game if None) again from the start.
+    #[pyo3(signature = (games = None))]
+    fn reset(&mut self, games: Option<Vec<i64>>) -> PyResult<()> {
+        let count = self.batch.len();
+        let games = games
+            .map(|games| {
+                games
+                    .into_iter()
+                    .map(|g| {
+                        usize::try_from(g).map_err(|_| {
+                            PyValueError::new_err(format!(
+                                "game {g} is not in this batch of {count} games (0..{count})"
+                            ))
+                        })
+                    })
+                    .collect::<PyResult<Vec<usize>>>()
+            })
+            .transpose()?;
+        self.batch.reset(games.as_deref()).map_err(value_error)
+    }
+
+    /// The legal actions, int64 of shape (count, widest), each row's own first and the rest
+    /// -1, in the order of `Game.legal_actions()`; and how many each game has (int64), none
+    /// for a finished game.
+    fn legal_actions<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let count = self.batch.len();
+        let width = self.batch.widest();
+        let mut legal = vec![0; count * width];
+        let batch = &self.batch;
+        py.detach(|| batch.legal_actions(&mut legal, width));
+        let counts: Vec<i64> = self.batch.legal_counts().iter().map(|&c| c as i64).collect();
+        Ok((
+            numpy_filled(py, 8 * legal.len(), "int64", (count, width), |b| {
+                write_ne(b, &legal, i64::to_ne_bytes)
+            })?,
+            numpy_filled(py, 8 * count, "int64", (count,), |b| {
+                write_ne(b, &counts, i64::to_ne_bytes)
+            })?,
+        ))
+    }
+
+    /// The legal actions as masks, bool of shape (count, n**4), all False for a finished game.
+    fn action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let count = self.batch.len();
+        let width = self.side().pow(4);
+        let batch = &self.batch;
+        numpy_filled(py, count * width, "bool", (count, width), |b| {
+            py.detach(|| batch.action_masks(b))
+        })
+    }
+
+    /// The positions as `Game.planes()` gives them: uint8 of shape (count, 4, n, n).
+    fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let count = self.batch.len();
+        let n = self.side();
+        let batch = &self.batch;
+        numpy_filled(py, count * PLANES * n * n, "uint8", (count, PLANES, n, n), |b| {
+            py.detach(|| batch.observations(b))
+        })
+    }
+
+    /// Game `index` as a `Game` of its own: its moves, position and outcome.
+    fn game(&self, index: i64) -> PyResult<Game> {
+        let count = self.batch.len();
+        usize::try_from(index)
+            .ok()
+            .filter(|&i| i < count)
+            .map(|i| Game {
+                game: self.batch.game(i),
+            })
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "game {index} is not in this batch of {count} games (0..{count})"
+                ))
+            })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Batch(count={}, rules='{}')",
+            self.batch.len(),
+            self.batch.game(0).rules_name()
+        )
+    }
+}
+
 #[pymodule]
 fn _hnefi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Game>()?;
+    m.add_class::<Batch>()?;
     m.add_class::<Engine>()?;
     m.add_class::<Outcome>()?;
     m.add_class::<AnalysisResult>()?;

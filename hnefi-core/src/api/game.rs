@@ -101,20 +101,9 @@ impl PerSize for Positions {
     type Of<G: Size> = Position<G>;
 }
 
-/// The pieces of a position as three planes of `side * side` bytes, 1 where the piece stands
-/// and 0 elsewhere, square `a1` first and then along the rank (index `rank * side + file`):
-/// the form a network or an array library takes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Planes {
-    /// The board's side.
-    pub side: u8,
-    /// Where the attackers stand.
-    pub attackers: Vec<u8>,
-    /// Where the defenders (the king's men) stand, the king not among them.
-    pub defenders: Vec<u8>,
-    /// Where the king stands: a single 1.
-    pub king: Vec<u8>,
-}
+/// How many planes of `side * side` bytes [`Game::planes`] writes: attackers, defenders, king
+/// and the side to move.
+pub const PLANES: usize = 4;
 
 /// A game of any board size under any rules: its position, the moves played, and the
 /// judgement of its end, with moves in text (`d1-d3`, or `d1d3`).
@@ -445,14 +434,42 @@ impl Game {
         each_size!(&self.position, p => crate::perft::perft(p.board(), depth, p.rules()))
     }
 
-    /// The pieces as three planes of bytes (see [`Planes`]).
-    pub fn planes(&self) -> Planes {
-        each_size!(&self.position, p => planes(p.board()))
+    /// The position as [`PLANES`] planes of `side * side` bytes, the form a network or an
+    /// array library takes: 1 where an attacker, a defender (the king not among them), the
+    /// king stands, then a plane of 1s when the attackers are to move and of 0s when the
+    /// defenders are; square `a1` first in each, then along the rank (`rank * side + file`).
+    ///
+    /// ```
+    /// use hnefi_core::{Game, PLANES};
+    ///
+    /// let game = Game::new("brandubh", None)?;
+    /// let planes = game.planes();
+    /// assert_eq!(planes.len(), PLANES * 49);
+    /// assert_eq!(planes[2 * 49 + 24], 1, "the king on the throne, d4");
+    /// assert!(planes[3 * 49..].iter().all(|&b| b == 1), "the attackers move first");
+    /// # Ok::<(), hnefi_core::GameError>(())
+    /// ```
+    pub fn planes(&self) -> Vec<u8> {
+        let squares = usize::from(self.side()).pow(2);
+        let mut bytes = vec![0; PLANES * squares];
+        each_size!(&self.position, p => write_planes(p, &mut bytes));
+        bytes
     }
 
     /// The position, held as the [`AnySize`] of its size: for the [`Engine`](super::Engine).
     pub(crate) fn position(&self) -> &AnySize<Positions> {
         &self.position
+    }
+
+    /// This game's rules with `position` in place of its own (of the same size): how a
+    /// [`Batch`](super::Batch) shows one of its games.
+    pub(crate) fn with_position(&self, position: AnySize<Positions>) -> Game {
+        Game {
+            position,
+            named: self.named.clone(),
+            recorded: None,
+            players: None,
+        }
     }
 }
 
@@ -640,7 +657,7 @@ fn play<G: Geometry>(position: &mut Position<G>, text: &str) -> Result<(), GameE
     Ok(())
 }
 
-fn play_indices<G: Geometry>(
+pub(crate) fn play_indices<G: Geometry>(
     position: &mut Position<G>,
     from: usize,
     to: usize,
@@ -680,20 +697,22 @@ fn play_indices<G: Geometry>(
     }
 }
 
-fn planes<G: Geometry>(board: &Board<G>) -> Planes {
-    let plane = |squares: crate::board::generic::Bitboard<G>| {
-        let mut bytes = vec![0; G::SQUARES];
+/// Writes `position` as [`Game::planes`] describes into `out`, `PLANES * G::SQUARES` bytes:
+/// the one writer of the planes, for a game and for a [`Batch`](super::Batch).
+pub(crate) fn write_planes<G: Geometry>(position: &Position<G>, out: &mut [u8]) {
+    let (pieces, to_move) = out.split_at_mut(3 * G::SQUARES);
+    pieces.fill(0);
+    let board = position.board();
+    let king = crate::board::generic::Bitboard::from_square(board.king());
+    for (plane, squares) in [board.attackers(), board.defenders(), king]
+        .into_iter()
+        .enumerate()
+    {
         for square in squares {
-            bytes[square.index()] = 1;
+            pieces[plane * G::SQUARES + square.index()] = 1;
         }
-        bytes
-    };
-    Planes {
-        side: G::SIDE,
-        attackers: plane(board.attackers()),
-        defenders: plane(board.defenders()),
-        king: plane(crate::board::generic::Bitboard::from_square(board.king())),
     }
+    to_move.fill(u8::from(position.side_to_move() == Side::Attackers));
 }
 
 #[cfg(test)]
@@ -751,15 +770,18 @@ mod tests {
     }
 
     #[test]
-    fn the_planes_hold_every_piece_once() {
-        let game = Game::new("copenhagen-13", None).unwrap();
+    fn the_planes_hold_every_piece_once_and_the_side_to_move() {
+        let mut game = Game::new("copenhagen-13", None).unwrap();
         let planes = game.planes();
-        assert_eq!(planes.attackers.len(), 169);
-        assert_eq!(planes.king.iter().filter(|&&b| b == 1).count(), 1);
-        assert_eq!(planes.king[84], 1, "the king on the throne, g7");
-        let pieces = |p: &Vec<u8>| p.iter().map(|&b| usize::from(b)).sum::<usize>();
-        assert_eq!(pieces(&planes.attackers), 32);
-        assert_eq!(pieces(&planes.defenders), 16);
+        let plane = |p: usize| &planes[p * 169..(p + 1) * 169];
+        let pieces = |p: usize| plane(p).iter().map(|&b| usize::from(b)).sum::<usize>();
+        assert_eq!(planes.len(), PLANES * 169);
+        assert_eq!((pieces(0), pieces(1), pieces(2)), (32, 16, 1));
+        assert_eq!(plane(2)[84], 1, "the king on the throne, g7");
+        assert_eq!(pieces(3), 169, "the attackers to move");
+        let first = game.legal_moves()[0].clone();
+        game.play(&first).unwrap();
+        assert!(game.planes()[3 * 169..].iter().all(|&b| b == 0), "the defenders to move");
     }
 
     #[test]
