@@ -1,6 +1,6 @@
-//! README.md's command list against the real binary: every command `hnefi --help` lists is in
-//! it, and every flag it shows is one the command takes, so that the README cannot fall behind
-//! the command line.
+//! The command list (docs/commands.md, which README.md points to) against the real binary:
+//! every command `hnefi --help` lists is in it, and every flag it shows is one the command
+//! takes, so that the docs cannot fall behind the command line; and README.md's engine example.
 
 mod common;
 
@@ -29,10 +29,10 @@ fn subcommands(help: &str) -> Vec<String> {
         .collect()
 }
 
-/// The entries of README.md's `## Commands` list: each `    hnefi ...` line with the indented
+/// The entries of docs/commands.md's `## Commands` list: each `    hnefi ...` line with the indented
 /// lines after it, as (command path, flags shown).
 fn readme_entries() -> Vec<(Vec<String>, Vec<String>)> {
-    let path = common::repo_file("README.md");
+    let path = common::repo_file("docs/commands.md");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let section: Vec<&str> = text
@@ -70,7 +70,7 @@ fn readme_entries() -> Vec<(Vec<String>, Vec<String>)> {
 #[test]
 fn the_readme_lists_every_command_with_flags_it_takes() {
     let entries = readme_entries();
-    assert!(entries.len() > 20, "README.md's command list: {entries:?}");
+    assert!(entries.len() > 20, "docs/commands.md's command list: {entries:?}");
     let listed: BTreeSet<Vec<String>> = entries.iter().map(|(path, _)| path.clone()).collect();
 
     let top = help(&[]);
@@ -85,14 +85,14 @@ fn the_readme_lists_every_command_with_flags_it_takes() {
     for path in &commands {
         assert!(
             listed.contains(path),
-            "README.md's command list lacks `hnefi {}`",
+            "docs/commands.md's command list lacks `hnefi {}`",
             path.join(" ")
         );
     }
     for (path, flags) in &entries {
         assert!(
             path.is_empty() || commands.contains(path),
-            "README.md lists `hnefi {}`, which `hnefi --help` does not",
+            "docs/commands.md lists `hnefi {}`, which `hnefi --help` does not",
             path.join(" ")
         );
         let text = help(path);
@@ -101,7 +101,7 @@ fn the_readme_lists_every_command_with_flags_it_takes() {
                 [" ", ",", "\n"]
                     .iter()
                     .any(|end| text.contains(&format!("{flag}{end}"))),
-                "README.md shows `hnefi {} ... {flag}`, which its --help does not list",
+                "docs/commands.md shows `hnefi {} ... {flag}`, which its --help does not list",
                 path.join(" ")
             );
         }

@@ -46,7 +46,7 @@ pub mod search;
 pub mod splitmix;
 
 pub use api::{
-    Analysis, Batch, BatchError, Engine, EngineError, Game, GameError, Level, Limits, PLANES, Settings,
-    StopHandle,
+    Analysis, Batch, BatchError, Engine, EngineError, Game, GameError, Level, Limits, PLANES,
+    Settings, StopHandle,
 };
 pub use board::{Outcome, Preset, Reason, Rules, Side};

@@ -13,6 +13,7 @@ written in Python).
 
 from __future__ import annotations
 
+import sys as _sys
 from typing import TYPE_CHECKING, Any
 
 from ._hnefi import Analysis, Batch, Engine, Game, Outcome, __version__
@@ -30,3 +31,10 @@ def __getattr__(name: str) -> Any:
 
         return TaflEnv
     raise AttributeError(f"module 'hnefi' has no attribute {name!r}")
+
+
+# gymnasium.make("hnefi:hnefi/Tafl-v0") imports this package to have the environment
+# registered: register it then, and only then, so that `import hnefi` alone never imports
+# Gymnasium.
+if "gymnasium" in _sys.modules:
+    from . import env as _env  # noqa: F401

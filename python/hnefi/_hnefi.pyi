@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self
 
-__all__ = ["Analysis", "Engine", "Game", "Outcome", "__version__"]
+__all__ = ["Analysis", "Batch", "Engine", "Game", "Outcome", "__version__"]
 
 __version__: str
 """The version of the hnefi package (its crate's)."""
@@ -90,13 +90,18 @@ class Game:
     def copy(self) -> Game:
         """An independent game with the same start, moves and rules (a copy of the core's
         game, not a replay)."""
+    def __str__(self) -> str:
+        """The board as text, the last rank at the top: ``a`` attackers, ``d`` defenders,
+        ``k`` the king, ``+`` an empty corner or throne, ``.`` other empty squares, the
+        files' letters below."""
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Any) -> Game: ...
     def perft(self, depth: int) -> int:
         """The leaves of the legal move tree ``depth`` plies deep, as ``hnefi perft`` counts
         them. Releases the GIL."""
     def planes(self) -> npt.NDArray[np.uint8]:
-        """The pieces, uint8 of shape (3, n, n): attackers, defenders, king; indexed
+        """The position, uint8 of shape (4, n, n): attackers, defenders, king, and the side
+        to move (all 1 when the attackers are to move, all 0 when the defenders are); indexed
         [plane, rank, file] with a1 at [plane, 0, 0]. A fresh, writable array."""
     def legal_actions(self) -> list[int]:
         """The legal moves as actions ``from * n**2 + to``, squares ``rank * n + file``, in the
@@ -110,6 +115,50 @@ class Game:
         """The move text of an action; ValueError outside ``range(n**4)``."""
     def action_mask(self) -> npt.NDArray[np.bool_]:
         """A bool array of n**4 actions, True at each legal one."""
+
+@final
+class Batch:
+    """Many games of one board and rules stepped together: one call a ply for all of them,
+    the games spread over the cores, numpy arrays in and out.
+
+    Every game starts from the rules' start (or ``fen``); ``max_plies`` truncates a game;
+    ``seed`` seeds ``sample()``, one stream a game. Actions are ``Game``'s,
+    ``from * n**2 + to``. A finished game stays finished until ``reset`` names it.
+    """
+
+    def __init__(
+        self,
+        count: int,
+        rules: str = "copenhagen",
+        fen: Optional[str] = None,
+        max_plies: Optional[int] = None,
+        seed: int = 0,
+    ) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def size(self) -> int:
+        """The board's side: 7, 9, 11 or 13."""
+    def step(
+        self, actions: Union[npt.ArrayLike, list[int]]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Plays one action a game. Returns the reward of each game's mover (+1 won, -1 lost,
+        else 0), which games the rules ended, and which the ply limit did. ValueError, with no
+        game changed, for actions not one a game, out of range, not legal, or for a finished
+        game."""
+    def reset(self, games: Optional[Union[npt.ArrayLike, list[int]]] = None) -> None:
+        """Starts the games of these indices (every game if None) again."""
+    def sample(self) -> npt.NDArray[np.int64]:
+        """A legal action of each game drawn uniformly from the game's own seeded stream,
+        -1 for a finished game: random play without listing the moves."""
+    def legal_actions(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The legal actions, shape (count, most), each row's own (in the order of
+        ``Game.legal_actions()``) then -1; and how many each game has (0 when finished)."""
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Bool of shape (count, n**4), True at each legal action; all False when finished."""
+    def observations(self) -> npt.NDArray[np.uint8]:
+        """The positions as ``Game.planes()`` gives them, shape (count, 4, n, n)."""
+    def game(self, index: int) -> Game:
+        """Game ``index`` as a Game of its own: its moves, position and outcome."""
 
 @final
 class Analysis:

@@ -367,6 +367,12 @@ impl Game {
         numpy_array(py, &bytes, "bool")
     }
 
+    /// The board as text, the last rank at the top: `a` attackers, `d` defenders, `k` the
+    /// king, `+` an empty corner or throne, `.` other empty squares, the files' letters below.
+    fn __str__(&self) -> String {
+        self.game.to_string()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Game(rules='{}', fen='{}')",
@@ -565,12 +571,20 @@ impl Batch {
 #[pymethods]
 impl Batch {
     #[new]
-    #[pyo3(signature = (count, rules = "copenhagen", fen = None, max_plies = None))]
-    fn new(count: i64, rules: &str, fen: Option<&str>, max_plies: Option<i64>) -> PyResult<Batch> {
+    #[pyo3(signature = (count, rules = "copenhagen", fen = None, max_plies = None, seed = 0))]
+    fn new(
+        count: i64,
+        rules: &str,
+        fen: Option<&str>,
+        max_plies: Option<i64>,
+        seed: u64,
+    ) -> PyResult<Batch> {
         let count = usize::try_from(count)
             .ok()
             .filter(|&n| n >= 1)
-            .ok_or_else(|| PyValueError::new_err(format!("count must be at least 1, not {count}")))?;
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("count must be at least 1, not {count}"))
+            })?;
         let max_plies = max_plies
             .map(|m| {
                 u32::try_from(m).ok().filter(|&m| m >= 1).ok_or_else(|| {
@@ -579,7 +593,7 @@ impl Batch {
             })
             .transpose()?;
         let start = hnefi_core::Game::new(rules, fen).map_err(value_error)?;
-        let batch = hnefi_core::Batch::new(&start, count, max_plies).map_err(value_error)?;
+        let batch = hnefi_core::Batch::new(&start, count, max_plies, seed).map_err(value_error)?;
         Ok(Batch { batch })
     }
 
@@ -654,34 +668,55 @@ impl Batch {
         self.batch.reset(games.as_deref()).map_err(value_error)
     }
 
-    /// The legal actions, int64 of shape (count, widest), each row's own first and the rest
-    /// -1, in the order of `Game.legal_actions()`; and how many each game has (int64), none
+    /// The legal actions, int64 of shape (count, most): each game's row holds its own, in
+    /// the order of `Game.legal_actions()`, then -1; and how many each game has (int64), none
     /// for a finished game.
     fn legal_actions<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let count = self.batch.len();
-        let width = self.batch.widest();
-        let mut legal = vec![0; count * width];
-        let batch = &self.batch;
-        py.detach(|| batch.legal_actions(&mut legal, width));
-        let counts: Vec<i64> = self.batch.legal_counts().iter().map(|&c| c as i64).collect();
+        let batch = &mut self.batch;
+        let counts = py.detach(|| batch.legal_counts());
+        let width = counts.iter().copied().max().unwrap_or(0);
+        let legal = numpy_filled(py, 8 * count * width, "int64", (count, width), |b| {
+            // Straight into the array's buffer where it is aligned for i64, as allocators
+            // give it; through a copy where not. SAFETY: any bytes are a valid i64.
+            let (head, aligned, _) = unsafe { b.align_to_mut::<i64>() };
+            if head.is_empty() && aligned.len() == count * width {
+                py.detach(|| batch.legal_actions(aligned, width));
+            } else {
+                let mut legal = vec![0; count * width];
+                py.detach(|| batch.legal_actions(&mut legal, width));
+                write_ne(b, &legal, i64::to_ne_bytes);
+            }
+        })?;
+        let counts: Vec<i64> = counts.iter().map(|&c| c as i64).collect();
         Ok((
-            numpy_filled(py, 8 * legal.len(), "int64", (count, width), |b| {
-                write_ne(b, &legal, i64::to_ne_bytes)
-            })?,
+            legal,
             numpy_filled(py, 8 * count, "int64", (count,), |b| {
                 write_ne(b, &counts, i64::to_ne_bytes)
             })?,
         ))
     }
 
+    /// A legal action of each game drawn uniformly at random from the game's own stream
+    /// (seeded by the batch's `seed`), -1 for a finished game: int64 of shape (count,).
+    fn sample<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let count = self.batch.len();
+        let mut actions = vec![0; count];
+        let batch = &mut self.batch;
+        py.detach(|| batch.sample(&mut actions));
+        numpy_filled(py, 8 * count, "int64", (count,), |b| {
+            write_ne(b, &actions, i64::to_ne_bytes)
+        })
+    }
+
     /// The legal actions as masks, bool of shape (count, n**4), all False for a finished game.
-    fn action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    fn action_masks<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let count = self.batch.len();
         let width = self.side().pow(4);
-        let batch = &self.batch;
+        let batch = &mut self.batch;
         numpy_filled(py, count * width, "bool", (count, width), |b| {
             py.detach(|| batch.action_masks(b))
         })
@@ -692,9 +727,13 @@ impl Batch {
         let count = self.batch.len();
         let n = self.side();
         let batch = &self.batch;
-        numpy_filled(py, count * PLANES * n * n, "uint8", (count, PLANES, n, n), |b| {
-            py.detach(|| batch.observations(b))
-        })
+        numpy_filled(
+            py,
+            count * PLANES * n * n,
+            "uint8",
+            (count, PLANES, n, n),
+            |b| py.detach(|| batch.observations(b)),
+        )
     }
 
     /// Game `index` as a `Game` of its own: its moves, position and outcome.

@@ -77,10 +77,11 @@ def test_every_board_has_its_size(rules: str) -> None:
     n = SIDES[rules]
     assert game.size == n
     planes = game.planes()
-    assert planes.shape == (3, n, n) and planes.dtype == np.uint8
+    assert planes.shape == (4, n, n) and planes.dtype == np.uint8
     assert planes[2].sum() == 1, "one king"
     assert planes[2, n // 2, n // 2] == 1, "on the throne"
     assert not (planes[0] & planes[1]).any()
+    assert (planes[3] == int(game.turn == "attackers")).all(), "the side to move"
 
 
 def test_planes_follow_the_moves() -> None:
@@ -89,6 +90,7 @@ def test_planes_follow_the_moves() -> None:
     planes = game.planes()
     # [plane, rank, file]: d1 is rank 0, file 3.
     assert planes[0, 0, 3] == 0 and planes[0, 2, 3] == 1
+    assert (planes[3] == 0).all(), "the defenders to move"
     planes[:] = 0  # the array is the caller's to write
     assert game.planes()[0, 2, 3] == 1
 

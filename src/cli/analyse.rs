@@ -48,7 +48,7 @@ fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), Cli
     if !(1..=256).contains(&args.threads) {
         return Err(CliError::out_of_range("--threads", args.threads, "1-256"));
     }
-    out!("{}", hnefi::protocol::diagram(pos.board()))?;
+    out!("{}", pos.board())?;
     outln!(
         "{} to move; {}",
         pos.side_to_move(),

@@ -3,7 +3,6 @@
 //! its engine loop over one [`Session`]; this module picks the protocol.
 
 pub mod connect;
-mod diagram;
 mod driver;
 pub mod fuzz;
 pub mod htp;
@@ -15,7 +14,6 @@ mod session;
 mod testing;
 pub mod uci;
 
-pub use diagram::diagram;
 pub use io::{Input, LineError, MAX_LINE, Output, spawn_reader};
 pub use session::{IllegalMove, Session};
 

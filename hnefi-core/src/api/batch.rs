@@ -3,10 +3,11 @@
 //! one a game, and the games are spread over the cores.
 
 use super::game::{Game, GameError, PLANES, Positions, write_planes};
-use crate::board::generic::{MoveList, Position};
+use crate::board::generic::{Move, MoveList, Position, Square};
 use crate::board::{Geometry, Outcome};
 use crate::each_size;
 use crate::search::size::{AnySize, PerSize, Size};
+use crate::splitmix::SplitMix64;
 use rayon::prelude::*;
 
 /// Below this many games a step stays on the calling thread: rayon's hand-off costs more
@@ -78,15 +79,20 @@ pub enum BatchError {
 /// ```
 /// use hnefi_core::{Batch, Game};
 ///
-/// let mut batch = Batch::new(&Game::new("brandubh", None)?, 4, None)?;
-/// let (width, counts) = (batch.widest(), batch.legal_counts());
+/// let mut batch = Batch::new(&Game::new("brandubh", None)?, 4, None, 1)?;
+/// let counts = batch.legal_counts();
+/// let width = counts.iter().copied().max().unwrap_or(0);
 /// let mut legal = vec![0; 4 * width];
 /// batch.legal_actions(&mut legal, width);
 /// // The first legal action of each game.
 /// let actions: Vec<i64> = (0..4).map(|g| legal[g * width]).collect();
 /// batch.step(&actions)?;
 /// assert_eq!(batch.game(0).moves().len(), 1);
-/// assert_eq!(counts.len(), 4);
+/// // Or a random one each, from the batch's seeded streams.
+/// let mut random = vec![0; 4];
+/// batch.sample(&mut random);
+/// batch.step(&random)?;
+/// assert_eq!(batch.game(3).moves().len(), 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Batch {
@@ -111,48 +117,82 @@ struct LanesOf<G: Geometry> {
     lanes: Vec<Lane<G>>,
 }
 
-/// One game of a batch, with its legal moves kept from the last step: a step checks its
-/// action against them and the arrays read them, without generating them again.
+/// One game of a batch. Its legal moves are listed only when asked for, and kept until it
+/// moves: random play through [`Batch::sample`] never lists them.
 #[derive(Clone)]
 struct Lane<G: Geometry> {
     position: Position<G>,
-    legal: MoveList<G>,
     outcome: Option<Outcome>,
     plies: u32,
+    legal: MoveList<G>,
+    listed: bool,
+    rng: SplitMix64,
 }
 
 impl<G: Geometry> Lane<G> {
     fn new(position: Position<G>) -> Lane<G> {
-        let mut lane = Lane {
+        Lane {
+            outcome: position.outcome(),
             position,
-            legal: MoveList::new(),
-            outcome: None,
             plies: 0,
-        };
-        lane.settle();
-        lane
+            legal: MoveList::new(),
+            listed: false,
+            rng: SplitMix64::new(0),
+        }
     }
 
-    /// Judges the position and lists its moves.
-    fn settle(&mut self) {
-        self.outcome = self.position.outcome();
-        self.position.legal_moves(&mut self.legal);
+    /// Whether the rules or the ply limit have ended the game.
+    fn finished(&self, max_plies: Option<u32>) -> bool {
+        self.outcome.is_some() || max_plies.is_some_and(|m| self.plies >= m)
     }
 
-    fn action(mv: crate::board::generic::Move<G>) -> i64 {
+    fn list(&mut self) {
+        if !self.listed {
+            self.position.legal_moves(&mut self.legal);
+            self.listed = true;
+        }
+    }
+
+    /// The legal moves as listed, none in a finished game.
+    fn moves(&self, max_plies: Option<u32>) -> &[Move<G>] {
+        debug_assert!(self.listed);
+        if self.finished(max_plies) {
+            &[]
+        } else {
+            &self.legal
+        }
+    }
+
+    fn action(mv: Move<G>) -> i64 {
         (mv.from().index() * G::SQUARES + mv.to().index()) as i64
+    }
+
+    /// The squares of an action, if both are on the board.
+    fn squares_of(action: i64) -> Option<(Square<G>, Square<G>)> {
+        let squares = i64::try_from(G::SQUARES).ok()?;
+        if !(0..squares * squares).contains(&action) {
+            return None;
+        }
+        let square = |i: i64| Square::<G>::new(u8::try_from(i).ok()?);
+        Some((square(action / squares)?, square(action % squares)?))
     }
 }
 
 impl Batch {
     /// `count` games, each from `start`'s position (its history too: a repetition counts
-    /// across it), ended by truncation after `max_plies` plies if given.
-    pub fn new(start: &Game, count: usize, max_plies: Option<u32>) -> Result<Batch, BatchError> {
+    /// across it), ended by truncation after `max_plies` plies if given; `seed` seeds
+    /// [`Batch::sample`], a stream a game.
+    pub fn new(
+        start: &Game,
+        count: usize,
+        max_plies: Option<u32>,
+        seed: u64,
+    ) -> Result<Batch, BatchError> {
         if count == 0 {
             return Err(BatchError::Empty);
         }
         Ok(Batch {
-            lanes: each_size!(start.position(), p => lanes(p, count)),
+            lanes: each_size!(start.position(), p => lanes(p, count, seed)),
             start: start.clone(),
             max_plies,
             rewards: vec![0.0; count],
@@ -200,7 +240,7 @@ impl Batch {
         Ok(())
     }
 
-    /// Starts the games `which` again from the start (every game if `which` is `None`).
+    /// Starts the games `which` again from the start (every game if `None`).
     pub fn reset(&mut self, which: Option<&[usize]>) -> Result<(), BatchError> {
         let games = self.len();
         if let Some(&index) = which.into_iter().flatten().find(|&&i| i >= games) {
@@ -238,32 +278,36 @@ impl Batch {
         &self.truncated
     }
 
-    /// The most legal moves any game has now: the width [`Batch::legal_actions`] needs.
-    pub fn widest(&self) -> usize {
-        each_size!(&self.lanes, l => l.lanes.iter().map(|l| l.legal.len()).max().unwrap_or(0))
-    }
-
     /// How many legal moves each game has (none in a finished one).
-    pub fn legal_counts(&self) -> Vec<usize> {
-        each_size!(&self.lanes, l => l.lanes.iter().map(|l| live(l, self.max_plies).len()).collect())
+    pub fn legal_counts(&mut self) -> Vec<usize> {
+        let max_plies = self.max_plies;
+        each_size!(&mut self.lanes, l => {
+            list(&mut l.lanes);
+            l.lanes.iter().map(|lane| lane.moves(max_plies).len()).collect()
+        })
     }
 
     /// Writes each game's legal actions into its row of `width` in `out` (`len() * width`
-    /// values), in the order of [`Game::legal_move_indices`], the rest of the row -1.
+    /// values), in the order of [`Game::legal_move_indices`], the rest of the row -1; `width`
+    /// at least the longest of [`Batch::legal_counts`].
     ///
     /// # Panics
-    /// If `out` is not `len() * width` long or `width` is under [`Batch::widest`].
-    pub fn legal_actions(&self, out: &mut [i64], width: usize) {
+    /// If `out` is not `len() * width` long or a game has more than `width` moves.
+    pub fn legal_actions(&mut self, out: &mut [i64], width: usize) {
         assert_eq!(out.len(), self.len() * width, "one row of {width} a game");
-        assert!(width >= self.widest(), "rows of {width} hold fewer than the widest list");
         let max_plies = self.max_plies;
-        each_size!(&self.lanes, l => rows(&l.lanes, out, width, |lane, row| {
-            let legal = live(lane, max_plies);
-            row.fill(-1);
-            for (slot, &mv) in row.iter_mut().zip(legal) {
-                *slot = Lane::action(mv);
-            }
-        }));
+        each_size!(&mut self.lanes, l => {
+            list(&mut l.lanes);
+            rows(&l.lanes, out, width, |lane, row| {
+                let moves = lane.moves(max_plies);
+                assert!(moves.len() <= width, "a row of {width} for {} moves", moves.len());
+                let (listed, rest) = row.split_at_mut(moves.len());
+                for (slot, &mv) in listed.iter_mut().zip(moves) {
+                    *slot = Lane::action(mv);
+                }
+                rest.fill(-1);
+            })
+        });
     }
 
     /// Writes each game's legal actions as a mask: `len()` rows of `side⁴` bytes, 1 at each
@@ -271,16 +315,30 @@ impl Batch {
     ///
     /// # Panics
     /// If `out` is not `len() * side⁴` long.
-    pub fn action_masks(&self, out: &mut [u8]) {
+    pub fn action_masks(&mut self, out: &mut [u8]) {
         let width = usize::from(self.side()).pow(4);
         assert_eq!(out.len(), self.len() * width, "one row of {width} a game");
         let max_plies = self.max_plies;
-        each_size!(&self.lanes, l => rows(&l.lanes, out, width, |lane, row| {
-            row.fill(0);
-            for &mv in live(lane, max_plies) {
-                row[usize::try_from(Lane::action(mv)).expect("an index")] = 1;
-            }
-        }));
+        each_size!(&mut self.lanes, l => {
+            list(&mut l.lanes);
+            rows(&l.lanes, out, width, |lane, row| {
+                row.fill(0);
+                for &mv in lane.moves(max_plies) {
+                    row[Lane::action(mv) as usize] = 1;
+                }
+            })
+        });
+    }
+
+    /// Writes a legal action of each game, drawn uniformly from its own seeded stream, -1 for
+    /// a finished game: random play without listing the moves where the rules allow it.
+    ///
+    /// # Panics
+    /// If `out` is not `len()` long.
+    pub fn sample(&mut self, out: &mut [i64]) {
+        assert_eq!(out.len(), self.len(), "one action a game");
+        let max_plies = self.max_plies;
+        each_size!(&mut self.lanes, l => sample(&mut l.lanes, out, max_plies));
     }
 
     /// Writes each game's position as [`Game::planes`] does: `len()` blocks of
@@ -297,6 +355,9 @@ impl Batch {
     }
 
     /// Game `index` as a [`Game`]: its moves since the start, its rules, its outcome.
+    ///
+    /// # Panics
+    /// If `index` is not under [`Batch::len`].
     pub fn game(&self, index: usize) -> Game {
         each_size!(&self.lanes, l => self.start.with_position(hold(l.lanes[index].position.clone())))
     }
@@ -306,21 +367,16 @@ fn hold<G: Size>(position: Position<G>) -> AnySize<Positions> {
     G::hold::<Positions>(position)
 }
 
-fn lanes<G: Size>(start: &Position<G>, count: usize) -> AnySize<Lanes> {
+fn lanes<G: Size>(start: &Position<G>, count: usize, seed: u64) -> AnySize<Lanes> {
     let start = Lane::new(start.clone());
-    G::hold::<Lanes>(LanesOf {
-        lanes: vec![start.clone(); count],
-        start,
-    })
-}
-
-/// A lane's moves, none when the ply limit has ended it.
-fn live<G: Geometry>(lane: &Lane<G>, max_plies: Option<u32>) -> &[crate::board::generic::Move<G>] {
-    if max_plies.is_some_and(|m| lane.plies >= m) {
-        &[]
-    } else {
-        &lane.legal
-    }
+    let mut streams = SplitMix64::new(seed);
+    let lanes = (0..count)
+        .map(|_| Lane {
+            rng: SplitMix64::new(streams.next_u64()),
+            ..start.clone()
+        })
+        .collect();
+    G::hold::<Lanes>(LanesOf { lanes, start })
 }
 
 /// `write` on each lane and its row of `width` in `out`, across the cores for a large batch.
@@ -330,6 +386,10 @@ fn rows<G: Geometry, T: Send>(
     width: usize,
     write: impl Fn(&Lane<G>, &mut [T]) + Sync,
 ) {
+    if width == 0 {
+        // Every game finished: rows of nothing to write.
+        return;
+    }
     if lanes.len() < SERIAL_BELOW {
         lanes
             .iter()
@@ -343,6 +403,48 @@ fn rows<G: Geometry, T: Send>(
     }
 }
 
+/// `each` on every lane with its value in `out`, across the cores for a large batch.
+fn lanes_mut<G: Geometry, T: Send>(
+    lanes: &mut [Lane<G>],
+    out: &mut [T],
+    each: impl Fn(&mut Lane<G>, &mut T) + Sync,
+) {
+    if lanes.len() < SERIAL_BELOW {
+        lanes
+            .iter_mut()
+            .zip(out)
+            .for_each(|(lane, o)| each(lane, o));
+    } else {
+        lanes
+            .par_iter_mut()
+            .zip(out.par_iter_mut())
+            .for_each(|(lane, o)| each(lane, o));
+    }
+}
+
+fn list<G: Geometry>(lanes: &mut [Lane<G>]) {
+    let mut unit = vec![(); lanes.len()];
+    lanes_mut(lanes, &mut unit, |lane, _| lane.list());
+}
+
+fn sample<G: Geometry>(lanes: &mut [Lane<G>], out: &mut [i64], max_plies: Option<u32>) {
+    lanes_mut(lanes, out, |lane, action| {
+        if lane.finished(max_plies) {
+            *action = -1;
+            return;
+        }
+        let mv = if lane.listed {
+            lane.legal[lane.rng.below(lane.legal.len())]
+        } else {
+            let n = lane.rng.below(lane.position.legal_move_count());
+            lane.position
+                .nth_legal_move(n)
+                .expect("n is under the count")
+        };
+        *action = Lane::action(mv);
+    });
+}
+
 /// Refuses the step, naming the first game whose action cannot be played.
 fn check<G: Size>(
     lanes: &[Lane<G>],
@@ -350,28 +452,31 @@ fn check<G: Size>(
     max_plies: Option<u32>,
 ) -> Result<(), BatchError> {
     for (game, (lane, &action)) in lanes.iter().zip(actions).enumerate() {
-        if action < 0 || action >= (G::SQUARES * G::SQUARES) as i64 {
+        let Some((from, to)) = Lane::<G>::squares_of(action) else {
             return Err(BatchError::ActionRange {
                 game,
                 action,
                 side: G::SIDE,
             });
-        }
+        };
         if lane.outcome.is_none()
             && let Some(plies) = max_plies.filter(|&m| lane.plies >= m)
         {
             return Err(BatchError::Truncated { game, plies });
         }
-        if !lane.legal.iter().any(|&mv| Lane::action(mv) == action) {
+        let allowed = from != to && {
+            let mv = Move::new(from, to);
+            if lane.listed {
+                lane.legal.contains(&mv)
+            } else {
+                lane.outcome.is_none() && lane.position.check(mv).is_ok()
+            }
+        };
+        if !allowed {
             // The game's own refusal, with its reason: the one place the words are made.
-            let squares = G::SQUARES as i64;
             let mut position = lane.position.clone();
-            let error = super::game::play_indices(
-                &mut position,
-                (action / squares) as usize,
-                (action % squares) as usize,
-            )
-            .expect_err("a move the legal list lacks is refused");
+            let error = super::game::play_indices(&mut position, from.index(), to.index())
+                .expect_err("a move the rules refuse is refused");
             return Err(BatchError::Game { game, error });
         }
     }
@@ -391,14 +496,11 @@ fn step<G: Size>(
         (&mut bool, &mut bool),
     )| {
         let mover = lane.position.side_to_move();
-        let mv = *lane
-            .legal
-            .iter()
-            .find(|&&mv| Lane::action(mv) == action)
-            .expect("checked");
-        lane.position.play(mv);
+        let (from, to) = Lane::<G>::squares_of(action).expect("checked");
+        lane.position.play(Move::new(from, to));
         lane.plies += 1;
-        lane.settle();
+        lane.listed = false;
+        lane.outcome = lane.position.outcome();
         *reward = match lane.outcome.and_then(|o| o.winner) {
             Some(winner) if winner == mover => 1.0,
             Some(_) => -1.0,
@@ -424,9 +526,12 @@ fn step<G: Size>(
     }
 }
 
+/// Puts the games `which` back at the start, each keeping its own random stream.
 fn reset<G: Geometry>(lanes: &mut LanesOf<G>, which: &[usize]) {
     for &i in which {
+        let rng = lanes.lanes[i].rng.clone();
         lanes.lanes[i].clone_from(&lanes.start);
+        lanes.lanes[i].rng = rng;
     }
 }
 
@@ -436,49 +541,71 @@ mod tests {
     use crate::board::Preset;
 
     /// A batch against one [`Game`] a lane, move for move, on every board: the same legal
-    /// actions, the same positions, the same ends.
+    /// actions, the same positions, the same ends, and the same refusals of any action.
     #[test]
     fn a_batch_plays_as_its_games_do() {
         for preset in Preset::ALL {
             let start = Game::new(preset.name(), None).unwrap();
             let count = 40;
-            let mut batch = Batch::new(&start, count, Some(60)).unwrap();
+            let mut batch = Batch::new(&start, count, Some(60), 3).unwrap();
             let mut games = vec![start.clone(); count];
             let n = usize::from(start.side());
             let squares = n * n;
-            let mut rng = crate::splitmix::SplitMix64::new(7);
-            for _ply in 0..80 {
-                let width = batch.widest();
-                let mut legal = vec![0; count * width];
-                batch.legal_actions(&mut legal, width);
-                let counts = batch.legal_counts();
+            let mut rng = SplitMix64::new(7);
+            for ply in 0..80 {
+                // Every other ply the legal lists are asked for first: a step checks its
+                // actions with them or without.
+                let listing = ply % 2 == 0;
+                let mut actions = vec![0; count];
+                batch.sample(&mut actions);
+                if listing {
+                    let counts = batch.legal_counts();
+                    let width = counts.iter().copied().max().unwrap_or(0) + 3;
+                    let mut legal = vec![0; count * width];
+                    batch.legal_actions(&mut legal, width);
+                    for (g, game) in games.iter().enumerate() {
+                        let finished = batch.truncated()[g] || game.outcome().is_some();
+                        let expected: Vec<i64> = match finished {
+                            true => vec![],
+                            false => game
+                                .legal_move_indices()
+                                .iter()
+                                .map(|&(f, t)| (f * squares + t) as i64)
+                                .collect(),
+                        };
+                        let row = &legal[g * width..(g + 1) * width];
+                        assert_eq!(row[..counts[g]], expected, "{preset}");
+                        assert!(row[counts[g]..].iter().all(|&a| a == -1));
+                    }
+                }
                 let mut planes = vec![0; count * PLANES * squares];
                 batch.observations(&mut planes);
-                let mut actions = Vec::with_capacity(count);
                 for (g, game) in games.iter().enumerate() {
-                    let indices: Vec<i64> = game
-                        .legal_move_indices()
-                        .iter()
-                        .map(|&(f, t)| (f * squares + t) as i64)
-                        .collect();
-                    let finished = batch.truncated()[g] || game.outcome().is_some();
-                    let expected: &[i64] = if finished { &[] } else { &indices };
-                    assert_eq!(&legal[g * width..g * width + counts[g]], expected, "{preset}");
-                    assert!(legal[g * width + counts[g]..(g + 1) * width].iter().all(|&a| a == -1));
                     let block = PLANES * squares;
-                    assert_eq!(planes[g * block..(g + 1) * block], game.planes(), "{preset}");
-                    actions.push(if expected.is_empty() {
-                        -1
-                    } else {
-                        expected[rng.below(expected.len())]
-                    });
+                    assert_eq!(
+                        planes[g * block..(g + 1) * block],
+                        game.planes(),
+                        "{preset}"
+                    );
+                    // Any action is refused by the batch exactly when the game refuses it.
+                    let any = rng.below(squares * squares);
+                    let mut alone = Batch::new(&start, 1, Some(60), 0).unwrap();
+                    alone.lanes = each_size!(&batch.lanes, l => one_lane(l, g));
+                    let refused = alone.step(&[any as i64]).is_err();
+                    let finished = batch.truncated()[g] || game.outcome().is_some();
+                    let by_game = game
+                        .clone()
+                        .play_indices(any / squares, any % squares)
+                        .is_err();
+                    assert_eq!(refused, by_game || finished, "{preset} {any}");
                 }
                 let finished: Vec<usize> = (0..count).filter(|&g| actions[g] < 0).collect();
                 batch.reset(Some(&finished)).unwrap();
+                let mut redrawn = vec![0; count];
+                batch.sample(&mut redrawn);
                 for &g in &finished {
                     games[g] = start.clone();
-                    let first = games[g].legal_move_indices()[0];
-                    actions[g] = (first.0 * squares + first.1) as i64;
+                    actions[g] = redrawn[g];
                 }
                 batch.step(&actions).unwrap();
                 for (g, game) in games.iter_mut().enumerate() {
@@ -499,12 +626,37 @@ mod tests {
         }
     }
 
+    /// Lane `g` of `lanes` as a batch's only one.
+    fn one_lane<G: Size>(lanes: &LanesOf<G>, g: usize) -> AnySize<Lanes> {
+        G::hold::<Lanes>(LanesOf {
+            start: lanes.start.clone(),
+            lanes: vec![lanes.lanes[g].clone()],
+        })
+    }
+
+    #[test]
+    fn the_same_seed_draws_the_same_games() {
+        let start = Game::new("tablut", None).unwrap();
+        let play = |seed: u64| {
+            let mut batch = Batch::new(&start, 50, None, seed).unwrap();
+            let mut actions = vec![0; 50];
+            for _ in 0..10 {
+                batch.sample(&mut actions);
+                batch.step(&actions).unwrap();
+            }
+            (0..50).map(|g| batch.game(g).fen()).collect::<Vec<_>>()
+        };
+        assert_eq!(play(5), play(5));
+        assert_ne!(play(5), play(6));
+    }
+
     #[test]
     fn a_refused_step_changes_no_game_and_says_which() {
         let start = Game::new("copenhagen", None).unwrap();
-        let mut batch = Batch::new(&start, 3, Some(1)).unwrap();
+        let mut batch = Batch::new(&start, 3, Some(1), 0).unwrap();
         let d1d3 = 3 * 121 + 2 * 11 + 3;
-        let error = |batch: &mut Batch, actions: &[i64]| batch.step(actions).unwrap_err().to_string();
+        let error =
+            |batch: &mut Batch, actions: &[i64]| batch.step(actions).unwrap_err().to_string();
         assert_eq!(
             error(&mut batch, &[d1d3, d1d3]),
             "2 actions for 3 games: give one action a game"
@@ -522,6 +674,7 @@ mod tests {
         batch.step(&[d1d3; 3]).unwrap();
         assert_eq!(batch.truncated(), [true; 3]);
         assert_eq!(batch.legal_counts(), [0; 3]);
+        batch.legal_actions(&mut [], 0);
         let e7e9 = (6 * 11 + 4) * 121 + 8 * 11 + 4;
         assert_eq!(
             error(&mut batch, &[e7e9; 3]),
@@ -535,6 +688,9 @@ mod tests {
         assert_eq!(batch.truncated(), [true, false, true]);
         assert_eq!(batch.game(1).moves().len(), 0);
         assert_eq!(batch.legal_counts()[1], 116);
-        assert!(matches!(Batch::new(&start, 0, None), Err(BatchError::Empty)));
+        assert!(matches!(
+            Batch::new(&start, 0, None, 0),
+            Err(BatchError::Empty)
+        ));
     }
 }

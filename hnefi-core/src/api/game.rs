@@ -151,6 +151,14 @@ impl Clone for Game {
     }
 }
 
+/// The board as text, the last rank at the top (see [`crate::board::generic::Board`]'s
+/// `Display`): `a`, `d`, `k` the pieces, `+` an empty corner or throne, `.` other squares.
+impl std::fmt::Display for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        each_size!(&self.position, p => write!(f, "{}", p.board()))
+    }
+}
+
 impl std::fmt::Debug for Game {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Game")
@@ -446,7 +454,7 @@ impl Game {
     /// let planes = game.planes();
     /// assert_eq!(planes.len(), PLANES * 49);
     /// assert_eq!(planes[2 * 49 + 24], 1, "the king on the throne, d4");
-    /// assert!(planes[3 * 49..].iter().all(|&b| b == 1), "the attackers move first");
+    /// assert!(planes[3 * 49..].iter().all(|&b| b == 0), "Brandubh's defenders move first");
     /// # Ok::<(), hnefi_core::GameError>(())
     /// ```
     pub fn planes(&self) -> Vec<u8> {
@@ -781,7 +789,10 @@ mod tests {
         assert_eq!(pieces(3), 169, "the attackers to move");
         let first = game.legal_moves()[0].clone();
         game.play(&first).unwrap();
-        assert!(game.planes()[3 * 169..].iter().all(|&b| b == 0), "the defenders to move");
+        assert!(
+            game.planes()[3 * 169..].iter().all(|&b| b == 0),
+            "the defenders to move"
+        );
     }
 
     #[test]

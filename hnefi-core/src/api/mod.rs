@@ -7,6 +7,6 @@ mod engine;
 mod game;
 
 pub use crate::search::Level;
-pub use engine::{Analysis, Engine, EngineError, Limits, Settings, StopHandle};
 pub use batch::{Batch, BatchError};
+pub use engine::{Analysis, Engine, EngineError, Limits, Settings, StopHandle};
 pub use game::{Game, GameError, PLANES};

@@ -8,6 +8,7 @@
 
 pub mod bitboard;
 pub mod captures;
+mod diagram;
 pub mod fort;
 pub mod geometry;
 pub mod movegen;

@@ -8,7 +8,8 @@ use super::moves::{Move, MoveList};
 use super::piece::{Piece, Side};
 use super::position::Board;
 use super::rulebook::Rulebook;
-use super::square::Direction;
+use super::square::{Direction, Square};
+use std::ops::ControlFlow;
 
 impl<G: Geometry> Board<G> {
     /// The kind of the side to move's men.
@@ -22,43 +23,73 @@ impl<G: Geometry> Board<G> {
 
     /// Appends every legal move of the side to move (history not considered).
     pub fn generate_moves(&self, rulebook: &Rulebook<G>, list: &mut MoveList<G>) {
+        let _ = self.each_piece_targets(rulebook, |from, targets| {
+            for to in targets {
+                list.push(Move::new(from, to));
+            }
+            ControlFlow::<()>::Continue(())
+        });
+    }
+
+    /// Move `n` of [`Board::generate_moves`]'s order, found by counting each piece's targets
+    /// rather than listing them (history not considered); `None` past the last.
+    pub fn nth_move(&self, rulebook: &Rulebook<G>, mut n: usize) -> Option<Move<G>> {
+        let found = self.each_piece_targets(rulebook, |from, targets| {
+            let count = targets.count() as usize;
+            if n < count {
+                let to = targets.into_iter().nth(n).expect("n is under the count");
+                return ControlFlow::Break(Move::new(from, to));
+            }
+            n -= count;
+            ControlFlow::Continue(())
+        });
+        match found {
+            ControlFlow::Break(mv) => Some(mv),
+            ControlFlow::Continue(()) => None,
+        }
+    }
+
+    /// `each` on every piece of the side to move with the squares it may stop on, the king
+    /// first: the one place that says where pieces may go, for listing and for picking.
+    #[inline(always)]
+    fn each_piece_targets<B>(
+        &self,
+        rulebook: &Rulebook<G>,
+        mut each: impl FnMut(Square<G>, Bitboard<G>) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let terrain = rulebook.terrain();
         let occupied = self.occupied();
         let men = match self.side_to_move() {
             Side::Attackers => self.attackers(),
             Side::Defenders => {
                 let king = self.king();
-                for to in terrain.targets(Piece::King, king, occupied) {
-                    list.push(Move::new(king, to));
-                }
+                each(king, terrain.targets(Piece::King, king, occupied))?;
                 self.defenders()
             }
         };
         let kind = self.men_kind();
         if terrain.classic_moves {
             for from in men {
-                for to in Bitboard::rook_targets(from, occupied) & !Bitboard::RESTRICTED {
-                    list.push(Move::new(from, to));
-                }
+                each(
+                    from,
+                    Bitboard::rook_targets(from, occupied) & !Bitboard::RESTRICTED,
+                )?;
             }
-            return;
+            return ControlFlow::Continue(());
         }
         if terrain.restricted_moves(kind) {
             for from in men {
-                for to in terrain.targets(kind, from, occupied) {
-                    list.push(Move::new(from, to));
-                }
+                each(from, terrain.targets(kind, from, occupied))?;
             }
-            return;
+            return ControlFlow::Continue(());
         }
         // The masks of `Terrain::targets`, once for all the men.
         let blocked = occupied | terrain.no_pass(kind);
         let allowed = !(blocked | terrain.no_stop(kind));
         for from in men {
-            for to in Bitboard::rook_attacks(from, blocked) & allowed {
-                list.push(Move::new(from, to));
-            }
+            each(from, Bitboard::rook_attacks(from, blocked) & allowed)?;
         }
+        ControlFlow::Continue(())
     }
 
     /// Appends the legal moves that land on `targets` (the king's too), found backwards from

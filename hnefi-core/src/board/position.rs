@@ -557,11 +557,18 @@ impl<G: Geometry> Position<G> {
         if let Some(outcome) = self.outcome() {
             return Err(MoveError::GameOver(outcome));
         }
+        self.check(mv)?;
+        Ok(self.play(mv))
+    }
+
+    /// Whether the side to move may play `mv` here, the game's end aside: by the board, then
+    /// by the rules that look back. The legal list holds exactly the moves this allows.
+    pub fn check(&self, mv: Move<G>) -> Result<(), MoveError<G>> {
         self.board.check_move_under(mv, &self.rulebook)?;
         if self.repeats_forbidden_board(mv) {
             return Err(MoveError::Repeats(mv));
         }
-        Ok(self.play(mv))
+        Ok(())
     }
 
     /// Takes the last move back.
@@ -604,13 +611,47 @@ impl<G: Geometry> Position<G> {
 
     /// The legal moves, history included (empty when the game is over).
     pub fn legal_moves(&self, list: &mut MoveList<G>) {
-        list.clear();
-        if self.outcome().is_some() {
-            return;
+        self.outcome_and_moves(list);
+    }
+
+    /// How many legal moves the side to move has, history included, the game's end aside:
+    /// counted set-wise where no rule looks back at the history to forbid one.
+    pub fn legal_move_count(&self) -> usize {
+        if self
+            .rulebook
+            .repeats_forbidden_for(self.board.side_to_move())
+        {
+            let mut list = MoveList::new();
+            self.board.generate_moves(&self.rulebook, &mut list);
+            self.rulebook
+                .retain_allowed(&self.board, &self.history(), &mut list);
+            return list.len();
         }
-        self.board.generate_moves(&self.rulebook, list);
+        self.board.count_moves(&self.rulebook) as usize
+    }
+
+    /// Legal move `n` (below [`Position::legal_move_count`]) in the order of
+    /// [`Position::legal_moves`], the game's end aside, found without listing the moves where
+    /// no rule looks back at the history: how a random player picks a move.
+    pub fn nth_legal_move(&self, n: usize) -> Option<Move<G>> {
+        if self
+            .rulebook
+            .repeats_forbidden_for(self.board.side_to_move())
+        {
+            let mut list = MoveList::new();
+            self.board.generate_moves(&self.rulebook, &mut list);
+            self.rulebook
+                .retain_allowed(&self.board, &self.history(), &mut list);
+            return list.get(n).copied();
+        }
+        self.board.nth_move(&self.rulebook, n)
+    }
+
+    /// [`Position::outcome`], with the legal moves into `list` from the same generation.
+    pub fn outcome_and_moves(&self, list: &mut MoveList<G>) -> Option<Outcome> {
+        let landing = self.last_move().map(|m| m.to());
         self.rulebook
-            .retain_allowed(&self.board, &self.history(), list);
+            .outcome_and_moves(&self.board, landing, &self.history(), list)
     }
 
     /// Whether the game is over, and how, as the rulebook judges it.
@@ -709,5 +750,40 @@ mod tests {
         assert_eq!(p.undo().map(|m| m.to_string()), Some("d1d3".to_string()));
         assert_eq!(*p.board(), before);
         assert_eq!(p.undo(), None);
+    }
+
+    /// Random games on every preset: the count and the picks by number are the legal list's
+    /// length and members, with the defenders' no-repeat rule among them.
+    #[test]
+    fn legal_moves_by_number_are_the_legal_list() {
+        use crate::board::{Eleven, Nine, Preset, Seven, Thirteen};
+        fn walk<G: Geometry>(preset: Preset) {
+            let rules = Rules::preset(preset);
+            let board = super::Board::<G>::from_fen(preset.start_fen()).unwrap();
+            let mut rng = crate::splitmix::SplitMix64::new(11);
+            for _game in 0..6 {
+                let mut p = super::Position::checked(board, rules).unwrap();
+                let mut list = MoveList::new();
+                for _ply in 0..150 {
+                    if p.outcome_and_moves(&mut list).is_some() {
+                        break;
+                    }
+                    assert_eq!(p.legal_move_count(), list.len(), "{preset}");
+                    for (n, &mv) in list.iter().enumerate() {
+                        assert_eq!(p.nth_legal_move(n), Some(mv), "{preset}");
+                    }
+                    assert_eq!(p.nth_legal_move(list.len()), None);
+                    p.play(list[rng.below(list.len())]);
+                }
+            }
+        }
+        for preset in Preset::ALL {
+            match preset.width() {
+                7 => walk::<Seven>(preset),
+                9 => walk::<Nine>(preset),
+                11 => walk::<Eleven>(preset),
+                _ => walk::<Thirteen>(preset),
+            }
+        }
     }
 }

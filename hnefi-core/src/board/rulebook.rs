@@ -183,13 +183,49 @@ impl<G: Geometry> Rulebook<G> {
         landing: Option<Square<G>>,
         history: &History,
     ) -> Option<Outcome> {
+        self.judge(board, landing, history, || {
+            self.has_legal_move(board, history)
+        })
+    }
+
+    /// [`Rulebook::outcome`], and the legal moves into `list` (none when the game is over):
+    /// both from one generation of the moves, where asking for each would generate them twice.
+    pub fn outcome_and_moves(
+        &self,
+        board: &Board<G>,
+        landing: Option<Square<G>>,
+        history: &History,
+        list: &mut MoveList<G>,
+    ) -> Option<Outcome> {
+        list.clear();
+        let end = self.judge(board, landing, history, || {
+            board.generate_moves(self, list);
+            self.retain_allowed(board, history, list);
+            !list.is_empty()
+        });
+        if end.is_some() {
+            list.clear();
+        }
+        end
+    }
+
+    /// The order of the tests of [`Rulebook::outcome`], with `has_move` telling whether the
+    /// side to move has a legal move.
+    #[inline]
+    fn judge(
+        &self,
+        board: &Board<G>,
+        landing: Option<Square<G>>,
+        history: &History,
+        has_move: impl FnOnce() -> bool,
+    ) -> Option<Outcome> {
         if let Some(win) = self.mover_win_landing(board, landing) {
             return Some(win);
         }
         if let Some(end) = self.adjudication(board, history) {
             return Some(end);
         }
-        if !self.has_legal_move(board, history) {
+        if !has_move() {
             return Some(self.no_moves(board.side_to_move()));
         }
         let occurrences = self.occurrences(board, history);

@@ -89,7 +89,7 @@ impl<G: Geometry> HtpGame<G> {
             }
             HtpCommand::ShowBoard => Answer::Text(format!(
                 "\n{}",
-                super::diagram(self.session.position().board()).trim_end()
+                self.session.position().board().to_string().trim_end()
             )),
             HtpCommand::GenerateMove(_) | HtpCommand::Quit => Answer::Empty,
         })

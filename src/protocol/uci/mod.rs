@@ -368,7 +368,7 @@ impl<G: Size> Uci<G> {
         let pos = self.session.position();
         let b = pos.board();
         let plain = |text: String| self.reply(Reply::Plain(text));
-        for line in super::diagram(b).lines() {
+        for line in b.to_string().lines() {
             plain(line.to_string());
         }
         plain(format!("Fen: {}", to_fen(b)));
