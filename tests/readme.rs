@@ -70,7 +70,10 @@ fn readme_entries() -> Vec<(Vec<String>, Vec<String>)> {
 #[test]
 fn the_readme_lists_every_command_with_flags_it_takes() {
     let entries = readme_entries();
-    assert!(entries.len() > 20, "docs/commands.md's command list: {entries:?}");
+    assert!(
+        entries.len() > 20,
+        "docs/commands.md's command list: {entries:?}"
+    );
     let listed: BTreeSet<Vec<String>> = entries.iter().map(|(path, _)| path.clone()).collect();
 
     let top = help(&[]);

@@ -22,7 +22,7 @@ the rules or at ``max_plies``).
 
 The observation tensor is ``hnefi.Game.planes()`` as float32, shape (4, n, n): attackers,
 defenders, the king, and a plane all 1 when the attackers are to move; the same for both
-players. The observation string is the board (a attacker, d defender, k king, . empty, rank n
+players. The observation string is the board (`str(game)`: a attacker, d defender, k king, rank n
 at the top) with the side to move; the information state string is the history of actions.
 
 >>> import pyspiel, hnefi.openspiel

@@ -483,6 +483,9 @@ fn check<G: Size>(
     Ok(())
 }
 
+/// Where a step writes a game's reward and whether it was terminated or truncated.
+type Outputs<'a> = (&'a mut f32, (&'a mut bool, &'a mut bool));
+
 fn step<G: Size>(
     lanes: &mut [Lane<G>],
     actions: &[i64],
@@ -491,9 +494,9 @@ fn step<G: Size>(
     terminated: &mut [bool],
     truncated: &mut [bool],
 ) {
-    let play = |(((lane, &action), reward), (terminated, truncated)): (
-        ((&mut Lane<G>, &i64), &mut f32),
-        (&mut bool, &mut bool),
+    let play = |((lane, &action), (reward, (terminated, truncated))): (
+        (&mut Lane<G>, &i64),
+        Outputs<'_>,
     )| {
         let mover = lane.position.side_to_move();
         let (from, to) = Lane::<G>::squares_of(action).expect("checked");
@@ -513,15 +516,21 @@ fn step<G: Size>(
         lanes
             .iter_mut()
             .zip(actions)
-            .zip(rewards.iter_mut())
-            .zip(terminated.iter_mut().zip(truncated.iter_mut()))
+            .zip(
+                rewards
+                    .iter_mut()
+                    .zip(terminated.iter_mut().zip(truncated.iter_mut())),
+            )
             .for_each(play);
     } else {
         lanes
             .par_iter_mut()
             .zip(actions)
-            .zip(rewards.par_iter_mut())
-            .zip(terminated.par_iter_mut().zip(truncated.par_iter_mut()))
+            .zip(
+                rewards
+                    .par_iter_mut()
+                    .zip(terminated.par_iter_mut().zip(truncated.par_iter_mut())),
+            )
             .for_each(play);
     }
 }

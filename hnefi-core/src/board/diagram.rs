@@ -39,13 +39,17 @@ mod tests {
 
     #[test]
     fn brandubh_is_drawn_with_its_throne_and_corners() {
-        let board = crate::board::generic::Board::<Seven>::from_fen(Preset::Brandubh.start_fen())
-            .unwrap();
+        let board =
+            crate::board::generic::Board::<Seven>::from_fen(Preset::Brandubh.start_fen()).unwrap();
         let text = board.to_string();
         assert_eq!(text.lines().count(), 8);
         assert_eq!(text.lines().next(), Some(" 7 + . . a . . + "));
         assert_eq!(text.lines().nth(3), Some(" 4 a a d k d a a "));
         assert_eq!(text.lines().last(), Some("   a b c d e f g"));
-        assert!(Board::start().to_string().starts_with("11 + . . a a a a a . . + \n"));
+        assert!(
+            Board::start()
+                .to_string()
+                .starts_with("11 + . . a a a a a . . + \n")
+        );
     }
 }
