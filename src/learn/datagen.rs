@@ -52,7 +52,7 @@ pub const MAX_START_TRIES: u32 = 1000;
 /// taking it), and 1,000 cp misjudged 9 of 19; a net taught those would learn that surrounding
 /// wins, which is what it should unlearn. The cap misjudges too, since the squeeze scores a
 /// shut ring past it: of 583 games of g16 (seed 61) that reached it for the attackers and were
-/// played out (`--adjudicate-plies 0`), 243 were drawn (docs/strength.md). The networks learn
+/// played out (`--adjudicate-plies 0`), 243 were drawn (docs/history/strength-log.md). The networks learn
 /// the scores alone (`hnefi train --lambda 0`), so it has cut only the drawn rings' shuffles.
 pub const ADJUDICATE_CP: i32 = SCORE_CAP;
 

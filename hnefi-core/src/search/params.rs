@@ -103,7 +103,7 @@ pub struct SearchParams {
     /// The swing of the glossary, in cp (0: off). After one, the reply is not cut by RFP or
     /// null move, and at the attackers' next node the move back is tried first and never
     /// pruned. Only the attackers' own searches look for swings: in the defenders' it cost
-    /// them games (docs/strength.md, issue 46).
+    /// them games (docs/history/strength-log.md, issue 46).
     pub swing_cp: i32,
     /// Policy: history points a quiet move's score gains per nat of its policy logit; 0 runs
     /// no policy, the default until a policy wins its match (measured at 2000).

@@ -12,7 +12,7 @@
 //! the king stands three moves or more from every corner, and that was not enough.
 //!
 //! A single soldier kept standing switched the term off: so the king counts as alone while at
-//! most `LoneKingSoldiers` soldiers stand (1 beat 0 by 28 Elo, docs/strength.md).
+//! most `LoneKingSoldiers` soldiers stand (1 beat 0 by 28 Elo, docs/history/strength-log.md).
 
 use crate::board::Geometry;
 use crate::board::generic::{Bitboard, Board};
