@@ -1,6 +1,6 @@
 //! The `hnefi` binary's command line, run for real.
 
-mod common;
+use crate::common;
 
 use common::{Terminal, hnefi_at_terminal};
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! command that prints stops quietly, with status 0 and nothing on standard error, and the
 //! engine loops take a host that closed their output in their stride.
 
-mod common;
+use crate::common;
 
 /// Runs `args` into a closed pipe; it must end with status 0 and with standard error as
 /// `stderr_ok` wants it.

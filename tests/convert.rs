@@ -2,7 +2,7 @@
 //! back unchanged, training from either, and bad files refused with their reason and nothing
 //! overwritten.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! `hnefi datagen`, `hnefi games-data` and `hnefi openings --balanced`, run for real on a few
 //! inline games.
 
-mod common;
+use crate::common;
 
 use hnefi::board::Eleven;
 use hnefi::learn::sample::{GameResult, Sample};

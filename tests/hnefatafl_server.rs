@@ -2,7 +2,7 @@
 //! hnefatafl-copenhagen 6.4.1), each scenario with a server of its own in a private network
 //! namespace (see `reference/server.rs`). Without the server, and outside CI, they skip.
 
-mod reference;
+use crate::reference;
 
 use hnefi::board::generic::{Board, Move, Position, Square};
 use hnefi::board::{Eleven, Reason, Seven, Side, Thirteen};

@@ -1,6 +1,6 @@
 //! The hnefatafl text protocol through the real binary.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 

@@ -3,7 +3,7 @@
 //! Every search here would run for minutes or an hour; the bound is generous for a loaded
 //! machine but far below that.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin};

@@ -1,6 +1,6 @@
 //! OpenTafl's engine protocol through the real binary.
 
-mod common;
+use crate::common;
 
 use hnefi::board::Board;
 use hnefi::board::notation::parse_record_move;

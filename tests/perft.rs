@@ -1,7 +1,7 @@
 //! The fast move generator and counter checked against a second, deliberately simple one:
 //! an 11x11 array, moves found by walking, captures and game ends by their plain definitions.
 
-mod common;
+use crate::common;
 
 use hnefi::board::notation::parse_fen;
 use hnefi::board::{Board, Piece, Rulebook, Rules, START_FEN, Side, Square};

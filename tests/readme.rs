@@ -2,7 +2,7 @@
 //! every command `hnefi --help` lists is in it, and every flag it shows is one the command
 //! takes, so that the docs cannot fall behind the command line; and README.md's engine example.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::process::Command;

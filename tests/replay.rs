@@ -1,6 +1,6 @@
 //! Every move of the 1,752 real games replays legally with exactly the recorded captures.
 
-mod common;
+use crate::common;
 
 use hnefi::board::notation::{parse_record_move, record_move};
 use hnefi::board::{Outcome, Position, Reason, Rules, Side};

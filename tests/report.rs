@@ -3,8 +3,8 @@
 //! a move that changes the board shown, with scripts on and off. A long game's report stays
 //! light enough to send.
 
-mod common;
-mod webdriver;
+use crate::common;
+use crate::webdriver;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

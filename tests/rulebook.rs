@@ -1,7 +1,7 @@
 //! The search and the referee read one rulebook: at the end of every real game, replayed
 //! under each preset, they agree on whether the game is over and how.
 
-mod common;
+use crate::common;
 
 use hnefi::board::notation::parse_record_move;
 use hnefi::board::{Outcome, Position, Preset, Reason, Rules, START_FEN, Side};

@@ -1,7 +1,7 @@
 //! Each rule of `RULES.md`, and each captioned picture of the seeds that lost its image, as a
 //! test on crafted positions.
 
-mod common;
+use crate::common;
 
 use common::{setup, sq, squares};
 use hnefi::board::fort::is_exit_fort;

@@ -2,9 +2,8 @@
 //! for byte, and nothing beside it (no temporary file, no empty one). Write failures are real
 //! ones: the process may not write past a few bytes (see `run_hnefi_with_file_limit`), as on a
 //! full disk.
-#![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use common::{run_hnefi_in, run_hnefi_with_file_limit};
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! The search through its API: tactics, reproducibility, whole games, stopping.
 
-mod common;
+use crate::common;
 
 use hnefi::board::notation::{parse_fen, parse_record_move};
 use hnefi::board::{Eleven, Move, MoveList, Position, Preset, Rules, START_FEN};

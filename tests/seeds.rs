@@ -2,7 +2,7 @@
 //! `tests/data/seed_001_diagrams.txt` (that file's header gives the line format). The other
 //! seeds lost their pictures; their captions are rebuilt by hand at the end of this file.
 
-mod common;
+use crate::common;
 
 use common::{setup, sq, squares};
 use hnefi::board::fort::is_exit_fort;

@@ -1,7 +1,7 @@
 //! `hnefi serve` over HTTP, run for real: who may ask, what is refused and how, the limit on
 //! sessions, and a session whose page has gone stopping its search.
 
-mod common;
+use crate::common;
 
 use common::server::{Server, cpu_ticks, rss_kb};
 use serde_json::Value;

@@ -3,8 +3,8 @@
 //! take back, the board flipped, a FEN and games loaded, the move list, a phone's width, and
 //! nothing fetched from anywhere but the server. Saves screenshots of the page.
 
-mod common;
-mod webdriver;
+use crate::common;
+use crate::webdriver;
 
 use common::server::Server;
 use std::path::Path;

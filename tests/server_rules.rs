@@ -7,7 +7,7 @@
 //! "king cannot escape" test judges, with random moves; the defenders also try moves that
 //! recreate an earlier board, which both must refuse.
 
-mod reference;
+use crate::reference;
 
 use hnefi::board::{Eleven, MoveList, Position, Preset, Reason, Rules, Side};
 use hnefi::search::{Engine, Limits, Options};

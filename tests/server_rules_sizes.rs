@@ -7,7 +7,7 @@
 //! same moves: the defenders try moves that recreate an earlier board, and either side tries
 //! moves that Hnefi's move generator does not list.
 
-mod reference;
+use crate::reference;
 
 use hnefi::board::bitboard::Bitboard;
 use hnefi::board::geometry::Geometry;

@@ -3,7 +3,7 @@
 //! at its end. Without the packages (or root, which slurmd needs) the test says so and passes,
 //! except under CI, where .ci/run installs them.
 
-mod common;
+use crate::common;
 
 use hnefi::tournament::summary::Summary;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! `hnefi train` through the binary: a small planted data set in, a net file out.
 
-mod common;
+use crate::common;
 
 use hnefi::board::{Bitboard, Board, Side};
 use hnefi::learn::sample::{GameResult, Sample};

@@ -1,6 +1,6 @@
 //! `hnefi tune` through the binary: samples of a few real games in, a weights file out.
 
-mod common;
+use crate::common;
 
 use hnefi::search::eval::weights::{self, WeightsFile};
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! The UCI-style protocol through the real binary.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout};
