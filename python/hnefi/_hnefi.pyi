@@ -126,14 +126,14 @@ class Batch:
     ``from * n**2 + to``. A finished game stays finished until ``reset`` names it.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         count: int,
         rules: str = "copenhagen",
         fen: Optional[str] = None,
         max_plies: Optional[int] = None,
         seed: int = 0,
-    ) -> None: ...
+    ) -> Self: ...
     def __len__(self) -> int: ...
     @property
     def size(self) -> int:
