@@ -53,9 +53,10 @@ nodes=$(grep -oE '^[a-z ]*: [0-9]+ nodes' "$work/bench.out" | grep -oE '[0-9]+' 
 echo "instructions: $instructions for $nodes nodes: $((instructions / nodes)) a node"
 echo
 echo "top $top functions by instructions:"
+# The rows under the `file:function` heading, the program's own names without their file.
 cg_annotate --show-percs=yes "$work/bench.cg" 2>/dev/null |
-    awk '/^-- File:function summary/ {exit} /Function summary/ {on=1; next} on && /\(/ {print}' |
-    head -n "$top"
+    awk '/file:function/ {on=1; next} on && /%\)/ {print} on && /^$/ {exit}' |
+    sed 's/ ???:/ /' | head -n "$top"
 
 if [ -n "$perft" ]; then
     echo
