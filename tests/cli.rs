@@ -246,6 +246,38 @@ fn bench_ends_with_nodes_and_nps() {
 }
 
 #[test]
+fn bench_searches_the_boards_it_has_positions_for() {
+    let nodes = |args: &[&str]| {
+        let (ok, out, err) = hnefi(args);
+        assert!(ok, "{err}");
+        let last = out.lines().last().unwrap_or_default().to_string();
+        last.split(' ')
+            .next()
+            .unwrap_or_default()
+            .parse::<u64>()
+            .unwrap()
+    };
+    let thirteen = nodes(&["bench", "2", "--rules", "copenhagen-13"]);
+    assert!(thirteen > 0);
+    assert_eq!(
+        thirteen,
+        nodes(&["bench", "2", "--rules", "copenhagen-13"]),
+        "a fixed count"
+    );
+    assert_ne!(
+        thirteen,
+        nodes(&["bench", "2"]),
+        "other positions than 11x11's"
+    );
+    let (ok, _, err) = hnefi(&["bench", "2", "--rules", "brandubh"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--rules brandubh: must be rules of 11x11 or 13x13"),
+        "{err}"
+    );
+}
+
+#[test]
 fn bench_with_a_network_shows_incremental_and_refreshed_speeds() {
     use hnefi::learn::network::FloatNetwork;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-bench-nnue");

@@ -2,10 +2,11 @@
 //! count and its speed on one or more threads.
 
 use super::CliError;
-use super::common::EvalChoice;
+use super::common::{EvalChoice, RulesArg};
 use clap::Args;
-use hnefi::board::{Board, Rules};
+use hnefi::board::{Board, Eleven, Rules};
 use hnefi::search::EvalKind;
+use hnefi::search::size::Size;
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
@@ -17,15 +18,31 @@ pub struct BenchArgs {
     /// afresh at every node, and shows both speeds (the same nodes).
     #[command(flatten)]
     pub eval: EvalChoice,
+    /// The positions are those of the rules' board: 11x11's (the `Bench:` count) or 13x13's
+    /// (positions/bench-13.fen).
+    #[command(flatten)]
+    pub rules: RulesArg,
 }
 
 pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     if !(1..=30).contains(&args.depth) {
         return Err(CliError::out_of_range("DEPTH", args.depth, "1-30"));
     }
+    let (rules, _) = args.rules.rules_and_start();
+    if hnefi::measure::bench::positions_text(rules.width).is_none() {
+        return Err(CliError::out_of_range(
+            "--rules",
+            args.rules.name(),
+            "rules of 11x11 or 13x13 (the boards with bench positions)",
+        ));
+    }
+    hnefi::with_size!(rules.width, bench_on(&args, rules))?
+}
+
+fn bench_on<G: Size>(args: &BenchArgs, rules: Rules) -> Result<(), CliError> {
     let (eval, net) = args.eval.load()?;
     let run = |eval: EvalKind, show: bool| {
-        hnefi::measure::bench::run(args.depth, eval, net.clone(), |i, fen, nodes| {
+        hnefi::measure::bench::run::<G>(rules, args.depth, eval, net.clone(), |i, fen, nodes| {
             if show {
                 note!("position {i:>2}: {nodes:>10} nodes  {fen}");
             }
@@ -81,7 +98,9 @@ const TTD_POSITIONS: [usize; 6] = [0, 3, 8, 13, 18, 23];
 pub fn timetodepth(args: TtdArgs) -> Result<(), CliError> {
     use hnefi::board::Position;
     use hnefi::search::{Engine, Limits, Options};
-    let boards: Vec<Board> = hnefi::measure::bench::positions().map(|(_, b)| b).collect();
+    let boards: Vec<Board> = hnefi::measure::bench::positions::<Eleven>()
+        .map(|(_, b)| b)
+        .collect();
     let mut engine = Engine::try_new(Options {
         threads: args.threads.max(1),
         hash_mb: args.hash.max(1),

@@ -350,6 +350,11 @@ pub(super) struct RulesArg {
 }
 
 impl RulesArg {
+    /// The rules' name as given: a preset's, or the OpenTafl string.
+    pub fn name(&self) -> &str {
+        &self.rules.name
+    }
+
     /// The rules and their start position (a FEN, or an OpenTafl string and the side to move).
     pub fn rules_and_start(&self) -> (hnefi::board::Rules, String) {
         (self.rules.rules, self.rules.start.clone())

@@ -1,25 +1,42 @@
 //! `hnefi bench`: a fixed search over fixed positions, one thread, for a node count that
 //! changes only when the search does, and a speed figure.
 
-use crate::board::notation::parse_fen;
-use crate::board::{Board, Position, Rules};
+use crate::board::Rules;
+use crate::board::generic::{Board, Position};
 use crate::search::nnue::QuantisedNetwork;
+use crate::search::size::Size;
 use crate::search::{Engine, EvalKind, Limits, Options, OptionsError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The positions, built into the binary so that `bench` runs anywhere.
+/// The positions, built into the binary so that `bench` runs anywhere: 11x11's, whose node
+/// count is the `Bench:` signature.
 pub const POSITIONS: &str = include_str!("../../positions/bench.fen");
+/// 13x13's, to weigh its node against 11x11's.
+pub const POSITIONS_13: &str = include_str!("../../positions/bench-13.fen");
 pub const DEFAULT_DEPTH: u32 = 7;
 
-/// The positions of [`POSITIONS`] in order, each with its FEN.
-pub fn positions() -> impl Iterator<Item = (&'static str, Board)> {
-    POSITIONS
+/// The bench positions of boards `side` squares wide, where there are some.
+pub fn positions_text(side: u8) -> Option<&'static str> {
+    match side {
+        11 => Some(POSITIONS),
+        13 => Some(POSITIONS_13),
+        _ => None,
+    }
+}
+
+/// The bench positions of `G` in order, each with its FEN (none for a size without any).
+pub fn positions<G: Size>() -> impl Iterator<Item = (&'static str, Board<G>)> {
+    positions_text(G::SIDE)
+        .unwrap_or_default()
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let fen = l.split(';').next().unwrap_or_default().trim();
-            (fen, parse_fen(fen).expect("bench positions are valid"))
+            (
+                fen,
+                Board::from_fen(fen).expect("bench positions are valid"),
+            )
         })
 }
 
@@ -36,16 +53,17 @@ impl BenchResult {
     }
 }
 
-/// Searches every position to `depth` on one thread with a cleared 16 MB table and the
-/// evaluation of `eval` (and `net`, which the NNUE evaluations need), calling `each` with the
-/// position's number, FEN and node count.
-pub fn run(
+/// Searches every position of `G` to `depth` under `rules` on one thread with a cleared 16 MB
+/// table and the evaluation of `eval` (and `net`, or else the size's built-in network),
+/// calling `each` with the position's number, FEN and node count.
+pub fn run<G: Size>(
+    rules: Rules,
     depth: u32,
     eval: EvalKind,
     net: Option<Arc<QuantisedNetwork>>,
     mut each: impl FnMut(usize, &str, u64),
 ) -> Result<BenchResult, OptionsError> {
-    let mut engine = Engine::try_new(Options {
+    let mut engine = Engine::<G>::try_new(Options {
         hash_mb: 16,
         threads: 1,
         eval,
@@ -55,8 +73,8 @@ pub fn run(
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     let mut count = 0;
-    for (fen, board) in positions() {
-        let pos = Position::new(board, Rules::default());
+    for (fen, board) in positions::<G>() {
+        let pos = Position::checked(board, rules).expect("the caller's rules fit their size");
         engine.clear();
         let start = Instant::now();
         let result = engine.search(
@@ -76,26 +94,4 @@ pub fn run(
         time,
         positions: count,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::learn::network::FloatNetwork;
-    use crate::search::eval::weights::SCALE;
-
-    /// A residual network whose output layer is zero is the hand evaluation: the same
-    /// search, node for node, with its accumulators kept move by move or refreshed.
-    #[test]
-    fn a_zero_residual_net_searches_as_the_hand_evaluation() {
-        let net = Arc::new(FloatNetwork::residual(1, SCALE as f32, 363).quantise());
-        let nodes = |eval, net| {
-            let mut per = Vec::new();
-            run(5, eval, net, |_, _, n| per.push(n)).unwrap();
-            per
-        };
-        let hand = nodes(EvalKind::Hand, None);
-        assert_eq!(nodes(EvalKind::Nnue, Some(net.clone())), hand);
-        assert_eq!(nodes(EvalKind::NnueRefresh, Some(net)), hand);
-    }
 }

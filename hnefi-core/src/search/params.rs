@@ -27,6 +27,14 @@
 //!   their history, at nodes deep enough to pay for its rows.
 //! - lone king: the king with no defender soldier left, and the king's room, the squares he
 //!   reaches step by step past no attacker (`eval::endgame`).
+//! - squeeze: the hand evaluation's term for the room the defenders lose while every corner
+//!   is sealed (`eval::features`).
+//! - level: the `Skill Level`, 0 to 20; below 20 a search stops at a node budget and its move
+//!   is drawn from the best lines within a margin (`skill`).
+//! - glance: how the weakest levels choose some of their moves: a noisy look at each move's
+//!   static evaluation instead of the search's lines.
+
+use std::time::Duration;
 
 // ---- Evaluation ----
 // The evaluation's weights are fitted to game results by `hnefi tune` and live in the
@@ -35,6 +43,17 @@
 /// Soldiers on the board (attackers and defenders, the king not counted) at which the
 /// evaluation uses its opening weights alone; with fewer it blends toward its ending weights.
 pub const PHASE_PIECES: i32 = 36;
+
+/// In the squeeze of sealed corners, each edge square the defenders cannot reach counts as
+/// this many squares more than another: where the edge is a way out (an exit fort) and a ring
+/// that cuts them off from it wins (encirclement), the steps that cut them off from the edge
+/// are the steps to the end. Without it the attackers' shallow search saw no more in them than
+/// in any other square of room, and a deep defense left their rings by an edge fort (issue 46).
+pub const SQUEEZE_EDGE_SQUARES: i32 = 3;
+
+/// The most the lone king's ending scores: clear of the decisive scores (`Score::is_decisive`,
+/// from 29,000), with room for the search's margins.
+pub const LONE_KING_MAX: i32 = 27_000;
 
 // ---- Search ----
 
@@ -433,6 +452,68 @@ pub struct OutOfRange {
     /// The greatest value.
     pub max: i32,
 }
+
+// ---- Quiescence ----
+
+/// Plies into the quiescence search in which the defenders also try the king's moves that
+/// see an escape or reach the edge, and look for an exit fort built in one move: near the
+/// horizon such a move decides, deeper it only costs nodes.
+pub const QSEARCH_EDGE_PLIES: u32 = 2;
+
+// ---- Time ----
+
+/// The longest soft limit any clock gives: about what a two-and-a-half-hour clock plans for a
+/// move in the middle of the game. More time on the clock hardly changes the move found,
+/// and a user who gives the engine a huge clock still expects it to move within minutes.
+pub const MAX_SOFT: Duration = Duration::from_secs(300);
+
+/// The longest hard limit any clock gives, in the same proportion to [`MAX_SOFT`] as the
+/// hard limit to the soft one below.
+pub const MAX_HARD: Duration = Duration::from_secs(900);
+
+/// The most of a fixed move time kept back as overhead: a tenth.
+pub const MOVETIME_RESERVE_DIVISOR: u32 = 10;
+
+/// The soft limit is at most the time left divided by this: half of it, so that one long
+/// think never spends the clock.
+pub const SOFT_CAP_DIVISOR: u32 = 2;
+
+/// The hard limit keeps back the time left divided by this (a fifth) for the moves after.
+pub const HARD_CAP_KEEP: u32 = 5;
+
+// ---- Skill levels ----
+
+/// Lines searched just below full strength, the candidates the move is drawn from; each two
+/// levels down add one.
+pub const CANDIDATES: usize = 4;
+
+/// Plies every weakened search completes whatever its budget: three see every reply that
+/// wins at once, also by leaving the mover no move (which two plies missed in a real game).
+pub const MIN_DEPTH: u32 = 3;
+
+/// The node budget of level 0.
+pub const BASE_NODES: f64 = 1000.0;
+/// Each level up multiplies the node budget by this: 40 % more.
+pub const NODE_GROWTH: f64 = 1.4;
+
+/// At level 0, how far (centipawns, about four attackers) behind the best line a move may be
+/// and still be played; the margin shrinks with the square of the levels left to full
+/// strength, so that the upper levels differ mostly in depth and the lower ones in care.
+pub const MAX_MARGIN: i32 = 400;
+
+/// Levels below this one glance at some of their moves instead of reading the search's
+/// lines.
+pub const SEARCHING: u8 = 6;
+
+/// For each level below [`SEARCHING`], the share of its moves it glances at; with
+/// [`GLANCE_NOISE`], the noise of its glance (cp: a move this much worse than the best looks is 1/e as likely). Measured: a
+/// glance at 150 cp lost to hnefatafl-copenhagen's depth-1 AI by about 150 Elo, while the
+/// search at its weakest settings beat it by about 200; a few glanced moves a game cost much
+/// (halving the share from 1 lost 458 Elo a level, from 1/16 to none 108), hence the shares
+/// falling slowly at first.
+pub const GLANCE_SHARE: [f64; SEARCHING as usize] = [1.0, 1.0, 0.6, 0.35, 0.18, 0.08];
+/// For each level below [`SEARCHING`], the noise of its glance (cp): see [`GLANCE_SHARE`].
+pub const GLANCE_NOISE: [f64; SEARCHING as usize] = [150.0, 55.0, 35.0, 25.0, 18.0, 12.0];
 
 #[cfg(test)]
 mod tests {

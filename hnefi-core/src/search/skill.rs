@@ -9,6 +9,7 @@
 //! loses by force while another does not, nor one more than a level's margin behind.
 
 use super::eval::evaluate;
+use super::params::{BASE_NODES, CANDIDATES, GLANCE_NOISE, GLANCE_SHARE, MAX_MARGIN, NODE_GROWTH};
 use super::score::Score;
 use crate::board::Side;
 use crate::board::generic::{Move, MoveList, Position};
@@ -32,36 +33,6 @@ pub enum LevelError {
     /// Not a whole number.
     NotANumber,
 }
-
-/// Lines searched just below full strength, the candidates the move is drawn from; each two
-/// levels down add one.
-const CANDIDATES: usize = 4;
-
-/// Plies every weakened search completes whatever its budget: three see every reply that
-/// wins at once, also by leaving the mover no move (which two plies missed in a real game).
-pub const MIN_DEPTH: u32 = 3;
-
-/// The node budget of level 0; each level up allows 40% more.
-const BASE_NODES: f64 = 1000.0;
-const NODE_GROWTH: f64 = 1.4;
-
-/// At level 0, how far (centipawns, about four attackers) behind the best line a move may be
-/// and still be played; the margin shrinks with the square of the levels left to full
-/// strength, so that the upper levels differ mostly in depth and the lower ones in care.
-const MAX_MARGIN: i32 = 400;
-
-/// Levels below this one glance at some of their moves instead of reading the search's
-/// lines.
-const SEARCHING: u8 = 6;
-
-/// For each level below [`SEARCHING`], the share of its moves it glances at and the noise of
-/// its glance (cp: a move this much worse than the best looks is 1/e as likely). Measured: a
-/// glance at 150 cp lost to hnefatafl-copenhagen's depth-1 AI by about 150 Elo, while the
-/// search at its weakest settings beat it by about 200; a few glanced moves a game cost much
-/// (halving the share from 1 lost 458 Elo a level, from 1/16 to none 108), hence the shares
-/// falling slowly at first.
-const GLANCE_SHARE: [f64; SEARCHING as usize] = [1.0, 1.0, 0.6, 0.35, 0.18, 0.08];
-const GLANCE_NOISE: [f64; SEARCHING as usize] = [150.0, 55.0, 35.0, 25.0, 18.0, 12.0];
 
 impl Level {
     /// The weakest level.
@@ -88,7 +59,8 @@ impl Level {
         self == Level::MAX
     }
 
-    /// The most nodes a search at this level visits once it has [`MIN_DEPTH`] plies; none at
+    /// The most nodes a search at this level visits once it has
+    /// [`MIN_DEPTH`](super::params::MIN_DEPTH) plies; none at
     /// full strength.
     pub fn node_budget(self) -> Option<u64> {
         (!self.is_full()).then(|| (BASE_NODES * NODE_GROWTH.powi(self.0.into())) as u64)
@@ -250,6 +222,7 @@ pub fn draw_seed(seed: u64, key: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::params::SEARCHING;
 
     #[test]
     fn levels_are_bounded_and_budgets_grow() {

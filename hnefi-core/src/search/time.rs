@@ -3,7 +3,9 @@
 //! engine never loses on time. All clock arithmetic saturates: a host may send any clock, up
 //! to hundreds of millions of years, and no planned time can overflow.
 
-use super::params::SearchParams;
+use super::params::{
+    HARD_CAP_KEEP, MAX_HARD, MAX_SOFT, MOVETIME_RESERVE_DIVISOR, SOFT_CAP_DIVISOR, SearchParams,
+};
 use super::{Limits, SideClock};
 use crate::board::Side;
 use std::time::{Duration, Instant};
@@ -18,18 +20,6 @@ pub struct TimeManager {
     /// The search stops past this.
     pub hard: Option<Duration>,
 }
-
-/// The longest soft limit any clock gives: about what a two-and-a-half-hour clock plans for a
-/// move in the middle of the game. More time on the clock hardly changes the move found,
-/// and a user who gives the engine a huge clock still expects it to move within minutes.
-pub const MAX_SOFT: Duration = Duration::from_secs(300);
-
-/// The longest hard limit any clock gives, in the same proportion to [`MAX_SOFT`] as the
-/// hard limit to the soft one below.
-pub const MAX_HARD: Duration = Duration::from_secs(900);
-
-/// The most of a fixed move time kept back as overhead: a tenth.
-const MOVETIME_RESERVE_DIVISOR: u32 = 10;
 
 impl TimeManager {
     /// The limits of a search of `side` under `limits`, the clock split as `params` say
@@ -78,10 +68,10 @@ impl TimeManager {
         // a fraction of the time left now.
         let share = (left / mtg as u32).saturating_add(percent(inc, params.increment_share));
         let soft = percent(share, params.soft_factor)
-            .min(left / 2)
+            .min(left / SOFT_CAP_DIVISOR)
             .min(MAX_SOFT);
         let hard = percent(share, params.hard_factor)
-            .min(left - left / 5)
+            .min(left - left / HARD_CAP_KEEP)
             .min(MAX_HARD);
         TimeManager {
             start,

@@ -5,9 +5,9 @@ use super::{RootMove, Searcher};
 use crate::board::generic::Board;
 use crate::search::Info;
 use crate::search::params::MAX_PLY;
+use crate::search::params::MIN_DEPTH;
 use crate::search::score::Score;
 use crate::search::size::Size;
-use crate::search::skill::MIN_DEPTH;
 use std::sync::atomic::Ordering;
 
 impl<G: Size> Searcher<'_, G> {

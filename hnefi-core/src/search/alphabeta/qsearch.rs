@@ -7,7 +7,7 @@ use crate::board::generic::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Piece, Side};
 use crate::search::eval::open_escape_lines;
 use crate::search::ordering::{Tactics, pick, score_moves};
-use crate::search::params::MAX_PLY;
+use crate::search::params::{MAX_PLY, QSEARCH_EDGE_PLIES};
 use crate::search::score::Score;
 use crate::search::size::Size;
 use arrayvec::ArrayVec;
@@ -63,7 +63,7 @@ impl<G: Size> Searcher<'_, G> {
             alpha = alpha.max(eval);
             eval
         };
-        if side == Side::Defenders && qply < 2 && self.fort_in_one(b, ply, quiet) {
+        if side == Side::Defenders && qply < QSEARCH_EDGE_PLIES && self.fort_in_one(b, ply, quiet) {
             return Score::win_in(ply + 1);
         }
         let tactics = Tactics::with_open_lines(b, &self.rulebook, open_lines);
@@ -85,7 +85,7 @@ impl<G: Size> Searcher<'_, G> {
                 terrain.targets(Piece::King, king, b.occupied())
             };
             // Near the horizon also moves that see an escape, and moves to the edge (forts).
-            let wanted = if qply < 2 {
+            let wanted = if qply < QSEARCH_EDGE_PLIES {
                 tactics.escape | tactics.escape_sight | Bitboard::EDGE
             } else {
                 tactics.escape

@@ -18,6 +18,7 @@ use crate::board::Geometry;
 use crate::board::generic::{Bitboard, Board};
 use crate::board::square::Direction;
 use crate::search::eval::MAX_EVAL;
+use crate::search::params::LONE_KING_MAX;
 
 /// The lone king's ending, in cp for the attackers: `room_cp` for every square of the board
 /// outside the king's room (the squares he reaches step by step past no attacker) and
@@ -38,10 +39,6 @@ pub fn lone_king<G: Geometry>(board: &Board<G>, soldiers: i32, room_cp: i32, mov
     let most_moves = 2 * (i32::from(G::SIDE) - 1);
     room_cp * (G::SQUARES as i32 - room.count() as i32) + move_cp * (most_moves - moves as i32)
 }
-
-/// The most the lone king's ending scores: clear of the decisive scores (`Score::is_decisive`,
-/// from 29,000), with room for the search's margins.
-pub const LONE_KING_MAX: i32 = 27_000;
 
 /// The evaluation of a lone king's ending: `fitted` (at most `MAX_EVAL`, 20,000) and `lone`
 /// ([`lone_king`]) on top, both from the same side's view. Above `MAX_EVAL` the sum counts

@@ -6,7 +6,7 @@
 //! attackers. Square features are folded by the board's eight symmetries, and the corner
 //! patterns by the four corners and the diagonal through each.
 
-use super::super::params::PHASE_PIECES;
+use super::super::params::{PHASE_PIECES, SQUEEZE_EDGE_SQUARES};
 use crate::board::generic::{Bitboard, Board, Custodial, Rulebook, Square};
 use crate::board::geometry::{MAX_SQUARES, Word};
 use crate::board::rules::Escape;
@@ -189,13 +189,6 @@ pub const SQUEEZE: Group = Group {
     start: after(SOFT_ROOM),
     len: 2,
 };
-
-/// In the squeeze of sealed corners, each edge square the defenders cannot reach counts as
-/// this many squares more than another: where the edge is a way out (an exit fort) and a ring
-/// that cuts them off from it wins (encirclement), the steps that cut them off from the edge
-/// are the steps to the end. Without it the attackers' shallow search saw no more in them than
-/// in any other square of room, and a deep defense left their rings by an edge fort (issue 46).
-pub const SQUEEZE_EDGE_SQUARES: i32 = 3;
 
 /// Groups whose weights the tuner leaves as they are: see [`SQUEEZE`].
 pub const HAND_SET: [Group; 1] = [SQUEEZE];

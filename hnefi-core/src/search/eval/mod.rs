@@ -160,7 +160,7 @@ pub fn attackers_view<G: Size>(board: &Board<G>, rulebook: &Rulebook<G>) -> i32 
 }
 
 /// The largest fitted evaluation, the hand one's or the network's (the search adds the lone
-/// king's ending on top, up to `endgame::LONE_KING_MAX`). The weights were fitted on boards
+/// king's ending on top, up to `params::LONE_KING_MAX`). The weights were fitted on boards
 /// with at most the start's pieces; a composed board packed with pieces can sum to more (a
 /// board of defenders alone comes to about -21,500), and must never reach the decisive scores
 /// nor, with the search's margins added, leave the 16 bits the table stores.
