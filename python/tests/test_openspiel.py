@@ -15,8 +15,6 @@ import hnefi
 
 pyspiel = pytest.importorskip("pyspiel")
 import hnefi.openspiel as hos  # noqa: E402
-from open_spiel.python.algorithms import mcts  # noqa: E402
-from open_spiel.python.bots import uniform_random  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -159,20 +157,18 @@ def test_bad_parameters_raise_clear_errors() -> None:
         hos.TaflObserver(7, {"perspective": 1})
 
 
+def example() -> Any:
+    """examples/openspiel_mcts.py as a module: the tests play its games."""
+    spec = importlib.util.spec_from_file_location("openspiel_mcts", EXAMPLES / "openspiel_mcts.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def play(mcts_player: int, simulations: int, seed: int) -> Any:
-    game = load("brandubh", max_plies=100)
-    rng = np.random.RandomState(seed)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    bots = {
-        mcts_player: mcts.MCTSBot(
-            game, uct_c=2.0, max_simulations=simulations, evaluator=evaluator, random_state=rng
-        ),
-        1 - mcts_player: uniform_random.UniformRandomBot(1 - mcts_player, rng),
-    }
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].step(state))
-    return state
+    game = example().play_game("brandubh", mcts_player, simulations, max_plies=100, seed=seed)
+    return game["state"]
 
 
 def test_mcts_against_random_finishes_a_game() -> None:
@@ -192,9 +188,5 @@ def test_mcts_beats_random_in_most_games() -> None:
 
 
 def test_the_mcts_example_plays() -> None:
-    spec = importlib.util.spec_from_file_location("openspiel_mcts", EXAMPLES / "openspiel_mcts.py")
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
-    result = example.play_game("brandubh", mcts_player=1, simulations=10, max_plies=12, seed=0)
+    result = example().play_game("brandubh", mcts_player=1, simulations=10, max_plies=12, seed=0)
     assert len(result["moves"]) <= 12 and result["state"].is_terminal()

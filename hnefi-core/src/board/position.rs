@@ -621,11 +621,7 @@ impl<G: Geometry> Position<G> {
             .rulebook
             .repeats_forbidden_for(self.board.side_to_move())
         {
-            let mut list = MoveList::new();
-            self.board.generate_moves(&self.rulebook, &mut list);
-            self.rulebook
-                .retain_allowed(&self.board, &self.history(), &mut list);
-            return list.len();
+            return self.moves_looking_back().len();
         }
         self.board.count_moves(&self.rulebook) as usize
     }
@@ -638,13 +634,19 @@ impl<G: Geometry> Position<G> {
             .rulebook
             .repeats_forbidden_for(self.board.side_to_move())
         {
-            let mut list = MoveList::new();
-            self.board.generate_moves(&self.rulebook, &mut list);
-            self.rulebook
-                .retain_allowed(&self.board, &self.history(), &mut list);
-            return list.get(n).copied();
+            return self.moves_looking_back().get(n).copied();
         }
         self.board.nth_move(&self.rulebook, n)
+    }
+
+    /// The moves the board allows less those the rules that look back forbid, listed: where
+    /// such a rule applies, counting and picking by number need the list.
+    fn moves_looking_back(&self) -> MoveList<G> {
+        let mut list = MoveList::new();
+        self.board.generate_moves(&self.rulebook, &mut list);
+        self.rulebook
+            .retain_allowed(&self.board, &self.history(), &mut list);
+        list
     }
 
     /// [`Position::outcome`], with the legal moves into `list` from the same generation.
