@@ -58,7 +58,7 @@ proptest! {
         king in 0usize..121,
         defenders_move in any::<bool>(),
     ) {
-        use hnefi::search::{Engine, Limits, Options, eval::evaluate};
+        use hnefi::search::{Searcher, Limits, Options, eval::evaluate};
         let b = crowded(&cells, king, defenders_move);
         prop_assert_eq!(parse_fen(&to_fen(&b)).unwrap(), b);
         let mut list = MoveList::new();
@@ -67,7 +67,7 @@ proptest! {
         for rules in [Rules::default(), Rules::preset(hnefi::board::Preset::Fetlar)] {
             prop_assert!(!evaluate(&b, &hnefi::board::Rulebook::new(rules)).is_decisive(), "{:?}", b);
             let pos = Position::new(b, rules);
-            let mut engine = Engine::new(Options { hash_mb: 1, ..Options::default() });
+            let mut engine = Searcher::new(Options { hash_mb: 1, ..Options::default() });
             let r = engine.search(&pos, Limits { nodes: Some(300), ..Limits::default() });
             if let Some(mv) = r.best {
                 prop_assert!(b.check_move(mv).is_ok());

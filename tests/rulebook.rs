@@ -5,7 +5,7 @@ use crate::common;
 
 use hnefi::board::notation::parse_record_move;
 use hnefi::board::{Outcome, Position, Preset, Reason, Rules, START_FEN, Side};
-use hnefi::search::{Engine, Limits, Options, Score};
+use hnefi::search::{Limits, Options, Score, Searcher};
 use std::collections::BTreeMap;
 
 /// The game of `rec` replayed under `rules` as far as its moves stay legal there (a move after
@@ -43,7 +43,7 @@ fn depth_1(searchmoves: Vec<hnefi::board::Move>) -> Limits<hnefi::board::Eleven>
 fn search_and_referee_agree_at_the_end_of_every_real_game() {
     let games = common::games();
     // At depth 1 the table is never probed below the root, so it need not be cleared.
-    let mut engine = Engine::new(Options {
+    let mut engine = Searcher::new(Options {
         hash_mb: 1,
         ..Options::default()
     });

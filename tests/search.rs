@@ -7,7 +7,7 @@ use hnefi::board::{Eleven, Move, MoveList, Position, Preset, Rules, START_FEN};
 use hnefi::measure::tactics::{Tactic, parse_epd};
 use hnefi::search::params::SearchParams;
 use hnefi::search::score::Score;
-use hnefi::search::{Engine, Level, Limits, Options, SearchResult};
+use hnefi::search::{Level, Limits, Options, SearchResult, Searcher};
 use std::time::Duration;
 
 fn tactics() -> Vec<Tactic> {
@@ -24,7 +24,7 @@ fn finds_the_forced_wins_in_one_and_two() {
     // of the search's reach: `hnefi tactics` finds 367 of 377 at depth 5 without them, 362
     // with them, and 368 at depth 6 either way.
     let all = tactics();
-    let mut engine = Engine::new(Options::default());
+    let mut engine = Searcher::new(Options::default());
     let mut checked = [0; 3];
     let mut missed = Vec::new();
     for t in all.iter().filter(|t| t.moves_to_win <= 2) {
@@ -71,7 +71,7 @@ fn same_node_limit_same_result() {
         nodes: Some(30_000),
         ..Limits::default()
     };
-    let mut engine = Engine::new(Options::default());
+    let mut engine = Searcher::new(Options::default());
     let a = engine.search(&pos, limits.clone());
     engine.clear();
     let b = engine.search(&pos, limits);
@@ -90,7 +90,7 @@ fn self_play_stays_legal_under_every_preset() {
         .filter(|p| p.start_fen() == START_FEN)
     {
         let mut pos = Position::start(Rules::preset(preset)).unwrap();
-        let mut engine = Engine::new(Options::default());
+        let mut engine = Searcher::new(Options::default());
         let mut plies = 0;
         while pos.outcome().is_none() && plies < 1000 {
             let r = engine.search(
@@ -116,7 +116,7 @@ fn self_play_stays_legal_under_every_preset() {
 
 #[test]
 fn stop_during_infinite_search_returns_a_legal_move() {
-    let mut engine = Engine::new(Options {
+    let mut engine = Searcher::new(Options {
         threads: 2,
         ..Options::default()
     });
@@ -148,7 +148,7 @@ fn stop_during_infinite_search_returns_a_legal_move() {
 
 #[test]
 fn movetime_is_kept() {
-    let mut engine = Engine::default();
+    let mut engine = Searcher::default();
     let pos = Position::start(Rules::default()).unwrap();
     let start = std::time::Instant::now();
     let r = engine.search(
@@ -167,7 +167,7 @@ fn movetime_is_kept() {
 fn a_hash_size_beyond_memory_is_refused_and_the_old_table_kept() {
     use hnefi::search::OptionsError;
     use hnefi::search::tt::TableError;
-    let mut engine = Engine::new(Options {
+    let mut engine = Searcher::new(Options {
         hash_mb: 2,
         ..Options::default()
     });
@@ -190,7 +190,7 @@ fn a_hash_size_beyond_memory_is_refused_and_the_old_table_kept() {
     };
     assert!(engine.set_options(bad_threads).is_err());
     assert!(
-        Engine::<hnefi::board::Eleven>::try_new(Options {
+        Searcher::<hnefi::board::Eleven>::try_new(Options {
             hash_mb: huge,
             ..Options::default()
         })
@@ -198,7 +198,7 @@ fn a_hash_size_beyond_memory_is_refused_and_the_old_table_kept() {
     );
     // The engine still searches, and still takes a size that fits.
     let pos = Position::start(Rules::default()).unwrap();
-    let depth = |engine: &mut Engine<hnefi::board::Eleven>| {
+    let depth = |engine: &mut Searcher<hnefi::board::Eleven>| {
         engine
             .search(
                 &pos,
@@ -255,7 +255,7 @@ fn the_nnue_evaluation_searches_with_the_embedded_or_a_given_network() {
         ..embedded.clone()
     };
     for options in [embedded, given] {
-        let mut engine = Engine::try_new(options).expect("valid options");
+        let mut engine = Searcher::try_new(options).expect("valid options");
         for fen in [
             hnefi::board::START_FEN,
             "3a3a3/2aa4a2/1a5d1a1/a2d1ad1da1/2d1d4da/8da1/5k2a2/aa1d4aa1/1a2d2d1a1/2a3d1a2/3a3a3 a",
@@ -280,7 +280,7 @@ fn refreshed_accumulators_search_as_the_updated_ones() {
     use hnefi::search::EvalKind;
     let net = FloatNetwork::random(3, hnefi::search::eval::weights::SCALE as f32, 363).quantise();
     let search = |eval: EvalKind| {
-        let mut engine = Engine::try_new(Options {
+        let mut engine = Searcher::try_new(Options {
             eval,
             net: Some(std::sync::Arc::new(net.clone())),
             ..Options::default()
@@ -353,8 +353,8 @@ fn blunders(count: usize) -> Vec<Position> {
     found
 }
 
-fn weakest(seed: u64) -> Engine<hnefi::board::Eleven> {
-    Engine::new(Options {
+fn weakest(seed: u64) -> Searcher<hnefi::board::Eleven> {
+    Searcher::new(Options {
         level: Level::MIN,
         seed: Some(seed),
         ..Options::default()
@@ -411,14 +411,14 @@ fn a_level_below_full_strength_searches_less() {
         depth: Some(6),
         ..Limits::default()
     };
-    let full = Engine::new(Options::default()).search(&pos, limits.clone());
+    let full = Searcher::new(Options::default()).search(&pos, limits.clone());
     let level = |l: u64| Options {
         level: Level::new(l).unwrap(),
         seed: Some(1),
         ..Options::default()
     };
-    let low = Engine::new(level(0)).search(&pos, limits.clone());
-    let mid = Engine::new(level(8)).search(&pos, limits);
+    let low = Searcher::new(level(0)).search(&pos, limits.clone());
+    let mid = Searcher::new(level(8)).search(&pos, limits);
     assert_eq!(low.depth, 3, "the weakest level sees three plies");
     assert!(
         low.depth <= mid.depth && mid.depth < full.depth,
@@ -446,7 +446,7 @@ fn guard_can_capture_and_return() -> Position {
 
 /// A fresh engine's search of `pos` to `depth` with `params`.
 fn search_to_depth(pos: &Position, params: SearchParams, depth: u32) -> SearchResult<Eleven> {
-    let mut engine = Engine::new(Options {
+    let mut engine = Searcher::new(Options {
         params,
         ..Options::default()
     });
@@ -578,7 +578,7 @@ fn a_won_ring_around_a_lone_king_still_tells_its_moves_apart() {
     // 20,000 the sum scored every move the same, and the attackers moved d1-c1 and back.
     let fen = "5ada3/4a2a3/1a1a4a2/2a5a2/3a1k1a3/2a4a3/1a2a1a4/2aa1a5/a10/11/3a7 a";
     let pos = Position::new(parse_fen(fen).unwrap(), Rules::default());
-    let mut engine = Engine::new(Options {
+    let mut engine = Searcher::new(Options {
         multipv: 8,
         ..Options::default()
     });
@@ -625,7 +625,7 @@ fn a_move_that_beat_the_first_in_an_unfinished_iteration_is_played() {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
         let pos = Position::new(parse_fen(fen).unwrap(), Rules::default());
-        let limited = Engine::new(Options::default()).search(
+        let limited = Searcher::new(Options::default()).search(
             &pos,
             Limits {
                 nodes: Some(6000),
@@ -639,7 +639,7 @@ fn a_move_that_beat_the_first_in_an_unfinished_iteration_is_played() {
         // last line is not what its own depth searched alone gives, that iteration was
         // unfinished, and the move it played is new when the depth before chose another.
         let to = |depth: u32| {
-            Engine::new(Options::default()).search(
+            Searcher::new(Options::default()).search(
                 &pos,
                 Limits {
                     depth: Some(depth),

@@ -10,11 +10,11 @@
 use crate::reference;
 
 use hnefi::board::{Eleven, MoveList, Position, Preset, Reason, Rules, Side};
-use hnefi::search::{Engine, Limits, Options};
+use hnefi::search::{Limits, Options, Searcher};
 use reference::text_protocol::{Rng, TextProtocol};
 
 /// Plays game `seed` into both judges; returns how it ended, as Hnefi's label.
-fn play_game(program: &std::path::Path, seed: u64, engine: &mut Engine<Eleven>) -> &'static str {
+fn play_game(program: &std::path::Path, seed: u64, engine: &mut Searcher<Eleven>) -> &'static str {
     let mut reference = TextProtocol::start(program, 11);
     let mut pos = Position::start(Rules::preset(Preset::HnefataflOrg)).unwrap();
     let mut rng = Rng::for_game(seed);
@@ -71,7 +71,7 @@ fn the_preset_judges_games_as_the_sites_program_does() {
     let number = |name: &str| std::env::var(name).ok().and_then(|n| n.parse::<u64>().ok());
     let games = number("HNEFI_RULES_GAMES").unwrap_or(if cfg!(debug_assertions) { 8 } else { 300 });
     let first = number("HNEFI_RULES_SEED").unwrap_or(0);
-    let mut engine = Engine::new(Options {
+    let mut engine = Searcher::new(Options {
         hash_mb: 4,
         ..Options::default()
     });

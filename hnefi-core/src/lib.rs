@@ -33,17 +33,15 @@
 //! ```
 //!
 //! Code that plays one size compiled for it uses the generic types of [`board::generic`] and
-//! [`search::Engine`], and [`with_size!`] to pick the size a side read at run time names.
+//! [`search::Searcher`], and [`with_size!`] to pick the size a side read at run time names.
 
 #![deny(missing_docs)]
 
 pub mod api;
-pub mod board;
 pub mod files;
-pub mod games;
-pub mod perft;
 pub mod search;
-pub mod splitmix;
+
+pub use hnefi_rules::{board, each_size, games, perft, splitmix, with_size};
 
 pub use api::{
     Analysis, Batch, BatchError, Engine, EngineError, Game, GameError, Level, Limits, PLANES,

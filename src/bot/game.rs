@@ -16,7 +16,7 @@ use crate::board::Side;
 use crate::board::generic::{Board, Move, MoveList, Position};
 use crate::protocol::htp::server_rules;
 use crate::search::size::Size;
-use crate::search::{Engine, OnDone, SearchResult, fallback_result};
+use crate::search::{OnDone, SearchResult, Searcher, fallback_result};
 use std::any::Any;
 use std::time::{Duration, Instant};
 
@@ -29,7 +29,7 @@ pub type Found = Box<dyn Any + Send>;
 
 /// Where the bot is in a game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Turn<G: Size> {
+pub enum Turn<G: crate::board::Geometry> {
     /// Waiting for the server's record to know where the game stands.
     Syncing,
     /// The bot's move: the engine is searching (search number `token` at ply `ply`).
@@ -63,7 +63,7 @@ pub enum Ending {
 }
 
 /// A game on a board of `G`'s size, which the server's first record of it gave.
-pub struct ServerGame<G: Size> {
+pub struct ServerGame<G: crate::board::Geometry> {
     pub id: GameId,
     /// The bot's side, once a record has said it.
     pub side: Option<Side>,
@@ -73,7 +73,7 @@ pub struct ServerGame<G: Size> {
     pub pos: Position<G>,
     pub turn: Turn<G>,
     clocks: Option<Clocks>,
-    engine: Engine<G>,
+    engine: Searcher<G>,
     token: u64,
     /// Moves the server refused, and the ply they were refused at.
     refused: Vec<Move<G>>,
@@ -93,7 +93,7 @@ pub struct ServerGame<G: Size> {
 
 impl<G: Size> ServerGame<G> {
     /// A game the server has asked for a move in since `asked`, if it has.
-    pub fn new(id: GameId, engine: Engine<G>, asked: Option<Instant>) -> ServerGame<G> {
+    pub fn new(id: GameId, engine: Searcher<G>, asked: Option<Instant>) -> ServerGame<G> {
         let rules = server_rules::<G>();
         let start = Board::from_fen(rules.preset.start_fen())
             .expect("every preset's start is a valid board of its size");
@@ -449,7 +449,7 @@ mod tests {
     fn game() -> ServerGame<Eleven> {
         ServerGame::new(
             3,
-            Engine::new(Options {
+            Searcher::new(Options {
                 hash_mb: 1,
                 ..Options::default()
             }),

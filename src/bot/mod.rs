@@ -21,7 +21,7 @@ pub mod record;
 pub mod seat;
 pub mod session;
 
-use crate::search::{Engine, Options, OptionsError};
+use crate::search::{Options, OptionsError, Searcher};
 use std::time::Duration;
 
 pub use command::{Clock, Offer};
@@ -134,7 +134,7 @@ fn check(config: &BotConfig) -> Result<(), BotError> {
 pub fn run(config: BotConfig) -> Result<(), BotError> {
     check(&config)?;
     // Every game gets its own engine; one now shows that the settings can be had.
-    drop(Engine::<crate::board::Eleven>::try_new(
+    drop(Searcher::<crate::board::Eleven>::try_new(
         config.engine.clone(),
     )?);
     if config.games == Some(0) {

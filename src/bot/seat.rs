@@ -9,9 +9,10 @@ use super::game::{Ending, Found, Next, ServerGame};
 use super::message::GameId;
 use super::record::GameRecord;
 use crate::board::Side;
+use crate::board::sizes::{AnySize, PerSize};
 use crate::each_size;
-use crate::search::size::{AnySize, PerSize, Size};
-use crate::search::{Engine, Options};
+use crate::search::size::Size;
+use crate::search::{Options, Searcher};
 use std::time::{Duration, Instant};
 
 /// The board sides the server offers.
@@ -20,7 +21,7 @@ pub const SERVER_SIDES: [u8; 3] = [7, 11, 13];
 /// The bot's games, one type a size.
 struct Games;
 impl PerSize for Games {
-    type Of<G: Size> = ServerGame<G>;
+    type Of<G: crate::board::Geometry> = ServerGame<G>;
 }
 
 pub struct Seat {
@@ -39,7 +40,7 @@ pub struct Seat {
 
 /// A game of `G` for the seat `id`.
 fn new_game<G: Size>(id: GameId, engine: Options, asked: Option<Instant>) -> AnySize<Games> {
-    G::hold::<Games>(ServerGame::new(id, Engine::new(engine), asked))
+    G::hold::<Games>(ServerGame::new(id, Searcher::new(engine), asked))
 }
 
 impl Seat {

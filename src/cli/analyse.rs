@@ -40,7 +40,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
 
 fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), CliError> {
     use hnefi::board::notation::record_move;
-    use hnefi::search::{Engine, Info, Limits, Options};
+    use hnefi::search::{Info, Limits, Options, Searcher};
     let pos = args.game.game::<G>(rules)?;
     if !(1..=64).contains(&args.multipv) {
         return Err(CliError::out_of_range("--multipv", args.multipv, "1-64"));
@@ -67,7 +67,7 @@ fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), Cli
         ..Limits::default()
     };
     let (eval, net) = args.eval.load()?;
-    let mut engine = Engine::<G>::new(Options {
+    let mut engine = Searcher::<G>::new(Options {
         multipv: args.multipv,
         threads: args.threads,
         hash_mb: 64,

@@ -97,11 +97,11 @@ const TTD_POSITIONS: [usize; 6] = [0, 3, 8, 13, 18, 23];
 
 pub fn timetodepth(args: TtdArgs) -> Result<(), CliError> {
     use hnefi::board::Position;
-    use hnefi::search::{Engine, Limits, Options};
+    use hnefi::search::{Limits, Options, Searcher};
     let boards: Vec<Board> = hnefi::measure::bench::positions::<Eleven>()
         .map(|(_, b)| b)
         .collect();
-    let mut engine = Engine::try_new(Options {
+    let mut engine = Searcher::try_new(Options {
         threads: args.threads.max(1),
         hash_mb: args.hash.max(1),
         ..Options::default()

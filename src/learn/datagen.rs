@@ -29,7 +29,7 @@ use crate::games::record::read_games;
 use crate::learn::sample::{GameResult, SCORE_CAP, Sample};
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::size::Size;
-use crate::search::{Engine, EvalKind, Limits, Options, Score};
+use crate::search::{EvalKind, Limits, Options, Score, Searcher};
 use crate::splitmix::SplitMix64;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
@@ -411,7 +411,7 @@ impl<G: Geometry> SelfPlayGame<G> {
 /// infinity); such a search is redone to depth 1, whatever that costs, which keeps it
 /// deterministic.
 fn searched<G: Size>(
-    engine: &mut Engine<G>,
+    engine: &mut Searcher<G>,
     pos: &Position<G>,
     nodes: u64,
 ) -> crate::search::SearchResult<G> {
@@ -482,7 +482,7 @@ fn pick_start<G: Size>(
     book: &[Vec<Move<G>>],
     g: u64,
     rng: &mut SplitMix64,
-    engine: &mut Engine<G>,
+    engine: &mut Searcher<G>,
 ) -> Result<(Position<G>, u32), DatagenError> {
     if !settings.starts.is_empty() {
         return chosen_start(settings, g, rng);
@@ -521,7 +521,7 @@ pub fn play_game<G: Size>(
     settings: &DatagenSettings,
     book: &[Vec<Move<G>>],
     g: u64,
-    engine: &mut Engine<G>,
+    engine: &mut Searcher<G>,
 ) -> Result<SelfPlayGame<G>, DatagenError> {
     let mut rng = game_rng(settings.seed, g);
     let (mut pos, start_tries) = pick_start(settings, book, g, &mut rng, engine)?;
@@ -703,7 +703,7 @@ pub fn run<G: Size>(
             // an interrupted run has played roughly the first games.
             pool.broadcast(|_| {
                 let tx = tx.clone();
-                let mut engine = match Engine::<G>::try_new(options.clone()) {
+                let mut engine = match Searcher::<G>::try_new(options.clone()) {
                     Ok(engine) => engine,
                     Err(e) => {
                         let _ = tx.send(Err(DatagenError::Engine(e)));
@@ -976,8 +976,8 @@ mod tests {
         }
     }
 
-    fn engine() -> Engine<Eleven> {
-        Engine::new(Options {
+    fn engine() -> Searcher<Eleven> {
+        Searcher::new(Options {
             hash_mb: 1,
             ..Options::default()
         })
@@ -1256,7 +1256,7 @@ mod tests {
             ..tiny()
         };
         let book = book_from_games(GAMES, s.book_plies, s.rules);
-        let mut e = Engine::new(Options {
+        let mut e = Searcher::new(Options {
             hash_mb: 1,
             eval: EvalKind::Hand,
             ..Options::default()

@@ -5,7 +5,7 @@ use crate::board::Rules;
 use crate::board::generic::{Board, Position};
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::size::Size;
-use crate::search::{Engine, EvalKind, Limits, Options, OptionsError};
+use crate::search::{EvalKind, Limits, Options, OptionsError, Searcher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -63,7 +63,7 @@ pub fn run<G: Size>(
     net: Option<Arc<QuantisedNetwork>>,
     mut each: impl FnMut(usize, &str, u64),
 ) -> Result<BenchResult, OptionsError> {
-    let mut engine = Engine::<G>::try_new(Options {
+    let mut engine = Searcher::<G>::try_new(Options {
         hash_mb: 16,
         threads: 1,
         eval,

@@ -5,7 +5,7 @@ use crate::board::Rules;
 use crate::board::generic::Position;
 use crate::learn::sample::Sample;
 use crate::search::size::Size;
-use crate::search::{Engine, Limits, Options};
+use crate::search::{Limits, Options, Searcher};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 
@@ -59,7 +59,7 @@ pub fn nodes_to_deep_move<G: Size>(
         .par_iter()
         .filter_map(|s| s.best.map(|best| (s, best)))
         .map_init(
-            || Engine::<G>::new(options.clone()),
+            || Searcher::<G>::new(options.clone()),
             |engine, (s, best)| {
                 engine.clear();
                 let pos = Position::new(s.board, rules);
@@ -116,7 +116,7 @@ mod tests {
         // legal move it does not play is not.
         let board = Board::<Eleven>::start();
         let pos = Position::new(board, Rules::default());
-        let played = Engine::<Eleven>::new(Options::default())
+        let played = Searcher::<Eleven>::new(Options::default())
             .search(
                 &pos,
                 Limits {

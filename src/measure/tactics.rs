@@ -5,7 +5,7 @@ use crate::board::notation::{parse_fen, parse_move, to_fen};
 use crate::board::{Move, NotationError, Position, Rules};
 use crate::games::record::read_games;
 use crate::search::solve::Solver;
-use crate::search::{Engine, Limits, Options};
+use crate::search::{Limits, Options, Searcher};
 use rayon::prelude::*;
 
 /// `positions/tactics.epd`, built in so that `hnefi tactics` works from any folder.
@@ -137,7 +137,7 @@ pub fn generate(games_csv: &str, tail: usize, max: u32) -> Vec<Tactic> {
         .par_iter()
         .map_init(
             || {
-                Engine::new(Options {
+                Searcher::new(Options {
                     hash_mb: 4,
                     ..Options::default()
                 })
@@ -182,7 +182,7 @@ pub fn solve_rate(
     depth: u32,
     mut each: impl FnMut(),
 ) -> Vec<(u32, usize, usize)> {
-    let mut engine = Engine::new(Options::default());
+    let mut engine = Searcher::new(Options::default());
     let mut rows: Vec<(u32, usize, usize)> = Vec::new();
     for t in tactics {
         if let Ok(board) = parse_fen(&t.fen) {

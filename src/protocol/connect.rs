@@ -6,7 +6,7 @@ use super::htp::HtpGame;
 use super::htp::message::HtpCommand;
 use super::{LoopSettings, with_size};
 use crate::board::across_sizes;
-use crate::search::Engine;
+use crate::search::Searcher;
 use crate::search::size::Size;
 use std::io::{BufRead, BufReader, Lines, Write};
 use std::net::TcpStream;
@@ -52,7 +52,7 @@ fn play_size<G: Size>(
         move_time: Some(move_time),
         ..LoopSettings::default()
     });
-    let mut engine = Engine::<G>::default();
+    let mut engine = Searcher::<G>::default();
     for line in lines.by_ref() {
         let line = line?;
         let text = line.trim();

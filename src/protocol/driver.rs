@@ -14,7 +14,7 @@ use super::{Flow, Input, LineError, Resize};
 use crate::board::generic::Position;
 use crate::board::{SizeError, across_sizes};
 use crate::search::size::Size;
-use crate::search::{Engine, Limits, Reporter, SearchResult, fallback_result};
+use crate::search::{Limits, Reporter, SearchResult, Searcher, fallback_result};
 use std::collections::VecDeque;
 use std::str::FromStr;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -58,7 +58,7 @@ enum Event {
 
 /// The engine, as the commands of a [`Dialogue`] use it.
 pub struct Search<G: Size> {
-    engine: Engine<G>,
+    engine: Searcher<G>,
     done: Sender<Event>,
     running: bool,
     /// A word that ends searches waits in the input already read, or the input ended.
@@ -69,7 +69,7 @@ pub struct Search<G: Size> {
 
 impl<G: Size> Search<G> {
     /// For settings that outlive a search; never called while one runs.
-    pub fn engine(&mut self) -> &mut Engine<G> {
+    pub fn engine(&mut self) -> &mut Searcher<G> {
         &mut self.engine
     }
 
@@ -178,7 +178,7 @@ fn ends<D: Dialogue>(input: &Input) -> bool {
 /// to another board size: then the line that asked for it is returned.
 pub fn drive<D: Dialogue>(
     dialogue: &mut D,
-    engine: Engine<D::G>,
+    engine: Searcher<D::G>,
     reader: &mut Reader,
 ) -> Option<Resize> {
     let mut search = Search {
@@ -367,7 +367,7 @@ mod tests {
         let keep = (!close).then_some(tx);
         drive(
             &mut toy,
-            Engine::new(Options::default()),
+            Searcher::new(Options::default()),
             &mut Reader::new(None, rx),
         );
         drop(keep);
@@ -390,7 +390,7 @@ mod tests {
     fn a_search_reads_only_a_few_commands_ahead() {
         let said = Arc::new(Mutex::new(Vec::new()));
         let mut toy = Toy { said: said.clone() };
-        let engine = Engine::new(Options::default());
+        let engine = Searcher::new(Options::default());
         let stopper = engine.stopper();
         let (tx, rx) = sync_channel(0);
         let driver =

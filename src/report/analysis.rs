@@ -9,7 +9,7 @@ use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::record_move;
 use crate::board::{Geometry, Outcome, Rules, Side};
 use crate::search::size::Size;
-use crate::search::{Engine, Limits, Options, OptionsError, Score};
+use crate::search::{Limits, Options, OptionsError, Score, Searcher};
 
 /// A position of the game as the engine sees it.
 #[derive(Clone, Debug)]
@@ -109,7 +109,7 @@ pub fn analyse<G: Size>(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Analysis<G>, AnalysisError> {
     let positions = game.replay(settings.rules)?;
-    let mut engine = Engine::<G>::try_new(Options {
+    let mut engine = Searcher::<G>::try_new(Options {
         threads: settings.threads,
         hash_mb: settings.hash_mb,
         // Nothing stands between the search and its caller here to be allowed for.
@@ -161,7 +161,7 @@ pub fn analyse<G: Size>(
 }
 
 /// One position: the rulebook's verdict where the game is over, else a search.
-fn assess<G: Size>(engine: &mut Engine<G>, pos: &Position<G>, limits: &Limits<G>) -> Point<G> {
+fn assess<G: Size>(engine: &mut Searcher<G>, pos: &Position<G>, limits: &Limits<G>) -> Point<G> {
     let side = pos.side_to_move();
     if let Some(end) = pos.outcome() {
         let score = Score::of_outcome(end, side, 0).for_attackers(side);

@@ -8,14 +8,15 @@ use super::error::ApiError;
 use super::session::{Msg, Wire};
 use crate::board::generic::{Bitboard, Board, Move, MoveList, Position, RecordMove};
 use crate::board::notation::{record_move, to_fen};
+use crate::board::sizes::{AnySize, PerSize};
 use crate::board::variant::NamedRules;
 use crate::board::{Outcome, Side};
 use crate::each_size;
 use crate::games::record::{Verdict, write_game};
 use crate::report::diagram::{self, CELL, MARGIN, Marks};
 use crate::report::scale::attackers_win;
-use crate::search::size::{AnySize, PerSize, Size};
-use crate::search::{Engine, Info, Level, Limits, Options, Score};
+use crate::search::size::Size;
+use crate::search::{Info, Level, Limits, Options, Score, Searcher};
 use std::time::Duration;
 
 /// The longest the analysis of one position runs: a page left open does not search for ever.
@@ -63,7 +64,7 @@ enum Purpose {
 /// The tables of every size: a [`Desk`] holds one.
 pub struct Tables;
 impl PerSize for Tables {
-    type Of<G: Size> = Table<G>;
+    type Of<G: crate::board::Geometry> = Table<G>;
 }
 
 /// A game of any size, as the session holds it.
@@ -125,7 +126,7 @@ pub enum Exported {
     Job(Box<dyn FnOnce() -> Result<String, ApiError> + Send>),
 }
 
-pub struct Table<G: Size> {
+pub struct Table<G: crate::board::Geometry> {
     rules: NamedRules,
     /// The start, then the position after each move.
     positions: Vec<Position<G>>,
@@ -138,7 +139,7 @@ pub struct Table<G: Size> {
     recorded: Option<Recorded>,
     analysis: bool,
     lines: usize,
-    engine: Engine<G>,
+    engine: Searcher<G>,
     /// What the search of this generation is for, if there is one.
     plan: Option<Purpose>,
     /// The search of this generation is yet to start.
@@ -159,7 +160,7 @@ impl<G: Size> Table<G> {
         (analysis, lines): (bool, usize),
         wire: Wire,
     ) -> Result<Table<G>, ApiError> {
-        let engine = Engine::try_new(Options {
+        let engine = Searcher::try_new(Options {
             hash_mb: HASH_MB,
             move_overhead: Duration::ZERO,
             ..Options::default()
@@ -612,7 +613,7 @@ impl<G: Size> Table<G> {
     }
 }
 
-impl<G: Size> Drop for Table<G> {
+impl<G: crate::board::Geometry> Drop for Table<G> {
     /// A table dropped stops its search at once: a search left running would hold a core
     /// for up to its cap after the page has gone.
     fn drop(&mut self) {

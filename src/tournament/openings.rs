@@ -7,7 +7,7 @@ use crate::board::generic::{Board, Move, MoveList, Position};
 use crate::board::{Eleven, Geometry, Outcome, Rules};
 use crate::games::record::{Verdict, read_games};
 use crate::search::size::Size;
-use crate::search::{Engine, Limits, Options, Score};
+use crate::search::{Limits, Options, Score, Searcher};
 use crate::splitmix::SplitMix64;
 use rayon::prelude::*;
 
@@ -98,7 +98,7 @@ pub fn balanced_openings<G: Size>(
     openings
         .par_iter()
         .map_init(
-            || Engine::<G>::new(options.clone()),
+            || Searcher::<G>::new(options.clone()),
             |engine, line| {
                 let mut pos = Position::new(*start, rules);
                 let legal = line.iter().all(|&mv| pos.try_play(mv).is_ok());

@@ -1,13 +1,14 @@
 //! [`Engine`]: the search for a [`Game`] of any size, with limits, progress reported to the
 //! caller's thread, and a [`StopHandle`] that ends it from any other.
 
-use super::game::{Game, Positions};
 use crate::board::Geometry;
 use crate::board::generic::{Move, Position};
+use crate::board::sizes::{AnySize, PerSize};
 use crate::each_size;
 use crate::search::nnue::{NnueError, QuantisedNetwork};
-use crate::search::size::{AnySize, PerSize, Size};
+use crate::search::size::Size;
 use crate::search::{self, Info, Level, OptionsError, SearchResult, StartError};
+use hnefi_rules::{Game, Positions};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -147,7 +148,7 @@ impl StopHandle {
 struct Engines;
 
 impl PerSize for Engines {
-    type Of<G: Size> = search::Engine<G>;
+    type Of<G: Geometry> = search::Searcher<G>;
 }
 
 /// The search, for games of any size.
@@ -249,7 +250,7 @@ impl Engine {
         every: Duration,
         keep_going: impl FnMut() -> bool,
     ) -> Result<Analysis, EngineError> {
-        let positions: &AnySize<Positions> = game.position();
+        let positions: &AnySize<Positions> = game.held();
         each_size!(positions, p => self.search(p, limits, on_info, (every, keep_going)))
     }
 
@@ -267,9 +268,8 @@ impl Engine {
     ) -> Result<Analysis, EngineError> {
         let mut engine = match self.engine.take().and_then(G::unhold::<Engines>) {
             Some(engine) => engine,
-            None => {
-                search::Engine::<G>::try_new(self.options.clone())?.with_stopper(self.stop.clone())
-            }
+            None => search::Searcher::<G>::try_new(self.options.clone())?
+                .with_stopper(self.stop.clone()),
         };
         let limits = search::Limits::<G> {
             depth: limits.depth,

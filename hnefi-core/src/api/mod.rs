@@ -2,11 +2,8 @@
 //! searches it, without generics, so that a GUI, a server or a Python binding holds one type
 //! each whatever the board.
 
-mod batch;
 mod engine;
-mod game;
 
 pub use crate::search::Level;
-pub use batch::{Batch, BatchError};
 pub use engine::{Analysis, Engine, EngineError, Limits, Settings, StopHandle};
-pub use game::{Game, GameError, PLANES};
+pub use hnefi_rules::{Batch, BatchError, Game, GameError, PLANES};

@@ -45,7 +45,7 @@ pub struct Limits<G: Geometry> {
     pub movestogo: Option<u32>,
     /// Search until `stop`, whatever else is set.
     pub infinite: bool,
-    /// A ponder search: no time limit until [`Engine::ponderhit`].
+    /// A ponder search: no time limit until [`Searcher::ponderhit`].
     pub ponder: bool,
     /// Search only these root moves (all legal moves when empty or when none is legal).
     pub searchmoves: Vec<Move<G>>,
@@ -237,7 +237,7 @@ pub type OnDone<G> = Box<dyn FnOnce(&SearchResult<G>) + Send>;
 
 /// A searching engine: a transposition table, options, and at most one search at a time,
 /// running on threads of its own.
-pub struct Engine<G: Size> {
+pub struct Searcher<G: Geometry> {
     options: Options,
     tt: Arc<TranspositionTable>,
     /// The main search thread's move history, kept from one search of a game to the next
@@ -248,29 +248,66 @@ pub struct Engine<G: Size> {
     running: Option<JoinHandle<SearchResult<G>>>,
 }
 
-impl<G: Size> Default for Engine<G> {
-    fn default() -> Engine<G> {
-        Engine::new(Options::default())
+// What needs no search of the size: stopping and waiting, so that a holder of any size's
+// engine (a table of `hnefi serve`) can stop it when dropped.
+impl<G: Geometry> Searcher<G> {
+    /// A handle that stops the running search from any thread.
+    pub fn stopper(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Stops the running search; it answers with the best move so far.
+    pub fn stop(&self) {
+        self.pondering.store(false, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The ponder move was played: the running ponder search now keeps to its time limits.
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether a search runs.
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Waits for the running search and returns its result (`None` if none was started).
+    pub fn wait(&mut self) -> Option<SearchResult<G>> {
+        self.running.take().and_then(|h| h.join().ok())
+    }
+
+    fn stop_and_wait(&mut self) {
+        if self.running.is_some() {
+            self.stop();
+            self.wait();
+        }
     }
 }
 
-impl<G: Size> Engine<G> {
+impl<G: Size> Default for Searcher<G> {
+    fn default() -> Searcher<G> {
+        Searcher::new(Options::default())
+    }
+}
+
+impl<G: Size> Searcher<G> {
     /// An engine with `options`. The table is allocated infallibly: for a size that comes
-    /// from a user, use [`Engine::try_new`].
-    pub fn new(options: Options) -> Engine<G> {
+    /// from a user, use [`Searcher::try_new`].
+    pub fn new(options: Options) -> Searcher<G> {
         let tt = TranspositionTable::new(options.hash_mb);
-        Engine::with_table(options, tt)
+        Searcher::with_table(options, tt)
     }
 
     /// An engine with `options`, or why they cannot be had (a table larger than the memory).
-    pub fn try_new(options: Options) -> Result<Engine<G>, OptionsError> {
+    pub fn try_new(options: Options) -> Result<Searcher<G>, OptionsError> {
         check(&options)?;
         let tt = TranspositionTable::try_new(options.hash_mb)?;
-        Ok(Engine::with_table(options, tt))
+        Ok(Searcher::with_table(options, tt))
     }
 
-    fn with_table(options: Options, tt: TranspositionTable) -> Engine<G> {
-        Engine {
+    fn with_table(options: Options, tt: TranspositionTable) -> Searcher<G> {
+        Searcher {
             tt: Arc::new(tt),
             history: Arc::default(),
             options,
@@ -310,34 +347,13 @@ impl<G: Size> Engine<G> {
 
     /// This engine, stopped by `stop` instead of a flag of its own: for a host that keeps one
     /// stop handle across engines of several sizes.
-    pub fn with_stopper(mut self, stop: Arc<AtomicBool>) -> Engine<G> {
+    pub fn with_stopper(mut self, stop: Arc<AtomicBool>) -> Searcher<G> {
         self.stop = stop;
         self
     }
 
-    /// A handle that stops the running search from any thread.
-    pub fn stopper(&self) -> Arc<AtomicBool> {
-        self.stop.clone()
-    }
-
-    /// Stops the running search; it answers with the best move so far.
-    pub fn stop(&self) {
-        self.pondering.store(false, Ordering::Relaxed);
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    /// The ponder move was played: the running ponder search now keeps to its time limits.
-    pub fn ponderhit(&self) {
-        self.pondering.store(false, Ordering::Relaxed);
-    }
-
-    /// Whether a search runs.
-    pub fn is_searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|h| !h.is_finished())
-    }
-
     /// Starts searching `pos` on background threads. Progress goes to `report` and the result
-    /// to `done` (both on the search thread); [`Engine::wait`] returns the result as well.
+    /// to `done` (both on the search thread); [`Searcher::wait`] returns the result as well.
     /// A search that fails (a bug: it panics) still ends with a result, a legal move, so that
     /// a host waiting for a move gets one.
     pub fn start(
@@ -379,24 +395,12 @@ impl<G: Size> Engine<G> {
         Ok(())
     }
 
-    /// Waits for the running search and returns its result (`None` if none was started).
-    pub fn wait(&mut self) -> Option<SearchResult<G>> {
-        self.running.take().and_then(|h| h.join().ok())
-    }
-
-    fn stop_and_wait(&mut self) {
-        if self.running.is_some() {
-            self.stop();
-            self.wait();
-        }
-    }
-
     /// Searches and waits: the simple blocking call.
     pub fn search(&mut self, pos: &Position<G>, limits: Limits<G>) -> SearchResult<G> {
         self.search_with(pos, limits, Box::new(|_| {}))
     }
 
-    /// Like [`Engine::search`], reporting progress to `report`. Always has a result: without a
+    /// Like [`Searcher::search`], reporting progress to `report`. Always has a result: without a
     /// search thread, the first legal move.
     pub fn search_with(
         &mut self,
@@ -469,9 +473,9 @@ mod tests {
 
     #[test]
     fn the_move_history_lasts_from_search_to_search_until_the_game_is_cleared() {
-        let mut engine = Engine::<Eleven>::new(Options::default());
+        let mut engine = Searcher::<Eleven>::new(Options::default());
         let pos = Position::<Eleven>::start(Rules::default()).unwrap();
-        let history = |e: &Engine<Eleven>| e.history.lock().unwrap().clone();
+        let history = |e: &Searcher<Eleven>| e.history.lock().unwrap().clone();
         let limits = || Limits {
             nodes: Some(20_000),
             ..Limits::default()

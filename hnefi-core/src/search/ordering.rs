@@ -87,7 +87,7 @@ const KILLER: i32 = 1 << 22;
 /// Below this, a move's ordering score is history alone (and a killer's bonus): a quiet move,
 /// which the policy may move up or down.
 pub const QUIET_CEILING: i32 = KILLER / 2;
-/// A side's last move taken back, where the eval swung (`Searcher::swung`): after blocks.
+/// A side's last move taken back, where the eval swung (`Worker::swung`): after blocks.
 pub const MOVE_BACK: i32 = BLOCK - 1;
 
 /// Scores every move of `list` for ordering, best first when sorted descending.

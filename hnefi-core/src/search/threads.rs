@@ -1,7 +1,7 @@
 //! Lazy SMP: the threads of one search share a transposition table, a stop flag and a node
 //! count; thread 0 reports and decides, the others deepen the table ahead of it.
 
-use super::alphabeta::{RootMove, Searcher};
+use super::alphabeta::{RootMove, Worker};
 use super::nnue::QuantisedNetwork;
 use super::params::SearchParams;
 use super::policy::Policy;
@@ -201,7 +201,7 @@ pub(super) fn run<G: Size>(
                 let shared = shared();
                 std::thread::Builder::new()
                     .spawn_scoped(s, move || {
-                        let mut searcher = Searcher::new(shared, pos, id, threads);
+                        let mut searcher = Worker::new(shared, pos, id, threads);
                         searcher.iterate(pos.board(), root_moves, 1, 1, &mut |_| {})
                     })
                     .map_err(|e| log::warn!("search helper {id} not started: {e}"))
@@ -211,7 +211,7 @@ pub(super) fn run<G: Size>(
         // Should the main search panic, the helpers must still stop, or the scope would wait
         // for them forever: the guard raises the flag while the panic unwinds.
         let _stop_helpers = StopOnDrop(stop);
-        let mut main = Searcher::new(shared(), pos, 0, threads);
+        let mut main = Worker::new(shared(), pos, 0, threads);
         main.adopt_history(&mut history.lock().unwrap_or_else(|e| e.into_inner()));
         let mut on_info = |info: Info<G>| {
             report(&info);

@@ -8,7 +8,7 @@ use super::{Flow, Input, LoopSettings, Output, Session, with_size};
 use crate::board::generic::{MoveError, MoveList};
 use crate::board::{Geometry, Preset, Rules, Side};
 use crate::search::size::Size;
-use crate::search::{Clock, Engine, Limits, SearchResult};
+use crate::search::{Clock, Limits, SearchResult, Searcher};
 use message::{Action, Answer, COMMANDS, HtpCommand, MessageError, Play, Reply, Status};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
@@ -167,7 +167,7 @@ fn run_size<G: Size>(
         game: HtpGame::new(settings),
         thinking_since: None,
     };
-    let engine = Engine::new(htp.game.session().engine_options());
+    let engine = Searcher::new(htp.game.session().engine_options());
     drive(&mut htp, engine, reader)
 }
 
@@ -237,7 +237,7 @@ mod tests {
 
     fn generate(
         game: &mut HtpGame<Eleven>,
-        engine: &mut Engine<Eleven>,
+        engine: &mut Searcher<Eleven>,
     ) -> Result<Play<Eleven>, Refusal<Eleven>> {
         let started = Instant::now();
         let result = engine.search(game.session().position(), game.move_limits());
@@ -251,7 +251,7 @@ mod tests {
     #[test]
     fn a_fischer_clock_runs_down_with_hnefi_thinking() {
         let mut game = HtpGame::new(LoopSettings::default());
-        let mut engine = Engine::default();
+        let mut engine = Searcher::default();
         command(&mut game, "time_settings fischer 1 2").unwrap();
         let minute = SideClock::new(Duration::from_secs(60), Duration::from_secs(2));
         assert_eq!(game.session().clock(), Clock::both(minute));
@@ -283,7 +283,7 @@ mod tests {
             ..LoopSettings::default()
         };
         let mut game = HtpGame::new(settings);
-        let mut engine = Engine::default();
+        let mut engine = Searcher::default();
         command(&mut game, "time_settings fischer 1 18446744073709551615").unwrap();
         assert!(generate(&mut game, &mut engine).is_ok());
         assert!(generate(&mut game, &mut engine).is_ok());

@@ -9,7 +9,7 @@ use super::{Flow, Input, LoopSettings, Output, Session, with_size};
 use crate::board::generic::Board;
 use crate::board::{Rules, Side};
 use crate::search::size::Size;
-use crate::search::{Engine, Level, Limits, Options, SearchResult};
+use crate::search::{Level, Limits, Options, SearchResult, Searcher};
 use message::{AnalysisLine, CRITICAL, MessageError, NOT_CRITICAL, OtepCommand, Reply};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
@@ -52,7 +52,7 @@ fn run_size<G: Size>(
     reader: &mut Reader,
 ) -> Option<super::Resize> {
     let mut otep = Otep::<G>::new(out.clone(), settings);
-    let engine = Engine::new(otep.session.engine_options());
+    let engine = Searcher::new(otep.session.engine_options());
     drive(&mut otep, engine, reader)
 }
 

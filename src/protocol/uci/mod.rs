@@ -12,7 +12,7 @@ use crate::board::generic::{Board, Position};
 use crate::board::notation::to_fen;
 use crate::board::{Geometry, Preset, Rules, SizeError, across_sizes};
 use crate::search::size::Size;
-use crate::search::{Engine, Info, Limits, Options, SearchResult, fallback_result};
+use crate::search::{Info, Limits, Options, SearchResult, Searcher, fallback_result};
 use message::{CommandError, Reply, Setup, UciCommand};
 use options::{Change, ChosenRules};
 use std::sync::Arc;
@@ -87,7 +87,7 @@ fn run_size<G: Size>(
 
 struct Uci<G: Size> {
     out: Output,
-    engine: Engine<G>,
+    engine: Searcher<G>,
     session: Session<G>,
     /// The host's settings; its options are the engine's, kept here when a loop ends.
     host: Host,
@@ -116,12 +116,12 @@ impl<G: Size> Uci<G> {
             session.new_game(start, chosen.rules());
             rules = chosen;
         }
-        let engine = match Engine::try_new(host.options.clone()) {
+        let engine = match Searcher::try_new(host.options.clone()) {
             Ok(engine) => engine,
             Err(e) => {
                 // The table the last board's engine had, freed just now, did not fit again.
                 out.line(&Reply::<G>::Error(format!("setoption name Hash: {e}")).to_string());
-                Engine::new(Options {
+                Searcher::new(Options {
                     hash_mb: Options::default().hash_mb,
                     ..host.options.clone()
                 })

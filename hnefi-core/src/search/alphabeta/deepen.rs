@@ -1,7 +1,7 @@
 //! Iterative deepening with aspiration windows, one root search per depth and line, and the
 //! decision when to go no deeper.
 
-use super::{RootMove, Searcher};
+use super::{RootMove, Worker};
 use crate::board::generic::Board;
 use crate::search::Info;
 use crate::search::params::MAX_PLY;
@@ -10,7 +10,7 @@ use crate::search::score::Score;
 use crate::search::size::Size;
 use std::sync::atomic::Ordering;
 
-impl<G: Size> Searcher<'_, G> {
+impl<G: Size> Worker<'_, G> {
     /// Iterative deepening over `multipv` lines. Reports the first `shown` lines of each
     /// finished iteration through `report` (thread 0 only) and returns the depth it completed
     /// with the root moves of that depth, best first. Whichever thread completes the depth

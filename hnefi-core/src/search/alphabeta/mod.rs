@@ -31,7 +31,7 @@ use heuristics::Heuristics;
 use path::Path;
 use std::sync::atomic::Ordering;
 
-/// Where a move leads in the search: see [`Searcher::step`].
+/// Where a move leads in the search: see [`Worker::step`].
 enum Step<G: Size> {
     /// The rules forbid the move here.
     Refused,
@@ -42,7 +42,7 @@ enum Step<G: Size> {
     Child { captured: Bitboard<G>, quiet: u16 },
 }
 
-/// Which of the last two moves into a node was a swing: see [`Searcher::swung`].
+/// Which of the last two moves into a node was a swing: see [`Worker::swung`].
 #[derive(Clone, Copy)]
 struct Swing {
     /// The attackers' move into the defenders' node: the defenders' gain may be undone at
@@ -53,7 +53,7 @@ struct Swing {
     ours: bool,
 }
 
-pub struct Searcher<'a, G: Size> {
+pub struct Worker<'a, G: Size> {
     params: SearchParams,
     shared: Shared<'a, G>,
     rulebook: Rulebook<G>,
@@ -70,15 +70,15 @@ pub struct Searcher<'a, G: Size> {
     threads: usize,
     /// Under the NNUE evaluation, the accumulator of the node at each ply of the path.
     accumulators: Vec<Accumulator>,
-    /// At each ply of the path, for [`Searcher::swung`]: whether the attackers to move there
+    /// At each ply of the path, for [`Worker::swung`]: whether the attackers to move there
     /// were ahead by the swing with the defenders shut in, and whether the move into the
     /// defenders' node there opened the ring.
     shut: Vec<bool>,
     opened: Vec<bool>,
-    /// The static eval of the node at each ply of the path, for [`Searcher::swung`].
+    /// The static eval of the node at each ply of the path, for [`Worker::swung`].
     evals: Vec<Score>,
     /// The move into the node at each ply of the path (`None` at the root and after a null
-    /// move), for the move back of [`Searcher::swung`] nodes.
+    /// move), for the move back of [`Worker::swung`] nodes.
     moves: Vec<Option<Move<G>>>,
     /// The nodes after which thread 0 stops the search: the host's limit, lowered to the
     /// level's budget once the search is deep enough for it.
@@ -93,13 +93,13 @@ pub struct Searcher<'a, G: Size> {
     eval_cache: EvalCache,
 }
 
-impl<'a, G: Size> Searcher<'a, G> {
+impl<'a, G: Size> Worker<'a, G> {
     pub fn new(
         shared: Shared<'a, G>,
         pos: &Position<G>,
         id: usize,
         threads: usize,
-    ) -> Searcher<'a, G> {
+    ) -> Worker<'a, G> {
         let params = shared.params;
         let node_limit = shared.limits.nodes;
         let accumulators = match shared.net {
@@ -111,7 +111,7 @@ impl<'a, G: Size> Searcher<'a, G> {
         } else {
             0
         };
-        Searcher {
+        Worker {
             accumulators,
             evals: vec![Score::ZERO; MAX_PLY + 1],
             shut: vec![false; MAX_PLY + 1],
@@ -276,7 +276,7 @@ impl<'a, G: Size> Searcher<'a, G> {
 
     /// Onto the child `child` of `b` by `step` (a move and its captures; `None`: the null
     /// move): its accumulator made, itself on the path. Returns the plies since the last
-    /// capture at the child. The caller searches it, then calls [`Searcher::leave`].
+    /// capture at the child. The caller searches it, then calls [`Worker::leave`].
     #[inline(always)]
     fn enter(
         &mut self,
@@ -295,7 +295,7 @@ impl<'a, G: Size> Searcher<'a, G> {
         }
     }
 
-    /// Back from a child that [`Searcher::step`] entered.
+    /// Back from a child that [`Worker::step`] entered.
     #[inline]
     fn leave(&mut self) {
         self.path.leave();

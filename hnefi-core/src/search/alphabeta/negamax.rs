@@ -3,7 +3,7 @@
 //! reductions.
 
 use super::heuristics::Continuation;
-use super::{Searcher, Step, net_squares};
+use super::{Step, Worker, net_squares};
 use crate::board::generic::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Side};
 use crate::search::eval;
@@ -16,7 +16,7 @@ use crate::search::threads::BREADCRUMB_PLIES;
 use crate::search::tt::{Bound, Entry};
 use arrayvec::ArrayVec;
 
-impl<G: Size> Searcher<'_, G> {
+impl<G: Size> Worker<'_, G> {
     pub(super) fn negamax(
         &mut self,
         b: &Board<G>,

@@ -2,7 +2,7 @@
 //! near a capturable king, the king's runs towards the corners and the edge, and the
 //! defenders' last piece of an exit fort.
 
-use super::{Searcher, Step};
+use super::{Step, Worker};
 use crate::board::generic::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Piece, Side};
 use crate::search::eval::open_escape_lines;
@@ -12,7 +12,7 @@ use crate::search::score::Score;
 use crate::search::size::Size;
 use arrayvec::ArrayVec;
 
-impl<G: Size> Searcher<'_, G> {
+impl<G: Size> Worker<'_, G> {
     pub(super) fn qsearch(
         &mut self,
         b: &Board<G>,

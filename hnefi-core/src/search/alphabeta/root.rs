@@ -1,7 +1,7 @@
 //! The root of the tree: every root move searched with the window of its line, and its score
 //! and principal variation kept for the next iteration.
 
-use super::{Searcher, Step};
+use super::{Step, Worker};
 use crate::board::Geometry;
 use crate::board::generic::{Board, Move};
 use crate::search::score::Score;
@@ -16,7 +16,7 @@ pub struct RootMove<G: Geometry> {
     pub seldepth: u32,
 }
 
-impl<G: Size> Searcher<'_, G> {
+impl<G: Size> Worker<'_, G> {
     pub(super) fn root_search(
         &mut self,
         board: &Board<G>,

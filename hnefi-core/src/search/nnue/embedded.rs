@@ -24,8 +24,7 @@ impl Embedded {
 }
 
 macro_rules! embedded {
-    ([] $($name:ident $side:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident
-        $hand:ident [$($file:literal => $plays:expr),* $(,)?]),* $(,)?) => {
+    ([] $($name:ident $hand:ident [$($file:literal => $plays:expr),* $(,)?]),* $(,)?) => {
         /// Rows of [`EMBEDDED`].
         const ROWS: usize = [$($($file,)*)*].len();
 
@@ -34,7 +33,7 @@ macro_rules! embedded {
         // use.
         pub static EMBEDDED: [Embedded; ROWS] = [$($(
             Embedded {
-                side: $side,
+                side: <crate::board::$name as Geometry>::SIDE,
                 file: $file,
                 bytes: include_bytes!($file),
                 plays: $plays,
@@ -43,7 +42,7 @@ macro_rules! embedded {
     };
 }
 
-crate::size_table!([embedded]);
+crate::search::size::engine_table!([embedded]);
 
 /// The network of row `i`, read once.
 fn network(i: usize) -> &'static QuantisedNetwork {

@@ -1,54 +1,42 @@
-//! The board sizes Hnefi plays: the one table that declares them ([`size_table!`](crate::size_table)), and what
-//! is made from it at run time: the list of sides, the side of a position text, and the one
-//! dispatch from a side to the code compiled for it ([`with_size!`](crate::with_size)). Each size becomes a
-//! [`Geometry`](super::Geometry) type (geometry.rs), a search [`Size`] with its hand
-//! evaluation, a variant of [`AnySize`] (search/size.rs) and rows of the table of built-in
-//! networks (search/nnue/embedded.rs), all from its row here: adding a size is one row, plus
-//! what its words need (past 13x13's 169 squares, `Limbs`, `MAX_SQUARES` and the rules'
-//! square sets grow).
-//!
-//! [`Size`]: crate::search::size::Size
-//! [`AnySize`]: crate::search::size::AnySize
+//! The board sizes Hnefi plays: the one table that declares them
+//! ([`size_table!`](crate::size_table)), and what is made from it at run time: the list of
+//! sides, the side of a position text, the one dispatch from a side to the code compiled for
+//! it ([`with_size!`](crate::with_size)), and the one way to hold a value of a size known only
+//! at run time ([`AnySize`], used through [`each_size!`](crate::each_size)). Each size becomes
+//! a [`Geometry`](super::Geometry) type (geometry.rs) and a variant of [`AnySize`] from its
+//! row here; the engine's crate adds its hand evaluation and networks from a table of its own,
+//! one row for each of these. Adding a size is one row, plus what its words need (past
+//! 13x13's 169 squares, `Limbs`, `MAX_SQUARES` and the rules' square sets grow).
 
 /// The table of board sizes, handed to the macro `$callback` (a path in brackets) after the
-/// tokens `$extra`, in brackets: every list of sizes in Hnefi is made from these rows.
+/// tokens `$extra`, in brackets: every list of sizes in Hnefi is made from these rows (the
+/// engine's table of hand weights and networks, the engine crate's, has a row for each of them,
+/// checked when it compiles).
 ///
 /// A row: the size's type, its side, its doc line, its geometry (bits a square takes in a
 /// packed move, the machine word of a bitboard, the const function that makes that word of
 /// [`Limbs`](super::geometry::Limbs)), the preset a host means when it names only the size,
-/// OpenTafl's default preset for it, its hand evaluation's weights (a const of
-/// `search::eval::weights`), and its built-in networks (files of `search/nnue/`, each with
-/// the rules it plays; the first is the size's default).
+/// and OpenTafl's default preset for it.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! size_table {
     ([$($callback:tt)*] $($extra:tt)*) => {
         $($callback)*! { [$($extra)*]
             Seven 7 "7x7: Brandubh and the other small boards."
-                (7, u64, to_u64) Brandubh Brandub SEVEN
-                ["brandubh.nnue" => |_| true],
-            // 9x9 and 13x13 play the 11x11 hand weights, until a fit of their own wins
-            // (docs/training.md). Tablut's network beat the hand evaluation on tablut and sea
-            // battle and lost on Foteviken Tablut, whose attackers keep to their camps: boards
-            // with camps have their own (NET.md).
+                (7, u64, to_u64) Brandubh Brandub,
             Nine 9 "9x9: Tablut and its kin."
-                (7, u128, to_u128) Tablut Tablut ELEVEN
-                ["tablut.nnue" => |rules| rules.attacker_forts.squares.is_empty(),
-                 "foteviken.nnue" => |rules| !rules.attacker_forts.squares.is_empty()],
-            // The default network, which `Eval nnue` runs unless `EvalFile` names another.
+                (7, u128, to_u128) Tablut Tablut,
             Eleven 11 "11x11: Copenhagen and Fetlar Hnefatafl."
-                (7, u128, to_u128) Copenhagen Copenhagen ELEVEN
-                ["default.nnue" => |_| true],
+                (7, u128, to_u128) Copenhagen Copenhagen,
             Thirteen 13 "13x13: hnefatafl.org's large board."
-                (8, Wide, to_wide) Copenhagen13 Copenhagen13 ELEVEN
-                ["copenhagen13.nnue" => |_| true],
+                (8, Wide, to_wide) Copenhagen13 Copenhagen13,
         }
     };
 }
 
 macro_rules! side_list {
-    ([] $($name:ident $side:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident
-        $hand:ident $nets:tt),* $(,)?) => {
+    ([] $($name:ident $side:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident),*
+        $(,)?) => {
         [$($side),*]
     };
 }
@@ -132,11 +120,55 @@ macro_rules! with_size {
 #[macro_export]
 macro_rules! __with_size {
     ([$side:expr, $run:ident $args:tt]
-     $($name:ident $s:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident
-       $hand:ident $nets:tt),* $(,)?) => {
+     $($name:ident $s:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident),*
+       $(,)?) => {
         match $side {
             $($s => Ok($run::<$crate::board::$name> $args),)*
             side => Err($crate::board::sizes::SizeError::Unknown(side as usize)),
+        }
+    };
+}
+
+/// A family of types with one member a board size, such as the positions of a game: what an
+/// [`AnySize`] holds.
+pub trait PerSize {
+    /// The member for boards of `G`.
+    type Of<G: super::Geometry>;
+}
+
+macro_rules! any_size {
+    ([] $($name:ident $side:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident),*
+        $(,)?) => {
+        /// A member of the family `F` for a board of a size known only at run time: the one
+        /// way a game of any size is held. [`each_size!`](crate::each_size) runs code on it,
+        /// compiled for its size; [`Geometry::hold`](super::Geometry::hold) makes one.
+        pub enum AnySize<F: PerSize> {
+            $(#[doc = $doc] $name(F::Of<super::$name>),)*
+        }
+    };
+}
+
+crate::size_table!([any_size]);
+
+/// `$body` with `$x` bound to what the [`AnySize`] `$any` holds, whatever its size (`$any`
+/// may be a value, a `&` or a `&mut`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! each_size {
+    ($any:expr, $x:ident => $body:expr) => {
+        $crate::size_table!([$crate::__each_size] $any, $x => $body)
+    };
+}
+
+/// [`each_size!`]'s arms, one a row of the size table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __each_size {
+    ([$any:expr, $x:ident => $body:expr]
+     $($name:ident $side:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident),*
+     $(,)?) => {
+        match $any {
+            $($crate::board::sizes::AnySize::$name($x) => $body,)*
         }
     };
 }
@@ -160,6 +192,28 @@ pub fn across_sizes<C, E>(
 mod tests {
     use super::*;
     use crate::board::Geometry;
+
+    /// A member a size that knows its size only by its type.
+    struct Marks;
+    impl PerSize for Marks {
+        type Of<G: Geometry> = std::marker::PhantomData<G>;
+    }
+
+    fn held<G: Geometry>() -> AnySize<Marks> {
+        G::hold::<Marks>(std::marker::PhantomData)
+    }
+
+    fn side_held<G: Geometry>(_: &std::marker::PhantomData<G>) -> u8 {
+        G::SIDE
+    }
+
+    #[test]
+    fn every_side_is_held_as_its_own_size() {
+        for s in SIDES {
+            let any = crate::with_size!(s, held()).unwrap();
+            assert_eq!(crate::each_size!(&any, m => side_held(m)), s);
+        }
+    }
 
     #[test]
     fn side_of_reads_every_kind_of_position_text() {

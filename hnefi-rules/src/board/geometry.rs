@@ -9,6 +9,7 @@
 //! a `u128` for 9x9 and 11x11, three words for 13x13's 169 squares.
 
 use super::rules::Preset;
+use super::sizes::{AnySize, PerSize};
 use super::zobrist::Keys;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -344,6 +345,12 @@ pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'st
 
     /// The Zobrist keys of this size.
     fn keys() -> &'static Keys;
+
+    /// `value`, held as the [`AnySize`] of this size.
+    fn hold<F: PerSize>(value: F::Of<Self>) -> AnySize<F>;
+
+    /// What `any` holds if it holds this size, else `None`.
+    fn unhold<F: PerSize>(any: AnySize<F>) -> Option<F::Of<Self>>;
 }
 
 /// The squares of a board of `side` for which `member(file, rank)` holds, as limbs.
@@ -438,7 +445,7 @@ const fn to_wide(l: Limbs) -> Wide {
 
 macro_rules! geometry {
     ([] $($name:ident $side:literal $doc:literal ($bits:literal, $word:ty, $conv:ident)
-        $preset:ident $opentafl:ident $hand:ident $nets:tt),* $(,)?) => {
+        $preset:ident $opentafl:ident),* $(,)?) => {
         $(
         #[doc = $doc]
         #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
@@ -493,6 +500,18 @@ macro_rules! geometry {
             fn keys() -> &'static Keys {
                 static KEYS: Keys = Keys::generate($side * $side);
                 &KEYS
+            }
+
+            fn hold<F: PerSize>(value: F::Of<Self>) -> AnySize<F> {
+                AnySize::$name(value)
+            }
+
+            fn unhold<F: PerSize>(any: AnySize<F>) -> Option<F::Of<Self>> {
+                match any {
+                    AnySize::$name(value) => Some(value),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
             }
         }
     )*

@@ -169,8 +169,9 @@ pub fn parse_rules_string(text: &str) -> Result<Variant, RulesStringError> {
                 }
             }
             _ => {
+                // Keys of OpenTafl's own that say nothing of the rules Hnefi plays (its
+                // clock, its name for the variant's author) are passed over.
                 let Some((special, list)) = split_list_key(key) else {
-                    log::info!("rules string: passing over key '{key}'");
                     continue;
                 };
                 let kinds = match list {

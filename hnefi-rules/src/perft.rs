@@ -6,7 +6,7 @@ use crate::board::moves::{Move, MoveList};
 use crate::board::position::Board;
 use crate::board::rulebook::Rulebook;
 use crate::board::{History, Rules};
-use rayon::prelude::*;
+use crate::parallel::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Leaves at `depth` plies below `board`, which must not be a finished game. A position whose

@@ -2,13 +2,13 @@
 //! them. A learner's vector of environments then costs one call into the library a step, not
 //! one a game, and the games are spread over the cores.
 
-use super::game::{Game, GameError, PLANES, Positions, write_planes};
 use crate::board::generic::{Move, MoveList, Position, Square};
+use crate::board::sizes::{AnySize, PerSize};
 use crate::board::{Geometry, Outcome};
 use crate::each_size;
-use crate::search::size::{AnySize, PerSize, Size};
+use crate::game::{Game, GameError, PLANES, Positions, write_planes};
+use crate::parallel::*;
 use crate::splitmix::SplitMix64;
-use rayon::prelude::*;
 
 /// Below this many games a step stays on the calling thread: rayon's hand-off costs more
 /// than the plies.
@@ -77,7 +77,7 @@ pub enum BatchError {
 /// finished until [`Batch::reset`].
 ///
 /// ```
-/// use hnefi_core::{Batch, Game};
+/// use hnefi_rules::{Batch, Game};
 ///
 /// let mut batch = Batch::new(&Game::new("brandubh", None)?, 4, None, 1)?;
 /// let counts = batch.legal_counts();
@@ -108,7 +108,7 @@ pub struct Batch {
 struct Lanes;
 
 impl PerSize for Lanes {
-    type Of<G: Size> = LanesOf<G>;
+    type Of<G: Geometry> = LanesOf<G>;
 }
 
 /// The games of a batch of `G`, and the one they start from, its moves listed already.
@@ -192,7 +192,7 @@ impl Batch {
             return Err(BatchError::Empty);
         }
         Ok(Batch {
-            lanes: each_size!(start.position(), p => lanes(p, count, seed)),
+            lanes: each_size!(start.held(), p => lanes(p, count, seed)),
             start: start.clone(),
             max_plies,
             rewards: vec![0.0; count],
@@ -363,11 +363,11 @@ impl Batch {
     }
 }
 
-fn hold<G: Size>(position: Position<G>) -> AnySize<Positions> {
+fn hold<G: Geometry>(position: Position<G>) -> AnySize<Positions> {
     G::hold::<Positions>(position)
 }
 
-fn lanes<G: Size>(start: &Position<G>, count: usize, seed: u64) -> AnySize<Lanes> {
+fn lanes<G: Geometry>(start: &Position<G>, count: usize, seed: u64) -> AnySize<Lanes> {
     let start = Lane::new(start.clone());
     let mut streams = SplitMix64::new(seed);
     let lanes = (0..count)
@@ -446,7 +446,7 @@ fn sample<G: Geometry>(lanes: &mut [Lane<G>], out: &mut [i64], max_plies: Option
 }
 
 /// Refuses the step, naming the first game whose action cannot be played.
-fn check<G: Size>(
+fn check<G: Geometry>(
     lanes: &[Lane<G>],
     actions: &[i64],
     max_plies: Option<u32>,
@@ -486,7 +486,7 @@ fn check<G: Size>(
 /// Where a step writes a game's reward and whether it was terminated or truncated.
 type Outputs<'a> = (&'a mut f32, (&'a mut bool, &'a mut bool));
 
-fn step<G: Size>(
+fn step<G: Geometry>(
     lanes: &mut [Lane<G>],
     actions: &[i64],
     max_plies: Option<u32>,
@@ -636,7 +636,7 @@ mod tests {
     }
 
     /// Lane `g` of `lanes` as a batch's only one.
-    fn one_lane<G: Size>(lanes: &LanesOf<G>, g: usize) -> AnySize<Lanes> {
+    fn one_lane<G: Geometry>(lanes: &LanesOf<G>, g: usize) -> AnySize<Lanes> {
         G::hold::<Lanes>(LanesOf {
             start: lanes.start.clone(),
             lanes: vec![lanes.lanes[g].clone()],

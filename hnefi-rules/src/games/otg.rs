@@ -134,16 +134,15 @@ pub fn rules_tag(text: &str) -> Option<String> {
 }
 
 /// The rules an `.otg` file's text names in its `rules` tag, if it has one. A rules string
-/// Hnefi cannot play falls back, with a warning to the log, to Hnefi's preset of its board
-/// size (the moves are read on that board); one whose size cannot be told, or is not one Hnefi
-/// plays, is an error.
+/// Hnefi cannot play falls back to Hnefi's preset of its board size, whose name the rules
+/// then carry (the moves are read on that board); one whose size cannot be told, or is not one
+/// Hnefi plays, is an error.
 pub fn rules_of(text: &str) -> Result<Option<NamedRules>, SizeError> {
     rules_tag(text)
         .map(|tag| match tag.parse() {
             Ok(rules) => Ok(rules),
-            Err(e) => {
+            Err(_) => {
                 let preset = Preset::default_for_width(side_of(&tag)?)?;
-                log::warn!("the game's rules string: {e}; playing by {preset}");
                 Ok(NamedRules::preset(preset))
             }
         })

@@ -4,12 +4,12 @@
 use crate::board::generic::{Board, Move, MoveList, Position, RecordMove, Square};
 use crate::board::notation::{record_move, to_fen, to_opentafl};
 use crate::board::opentafl::rules_string;
+use crate::board::sizes::{AnySize, PerSize};
 use crate::board::variant::{NamedRules, RulesNameError};
 use crate::board::{Geometry, Outcome, Preset, Rules, Side, SizeError, WidthError, side_of};
 use crate::each_size;
 use crate::games::otg::{self, OtgError};
 use crate::games::record::{self, GameRecord, RecordError, Verdict};
-use crate::search::size::{AnySize, PerSize, Size};
 
 /// Why a game could not be made, or a move played or taken back.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -94,11 +94,12 @@ pub enum GameError {
     },
 }
 
-/// The positions of a game, one type a size: what a [`Game`] holds.
-pub(crate) struct Positions;
+/// The positions of a game, one type a size: what a [`Game`] holds, for an engine that
+/// searches it with code compiled for its size ([`Game::held`]).
+pub struct Positions;
 
 impl PerSize for Positions {
-    type Of<G: Size> = Position<G>;
+    type Of<G: Geometry> = Position<G>;
 }
 
 /// How many planes of `side * side` bytes [`Game::planes`] writes: attackers, defenders, king
@@ -109,7 +110,7 @@ pub const PLANES: usize = 4;
 /// judgement of its end, with moves in text (`d1-d3`, or `d1d3`).
 ///
 /// ```
-/// use hnefi_core::Game;
+/// use hnefi_rules::Game;
 ///
 /// let mut game = Game::new("brandubh", None)?;
 /// assert_eq!(game.side(), 7);
@@ -118,7 +119,7 @@ pub const PLANES: usize = 4;
 /// assert_eq!(game.moves(), [first]);
 /// game.undo()?;
 /// assert!(game.moves().is_empty());
-/// # Ok::<(), hnefi_core::GameError>(())
+/// # Ok::<(), hnefi_rules::GameError>(())
 /// ```
 pub struct Game {
     position: AnySize<Positions>,
@@ -175,7 +176,7 @@ impl Game {
     /// size) or else from the rules' start.
     ///
     /// ```
-    /// use hnefi_core::{Game, GameError};
+    /// use hnefi_rules::{Game, GameError};
     ///
     /// let tablut = Game::new("tablut", None)?;
     /// assert_eq!(tablut.side(), 9);
@@ -204,7 +205,7 @@ impl Game {
     /// back.
     ///
     /// ```
-    /// use hnefi_core::{Game, GameError};
+    /// use hnefi_rules::{Game, GameError};
     ///
     /// let line = "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2,1,0,Ongoing";
     /// let game = Game::from_record(line, None)?;
@@ -250,14 +251,14 @@ impl Game {
     /// and a start other than the rules' as a sixth.
     ///
     /// ```
-    /// use hnefi_core::Game;
+    /// use hnefi_rules::Game;
     ///
     /// let mut game = Game::new("brandubh", None)?;
     /// game.play("c4-c6")?;
     /// assert_eq!(game.to_record(), "c4-c6,0,0,Ongoing,brandubh");
     /// let back = Game::from_record(&game.to_record(), None)?;
     /// assert_eq!((back.fen(), back.moves()), (game.fen(), game.moves()));
-    /// # Ok::<(), hnefi_core::GameError>(())
+    /// # Ok::<(), hnefi_rules::GameError>(())
     /// ```
     pub fn to_record(&self) -> String {
         let (result, timeout) = self.result();
@@ -277,7 +278,7 @@ impl Game {
     /// `attackers` and `defenders` tags for [`Game::to_otg`].
     ///
     /// ```
-    /// use hnefi_core::Game;
+    /// use hnefi_rules::Game;
     ///
     /// let mut game = Game::new("copenhagen", None)?;
     /// game.play("d1-d3")?;
@@ -288,7 +289,7 @@ impl Game {
     /// let back = Game::from_otg(&text)?;
     /// assert_eq!((back.fen(), back.moves()), (game.fen(), game.moves()));
     /// assert_eq!(back.rules_name(), "copenhagen");
-    /// # Ok::<(), hnefi_core::GameError>(())
+    /// # Ok::<(), hnefi_rules::GameError>(())
     /// ```
     pub fn from_otg(text: &str) -> Result<Game, GameError> {
         let named = otg::rules_of(text)?.unwrap_or_default();
@@ -355,7 +356,7 @@ impl Game {
     /// text, for hosts that count in indices (a network's policy, an action space).
     ///
     /// ```
-    /// use hnefi_core::Game;
+    /// use hnefi_rules::Game;
     ///
     /// let mut game = Game::new("copenhagen", None)?;
     /// let moves = game.legal_move_indices();
@@ -364,7 +365,7 @@ impl Game {
     /// assert!(moves.contains(&(3, 2 * 11 + 3)));
     /// game.play_indices(3, 25)?;
     /// assert_eq!(game.moves(), ["d1-d3"]);
-    /// # Ok::<(), hnefi_core::GameError>(())
+    /// # Ok::<(), hnefi_rules::GameError>(())
     /// ```
     pub fn legal_move_indices(&self) -> Vec<(usize, usize)> {
         each_size!(&self.position, p => legal(p)
@@ -405,7 +406,7 @@ impl Game {
     /// on.
     ///
     /// ```
-    /// use hnefi_core::{Game, Reason, Side};
+    /// use hnefi_rules::{Game, Reason, Side};
     ///
     /// // The king one step from the corner a1, the defenders to move.
     /// let mut game = Game::new("copenhagen", Some("11/11/11/11/11/11/11/11/11/1k9/9aa d"))?;
@@ -415,7 +416,7 @@ impl Game {
     /// game.play("a2-a1")?;
     /// let end = game.outcome().expect("the king reached a corner");
     /// assert_eq!((end.winner, end.reason), (Some(Side::Defenders), Reason::KingEscaped));
-    /// # Ok::<(), hnefi_core::GameError>(())
+    /// # Ok::<(), hnefi_rules::GameError>(())
     /// ```
     pub fn outcome(&self) -> Option<Outcome> {
         each_size!(&self.position, p => p.outcome())
@@ -431,12 +432,12 @@ impl Game {
     /// the board alone (as every perft is, without the game's earlier positions).
     ///
     /// ```
-    /// use hnefi_core::Game;
+    /// use hnefi_rules::Game;
     ///
     /// let game = Game::new("copenhagen", None)?;
     /// assert_eq!(game.perft(1), 116);
     /// assert_eq!(game.perft(2), 6_788);
-    /// # Ok::<(), hnefi_core::GameError>(())
+    /// # Ok::<(), hnefi_rules::GameError>(())
     /// ```
     pub fn perft(&self, depth: u32) -> u64 {
         each_size!(&self.position, p => crate::perft::perft(p.board(), depth, p.rules()))
@@ -448,14 +449,14 @@ impl Game {
     /// defenders are; square `a1` first in each, then along the rank (`rank * side + file`).
     ///
     /// ```
-    /// use hnefi_core::{Game, PLANES};
+    /// use hnefi_rules::{Game, PLANES};
     ///
     /// let game = Game::new("brandubh", None)?;
     /// let planes = game.planes();
     /// assert_eq!(planes.len(), PLANES * 49);
     /// assert_eq!(planes[2 * 49 + 24], 1, "the king on the throne, d4");
     /// assert!(planes[3 * 49..].iter().all(|&b| b == 0), "Brandubh's defenders move first");
-    /// # Ok::<(), hnefi_core::GameError>(())
+    /// # Ok::<(), hnefi_rules::GameError>(())
     /// ```
     pub fn planes(&self) -> Vec<u8> {
         let squares = usize::from(self.side()).pow(2);
@@ -464,13 +465,14 @@ impl Game {
         bytes
     }
 
-    /// The position, held as the [`AnySize`] of its size: for the [`Engine`](super::Engine).
-    pub(crate) fn position(&self) -> &AnySize<Positions> {
+    /// The position, held as the [`AnySize`] of its size: for an engine, which runs the code
+    /// compiled for that size on it with [`each_size!`](crate::each_size).
+    pub fn held(&self) -> &AnySize<Positions> {
         &self.position
     }
 
     /// This game's rules with `position` in place of its own (of the same size): how a
-    /// [`Batch`](super::Batch) shows one of its games.
+    /// [`Batch`](crate::Batch) shows one of its games.
     pub(crate) fn with_position(&self, position: AnySize<Positions>) -> Game {
         Game {
             position,
@@ -482,7 +484,7 @@ impl Game {
 }
 
 /// A game of `G` under `named`, from `fen` or from the rules' start.
-fn start<G: Size>(named: &NamedRules, fen: Option<&str>) -> Result<Game, GameError> {
+fn start<G: Geometry>(named: &NamedRules, fen: Option<&str>) -> Result<Game, GameError> {
     let board = match fen {
         Some(text) => Board::<G>::from_position(text),
         None => named.start_board::<G>(),
@@ -500,7 +502,7 @@ fn start<G: Size>(named: &NamedRules, fen: Option<&str>) -> Result<Game, GameErr
     })
 }
 
-fn hold<G: Size>(position: Position<G>) -> AnySize<Positions> {
+fn hold<G: Geometry>(position: Position<G>) -> AnySize<Positions> {
     G::hold::<Positions>(position)
 }
 
@@ -513,7 +515,7 @@ fn rules_start<G: Geometry>(named: &NamedRules) -> Result<Board<G>, GameError> {
 }
 
 /// The game of the record `line` on the board of `G`, under `named`.
-fn read_record<G: Size>(line: &str, named: NamedRules) -> Result<Game, GameError> {
+fn read_record<G: Geometry>(line: &str, named: NamedRules) -> Result<Game, GameError> {
     let record = GameRecord::<G>::parse(line)?;
     let start = match record.start {
         Some(start) => start,
@@ -532,7 +534,7 @@ fn read_record<G: Size>(line: &str, named: NamedRules) -> Result<Game, GameError
 }
 
 /// The game of the `.otg` file's `text` on the board of `G`, under `named`.
-fn read_otg<G: Size>(text: &str, named: NamedRules) -> Result<Game, GameError> {
+fn read_otg<G: Geometry>(text: &str, named: NamedRules) -> Result<Game, GameError> {
     let parsed = otg::parse_any::<G>(text)?;
     let start = match parsed.start {
         Some(start) => start,

@@ -1,11 +1,11 @@
 //! Counts the leaves of the legal move tree of any board, depth by depth.
 //!
-//!     cargo run --release -p hnefi-core --example perft -- [RULES] [DEPTH] [FEN]
+//!     cargo run --release -p hnefi-rules --example perft -- [RULES] [DEPTH] [FEN]
 //!
 //! RULES is a preset's name (`brandubh`, `tablut`, `copenhagen`, `copenhagen-13`, ...) or an
 //! OpenTafl rules string; without a FEN, the rules' start is counted.
 
-use hnefi_core::Game;
+use hnefi_rules::Game;
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -128,25 +128,15 @@ impl GameRecord<Eleven> {
     }
 }
 
-/// Every game of a record file, with its line number; lines that do not parse are skipped
-/// and reported to the log.
-pub fn read_games(text: &str) -> Vec<(usize, GameRecord<Eleven>)> {
-    read_games_of(text)
-}
-
-/// [`read_games`] for games on the board of `G`.
-pub fn read_games_of<G: Geometry>(text: &str) -> Vec<(usize, GameRecord<G>)> {
+/// Every game of a record file on the board of `G`, or why its line is none, with its line
+/// number; blank lines are passed over.
+pub fn records<G: Geometry>(
+    text: &str,
+) -> impl Iterator<Item = (usize, Result<GameRecord<G>, RecordError>)> + '_ {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .filter_map(|(i, l)| match GameRecord::parse(l) {
-            Ok(g) => Some((i + 1, g)),
-            Err(e) => {
-                log::warn!("line {}: {e}", i + 1);
-                None
-            }
-        })
-        .collect()
+        .map(|(i, l)| (i + 1, GameRecord::parse(l)))
 }
 
 /// A game's result as a record gives it.
