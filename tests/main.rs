@@ -1,7 +1,8 @@
 //! The integration tests, one binary: each file of `tests/` is a module of it, so that the
 //! suite links once rather than once a file (each link of the release profile is a whole-program
 //! optimisation). They drive the real binary (`CARGO_BIN_EXE_hnefi`) through its protocols and
-//! commands, or the library's public API. `cargo test --release --test integration MODULE::`
+//! commands, or the library's public API. The rules' own tests are the rules crate's
+//! (hnefi-rules/tests/); the README's `cargo test --release` runs both. `cargo test --release --test integration MODULE::`
 //! runs one file's tests.
 
 mod common;
@@ -20,21 +21,16 @@ mod htp;
 mod interrupt;
 #[path = "match.rs"]
 mod matches;
-mod opentafl_rules;
 mod otep;
 mod perft;
-mod preset_perft;
 mod properties;
 mod protocol_fuzz;
 mod readme;
-mod replay;
 mod report;
 mod rulebook;
-mod rules;
 #[cfg(unix)]
 mod safe_files;
 mod search;
-mod seeds;
 mod serve;
 mod serve_page;
 mod server_rules;

@@ -5,80 +5,10 @@ pub mod server;
 
 use std::path::PathBuf;
 
-/// One line of `copenhagen.csv`.
-pub struct Record {
-    pub line: usize,
-    pub moves: Vec<String>,
-    pub timeout: bool,
-    pub attacker_captures: u32,
-    pub defender_captures: u32,
-    pub result: String,
-}
-
-/// A file of the repository, found from the crate root so that tests run from any directory.
-pub fn repo_file(relative: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative)
-}
-
-/// The text of `data/copenhagen.csv`.
-pub fn games_text() -> String {
-    let path = repo_file("data/copenhagen.csv");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-pub fn games() -> Vec<Record> {
-    let text = games_text();
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            let f: Vec<&str> = l.split(',').collect();
-            assert_eq!(f.len(), 4, "line {}", i + 1);
-            let mut moves: Vec<String> = f[0].split_whitespace().map(str::to_string).collect();
-            let timeout = moves.last().is_some_and(|m| m == "timeout");
-            if timeout {
-                moves.pop();
-            }
-            Record {
-                line: i + 1,
-                moves,
-                timeout,
-                attacker_captures: f[1].parse().expect("count"),
-                defender_captures: f[2].parse().expect("count"),
-                result: f[3].to_string(),
-            }
-        })
-        .collect()
-}
-
-use hnefi::board::{Bitboard, Board, Side, Square};
-
-/// A board from a compact list: `"a: d1 f1; d: c3; k: e1"` (attackers, defenders, king).
-pub fn setup(text: &str, side: Side) -> Board {
-    let mut sets = [Bitboard::EMPTY; 2];
-    let mut king = None;
-    for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
-        let (kind, squares) = part.split_once(':').expect("kind: squares");
-        let mut squares = squares
-            .split_whitespace()
-            .map(|s| Square::parse(s).unwrap_or_else(|e| panic!("{s}: {e}")));
-        match kind.trim() {
-            "a" => sets[0] = squares.collect(),
-            "d" => sets[1] = squares.collect(),
-            "k" => king = squares.next_back(),
-            other => panic!("unknown kind {other}"),
-        }
-    }
-    Board::new(sets[0], sets[1], king.expect("a king"), side).expect("valid setup")
-}
-
-pub fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap()
-}
-
-pub fn squares(s: &str) -> Bitboard {
-    s.split_whitespace().map(sq).collect()
-}
+// The real games and the repository's files, shared with the rules crate's tests.
+#[path = "../../hnefi-rules/tests/common/games.rs"]
+mod games;
+pub use games::*;
 
 /// The real `hnefi` binary with `args`, its stdin and stdout piped, its logs discarded.
 pub fn spawn_hnefi(args: &[&str]) -> std::process::Child {

@@ -4,9 +4,9 @@
 use crate::common;
 
 use common::{setup, sq, squares};
-use hnefi::board::fort::is_exit_fort;
-use hnefi::board::notation::{parse_fen, parse_move, to_fen};
-use hnefi::board::{
+use hnefi_rules::board::fort::is_exit_fort;
+use hnefi_rules::board::notation::{parse_fen, parse_move, to_fen};
+use hnefi_rules::board::{
     Bitboard, Board, History, Move, MoveList, Outcome, Position, Preset, Reason, Rulebook, Rules,
     START_FEN, Side,
 };
@@ -22,7 +22,7 @@ fn play(board: &Board, text: &str, rules: &Rules) -> (Board, Bitboard) {
         .check_move(m)
         .unwrap_or_else(|e| panic!("{text}: {e}"));
     let mut b = *board;
-    let captured = b.play(m, &hnefi::board::Rulebook::new(*rules));
+    let captured = b.play(m, &hnefi_rules::board::Rulebook::new(*rules));
     assert_eq!(b.key(), b.compute_key());
     (b, captured)
 }
@@ -75,7 +75,7 @@ fn pieces_move_like_rooks_without_jumping() {
     assert!(b.check_move(mv("a4a7")).is_err(), "jumps a5");
     assert!(b.check_move(mv("d1e2")).is_err(), "diagonal");
     let mut list = MoveList::new();
-    b.generate_moves(&hnefi::board::Rulebook::default(), &mut list);
+    b.generate_moves(&hnefi_rules::board::Rulebook::default(), &mut list);
     assert_eq!(list.len(), 116);
 }
 
@@ -121,7 +121,7 @@ fn any_piece_passes_the_empty_throne_and_the_king_may_return() {
 #[test]
 fn move_notation_forms() {
     assert_eq!(mv("d1-d3"), mv("d1d3"));
-    let r = hnefi::board::notation::parse_record_move("e7-k7xk6xj7").unwrap();
+    let r = hnefi_rules::board::notation::parse_record_move("e7-k7xk6xj7").unwrap();
     assert_eq!(r.captures, squares("k6 j7"));
 }
 
@@ -379,7 +379,9 @@ fn game_line_1737_goes_on_after_the_king_steps_in() {
     let rec = &games[1736];
     let mut pos = Position::start(cph()).unwrap();
     for (i, text) in rec.moves.iter().enumerate() {
-        let m = hnefi::board::notation::parse_record_move(text).unwrap().mv;
+        let m = hnefi_rules::board::notation::parse_record_move(text)
+            .unwrap()
+            .mv;
         pos.try_play(m).unwrap();
         if text == "f10-f5" {
             assert_eq!(pos.outcome(), None, "move {}", i + 1);
@@ -657,7 +659,7 @@ fn hnefatafl_org_forbids_defenders_recreating_a_board() {
     let back = mv("f3f4");
     assert!(matches!(
         pos.try_play(back),
-        Err(hnefi::board::MoveError::Repeats(_))
+        Err(hnefi_rules::board::MoveError::Repeats(_))
     ));
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
@@ -665,7 +667,7 @@ fn hnefatafl_org_forbids_defenders_recreating_a_board() {
     assert_eq!(list.len() + 1, {
         let mut all = MoveList::new();
         pos.board()
-            .generate_moves(&hnefi::board::Rulebook::default(), &mut all);
+            .generate_moves(&hnefi_rules::board::Rulebook::default(), &mut all);
         all.len()
     });
     // The attackers may repeat freely.
@@ -689,7 +691,7 @@ fn copenhagen_2017_draw_fort_and_fifty_moves() {
     // Without repeating arrangements, 100 plies without capture draw.
     let mut rules = Rules::preset(Preset::Copenhagen2017);
     rules.draw_fort_loses = false;
-    rules.repetition = hnefi::board::rules::Repetition::Off;
+    rules.repetition = hnefi_rules::board::rules::Repetition::Off;
     let mut pos = Position::start(rules).unwrap();
     let cycle = ["d1d2", "f4f3", "d2d1", "f3f4"];
     for _ in 0..24 {
@@ -707,17 +709,17 @@ fn perft_stops_at_game_over() {
     // The king one step from a corner: the escaping move is a leaf, not expanded.
     let b = setup("a: c5; d: ; k: b1", Side::Defenders);
     let rules = cph();
-    let d1 = hnefi::perft::perft(&b, 1, &rules);
-    let d2 = hnefi::perft::perft(&b, 2, &rules);
+    let d1 = hnefi_rules::perft::perft(&b, 1, &rules);
+    let d2 = hnefi_rules::perft::perft(&b, 2, &rules);
     let mut list = MoveList::new();
-    b.generate_moves(&hnefi::board::Rulebook::default(), &mut list);
+    b.generate_moves(&hnefi_rules::board::Rulebook::default(), &mut list);
     let expanded: u64 = list
         .iter()
         .filter(|m| !m.to().is_corner())
         .map(|&m| {
             let mut c = b;
-            c.play(m, &hnefi::board::Rulebook::new(rules));
-            c.count_moves(&hnefi::board::Rulebook::default()) as u64
+            c.play(m, &hnefi_rules::board::Rulebook::new(rules));
+            c.count_moves(&hnefi_rules::board::Rulebook::default()) as u64
         })
         .sum();
     assert_eq!(d1, list.len() as u64);

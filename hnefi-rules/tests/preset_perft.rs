@@ -3,11 +3,11 @@
 //! walking, captures and game ends by their definitions), against Hnefi's `perft` and the
 //! counts in `positions/perft.epd`.
 
-use hnefi::board::geometry::Geometry;
-use hnefi::board::position::Board;
-use hnefi::board::rules::{Escape, Kinds, KingStrength, Special};
-use hnefi::board::{Piece, Preset, Rules, Side};
-use hnefi::perft::perft;
+use hnefi_rules::board::geometry::Geometry;
+use hnefi_rules::board::position::Board;
+use hnefi_rules::board::rules::{Escape, Kinds, KingStrength, Special};
+use hnefi_rules::board::{Piece, Preset, Rules, Side};
+use hnefi_rules::perft::perft;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Cell {
@@ -44,7 +44,7 @@ impl Simple {
         let n = G::SIDE as i32;
         let mut cells = vec![Cell::Empty; (n * n) as usize];
         for (i, cell) in cells.iter_mut().enumerate() {
-            let sq = hnefi::board::square::Square::<G>::from_index(i as u8);
+            let sq = hnefi_rules::board::square::Square::<G>::from_index(i as u8);
             if let Some(piece) = board.piece_at(sq) {
                 *cell = Cell::Man(piece);
             }
@@ -364,7 +364,7 @@ impl Simple {
 
 /// Each preset's start line in `positions/perft.epd`: its FEN, preset and counts.
 fn preset_lines() -> Vec<(String, Preset, Vec<u64>)> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/perft.epd");
+    let path = crate::common::repo_file("positions/perft.epd");
     let text = std::fs::read_to_string(path).expect("positions/perft.epd");
     text.lines()
         .filter(|l| !l.starts_with('#') && l.contains("; rules "))
@@ -416,6 +416,6 @@ fn the_simple_generator_counts_every_preset_start_alike() {
     for (fen, preset, counts) in preset_lines() {
         // 7x7 is small enough to count one ply deeper.
         let depth = if preset.width() == 7 { 4 } else { 3 };
-        hnefi::with_size!(preset.width(), check(&fen, preset, &counts, depth)).unwrap();
+        hnefi_rules::with_size!(preset.width(), check(&fen, preset, &counts, depth)).unwrap();
     }
 }

@@ -5,9 +5,9 @@
 use crate::common;
 
 use common::{setup, sq, squares};
-use hnefi::board::fort::is_exit_fort;
-use hnefi::board::notation::{parse_fen, parse_move};
-use hnefi::board::{Bitboard, Board, Move, Reason, Rulebook, Rules, Side};
+use hnefi_rules::board::fort::is_exit_fort;
+use hnefi_rules::board::notation::{parse_fen, parse_move};
+use hnefi_rules::board::{Bitboard, Board, Move, Reason, Rulebook, Rules, Side};
 
 /// One diagram of seed 001.
 struct Diagram {
@@ -30,12 +30,14 @@ fn square_list(text: &str, line: usize) -> Bitboard {
         return Bitboard::EMPTY;
     }
     text.split_whitespace()
-        .map(|s| hnefi::board::Square::parse(s).unwrap_or_else(|e| panic!("line {line}: {s}: {e}")))
+        .map(|s| {
+            hnefi_rules::board::Square::parse(s).unwrap_or_else(|e| panic!("line {line}: {s}: {e}"))
+        })
         .collect()
 }
 
 fn seed_diagrams() -> Vec<Diagram> {
-    let path = common::repo_file("tests/data/seed_001_diagrams.txt");
+    let path = common::repo_file("hnefi-rules/tests/data/seed_001_diagrams.txt");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()
@@ -130,7 +132,7 @@ fn closing_moves_capture(d: &Diagram, rules: &Rules) -> Vec<bool> {
     let base = d.board.with_side_to_move(Side::Attackers);
     let king = base.king();
     let mut results = Vec::new();
-    for dir in hnefi::board::square::Direction::ALL {
+    for dir in hnefi_rules::board::square::Direction::ALL {
         let Some(n) = king.step(dir) else { continue };
         if !base.attackers().contains(n) {
             continue;
@@ -151,7 +153,7 @@ fn closing_moves_capture(d: &Diagram, rules: &Rules) -> Vec<bool> {
         let mv = Move::new(back, n);
         b.check_move(mv).expect("legal");
         b.play(mv, &Rulebook::new(*rules));
-        let win = hnefi::board::Rulebook::new(*rules).mover_win(&b, mv);
+        let win = hnefi_rules::board::Rulebook::new(*rules).mover_win(&b, mv);
         results.push(win.map(|o| o.reason) == Some(Reason::KingCaptured));
     }
     results

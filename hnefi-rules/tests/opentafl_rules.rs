@@ -3,13 +3,13 @@
 //! or not, a move legal or not, a game over or not), as OpenTafl 0.4.8.0b's own code decides
 //! it (`GenericRules`, `Taflman`, `GameState`).
 
-use hnefi::board::bitboard::Bitboard;
-use hnefi::board::moves::{Move, MoveList};
-use hnefi::board::opentafl::parse_rules_string;
-use hnefi::board::position::{Board, Position};
-use hnefi::board::rulebook::Rulebook;
-use hnefi::board::square::Square;
-use hnefi::board::{Eleven, Geometry, History, Nine, Outcome, Reason, Seven, Side};
+use hnefi_rules::board::bitboard::Bitboard;
+use hnefi_rules::board::moves::{Move, MoveList};
+use hnefi_rules::board::opentafl::parse_rules_string;
+use hnefi_rules::board::position::{Board, Position};
+use hnefi_rules::board::rulebook::Rulebook;
+use hnefi_rules::board::square::Square;
+use hnefi_rules::board::{Eleven, Geometry, History, Nine, Outcome, Reason, Seven, Side};
 
 /// A board set up under the rules of an OpenTafl rules string.
 struct Game<G: Geometry> {

@@ -2,8 +2,8 @@
 
 use crate::common;
 
-use hnefi::board::notation::{parse_record_move, record_move};
-use hnefi::board::{Outcome, Position, Reason, Rules, Side};
+use hnefi_rules::board::notation::{parse_record_move, record_move};
+use hnefi_rules::board::{Outcome, Position, Reason, Rules, Side};
 
 enum Replay {
     /// All moves played; the outcome after the last one.
@@ -112,9 +112,9 @@ fn every_real_game_replays() {
 
 /// Copenhagen, named so, with repetition ignored: the real games' records are written as
 /// they stand.
-fn copenhagen_without_repetition() -> hnefi::board::variant::NamedRules {
-    let named = hnefi::board::variant::NamedRules::default();
-    hnefi::board::variant::NamedRules {
+fn copenhagen_without_repetition() -> hnefi_rules::board::variant::NamedRules {
+    let named = hnefi_rules::board::variant::NamedRules::default();
+    hnefi_rules::board::variant::NamedRules {
         rules: named.rules.without_repetition(),
         ..named
     }
@@ -124,18 +124,18 @@ fn copenhagen_without_repetition() -> hnefi::board::variant::NamedRules {
 fn games_written_by_hnefi_read_back_the_same() {
     // Every real game, written by Hnefi and read back: the same moves, captures and ending.
     let text = common::games_text();
-    let games = hnefi::games::record::read_games(&text);
+    let games = real_games(&text);
     assert_eq!(games.len(), 1752);
     for (line, game) in games {
         let moves: Vec<_> = game.moves.iter().map(|m| m.mv).collect();
-        let written = hnefi::games::record::write_game(
-            &hnefi::board::Board::start(),
+        let written = hnefi_rules::games::record::write_game(
+            &hnefi_rules::board::Board::start(),
             &moves,
             &copenhagen_without_repetition(),
-            hnefi::games::record::Verdict::Ongoing,
+            hnefi_rules::games::record::Verdict::Ongoing,
             game.timeout,
         );
-        let back = hnefi::games::record::GameRecord::parse(&written).expect("parses");
+        let back = hnefi_rules::games::record::GameRecord::parse(&written).expect("parses");
         assert_eq!(back.moves, game.moves, "line {line}");
         assert_eq!(back.timeout, game.timeout, "line {line}");
     }
@@ -147,19 +147,19 @@ fn games_written_by_hnefi_read_back_the_same() {
 fn records_hnefi_writes_read_back_byte_for_byte() {
     let text = common::games_text();
     let rules = copenhagen_without_repetition();
-    let write = |game: &hnefi::games::record::GameRecord<hnefi::board::Eleven>| {
+    let write = |game: &hnefi_rules::games::record::GameRecord<hnefi_rules::board::Eleven>| {
         let moves: Vec<_> = game.moves.iter().map(|m| m.mv).collect();
-        hnefi::games::record::write_game(
-            &hnefi::board::Board::start(),
+        hnefi_rules::games::record::write_game(
+            &hnefi_rules::board::Board::start(),
             &moves,
             &rules,
             game.result,
             game.timeout,
         )
     };
-    for (line, game) in hnefi::games::record::read_games(&text) {
+    for (line, game) in real_games(&text) {
         let written = write(&game);
-        let back = hnefi::games::record::GameRecord::parse(&written).expect("parses");
+        let back = hnefi_rules::games::record::GameRecord::parse(&written).expect("parses");
         assert_eq!(back.result, game.result, "line {line}");
         assert_eq!(write(&back), written, "line {line}");
         assert!(
@@ -169,28 +169,28 @@ fn records_hnefi_writes_read_back_byte_for_byte() {
     }
 }
 
-/// The embedders' `hnefi_core::Game` (and so the Python package's) reads every real game that
+/// The embedders' `hnefi_rules::Game` (and so the Python package's) reads every real game that
 /// Copenhagen's rules allow to the end, all but the 11 that repeat a position a third time,
 /// and writes each back as it was recorded: byte for byte, but for the records that name the
 /// captures of a move in another order than the board's (`xk3xk2`) or one twice (`xk6xk6`,
 /// counted twice in the capture column), which it writes in order, once each.
 #[test]
 fn the_embedders_game_reads_every_real_game_and_writes_it_back() {
-    use hnefi::games::record::GameRecord;
+    use hnefi_rules::games::record::GameRecord;
     let text = common::games_text();
     let (mut refused, mut same, mut reordered) = (Vec::new(), 0, 0);
     for (i, line) in text.lines().enumerate() {
-        match hnefi_core::Game::from_record(line, None) {
+        match hnefi_rules::Game::from_record(line, None) {
             Ok(game) => {
                 let written = game.to_record();
-                let back = hnefi_core::Game::from_record(&written, None).expect("reads back");
+                let back = hnefi_rules::Game::from_record(&written, None).expect("reads back");
                 assert_eq!(back.to_record(), written, "line {}", i + 1);
                 if written == line.trim() {
                     same += 1;
                     continue;
                 }
-                let record = GameRecord::<hnefi::board::Eleven>::parse(line).unwrap();
-                let ours = GameRecord::<hnefi::board::Eleven>::parse(&written).unwrap();
+                let record = GameRecord::<hnefi_rules::board::Eleven>::parse(line).unwrap();
+                let ours = GameRecord::<hnefi_rules::board::Eleven>::parse(&written).unwrap();
                 assert_eq!(ours.moves, record.moves, "line {}: {written}", i + 1);
                 assert_eq!(ours.result, record.result, "line {}", i + 1);
                 reordered += 1;
@@ -211,4 +211,16 @@ fn the_embedders_game_reads_every_real_game_and_writes_it_back() {
         (1434, 307, 11),
         "refused: {refused:?}"
     );
+}
+
+/// The games of a record file of 11x11 games, each of which must read.
+fn real_games(
+    text: &str,
+) -> Vec<(
+    usize,
+    hnefi_rules::games::record::GameRecord<hnefi_rules::board::Eleven>,
+)> {
+    hnefi_rules::games::record::records(text)
+        .map(|(line, game)| (line, game.unwrap_or_else(|e| panic!("line {line}: {e}"))))
+        .collect()
 }
