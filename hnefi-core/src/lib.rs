@@ -1,7 +1,7 @@
-//! The engine of Hnefi, a tafl (Viking chess) program: boards of 7x7 to 13x13 and the rules
-//! played on them, their notation, perft, and the alpha-beta search with its NNUE networks and
-//! time manager. The tools (protocols, match runner, trainer, bot, browser board) are the
-//! `hnefi` crate's, built on this one.
+//! The engine of Hnefi, a tafl (Viking chess) program: the alpha-beta search with its NNUE
+//! networks and time manager, on the rules of [`hnefi_rules`] (boards of 7x7 to 13x13, their
+//! rules, notation and perft), whose modules it re-exports. The tools (protocols, match runner,
+//! trainer, bot, browser board) are the `hnefi` crate's, built on this one.
 //!
 //! A host that learns the board's size at run time holds a [`Game`] and an [`Engine`]:
 //!
@@ -41,6 +41,7 @@ pub mod api;
 pub mod files;
 pub mod search;
 
+#[doc(no_inline)]
 pub use hnefi_rules::{board, each_size, games, perft, splitmix, with_size};
 
 pub use api::{
