@@ -8,13 +8,11 @@ use hnefi::board::generic::{self, Move, Position};
 use hnefi::board::notation::{to_fen, to_opentafl};
 use hnefi::board::variant::NamedRules;
 use hnefi::board::{Board, START_FEN};
-use hnefi::learn::sample::Sample;
 use hnefi::search::EvalKind;
 use hnefi::search::nnue::QuantisedNetwork;
 use hnefi::search::size::Size;
 use hnefi::tournament::openings::{BUILT_IN, Opening, RandomOpenings, load_openings};
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -37,90 +35,6 @@ pub(super) fn games_text(path: Option<&Path>) -> Result<Cow<'static, str>, CliEr
 /// source: nothing for the built-in games.
 pub(super) fn games_argument(path: Option<&Path>) -> String {
     path.map_or(String::new(), |p| format!(" {}", p.display()))
-}
-
-/// The samples of a binary sample file, or of a file of FEN;SCORE;RESULT;GAME[;BESTMOVE] lines (blank
-/// lines and `#` comments skipped, parsed in parallel); the first bad record or line is the
-/// error.
-pub(super) fn read_samples<G: hnefi::board::Geometry>(
-    path: &Path,
-) -> Result<Vec<Sample<G>>, CliError> {
-    let mut all = Vec::new();
-    for_each_block(path, |block, _| {
-        all.extend(block);
-        Ok(())
-    })?;
-    Ok(all)
-}
-
-/// Samples read and parsed at a time by [`for_each_block`]: enough to keep the threads busy,
-/// few enough that a block of text lines and its samples take some 20 MB.
-const SAMPLE_BLOCK: usize = 1 << 16;
-
-/// The samples of a file as [`read_samples`] reads it, handed to `f` a block at a time in
-/// their order with the bytes of the file they took, so that a file of any size is read in
-/// bounded memory.
-pub(super) fn for_each_block<G: hnefi::board::Geometry>(
-    path: &Path,
-    mut f: impl FnMut(Vec<Sample<G>>, u64) -> Result<(), CliError>,
-) -> Result<(), CliError> {
-    use std::io::BufRead;
-    let mut file =
-        std::io::BufReader::new(std::fs::File::open(path).map_err(CliError::read(path))?);
-    let head = file.fill_buf().map_err(CliError::read(path))?;
-    if head.starts_with(&hnefi::learn::packed::MAGIC) {
-        let invalid = |e: hnefi::learn::packed::PackedError| CliError::Invalid {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        };
-        let mut reader = hnefi::learn::packed::PackedReader::<G, _>::new(file).map_err(invalid)?;
-        let record = hnefi::learn::packed::record_size(G::SIDE) as u64;
-        loop {
-            let block = reader
-                .by_ref()
-                .take(SAMPLE_BLOCK)
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(invalid)?;
-            if block.is_empty() {
-                return Ok(());
-            }
-            let bytes = block.len() as u64 * record;
-            f(block, bytes)?;
-        }
-    }
-    // Each line with its number from 1.
-    let mut lines: Vec<(usize, String)> = Vec::with_capacity(SAMPLE_BLOCK);
-    let mut number = 0;
-    loop {
-        lines.clear();
-        let mut bytes = 0;
-        for line in (&mut file).lines().take(SAMPLE_BLOCK) {
-            number += 1;
-            let line = line.map_err(CliError::read(path))?;
-            bytes += line.len() as u64 + 1;
-            if !line.trim().is_empty() && !line.starts_with('#') {
-                lines.push((number, line));
-            }
-        }
-        if lines.is_empty() {
-            // A block of blank lines and comments alone is not the end of the file.
-            if file.fill_buf().map_err(CliError::read(path))?.is_empty() {
-                return Ok(());
-            }
-            continue;
-        }
-        let block = lines
-            .par_iter()
-            .map(|(n, l)| {
-                l.parse::<Sample<G>>().map_err(|e| CliError::Sample {
-                    path: path.to_path_buf(),
-                    line: *n,
-                    why: e.to_string(),
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        f(block, bytes)?;
-    }
 }
 
 /// The openings of `--openings`, checked under `rules` from their `start`, and their name for
@@ -212,6 +126,11 @@ pub(super) fn progress_bar(len: u64, unit: &str) -> ProgressBar {
         ),
     );
     bar
+}
+
+/// A bar of the bytes of the file `path` read, as [`progress_bar`] draws one.
+pub(super) fn file_bar(path: &Path) -> ProgressBar {
+    progress_bar(std::fs::metadata(path).map_or(0, |m| m.len()), "bytes read")
 }
 
 /// A `--shard I/N`: part I (from 1) of N; `slurm` reads it from the job array's variables.

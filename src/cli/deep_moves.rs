@@ -3,8 +3,9 @@
 
 use super::CliError;
 use super::common::at_least_one;
-use super::common::{RulesArg, read_samples, thread_pool};
+use super::common::{RulesArg, thread_pool};
 use clap::Args;
+use hnefi::learn::data::read_samples;
 use hnefi::learn::sample::Sample;
 use hnefi::measure::deep_moves::{DeepMoveReport, nodes_to_deep_move};
 use hnefi::search::Options;

@@ -65,7 +65,9 @@ pub enum CliError {
     #[error(transparent)]
     Shard(#[from] hnefi::cluster::shard::ShardError),
     #[error(transparent)]
-    Pairs(#[from] hnefi::tournament::pairs::PairsError),
+    Pairs(#[from] hnefi::cluster::pairs::PairsError),
+    #[error(transparent)]
+    Merge(#[from] hnefi::cluster::merge::MergeError),
     #[error(transparent)]
     Cluster(#[from] hnefi::cluster::generation::ClusterError),
     #[error("--fen: {0}")]
@@ -78,6 +80,8 @@ pub enum CliError {
     Threads(#[from] rayon::ThreadPoolBuildError),
     #[error(transparent)]
     Datagen(#[from] DatagenError),
+    #[error(transparent)]
+    Data(#[from] hnefi::learn::data::DataError),
     #[error(
         "interrupted after {played} of {todo} games; run the same command with --skip-existing \
          to play the rest"
@@ -119,16 +123,13 @@ pub enum CliError {
     #[error(transparent)]
     Spec(#[from] SpecError),
     #[error(transparent)]
+    Setup(#[from] hnefi::tournament::setup::SetupError),
+    #[error(transparent)]
     Match(#[from] MatchError),
     #[error(transparent)]
     Summary(#[from] SummaryError),
     #[error(transparent)]
     Spsa(#[from] hnefi::tournament::spsa::SpsaError),
-    #[error(
-        "{} exists: add --resume to go on with its run, or give another --state",
-        .0.display()
-    )]
-    StateExists(PathBuf),
     #[error(transparent)]
     Connect(#[from] ConnectError),
     #[error(transparent)]

@@ -1,17 +1,20 @@
-//! `hnefi spsa`: the command line of the SPSA tuner, its progress lines and its answer.
+//! `hnefi spsa`: the command line of the SPSA tuner ([`hnefi::tournament::spsa`], which
+//! begins or resumes the run and plays it), its progress lines and its answer.
 
 use super::CliError;
 use super::common::{check_runner_limits, interrupt_flag, match_openings};
 use clap::Args;
 use hnefi::board::Board;
 use hnefi::board::variant::NamedRules;
-use hnefi::protocol::Protocol;
 use hnefi::tournament::runner::check_engines;
 use hnefi::tournament::spec::EngineSpec;
-use hnefi::tournament::spsa::{MatchGames, Schedule, SpsaState, Tuner, parse_params};
+use hnefi::tournament::spsa::{
+    Changed, MAX_PAIRS_PER_ITERATION, MatchGames, Schedule, SpsaState, Tuner, check_engine,
+    parse_params,
+};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Args)]
 pub struct SpsaArgs {
@@ -65,11 +68,7 @@ pub struct SpsaArgs {
 
 pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
     let engine = EngineSpec::parse(&[], &args.engine)?;
-    if engine.proto != Protocol::Uci {
-        return Err(CliError::Conflict(
-            "hnefi spsa sets the parameters as UCI options: the engine must be proto=uci",
-        ));
-    }
+    check_engine(&engine)?;
     let move_timeout = check_runner_limits(args.concurrency, args.move_timeout)?;
     let schedule = Schedule::new(
         parse_params(&args.params)?,
@@ -77,8 +76,7 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
         args.pairs_per_iteration,
         args.seed,
     )?;
-    // The runner lays an iteration's games out in memory before it plays them.
-    if args.pairs_per_iteration > 1 << 20 {
+    if args.pairs_per_iteration > MAX_PAIRS_PER_ITERATION {
         return Err(CliError::out_of_range(
             "--pairs-per-iteration",
             args.pairs_per_iteration,
@@ -94,26 +92,20 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
         args.seed,
         pairs,
     )?;
-    let state = if args.resume {
-        let state = SpsaState::load(&args.state)?;
-        state.check_schedule(&schedule, &args.state)?;
-        for (what, was, now) in [
-            ("engine", &state.engine, &engine.describe()),
-            ("openings", &state.openings, &openings_name),
-        ] {
-            if was != now {
-                note!("hnefi spsa: warning: the run began with {what} {was}, now {now}");
-            }
-        }
-        state
-    } else {
-        if args.state.exists() {
-            return Err(CliError::StateExists(args.state.clone()));
-        }
-        SpsaState::new(schedule, engine.describe(), openings_name.clone())
-    };
+    let (mut tuner, changed) = Tuner::begin(
+        &args.state,
+        args.resume,
+        schedule,
+        engine.describe(),
+        openings_name.clone(),
+        openings.len(),
+    )?;
+    for Changed { what, was, now } in changed {
+        note!("hnefi spsa: warning: the run began with {what} {was}, now {now}");
+    }
     let games = MatchGames {
-        names: state
+        names: tuner
+            .state
             .schedule
             .params
             .iter()
@@ -128,52 +120,40 @@ pub fn spsa(args: SpsaArgs) -> Result<(), CliError> {
         time_margin: Duration::from_millis(args.time_margin),
         move_timeout,
     };
-    let mut tuner = Tuner {
-        openings: games.openings.len(),
-        path: Some(args.state.clone()),
-        state,
-    };
     describe(&tuner.state, &games);
     let stop = interrupt_flag(
         "hnefi spsa: stopping; the state file keeps the last whole iteration (run again with \
          --resume to go on)",
     );
     check_engines(&games.settings(&tuner.next_step()), &stop)?;
-    if !args.resume {
-        // Find out now, not after the first iteration, that the state cannot be written.
-        tuner.state.save(&args.state)?;
-    }
-    let (started, first) = (Instant::now(), tuner.state.iteration);
-    while !tuner.state.done() {
-        let played =
-            tuner.iterate(|step| games.play(step, &stop, |_, _| {}).map_err(CliError::from))?;
-        let Some((step, score)) = played else { break };
-        let state = &tuner.state;
-        let per = started.elapsed().as_secs_f64() / (state.iteration - first) as f64;
-        let left = per * (state.schedule.iterations - state.iteration) as f64;
-        let total = state.score;
-        let theta: Vec<String> = state
-            .schedule
-            .params
-            .iter()
-            .zip(&state.theta)
-            .map(|(p, t)| format!("{} {t:.2}", p.name))
-            .collect();
-        note!(
-            "iteration {}/{}: theta+ {}-{}-{} (W-L-D), total {}-{}-{}, {}/iteration, {} left; {}",
-            step.iteration + 1,
-            state.schedule.iterations,
-            score.wins,
-            score.losses,
-            score.draws,
-            total.wins,
-            total.losses,
-            total.draws,
-            clock(per),
-            clock(left),
-            theta.join(", ")
-        );
-    }
+    tuner.run(
+        |step| games.play(step, &stop, |_, _| {}).map_err(CliError::from),
+        |progress| {
+            let (state, score) = (progress.state, progress.score);
+            let total = state.score;
+            let theta: Vec<String> = state
+                .schedule
+                .params
+                .iter()
+                .zip(&state.theta)
+                .map(|(p, t)| format!("{} {t:.2}", p.name))
+                .collect();
+            note!(
+                "iteration {}/{}: theta+ {}-{}-{} (W-L-D), total {}-{}-{}, {}/iteration, {} left; {}",
+                progress.step.iteration + 1,
+                state.schedule.iterations,
+                score.wins,
+                score.losses,
+                score.draws,
+                total.wins,
+                total.losses,
+                total.draws,
+                clock(progress.per_iteration),
+                clock(progress.left),
+                theta.join(", ")
+            );
+        },
+    )?;
     let state = &tuner.state;
     let interrupted = stop.load(Ordering::Relaxed) && !state.done();
     if interrupted {

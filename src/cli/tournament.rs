@@ -1,14 +1,15 @@
 //! `hnefi match`: the command line of the match runner and its progress display.
 
 use super::CliError;
-use super::common::{check_runner_limits, interrupt_flag, match_openings, parse_shard, read_text};
+use super::common::{check_runner_limits, interrupt_flag, match_openings, parse_shard};
 use super::output::{check_writable, unused_name, write_document};
 use clap::{ArgAction, Args, Subcommand};
 use hnefi::board::variant::NamedRules;
+use hnefi::cluster::merge::merge_files;
+use hnefi::cluster::pairs::{self, Look, open_pairs};
 use hnefi::search::size::Size;
-use hnefi::tournament::pairs::{Look, look, open_pairs};
 use hnefi::tournament::runner::{MatchSettings, check_engines, check_records, run};
-use hnefi::tournament::spec::EngineSpec;
+use hnefi::tournament::setup::{Request, htp_rules_differ};
 use hnefi::tournament::summary::{Sprt, SprtError, Summary, parse_sprt};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -149,65 +150,38 @@ fn watch(
     if !(interval > 0.0 && interval.is_finite()) {
         return Err(CliError::out_of_range("--interval", interval, "above 0"));
     }
-    loop {
-        match look(dir, sprt, job)? {
-            Look::Decided {
-                h1,
-                stand,
-                cancelled,
-            } => {
-                let verdict = if h1 { "H1 accepted" } else { "H0 accepted" };
-                outln!("{verdict}: {stand}")?;
-                if let Some(job) = cancelled {
-                    outln!("Cancelled job {job}")?;
-                }
-                return Ok(());
+    let last = pairs::watch(dir, sprt, job, interval, once, |stand| {
+        note!("match watch: {stand}")
+    })?;
+    match last {
+        Look::Decided {
+            h1,
+            stand,
+            cancelled,
+        } => {
+            let verdict = if h1 { "H1 accepted" } else { "H0 accepted" };
+            outln!("{verdict}: {stand}")?;
+            if let Some(job) = cancelled {
+                outln!("Cancelled job {job}")?;
             }
-            Look::Undecided { pairs, stand } => {
-                return outln!("No decision after all {pairs} pairs: {stand}");
-            }
-            Look::Going { stand } if once => return outln!("Going on: {stand}"),
-            Look::Going { stand } => note!("match watch: {stand}"),
+            Ok(())
         }
-        std::thread::sleep(Duration::from_secs_f64(interval));
+        Look::Undecided { pairs, stand } => outln!("No decision after all {pairs} pairs: {stand}"),
+        Look::Going { stand } => outln!("Going on: {stand}"),
     }
 }
 
 fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
-    if args.engines.len() < 2 {
-        return Err(CliError::Conflict("a match needs two or more --engine"));
+    let format = Request {
+        engines: &args.engines,
+        each: &args.each,
+        games: args.games,
+        first_attacks_only: args.first_attacks_only,
+        sprt: &args.sprt,
+        pairs_file: args.pairs.is_some(),
     }
-    let mut engines: Vec<EngineSpec> = args
-        .engines
-        .iter()
-        .map(|words| EngineSpec::parse(&args.each, words))
-        .collect::<Result<_, _>>()?;
-    // Names tell engines apart in the report, so they must differ.
-    for i in 1..engines.len() {
-        let base = engines[i].name.clone();
-        let mut k = 2;
-        while engines[..i].iter().any(|e| e.name == engines[i].name) {
-            engines[i].name = format!("{base}-{k}");
-            k += 1;
-        }
-    }
-    let sprt = parse_sprt(&args.sprt)?;
-    if sprt.is_some() && engines.len() != 2 {
-        return Err(SprtError::Engines.into());
-    }
-    if args.first_attacks_only && (sprt.is_some() || args.pairs.is_some()) {
-        return Err(CliError::Conflict(
-            "--sprt and --pairs need pairs of games, and --first-attacks-only plays none",
-        ));
-    }
-    if args.games == 0 {
-        return Err(CliError::out_of_range("--games", 0, "at least 1"));
-    }
-    let games = if args.first_attacks_only {
-        args.games
-    } else {
-        args.games.div_ceil(2) * 2
-    };
+    .settle()?;
+    let games = format.games;
     if games != args.games {
         note!(
             "hnefi match: --games {} plays {games} games an encounter: games come in pairs \
@@ -221,12 +195,7 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
         rules: rules.to_string(),
         why: format!("its start: {e}"),
     })?;
-    let server = hnefi::protocol::htp::server_rules::<G>();
-    if rules.rules != server
-        && engines
-            .iter()
-            .any(|e| e.proto == hnefi::protocol::Protocol::Htp)
-    {
+    if let Some(server) = htp_rules_differ::<G>(&format.engines, &rules.rules) {
         note!(
             "hnefi match: warning: hnefatafl text protocol engines play the {} rules on this \
              board; with --rules {rules} they may refuse legal moves (consider --rules {})",
@@ -234,12 +203,7 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
             server.preset
         );
     }
-    // Each pair (or lone game) takes an opening of its own.
-    let pairs = if args.first_attacks_only {
-        args.games
-    } else {
-        args.games.div_ceil(2)
-    };
+    let pairs = format.openings;
     let (openings, openings_name) =
         match_openings(args.openings.as_deref(), &rules, &start, args.seed, pairs)?;
     if openings.len() < pairs {
@@ -250,7 +214,7 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
         );
     }
     Ok(MatchSettings {
-        engines: engines.into_iter().map(Arc::new).collect(),
+        engines: format.engines.into_iter().map(Arc::new).collect(),
         games,
         concurrency: args.concurrency,
         openings,
@@ -260,7 +224,7 @@ fn settings<G: Size>(args: &MatchArgs) -> Result<MatchSettings<G>, CliError> {
         start,
         max_plies: args.max_plies,
         first_attacks_only: args.first_attacks_only,
-        sprt,
+        sprt: format.sprt,
         shard: parse_shard(&args.shard)?,
         time_margin: Duration::from_millis(args.time_margin),
         move_timeout,
@@ -292,36 +256,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         return watch(dir, &sprt, job.as_deref(), *interval, *once);
     }
     if let Some(MatchCommand::Merge { files, json, sprt }) = args.command {
-        let sprt = parse_sprt(&sprt)?;
-        let parts = files
-            .iter()
-            .map(|f| {
-                let text = read_text(f)?;
-                Summary::from_json(&text).map_err(|e| CliError::Invalid {
-                    path: f.clone(),
-                    reason: e.to_string(),
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        // The shards' settings and numbers are their header: one run's, each once, all there.
-        let headers: Vec<_> = files
-            .iter()
-            .zip(&parts)
-            .flat_map(|(file, part)| {
-                part.shards.iter().map(|&shard| {
-                    let header = hnefi::cluster::shard::Header::new("match", &part.settings, shard);
-                    (file.clone(), header)
-                })
-            })
-            .collect();
-        hnefi::cluster::shard::check(&headers, true)?;
-        let mut merged = Summary::merge(parts)?;
-        if sprt.is_some() {
-            if merged.engines.len() != 2 {
-                return Err(SprtError::Engines.into());
-            }
-            merged.sprt = sprt;
-        }
+        let merged = merge_files(&files, parse_sprt(&sprt)?)?;
         write_json(&merged, &json)?;
         return out!("{}", merged.report());
     }
@@ -404,20 +339,9 @@ fn play_match<G: Size>(args: MatchArgs) -> Result<(), CliError> {
     if let Some(path) = &settings.records {
         outln!("Games written to {}", path.display())?;
     }
-    if stop.load(Ordering::Relaxed) && interrupted(&summary) {
+    if stop.load(Ordering::Relaxed) && !summary.sprt_decided() {
         // The engines are already shut down; 130 is what shells report for Ctrl-C.
         std::process::exit(130);
     }
     Ok(())
-}
-
-/// Whether the stop came from outside rather than from a decided SPRT.
-fn interrupted(summary: &Summary) -> bool {
-    let Some(sprt) = summary.sprt else {
-        return true;
-    };
-    summary
-        .encounters
-        .iter()
-        .all(|e| sprt.decision(&e.penta()).is_none())
 }

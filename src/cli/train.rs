@@ -1,19 +1,17 @@
-//! `hnefi train`: parses the command line, loads the samples, trains the NNUE network, writes
-//! it quantised and reports how far quantising moved it.
+//! `hnefi train`: parses the command line, loads the samples (through
+//! [`hnefi::learn::data`]), trains the NNUE network, writes it quantised and reports how far
+//! quantising moved it.
 
 use super::CliError;
-use super::common::{RulesArg, check_fit_settings, for_each_block, progress_bar, thread_pool};
+use super::common::{RulesArg, check_fit_settings, file_bar, progress_bar, thread_pool};
 use super::output::check_writable;
 use super::train_policy::train_policy_on;
 use clap::Args;
 use hnefi::board::generic::Rulebook;
-use hnefi::learn::network::FloatNetwork;
-use hnefi::learn::sample::Sample;
-use hnefi::learn::train::{self, Saturated, TrainData, TrainSettings};
-use hnefi::learn::tune::held_out;
-use hnefi::search::nnue::{HIDDEN, QuantisedNetwork, inputs};
+use hnefi::learn::data::{Holdout, Loaded, NetData, Source, network_from_file};
+use hnefi::learn::train::{self, Saturated, TrainSettings};
+use hnefi::search::nnue::{HIDDEN, inputs};
 use hnefi::search::size::Size;
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -156,7 +154,7 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
     check_writable(&args.out)?;
     let pool = thread_pool(args.threads)?;
     let start = match &args.init {
-        Some(path) => initial_from_file::<G>(path, args.residual)?,
+        Some(path) => Some(network_from_file::<G>(path, args.residual)?),
         None => None,
     };
     let settings = TrainSettings {
@@ -171,75 +169,35 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
         residual: args.residual,
         inputs: inputs::<G>(),
     };
-    let saturated = if args.saturated_weight > 0.0 {
-        Saturated {
-            weight: args.saturated_weight,
-            from: (scale * f64::from(args.saturated_cp)) as f32,
-        }
-    } else {
-        Saturated::OFF
-    };
-    let empty = || {
-        if args.residual {
-            TrainData::residual()
-        } else {
-            TrainData::new()
-        }
-        .with_saturated(saturated)
-    };
-    let mut train_data = empty();
-    let mut validation = empty();
+    let saturated = Saturated::beyond(args.saturated_weight, args.saturated_cp, scale);
     let (rules, _) = args.rules.rules_and_start();
-    let rulebook = Rulebook::<G>::new(rules);
-    let holdout = if args.validate.is_empty() {
-        args.holdout
-    } else {
-        0.0
-    };
-    // Each file a block at a time, each block's quiet positions picked in parallel, so that
-    // only the packed positions ([`TrainData`]) stay in memory.
-    let mut load = |path: &Path, all_held_out: bool| -> Result<(usize, usize), CliError> {
-        let (mut read, mut quiet) = (0, 0);
-        let bar = progress_bar(std::fs::metadata(path).map_or(0, |m| m.len()), "bytes read");
-        pool.install(|| {
-            for_each_block::<G>(path, |block, bytes| {
-                read += block.len();
-                bar.inc(bytes);
-                let block: Vec<Sample<G>> = if args.quiet_only {
-                    block
-                        .into_par_iter()
-                        .filter(|s| train::is_quiet(&s.board, &rulebook))
-                        .collect()
-                } else {
-                    block
-                };
-                quiet += block.len();
-                let (held, trained): (Vec<Sample<G>>, Vec<Sample<G>>) = block
-                    .into_iter()
-                    .partition(|s| all_held_out || held_out(s.game, args.seed, holdout));
-                validation.extend(&held, &rulebook, settings.lambda, settings.scale);
-                train_data.extend(&trained, &rulebook, settings.lambda, settings.scale);
-                Ok(())
-            })
-        })?;
+    let holdout = Holdout::new(args.holdout, args.seed, !args.validate.is_empty());
+    let mut data = NetData::new(
+        &settings,
+        saturated,
+        Rulebook::<G>::new(rules),
+        holdout,
+        args.quiet_only,
+    );
+    let mut load = |path: &Path, source: Source| -> Result<String, CliError> {
+        let bar = file_bar(path);
+        let Loaded { read, kept } = pool.install(|| data.load(path, source, |b| bar.inc(b)))?;
         bar.finish_and_clear();
-        Ok((read, quiet))
-    };
-    let kept = |(read, quiet): (usize, usize)| {
-        if args.quiet_only {
-            format!("{read} positions ({quiet} quiet)")
+        Ok(if args.quiet_only {
+            format!("{read} positions ({kept} quiet)")
         } else {
             format!("{read} positions")
-        }
+        })
     };
     for path in &args.data {
-        let counts = load(path, false)?;
-        note!("{}: {}", path.display(), kept(counts));
+        let kept = load(path, Source::Data)?;
+        note!("{}: {kept}", path.display());
     }
     for path in &args.validate {
-        let counts = load(path, true)?;
-        note!("{}: {} to validate on", path.display(), kept(counts));
+        let kept = load(path, Source::Validation)?;
+        note!("{}: {kept} to validate on", path.display());
     }
+    let (train_data, validation) = (&data.train, &data.validation);
     if train_data.is_empty() {
         return Err(CliError::NoTrainingData);
     }
@@ -252,11 +210,7 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
         settings.batch,
         settings.epochs
     );
-    let (checked, name) = if validation.is_empty() {
-        (&train_data, "training")
-    } else {
-        (&validation, "held-out")
-    };
+    let (checked, name) = data.measured();
     if settings.residual {
         let hand = train::initial_network(&settings);
         let loss = pool.install(|| checked.loss(&hand));
@@ -272,8 +226,8 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
     let trained = pool.install(|| {
         train::train_from(
             start,
-            &train_data,
-            &validation,
+            train_data,
+            validation,
             &settings,
             |n| bar.inc(n as u64),
             |r| {
@@ -317,41 +271,4 @@ fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {
         return Err(CliError::QuantisationBound(report.beyond_bound));
     }
     Ok(())
-}
-
-/// The float network of the net file `path`, to go on training from: of the kind asked for,
-/// on this build's logistic scale.
-fn initial_from_file<G: Size>(
-    path: &Path,
-    residual: bool,
-) -> Result<Option<FloatNetwork>, CliError> {
-    let net = QuantisedNetwork::load(path)?;
-    let invalid = |reason: String| CliError::Invalid {
-        path: path.to_path_buf(),
-        reason,
-    };
-    net.check_board(G::SIDE)
-        .map_err(|e| invalid(e.to_string()))?;
-    let scale = G::hand().weights.scale;
-    match (net.is_residual(), residual) {
-        (true, false) => {
-            return Err(invalid(
-                "a residual network (a correction to the hand evaluation): add --residual".into(),
-            ));
-        }
-        (false, true) => {
-            return Err(invalid(
-                "a plain network, not a correction to the hand evaluation: drop --residual".into(),
-            ));
-        }
-        _ => {}
-    }
-    if (f64::from(net.scale()) - scale).abs() > 1e-6 * scale {
-        return Err(invalid(format!(
-            "trained on the logistic scale {}, this build's is {scale}",
-            net.scale()
-        )));
-    }
-    // `load` has warned if it corrects another hand evaluation: a start all the same.
-    Ok(Some(FloatNetwork::from_quantised(&net)))
 }

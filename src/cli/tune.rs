@@ -1,9 +1,10 @@
 //! `hnefi tune`: parses the command line, loads the samples, runs the fit, prints the report.
 
 use super::CliError;
-use super::common::{RulesArg, check_fit_settings, read_samples};
+use super::common::{RulesArg, check_fit_settings};
 use super::output::{check_writable, write_document};
 use clap::Args;
+use hnefi::learn::data::read_samples;
 use hnefi::learn::tune::{self, Dataset, TuneSettings};
 use hnefi::search::eval::features::FEATURES;
 use indicatif::{ProgressBar, ProgressStyle};

@@ -342,6 +342,19 @@ impl Saturated {
         from: f32::INFINITY,
     };
 
+    /// The loss of weight `weight` on the positions whose search score is beyond `cp` either
+    /// way, a logit on the logistic `scale`; off for a weight of 0.
+    pub fn beyond(weight: f32, cp: u32, scale: f64) -> Saturated {
+        if weight > 0.0 {
+            Saturated {
+                weight,
+                from: (scale * f64::from(cp)) as f32,
+            }
+        } else {
+            Saturated::OFF
+        }
+    }
+
     fn is_on(&self) -> bool {
         self.weight > 0.0
     }
@@ -825,6 +838,16 @@ mod tests {
             &board(&["c4", "g9"], "f1", Side::Attackers),
             &rules
         ));
+    }
+
+    #[test]
+    fn the_saturated_loss_counts_from_a_score_as_a_logit() {
+        assert_eq!(Saturated::beyond(0.0, 1500, 0.01), Saturated::OFF);
+        assert!(!Saturated::beyond(0.0, 1500, 0.01).is_on());
+        let on = Saturated::beyond(0.5, 1500, 0.01);
+        assert!(on.is_on());
+        assert_eq!(on.weight, 0.5);
+        assert!((on.from - 15.0).abs() < 1e-5, "{}", on.from);
     }
 
     #[test]

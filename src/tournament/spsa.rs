@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Spall's exponents for the step size and the perturbation (the slowest decay that his
 /// convergence proof allows, as fishtest uses them).
@@ -38,6 +38,9 @@ pub const A_SHARE: f64 = 0.1;
 pub const DEFAULT_R_END: f64 = 0.002;
 /// The state file's layout; a file of another version is refused rather than misread.
 const STATE_VERSION: u32 = 2;
+/// The most game pairs an iteration may have: the runner lays an iteration's games out in
+/// memory before it plays them.
+pub const MAX_PAIRS_PER_ITERATION: u64 = 1 << 20;
 
 /// Why a tuning run cannot start or go on.
 #[derive(Debug, thiserror::Error)]
@@ -79,6 +82,13 @@ pub enum SpsaError {
         was: String,
         now: String,
     },
+    #[error(
+        "{} exists: add --resume to go on with its run, or give another --state",
+        .0.display()
+    )]
+    StateExists(PathBuf),
+    #[error("hnefi spsa sets the parameters as UCI options: the engine must be proto=uci")]
+    NotUci,
 }
 
 fn known_names() -> String {
@@ -531,17 +541,128 @@ impl SpsaState {
     }
 }
 
+/// The engine a run tunes: both sides of its games, told the values as UCI options, which
+/// only a UCI engine takes.
+pub fn check_engine(engine: &EngineSpec) -> Result<(), SpsaError> {
+    if engine.proto != crate::protocol::Protocol::Uci {
+        return Err(SpsaError::NotUci);
+    }
+    Ok(())
+}
+
+/// A setting that a resumed run has other than its state file recorded: said, not refused,
+/// since the values depend on the schedule alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Changed {
+    /// What changed: `engine` or `openings`.
+    pub what: &'static str,
+    /// As the state file recorded it.
+    pub was: String,
+    /// As given now.
+    pub now: String,
+}
+
 /// A run under way: its state, saved after every iteration when it has a file.
 pub struct Tuner {
     pub state: SpsaState,
     /// How many openings the pairs draw from.
     pub openings: usize,
     pub path: Option<PathBuf>,
+    /// Whether the run goes on from its file, which then holds its state already.
+    pub resumed: bool,
+}
+
+/// Where a run stands after an iteration, as [`Tuner::run`] reports it.
+#[derive(Debug)]
+pub struct Progress<'a> {
+    /// The iteration just played.
+    pub step: &'a Step,
+    /// Its games, from θ+'s side.
+    pub score: Score,
+    /// The state after it.
+    pub state: &'a SpsaState,
+    /// Seconds per iteration so far in this process, and the seconds the rest would take at
+    /// that pace.
+    pub per_iteration: f64,
+    pub left: f64,
 }
 
 impl Tuner {
+    /// The run `hnefi spsa` plays, saved at `path`, whose pairs draw from `openings`
+    /// openings. With `resume`, the run saved there, which must have `schedule`; an engine or
+    /// openings other than those it began with (`engine`, `openings_name`) are returned, to
+    /// be said. Without, a new run, and nothing may be at `path`: a run there would be lost.
+    pub fn begin(
+        path: &Path,
+        resume: bool,
+        schedule: Schedule,
+        engine: String,
+        openings_name: String,
+        openings: usize,
+    ) -> Result<(Tuner, Vec<Changed>), SpsaError> {
+        let mut changed = Vec::new();
+        let state = if resume {
+            let state = SpsaState::load(path)?;
+            state.check_schedule(&schedule, path)?;
+            for (what, was, now) in [
+                ("engine", &state.engine, engine),
+                ("openings", &state.openings, openings_name),
+            ] {
+                if *was != now {
+                    changed.push(Changed {
+                        what,
+                        was: was.clone(),
+                        now,
+                    });
+                }
+            }
+            state
+        } else {
+            if path.exists() {
+                return Err(SpsaError::StateExists(path.to_path_buf()));
+            }
+            SpsaState::new(schedule, engine, openings_name)
+        };
+        let tuner = Tuner {
+            state,
+            openings,
+            path: Some(path.to_path_buf()),
+            resumed: resume,
+        };
+        Ok((tuner, changed))
+    }
+
     pub fn next_step(&self) -> Step {
         self.state.next_step(self.openings)
+    }
+
+    /// Plays iterations with `play` (as [`Tuner::iterate`] does one) until the run is done or
+    /// `play` answers `None`, calling `report` after each. A new run's state is saved first,
+    /// so that a file that cannot be written is found out now, not after the first iteration.
+    pub fn run<E: From<SpsaError>>(
+        &mut self,
+        mut play: impl FnMut(&Step) -> Result<Option<Score>, E>,
+        mut report: impl FnMut(&Progress),
+    ) -> Result<(), E> {
+        if let (false, Some(path)) = (self.resumed, &self.path) {
+            self.state.save(path)?;
+        }
+        let (started, first) = (Instant::now(), self.state.iteration);
+        while !self.state.done() {
+            let Some((step, score)) = self.iterate(&mut play)? else {
+                break;
+            };
+            let state = &self.state;
+            let per_iteration = started.elapsed().as_secs_f64() / (state.iteration - first) as f64;
+            report(&Progress {
+                step: &step,
+                score,
+                state,
+                per_iteration,
+                left: per_iteration * (state.schedule.iterations - state.iteration) as f64,
+            });
+        }
+        Ok(())
     }
 
     /// Plays the next iteration with `play`, which answers θ+'s score or `None` when it was
@@ -918,6 +1039,7 @@ mod tests {
                 state: SpsaState::new(s, String::new(), String::new()),
                 openings: 5,
                 path: None,
+                resumed: false,
             };
             let mut games = fake_games(optimum, &[100.0, 100.0]);
             while !tuner.state.done() {
@@ -951,6 +1073,7 @@ mod tests {
             state: SpsaState::new(s.clone(), String::new(), String::new()),
             openings: 4,
             path,
+            resumed: false,
         };
         let trace = |tuner: &mut Tuner, until: u64, thetas: &mut Vec<Vec<f64>>| {
             let mut games = fake_games(&[100.0, 90.0], &[50.0, 50.0]);
@@ -973,5 +1096,96 @@ mod tests {
         assert_ne!(whole[0], whole[11]);
         assert_eq!(SpsaState::load(&path).unwrap().theta, whole[11]);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A new run never takes the place of one in its file; a resumed run must be the same run,
+    /// and says what else changed.
+    #[test]
+    fn runs_begin_anew_or_resume_their_own_file() {
+        let dir = scratch("begin");
+        let path = dir.join("spsa.json");
+        let s = schedule(&["LmrBase"], 3, 2);
+        let begin = |resume, s: &Schedule, engine: &str| {
+            Tuner::begin(
+                &path,
+                resume,
+                s.clone(),
+                engine.into(),
+                "built-in".into(),
+                5,
+            )
+        };
+        let (mut tuner, changed) = begin(false, &s, "e").unwrap();
+        assert!(changed.is_empty());
+        assert!(!path.exists(), "nothing written before the run");
+        // The first save comes before any game, even one cut short.
+        tuner
+            .run(|_| Ok::<_, SpsaError>(None), |_| panic!("no iteration"))
+            .unwrap();
+        assert_eq!(SpsaState::load(&path).unwrap(), tuner.state);
+        let again = begin(false, &s, "e").err().unwrap().to_string();
+        assert_eq!(
+            again,
+            format!(
+                "{} exists: add --resume to go on with its run, or give another --state",
+                path.display()
+            )
+        );
+        let (resumed, changed) = begin(true, &s, "f").unwrap();
+        assert!(resumed.resumed);
+        assert_eq!((resumed.openings, resumed.state.iteration), (5, 0));
+        assert_eq!(
+            changed,
+            [Changed {
+                what: "engine",
+                was: "e".into(),
+                now: "f".into()
+            }]
+        );
+        let other = begin(true, &schedule(&["LmrBase"], 4, 2), "e")
+            .err()
+            .unwrap();
+        assert!(matches!(other, SpsaError::OtherRun { .. }), "{other}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A run goes to its end, reporting each iteration; a resumed run does not write its file
+    /// before it has played.
+    #[test]
+    fn a_run_reports_every_iteration_to_its_end() {
+        let dir = scratch("run");
+        let path = dir.join("spsa.json");
+        let mut tuner = Tuner {
+            state: SpsaState::new(schedule(&["LmrBase"], 6, 2), String::new(), String::new()),
+            openings: 3,
+            path: Some(path.clone()),
+            resumed: true,
+        };
+        tuner.run(|_| Ok::<_, SpsaError>(None), |_| {}).unwrap();
+        assert!(!path.exists());
+        let mut seen = Vec::new();
+        tuner
+            .run(fake_games(&[100.0], &[50.0]), |p| {
+                assert_eq!(p.state.iteration, p.step.iteration + 1);
+                assert!(p.per_iteration >= 0.0 && p.left >= 0.0);
+                seen.push((p.step.iteration, p.score.games()));
+            })
+            .unwrap();
+        assert_eq!(seen, (0..6).map(|i| (i, 4)).collect::<Vec<_>>());
+        assert!(tuner.state.done());
+        assert_eq!(SpsaState::load(&path).unwrap().iteration, 6);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn only_a_uci_engine_can_be_tuned() {
+        let words = |t: &str| t.split(' ').map(String::from).collect::<Vec<_>>();
+        let uci = EngineSpec::parse(&[], &words("cmd=x nodes=1")).unwrap();
+        assert!(check_engine(&uci).is_ok());
+        let otep = EngineSpec::parse(&[], &words("cmd=x tc=10+0.1 proto=otep")).unwrap();
+        assert_eq!(
+            check_engine(&otep).unwrap_err().to_string(),
+            "hnefi spsa sets the parameters as UCI options: the engine must be proto=uci"
+        );
     }
 }

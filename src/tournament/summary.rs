@@ -329,6 +329,16 @@ impl Summary {
         self.encounters.iter().map(Encounter::games).sum()
     }
 
+    /// Whether the SPRT has decided an encounter, which stops the match: a match stopped
+    /// without a decision was stopped from outside.
+    pub fn sprt_decided(&self) -> bool {
+        self.sprt.is_some_and(|sprt| {
+            self.encounters
+                .iter()
+                .any(|e| sprt.decision(&e.penta()).is_some())
+        })
+    }
+
     /// Adds up shard summaries of one match.
     pub fn merge(parts: Vec<Summary>) -> Result<Summary, SummaryError> {
         let mut parts = parts.into_iter();
@@ -498,6 +508,18 @@ mod tests {
             stopped_early: false,
             encounters: vec![encounter()],
         }
+    }
+
+    #[test]
+    fn only_a_decided_test_stops_a_match_from_within() {
+        let mut s = summary(1);
+        assert!(!s.sprt_decided(), "no test");
+        s.sprt = parse_sprt(&words("elo0=0 elo1=300")).unwrap();
+        assert!(!s.sprt_decided(), "one pair decides nothing");
+        for _ in 0..10 {
+            s.encounters[0].add_pair(4);
+        }
+        assert!(s.sprt_decided());
     }
 
     #[test]

@@ -2,13 +2,13 @@
 //! its finished pairs to a file of its own (`--pairs DIR`), and `hnefi match watch` reads them
 //! all, decides, and cancels the rest of a Slurm array once the test has decided.
 
-use super::runner::MatchSettings;
-use super::stats::{Pentanomial, sprt_bounds, sprt_llr};
-use super::summary::Sprt;
-use crate::cluster::shard::{self, Header, ShardError};
-use crate::cluster::slurm::{self, SlurmError};
+use super::shard::{self, Header, ShardError};
+use super::slurm::{self, SlurmError};
 use crate::files::{self, Appender};
 use crate::search::size::Size;
+use crate::tournament::runner::MatchSettings;
+use crate::tournament::stats::{Pentanomial, sprt_bounds, sprt_llr};
+use crate::tournament::summary::Sprt;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -263,6 +263,27 @@ pub fn look(dir: &Path, sprt: &Sprt, job: Option<&str>) -> Result<Look, PairsErr
     Ok(Look::Going { stand })
 }
 
+/// `hnefi match watch`: looks at the pairs in `dir` every `interval` seconds (above 0) until
+/// the test decides or every pair scheduled is in, as [`look`] does, and returns that last
+/// look; with `once`, after the first look whatever it found. `going` hears where the test
+/// stands after each look that leaves it going on.
+pub fn watch(
+    dir: &Path,
+    sprt: &Sprt,
+    job: Option<&str>,
+    interval: f64,
+    once: bool,
+    mut going: impl FnMut(&str),
+) -> Result<Look, PairsError> {
+    loop {
+        match look(dir, sprt, job)? {
+            Look::Going { stand } if !once => going(&stand),
+            last => return Ok(last),
+        }
+        std::thread::sleep(std::time::Duration::from_secs_f64(interval));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,6 +343,52 @@ mod tests {
         .unwrap();
         let error = look(&dir, &sprt(0.05), None).unwrap_err().to_string();
         assert!(error.contains("remove it"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The watch looks again while the test goes on, telling where it stands each time, and
+    /// ends with the look that decides; `once` ends after the first look.
+    #[test]
+    fn a_watch_looks_until_the_test_decides() {
+        let dir = std::env::temp_dir().join(format!("hnefi-watch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_pairs(&dir, &[(0, 4)]);
+        let once = watch(&dir, &sprt(0.05), None, 0.001, true, |_| {
+            panic!("no second look")
+        });
+        assert!(matches!(once.unwrap(), Look::Going { .. }));
+        let mut heard = Vec::new();
+        let last = watch(&dir, &sprt(0.05), None, 0.001, false, |stand| {
+            heard.push(stand.to_string());
+            // The shards finish seven won pairs between two looks, which decide.
+            let wins: Vec<(u64, usize)> = (0..7).map(|p| (p, 4)).collect();
+            write_pairs(&dir, &wins);
+        })
+        .unwrap();
+        assert!(matches!(last, Look::Decided { h1: true, .. }), "{last:?}");
+        assert_eq!(heard.len(), 1, "{heard:?}");
+        assert!(heard[0].starts_with("1 pairs from 1 shards"), "{heard:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Every pair the match schedules in and no decision: the watch ends undecided.
+    #[test]
+    fn a_watch_ends_when_every_pair_is_in() {
+        let dir = std::env::temp_dir().join(format!("hnefi-undecided-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let even: Vec<(u64, usize)> = (0..50).map(|p| (p, 1 + 2 * (p % 2) as usize)).collect();
+        write_pairs(&dir, &even);
+        let close = Sprt {
+            elo1: 5.0,
+            ..sprt(0.05)
+        };
+        let last = watch(&dir, &close, None, 0.001, false, |stand| {
+            panic!("went on at {stand}")
+        });
+        assert!(
+            matches!(last.unwrap(), Look::Undecided { pairs: 50, .. }),
+            "all 50 pairs in"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
