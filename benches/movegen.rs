@@ -2,10 +2,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hnefi::board::notation::parse_fen;
-use hnefi::board::{Board, MoveList, Rulebook, Rules};
+use hnefi::board::{Board, Eleven, MoveList, Rulebook, Rules};
 use std::hint::black_box;
 
-fn positions() -> Vec<Board> {
+fn positions() -> Vec<Board<Eleven>> {
     let text = include_str!("../positions/perft.epd");
     let mut boards = vec![Board::start()];
     boards.extend(

@@ -346,7 +346,7 @@ fn datagen_plays_on_from_chosen_starts() {
             .expect("the game's first position");
         assert_eq!(
             first.board,
-            hnefi::board::generic::Board::<Eleven>::from_fen(fen).expect("a board")
+            hnefi::board::Board::<Eleven>::from_fen(fen).expect("a board")
         );
     }
     std::fs::write(dir.join("bad.fen"), "# none\n11/11 a\n").unwrap();
@@ -369,8 +369,8 @@ fn best_moves_train_a_policy_that_deep_moves_measures() {
     let dir = workdir("policy");
     let (ok, err) = datagen(&dir, "deep.txt", &[]);
     assert!(ok, "{err}");
-    let rulebook = hnefi::board::generic::Rulebook::<Eleven>::new(Default::default());
-    let mut list = hnefi::board::generic::MoveList::new();
+    let rulebook = hnefi::board::Rulebook::<Eleven>::new(Default::default());
+    let mut list = hnefi::board::MoveList::new();
     let samples: Vec<Sample<Eleven>> = lines(&dir.join("deep.txt"))
         .iter()
         .map(|l| l.parse().expect("a sample"))

@@ -4,7 +4,7 @@
 
 use crate::reference;
 
-use hnefi::board::generic::{Board, Move, Position, Square};
+use hnefi::board::{Board, Move, Position, Square};
 use hnefi::board::{Eleven, Reason, Seven, Side, Thirteen};
 use hnefi::bot::record::{GamesUpdate, OpenGame, parse_open_games};
 use hnefi::protocol::htp::server_rules;

@@ -2,8 +2,8 @@
 
 use crate::common;
 
-use hnefi::board::Board;
 use hnefi::board::notation::parse_record_move;
+use hnefi::board::{Board, Eleven};
 use std::io::{BufRead, BufReader, Write};
 use std::sync::mpsc::channel;
 use std::time::Duration;
@@ -88,7 +88,7 @@ fn a_game_turn_by_turn() {
 }
 
 /// The rules and the 11x11 start of a rules string.
-fn read_rules(text: &str) -> Result<(hnefi::board::Rules, Board), String> {
+fn read_rules(text: &str) -> Result<(hnefi::board::Rules, Board<Eleven>), String> {
     use hnefi::protocol::otep::rules::{parse_rules, start};
     let variant = parse_rules(text).map_err(|e| e.to_string())?;
     let board = start::<hnefi::board::Eleven>(&variant).map_err(|e| e.to_string())?;

@@ -640,7 +640,7 @@ fn legal_moves<G: hnefi::board::Geometry>(
     rules: hnefi::board::Rules,
     moves: &[&str],
 ) -> Vec<String> {
-    use hnefi::board::generic::{Board, Move, MoveList, Position};
+    use hnefi::board::{Board, Move, MoveList, Position};
     let mut pos = Position::new(Board::<G>::from_fen(fen).unwrap(), rules);
     for m in moves {
         pos.try_play(Move::parse(m).unwrap()).unwrap();

@@ -32,7 +32,7 @@
 //! # Ok::<(), hnefi_core::GameError>(())
 //! ```
 //!
-//! Code that plays one size compiled for it uses the generic types of [`board::generic`] and
+//! Code that plays one size compiled for it uses the generic types of [`board`] and
 //! [`search::Searcher`], and [`with_size!`] to pick the size a side read at run time names.
 
 #![deny(missing_docs)]

@@ -2,9 +2,9 @@
 //! them. A learner's vector of environments then costs one call into the library a step, not
 //! one a game, and the games are spread over the cores.
 
-use crate::board::generic::{Move, MoveList, Position, Square};
 use crate::board::sizes::{AnySize, PerSize};
 use crate::board::{Geometry, Outcome};
+use crate::board::{Move, MoveList, Position, Square};
 use crate::each_size;
 use crate::game::{Game, GameError, PLANES, Positions, write_planes};
 use crate::parallel::*;

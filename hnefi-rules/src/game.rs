@@ -1,11 +1,11 @@
 //! [`Game`]: a game of any size under any rules, held without generics, for hosts (a GUI, a
 //! server, a Python binding) that learn the board's size only when they read the rules.
 
-use crate::board::generic::{Board, Move, MoveList, Position, RecordMove, Square};
 use crate::board::notation::{record_move, to_fen, to_opentafl};
 use crate::board::opentafl::rules_string;
 use crate::board::sizes::{AnySize, PerSize};
 use crate::board::variant::{NamedRules, RulesNameError};
+use crate::board::{Board, Move, MoveList, Position, RecordMove, Square};
 use crate::board::{Geometry, Outcome, Preset, Rules, Side, SizeError, WidthError, side_of};
 use crate::each_size;
 use crate::games::otg::{self, OtgError};
@@ -152,7 +152,7 @@ impl Clone for Game {
     }
 }
 
-/// The board as text, the last rank at the top (see [`crate::board::generic::Board`]'s
+/// The board as text, the last rank at the top (see [`crate::board::Board`]'s
 /// `Display`): `a`, `d`, `k` the pieces, `+` an empty corner or throne, `.` other squares.
 impl std::fmt::Display for Game {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -713,7 +713,7 @@ pub(crate) fn write_planes<G: Geometry>(position: &Position<G>, out: &mut [u8]) 
     let (pieces, to_move) = out.split_at_mut(3 * G::SQUARES);
     pieces.fill(0);
     let board = position.board();
-    let king = crate::board::generic::Bitboard::from_square(board.king());
+    let king = crate::board::Bitboard::from_square(board.king());
     for (plane, squares) in [board.attackers(), board.defenders(), king]
         .into_iter()
         .enumerate()

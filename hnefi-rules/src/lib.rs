@@ -18,7 +18,7 @@
 //! # Ok::<(), hnefi_rules::GameError>(())
 //! ```
 //!
-//! Code compiled for one board size uses the generic types of [`board::generic`], and
+//! Code compiled for one board size uses the generic types of [`board`], and
 //! [`with_size!`] to pick the size a side read at run time names.
 
 #![deny(missing_docs)]

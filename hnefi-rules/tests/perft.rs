@@ -4,7 +4,7 @@
 use crate::common;
 
 use hnefi_rules::board::notation::parse_fen;
-use hnefi_rules::board::{Board, Piece, Rulebook, Rules, START_FEN, Side, Square};
+use hnefi_rules::board::{Board, Eleven, Piece, Rulebook, Rules, START_FEN, Side, Square};
 use hnefi_rules::perft::{perft, perft_parallel};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -42,7 +42,7 @@ fn add((f, r): At, (df, dr): At) -> At {
 }
 
 impl Slow {
-    fn from_board(b: &Board) -> Slow {
+    fn from_board(b: &Board<Eleven>) -> Slow {
         let mut cells = [[Cell::Empty; 11]; 11];
         for sq in Square::all() {
             cells[sq.rank() as usize][sq.file() as usize] = match b.piece_at(sq) {
@@ -496,7 +496,7 @@ fn forts_with_few_attackers_match_the_simple_reference() {
     };
     let mut forts = [0u32; 4];
     for _ in 0..20_000 {
-        let edge: Vec<Square> = Square::all()
+        let edge: Vec<Square<Eleven>> = Square::all()
             .filter(|s| s.is_edge() && !s.is_corner())
             .collect();
         let king = edge[rand(edge.len() as u64) as usize];
@@ -565,11 +565,11 @@ fn every_preset_start_matches_the_variant_suite() {
 /// The classic boards' fast paths (masks as constants) and the general terrain count the same.
 #[test]
 fn fast_paths_and_the_general_terrain_agree() {
-    use hnefi_rules::board::Preset;
+    use hnefi_rules::board::{Eleven, Preset};
     use hnefi_rules::perft::perft_with;
     let path = common::repo_file("positions/perft.epd");
     let text = std::fs::read_to_string(path).expect("positions/perft.epd");
-    let boards: Vec<Board> = text
+    let boards: Vec<Board<Eleven>> = text
         .lines()
         .filter(|l| is_copenhagen_line(l))
         .map(|l| parse_fen(l.split(';').next().unwrap().trim()).unwrap())

@@ -7,16 +7,16 @@ use common::{setup, sq, squares};
 use hnefi_rules::board::fort::is_exit_fort;
 use hnefi_rules::board::notation::{parse_fen, parse_move, to_fen};
 use hnefi_rules::board::{
-    Bitboard, Board, History, Move, MoveList, Outcome, Position, Preset, Reason, Rulebook, Rules,
-    START_FEN, Side,
+    Bitboard, Board, Eleven, History, Move, MoveList, Outcome, Position, Preset, Reason, Rulebook,
+    Rules, START_FEN, Side,
 };
 
-fn mv(text: &str) -> Move {
+fn mv(text: &str) -> Move<Eleven> {
     parse_move(text).unwrap()
 }
 
 /// Plays a legal move on a copy and returns the board after it and the captures.
-fn play(board: &Board, text: &str, rules: &Rules) -> (Board, Bitboard) {
+fn play(board: &Board<Eleven>, text: &str, rules: &Rules) -> (Board<Eleven>, Bitboard<Eleven>) {
     let m = mv(text);
     board
         .check_move(m)
@@ -27,13 +27,13 @@ fn play(board: &Board, text: &str, rules: &Rules) -> (Board, Bitboard) {
     (b, captured)
 }
 
-fn win(board: &Board, text: &str, rules: &Rules) -> Option<Outcome> {
+fn win(board: &Board<Eleven>, text: &str, rules: &Rules) -> Option<Outcome> {
     let (b, _) = play(board, text, rules);
     outcome_after(&b, text, rules)
 }
 
 /// The rulebook's verdict on `board` just after the move `text`, history aside.
-fn outcome_after(board: &Board, text: &str, rules: &Rules) -> Option<Outcome> {
+fn outcome_after(board: &Board<Eleven>, text: &str, rules: &Rules) -> Option<Outcome> {
     Rulebook::new(*rules).outcome(board, Some(mv(text).to()), &History::none())
 }
 
@@ -522,7 +522,7 @@ fn a_lone_attacker_cannot_break_a_wall_that_two_could() {
     // taken between i1 and the corner k1.
     let corner = setup("a: a6; d: k2 k4 j4 i3 i2 j1; k: k3", Side::Attackers);
     assert!(!is_exit_fort(&corner));
-    let attackers_again = |b: Board| b.with_side_to_move(Side::Attackers);
+    let attackers_again = |b: Board<Eleven>| b.with_side_to_move(Side::Attackers);
     let (b, _) = play(&corner, "a6b6", &cph());
     let (b, _) = play(&attackers_again(b), "b6b1", &cph());
     let (_, c) = play(&attackers_again(b), "b1i1", &cph());
@@ -591,7 +591,7 @@ fn mover_wins_come_before_the_opponents_lack_of_moves() {
     );
 }
 
-fn shuffle(pos: &mut Position, moves: &[&str]) -> Option<Outcome> {
+fn shuffle(pos: &mut Position<Eleven>, moves: &[&str]) -> Option<Outcome> {
     for m in moves {
         if let Some(o) = pos.outcome() {
             return Some(o);

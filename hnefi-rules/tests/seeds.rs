@@ -7,7 +7,7 @@ use crate::common;
 use common::{setup, sq, squares};
 use hnefi_rules::board::fort::is_exit_fort;
 use hnefi_rules::board::notation::{parse_fen, parse_move};
-use hnefi_rules::board::{Bitboard, Board, Move, Reason, Rulebook, Rules, Side};
+use hnefi_rules::board::{Bitboard, Board, Eleven, Move, Reason, Rulebook, Rules, Side};
 
 /// One diagram of seed 001.
 struct Diagram {
@@ -17,15 +17,15 @@ struct Diagram {
     /// `exit-fort`, `king-captured` or `king-not-captured`.
     kind: String,
     /// The board before the move.
-    board: Board,
-    mv: Option<Move>,
+    board: Board<Eleven>,
+    mv: Option<Move<Eleven>>,
     /// The pieces the diagram marks as taken by the move.
-    captured: Bitboard,
+    captured: Bitboard<Eleven>,
     /// The squares the diagram draws as restricted.
-    restricted: Bitboard,
+    restricted: Bitboard<Eleven>,
 }
 
-fn square_list(text: &str, line: usize) -> Bitboard {
+fn square_list(text: &str, line: usize) -> Bitboard<Eleven> {
     if text == "-" {
         return Bitboard::EMPTY;
     }

@@ -4,7 +4,7 @@
 //! carrying the core's own message, so that nothing panics across the FFI.
 
 use hnefi_core::board::Geometry;
-use hnefi_core::board::generic::{Move, Square};
+use hnefi_core::board::{Move, Square};
 use hnefi_core::search::nnue::NnueError;
 use hnefi_core::{Analysis, EngineError, Level, Limits, PLANES, Settings, Side, StopHandle};
 use pyo3::exceptions::{

@@ -4,7 +4,7 @@
 
 use super::Password;
 use super::message::{GameId, Role};
-use crate::board::generic::Move;
+use crate::board::Move;
 use crate::board::{Geometry, Side};
 use serde::Serialize;
 use std::fmt;

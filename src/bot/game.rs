@@ -13,7 +13,7 @@ use super::command::{ServerCommand, ServerMove};
 use super::message::GameId;
 use super::record::GameRecord;
 use crate::board::Side;
-use crate::board::generic::{Board, Move, MoveList, Position};
+use crate::board::{Board, Move, MoveList, Position};
 use crate::protocol::htp::server_rules;
 use crate::search::size::Size;
 use crate::search::{OnDone, SearchResult, Searcher, fallback_result};

@@ -4,7 +4,7 @@
 use super::command::ServerMove;
 use super::record::{GameRecord, GamesUpdate, OpenGame, parse_open_games};
 use super::seat::SERVER_SIDES;
-use crate::board::generic::Square;
+use crate::board::Square;
 use crate::board::{Geometry, Side};
 use std::str::FromStr;
 

@@ -3,7 +3,7 @@
 //! `initialize_display` carries.
 
 use super::message::GameId;
-use crate::board::generic::{Board, Position, RecordMove};
+use crate::board::{Board, Position, RecordMove};
 use crate::board::{Geometry, Rules, Side};
 use serde::Deserialize;
 use std::collections::BTreeMap;

@@ -98,7 +98,7 @@ const TTD_POSITIONS: [usize; 6] = [0, 3, 8, 13, 18, 23];
 pub fn timetodepth(args: TtdArgs) -> Result<(), CliError> {
     use hnefi::board::Position;
     use hnefi::search::{Limits, Options, Searcher};
-    let boards: Vec<Board> = hnefi::measure::bench::positions::<Eleven>()
+    let boards: Vec<Board<Eleven>> = hnefi::measure::bench::positions::<Eleven>()
         .map(|(_, b)| b)
         .collect();
     let mut engine = Searcher::try_new(Options {

@@ -4,10 +4,10 @@
 use super::CliError;
 use clap::Args;
 use hnefi::board::Geometry;
-use hnefi::board::generic::{self, Move, Position};
 use hnefi::board::notation::{to_fen, to_opentafl};
 use hnefi::board::variant::NamedRules;
-use hnefi::board::{Board, START_FEN};
+use hnefi::board::{Board, Rulebook, START_FEN};
+use hnefi::board::{Move, Position};
 use hnefi::search::EvalKind;
 use hnefi::search::nnue::QuantisedNetwork;
 use hnefi::search::size::Size;
@@ -43,7 +43,7 @@ pub(super) fn games_argument(path: Option<&Path>) -> String {
 pub(super) fn match_openings<G: Size>(
     path: Option<&Path>,
     rules: &NamedRules,
-    start: &generic::Board<G>,
+    start: &Board<G>,
     seed: u64,
     pairs: usize,
 ) -> Result<(Vec<Opening<G>>, String), CliError> {
@@ -169,14 +169,14 @@ pub(super) struct PositionArg {
 
 impl PositionArg {
     /// The position on the board of `G`, that of `rules`.
-    pub fn board_on<G: Geometry>(&self, rules: &NamedRules) -> Result<generic::Board<G>, CliError> {
+    pub fn board_on<G: Geometry>(&self, rules: &NamedRules) -> Result<Board<G>, CliError> {
         let Some(fen) = &self.fen else {
             return rules.start_board::<G>().map_err(|e| CliError::Rules {
                 rules: rules.to_string(),
                 why: format!("its start: {e}"),
             });
         };
-        let board = generic::Board::<G>::from_position(fen).map_err(|e| {
+        let board = Board::<G>::from_position(fen).map_err(|e| {
             // The rules' own start as the example, on their board.
             let (fen, opentafl) = rules.start_board::<G>().map_or_else(
                 |_| {
@@ -196,7 +196,7 @@ impl PositionArg {
                 side = G::SIDE
             ))
         })?;
-        generic::Rulebook::<G>::new(rules.rules)
+        Rulebook::<G>::new(rules.rules)
             .check_setup(&board)
             .map_err(|e| CliError::Position(format!("{e} under the rules {rules}")))?;
         Ok(board)
@@ -282,7 +282,7 @@ impl RulesArg {
     /// The rules and their start board, on boards of `G` (the rules' size).
     pub fn start_board<G: hnefi::board::Geometry>(
         &self,
-    ) -> Result<(hnefi::board::Rules, generic::Board<G>), CliError> {
+    ) -> Result<(hnefi::board::Rules, Board<G>), CliError> {
         let board = self
             .rules
             .start_board::<G>()

@@ -7,6 +7,7 @@ use super::common::{
 };
 use super::output::write_document;
 use clap::{Args, Subcommand};
+use hnefi::board::Eleven;
 use hnefi::search::size::Size;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -109,7 +110,7 @@ pub enum DatagenCommand {
 /// from it, a line) and checked under `rules` as one is: each start is where its line ends.
 fn read_starts<G: Size>(
     path: &std::path::Path,
-    start: &hnefi::board::generic::Board<G>,
+    start: &hnefi::board::Board<G>,
     rules: hnefi::board::Rules,
 ) -> Result<Vec<String>, CliError> {
     let invalid = |reason: String| CliError::Invalid {
@@ -307,12 +308,12 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
 
 /// The 11x11 openings as moves of `G`, which is 11x11 whenever there are any.
 fn sized_book<G: Size>(
-    book: Vec<Vec<hnefi::board::Move>>,
-) -> Vec<Vec<hnefi::board::generic::Move<G>>> {
+    book: Vec<Vec<hnefi::board::Move<Eleven>>>,
+) -> Vec<Vec<hnefi::board::Move<G>>> {
     book.into_iter()
         .filter_map(|line| {
             line.iter()
-                .map(|m| hnefi::board::generic::Move::<G>::parse(&m.to_string()).ok())
+                .map(|m| hnefi::board::Move::<G>::parse(&m.to_string()).ok())
                 .collect()
         })
         .collect()

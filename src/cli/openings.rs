@@ -6,7 +6,7 @@ use super::common::at_least_one;
 use super::common::{games_argument, games_text, progress_bar, thread_pool};
 use super::output::{check_writable, write_document};
 use clap::{ArgGroup, Args};
-use hnefi::board::generic::Move;
+use hnefi::board::Move;
 use hnefi::board::variant::NamedRules;
 use hnefi::board::{Geometry, START_FEN};
 use hnefi::search::size::Size;

@@ -5,7 +5,7 @@ use super::common::GameArgs;
 use super::error::CliError;
 use super::output::{check_writable, unused_name, write_document};
 use clap::{ArgGroup, Args};
-use hnefi::board::generic::RecordMove;
+use hnefi::board::RecordMove;
 use hnefi::board::variant::NamedRules;
 use hnefi::report::analysis::{AnalysisSettings, analyse};
 use hnefi::report::diagram::{self, Marks};

@@ -7,7 +7,7 @@ use super::common::{RulesArg, check_fit_settings, file_bar, progress_bar, thread
 use super::output::check_writable;
 use super::train_policy::train_policy_on;
 use clap::Args;
-use hnefi::board::generic::Rulebook;
+use hnefi::board::Rulebook;
 use hnefi::learn::data::{Holdout, Loaded, NetData, Source, network_from_file};
 use hnefi::learn::train::{self, Saturated, TrainSettings};
 use hnefi::search::nnue::{HIDDEN, inputs};

@@ -6,7 +6,7 @@ use super::CliError;
 use super::common::{file_bar, progress_bar, thread_pool};
 use super::output::check_writable;
 use super::train::{TrainArgs, check_steps};
-use hnefi::board::generic::Rulebook;
+use hnefi::board::Rulebook;
 use hnefi::learn::data::{Holdout, PolicyLoad, Source, policy_network, start_policy};
 use hnefi::learn::policy::{self, Agreement, PolicySettings};
 use hnefi::search::size::Size;

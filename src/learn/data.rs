@@ -10,7 +10,7 @@ use super::policy::{FloatPolicy, PolicyData};
 use super::sample::Sample;
 use super::train::{Saturated, TrainData, TrainSettings, is_quiet};
 use super::tune::held_out;
-use crate::board::generic::Rulebook;
+use crate::board::Rulebook;
 use crate::board::{Geometry, Rules};
 use crate::search::nnue::{NnueError, QuantisedNetwork, embedded_for};
 use crate::search::policy::{Policy, PolicyError};
@@ -414,7 +414,7 @@ impl<'n, G: Geometry> PolicyLoad<'n, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::generic::Move;
+    use crate::board::Move;
     use crate::board::{Bitboard, Board, Eleven, Preset, Side, Square};
     use crate::learn::packed::PackedWriter;
     use crate::learn::sample::GameResult;
@@ -439,7 +439,7 @@ mod tests {
 
     /// A position that is not quiet: e8-e4 takes d4 against c4.
     fn capture(game: u64) -> Sample<Eleven> {
-        let squares = |names: &[&str]| -> Bitboard {
+        let squares = |names: &[&str]| -> Bitboard<Eleven> {
             names.iter().map(|n| Square::parse(n).unwrap()).collect()
         };
         let board = Board::new(

@@ -21,7 +21,7 @@
 //! The `GAME` field of game `g` is `seed * GAME_NUMBER_STRIDE + g`, so runs with different
 //! seeds can be pooled and still be split by game.
 
-use crate::board::generic::{Board, Move, MoveList, Position};
+use crate::board::{Board, Move, MoveList, Position};
 use crate::board::{Eleven, Geometry, Rules, Side};
 use crate::cluster::shard::Header;
 use crate::files::Appender;

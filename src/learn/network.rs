@@ -2,7 +2,7 @@
 //! quantisation to the integers the engine runs ([`QuantisedNetwork`]): the engine knows
 //! nothing of floats, so that what it runs is only ever what a net file holds.
 
-use crate::board::generic::Board;
+use crate::board::Board;
 use crate::board::geometry::MAX_SQUARES;
 use crate::board::{Geometry, Side};
 use crate::search::nnue::{FEATURE_CLIP, HIDDEN, QA, QB, QuantisedNetwork, active_features};
@@ -310,7 +310,7 @@ impl FloatNetwork {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::generic::Rulebook;
+    use crate::board::Rulebook;
     use crate::search::eval::weights::SCALE;
     use crate::search::eval::{MAX_EVAL, evaluate as hand_evaluate};
     use crate::search::nnue::Accumulator;

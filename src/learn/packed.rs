@@ -27,7 +27,7 @@
 //! | 2     | version 2 only: the best move's squares, from then to (indices as in FEN order of [`Square::index`]); `255 255` for none |
 
 use super::sample::{GameResult, SCORE_CAP, Sample};
-use crate::board::generic::{Bitboard, Board, Move, Square};
+use crate::board::{Bitboard, Board, Move, Square};
 use crate::board::{Geometry, Side};
 use std::io::{self, BufRead, Read, Write};
 
@@ -324,8 +324,8 @@ fn decode<G: Geometry>(record: &[u8]) -> Result<Sample<G>, &'static str> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::board::generic::MoveList;
-    use crate::board::generic::Rulebook;
+    use crate::board::MoveList;
+    use crate::board::Rulebook;
     use crate::board::rules::{Preset, Rules};
     use crate::board::{Eleven, Seven};
     use crate::splitmix::SplitMix64;

@@ -6,7 +6,7 @@
 //! A sample is kept in memory as its hidden activations (one byte a unit), its side to move,
 //! its legal moves and the index of the deep move among them: about 450 bytes on 11x11.
 
-use crate::board::generic::{Board, MoveList, Rulebook};
+use crate::board::{Board, MoveList, Rulebook};
 use crate::board::{Geometry, Side};
 use crate::learn::sample::Sample;
 use crate::search::nnue::{Accumulator, HIDDEN, QA, QuantisedNetwork};
@@ -77,7 +77,7 @@ impl PolicyData {
 
 fn position<G: Geometry>(
     board: &Board<G>,
-    best: crate::board::generic::Move<G>,
+    best: crate::board::Move<G>,
     rulebook: &Rulebook<G>,
     net: &QuantisedNetwork,
 ) -> Option<Position> {
@@ -452,7 +452,7 @@ pub fn train(
 mod tests {
     use super::*;
     use crate::board::Eleven;
-    use crate::board::generic::Move;
+    use crate::board::Move;
     use crate::board::rules::Rules;
     use crate::learn::sample::GameResult;
     use crate::search::nnue::embedded;
@@ -547,7 +547,7 @@ mod tests {
         // A move of the side to move's piece onto a square it cannot reach.
         let b = samples[1].board;
         let from = b.pieces(b.side_to_move()).first().unwrap();
-        let to = crate::board::generic::Square::new(60).unwrap();
+        let to = crate::board::Square::new(60).unwrap();
         samples[1].best = Some(Move::new(from, to));
         let mut d = PolicyData::new();
         d.extend(&samples, &rulebook, net);

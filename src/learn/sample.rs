@@ -15,8 +15,8 @@
 //! - `BESTMOVE` (optional): the move the search that gave `SCORE` chose, as `d1d3`. Files
 //!   written before the field existed have four fields and read as no move.
 
-use crate::board::generic::{Board, Move, NotationError};
 use crate::board::notation::to_fen;
+use crate::board::{Board, Move, NotationError};
 use crate::board::{Geometry, Side};
 use std::fmt;
 use std::str::FromStr;

@@ -17,8 +17,8 @@
 use super::network::{FloatNetwork, params};
 use super::sample::{SCORE_CAP, Sample};
 use crate::board::Side;
-use crate::board::generic::{Board, MoveList, Rulebook};
 use crate::board::geometry::MAX_SQUARES;
+use crate::board::{Board, MoveList, Rulebook};
 use crate::search::eval::evaluate as hand_evaluate;
 use crate::search::nnue::{Accumulator, QuantisedNetwork, active_features};
 use crate::search::ordering::Tactics;
@@ -808,7 +808,7 @@ mod tests {
     #[test]
     fn a_position_with_a_capture_or_an_open_corner_is_not_quiet() {
         let rules = Rulebook::default();
-        let squares = |names: &[&str]| -> Bitboard {
+        let squares = |names: &[&str]| -> Bitboard<Eleven> {
             names
                 .iter()
                 .map(|n| crate::board::Square::parse(n).unwrap())
@@ -901,7 +901,7 @@ mod tests {
     fn packed_rows_give_back_each_boards_inputs_on_every_size() {
         fn check<G: Size>(preset: Preset) {
             let samples = crate::learn::packed::tests::random_samples::<G>(preset, 9);
-            let rulebook = crate::board::generic::Rulebook::<G>::new(Rules::preset(preset));
+            let rulebook = crate::board::Rulebook::<G>::new(Rules::preset(preset));
             let mut d = TrainData::residual();
             d.extend(&samples, &rulebook, 1.0, SCALE);
             assert_eq!(d.len(), samples.len());

@@ -98,7 +98,7 @@ impl Dataset {
     pub fn push<G: Size>(&mut self, sample: &Sample<G>, rules: &Rules) {
         extract(
             &sample.board,
-            &crate::board::generic::Rulebook::<G>::new(*rules),
+            &crate::board::Rulebook::<G>::new(*rules),
             &G::hand().features,
             &mut Collect(&mut self.features),
         );

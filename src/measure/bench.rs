@@ -2,7 +2,7 @@
 //! changes only when the search does, and a speed figure.
 
 use crate::board::Rules;
-use crate::board::generic::{Board, Position};
+use crate::board::{Board, Position};
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::size::Size;
 use crate::search::{EvalKind, Limits, Options, OptionsError, Searcher};

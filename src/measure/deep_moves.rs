@@ -1,8 +1,8 @@
 //! How soon a fast search finds the move a deep search chose (the samples' `BESTMOVE`), with
 //! the move policy and without it: the measure of issue 73's policy inside the search.
 
+use crate::board::Position;
 use crate::board::Rules;
-use crate::board::generic::Position;
 use crate::learn::sample::Sample;
 use crate::search::size::Size;
 use crate::search::{Limits, Options, Searcher};
@@ -98,7 +98,7 @@ pub fn nodes_to_deep_move<G: Size>(
 mod tests {
     use super::*;
     use crate::board::Eleven;
-    use crate::board::generic::{Board, Move};
+    use crate::board::{Board, Move};
     use crate::learn::sample::GameResult;
 
     #[test]
@@ -126,7 +126,7 @@ mod tests {
             )
             .best
             .expect("a move");
-        let mut list = crate::board::generic::MoveList::new();
+        let mut list = crate::board::MoveList::new();
         pos.legal_moves(&mut list);
         let other = *list.iter().find(|&&m| m != played).expect("two moves");
         let sample = |best: Move<Eleven>| Sample {

@@ -2,7 +2,7 @@
 //! solver, and the engine's solve rate on them.
 
 use crate::board::notation::{parse_fen, parse_move, to_fen};
-use crate::board::{Move, NotationError, Position, Rules};
+use crate::board::{Eleven, Move, NotationError, Position, Rules};
 use crate::games::record::read_games;
 use crate::search::solve::Solver;
 use crate::search::{Limits, Options, Searcher};
@@ -16,7 +16,7 @@ pub const BUILT_IN: &str = include_str!("../../positions/tactics.epd");
 pub struct Tactic {
     pub fen: String,
     pub moves_to_win: u32,
-    pub winning: Vec<Move>,
+    pub winning: Vec<Move<Eleven>>,
     pub id: String,
 }
 
@@ -77,9 +77,9 @@ pub enum EpdError {
     #[error("no ' bm MOVE...;' after the FEN")]
     NoBestMove,
     #[error("bad FEN: {0}")]
-    Fen(NotationError),
+    Fen(NotationError<Eleven>),
     #[error("bm: {0}")]
-    Move(NotationError),
+    Move(NotationError<Eleven>),
     #[error("no 'dm N;' (the moves to the win)")]
     NoMovesToWin,
     #[error("dm: '{0}' is not a number of moves from 1")]
@@ -119,7 +119,7 @@ pub const SOLVER_BUDGET: u64 = 2_000_000;
 pub fn generate(games_csv: &str, tail: usize, max: u32) -> Vec<Tactic> {
     let rules = Rules::default();
     let games = read_games(games_csv);
-    let candidates: Vec<(String, Position)> = games
+    let candidates: Vec<(String, Position<Eleven>)> = games
         .iter()
         .flat_map(|(line, game)| {
             let positions = game.positions(rules.without_repetition());

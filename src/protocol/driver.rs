@@ -11,7 +11,7 @@
 //! further back than that ends the search only when its turn to be read comes.
 
 use super::{Flow, Input, LineError, Resize};
-use crate::board::generic::Position;
+use crate::board::Position;
 use crate::board::{SizeError, across_sizes};
 use crate::search::size::Size;
 use crate::search::{Limits, Reporter, SearchResult, Searcher, fallback_result};

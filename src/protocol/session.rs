@@ -2,7 +2,7 @@
 //! rules, the clocks, and the command line's settings; from these, the limits of a search.
 
 use super::LoopSettings;
-use crate::board::generic::{Bitboard, Board, Move, MoveError, Position, SetupError};
+use crate::board::{Bitboard, Board, Move, MoveError, Position, SetupError};
 use crate::board::{Geometry, Rules, Side};
 use crate::search::{Clock, Level, Limits, Options};
 use std::time::Duration;
@@ -182,10 +182,10 @@ pub fn start_board<G: Geometry>(rules: &Rules) -> Board<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Preset, Square};
+    use crate::board::{Eleven, Preset, Square};
     use crate::search::SideClock;
 
-    fn mv(from: &str, to: &str) -> crate::board::Move {
+    fn mv(from: &str, to: &str) -> crate::board::Move<Eleven> {
         Move::new(Square::parse(from).unwrap(), Square::parse(to).unwrap())
     }
 

@@ -5,8 +5,8 @@
 use super::classify::{Judgement, turning_points};
 use super::game::{RecordedGame, ReplayError};
 use super::scale::{attackers_win, for_side};
-use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::record_move;
+use crate::board::{Board, Position, RecordMove};
 use crate::board::{Geometry, Outcome, Rules, Side};
 use crate::search::size::Size;
 use crate::search::{Limits, Options, OptionsError, Score, Searcher};

@@ -8,8 +8,8 @@
 //! diagram places them with `<use>`: a report holds a hundred boards, and drawing each piece in
 //! full made it a megabyte.
 
-use crate::board::generic::{Bitboard, Board, Move, RecordMove, Square};
 use crate::board::geometry::Word;
+use crate::board::{Bitboard, Board, Move, RecordMove, Square};
 use crate::board::{Geometry, Piece, Rules};
 use maud::{Markup, PreEscaped, html};
 
@@ -320,13 +320,13 @@ mod tests {
     use crate::board::variant::NamedRules;
     use crate::board::{Eleven, Preset, Seven, Thirteen};
 
-    type Square = crate::board::Square;
+    type Square = crate::board::Square<Eleven>;
 
     /// The square under an SVG point, worked out from the drawing's geometry alone.
-    fn square_under<G: Geometry>(x: f64, y: f64) -> crate::board::generic::Square<G> {
+    fn square_under<G: Geometry>(x: f64, y: f64) -> crate::board::Square<G> {
         let file = ((x - MARGIN) / CELL).floor() as u8;
         let row = ((y - MARGIN) / CELL).floor() as u8;
-        crate::board::generic::Square::from_coords(file, G::SIDE - 1 - row).expect("on the board")
+        crate::board::Square::from_coords(file, G::SIDE - 1 - row).expect("on the board")
     }
 
     fn copenhagen() -> Bitboard<Eleven> {

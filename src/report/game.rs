@@ -6,9 +6,9 @@
 //! against the rules.
 
 use super::otg::{self, OtgError};
-use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::notation::record_move;
 use crate::board::variant::{NamedRules, RulesNameError};
+use crate::board::{Board, Position, RecordMove};
 use crate::board::{Geometry, Reason, Rules, SizeError};
 use crate::games::record::{self, GameRecord, RecordError, Verdict};
 use std::path::Path;

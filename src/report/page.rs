@@ -300,7 +300,7 @@ fn tally<G: Size>(analysis: &Analysis<G>, attackers: &str, defenders: &str) -> M
     }
 }
 
-fn line_text<G: Size>(line: &[crate::board::generic::RecordMove<G>]) -> String {
+fn line_text<G: Size>(line: &[crate::board::RecordMove<G>]) -> String {
     line.iter()
         .map(|m| record_move(m.mv, m.captures))
         .collect::<Vec<_>>()

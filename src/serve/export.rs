@@ -2,8 +2,8 @@
 //! `hnefi annotate` (the record line is the library's own, `record::write_game`).
 
 use super::error::ApiError;
-use crate::board::generic::{Board, Position, RecordMove};
 use crate::board::variant::NamedRules;
+use crate::board::{Board, Position, RecordMove};
 use crate::games::record::Verdict;
 use crate::report::analysis::{AnalysisSettings, analyse};
 use crate::report::game::RecordedGame;
@@ -75,8 +75,8 @@ pub fn report_job<G: Size>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Move;
     use crate::board::Seven;
-    use crate::board::generic::Move;
     use crate::report::otg;
 
     #[test]

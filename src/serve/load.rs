@@ -7,7 +7,7 @@ use super::api::NewGame;
 use super::error::ApiError;
 use super::session::{Wire, seat_of};
 use super::table::{Desk, Recorded, Seat, Table};
-use crate::board::generic::{Board, Move, Rulebook};
+use crate::board::{Board, Move, Rulebook};
 use crate::board::{Preset, SizeError, side_of};
 
 use crate::board::variant::NamedRules;

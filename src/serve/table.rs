@@ -6,10 +6,10 @@
 use super::api::{Ending, EngineSide, Event, Export, Legal, Line, PlayedMove, Request, View};
 use super::error::ApiError;
 use super::session::{Msg, Wire};
-use crate::board::generic::{Bitboard, Board, Move, MoveList, Position, RecordMove};
 use crate::board::notation::{record_move, to_fen};
 use crate::board::sizes::{AnySize, PerSize};
 use crate::board::variant::NamedRules;
+use crate::board::{Bitboard, Board, Move, MoveList, Position, RecordMove};
 use crate::board::{Outcome, Side};
 use crate::each_size;
 use crate::games::record::{Verdict, write_game};

@@ -3,7 +3,7 @@
 //! (`positions/openings-balanced.txt`), random even ones from the start of any rules (the
 //! real games are all 11x11 Copenhagen), and the reading of openings files.
 
-use crate::board::generic::{Board, Move, MoveList, Position};
+use crate::board::{Board, Move, MoveList, Position};
 use crate::board::{Eleven, Geometry, Outcome, Rules};
 use crate::games::record::{Verdict, read_games};
 use crate::search::size::Size;

@@ -2,7 +2,7 @@
 //! 49152, is fixed), on a fresh data folder, stopped by its pid; a proxy between it and a
 //! bot that can cut the connection and slip in lines of its own; and a scripted player.
 
-use hnefi::board::generic::{Move, MoveList, Position};
+use hnefi::board::{Move, MoveList, Position};
 use hnefi::bot::record::GameRecord;
 use hnefi::protocol::htp::server_rules;
 use hnefi::search::size::Size;

@@ -2,8 +2,8 @@
 //! caller's thread, and a [`StopHandle`] that ends it from any other.
 
 use crate::board::Geometry;
-use crate::board::generic::{Move, Position};
 use crate::board::sizes::{AnySize, PerSize};
+use crate::board::{Move, Position};
 use crate::each_size;
 use crate::search::nnue::{NnueError, QuantisedNetwork};
 use crate::search::size::Size;

@@ -16,8 +16,8 @@ mod threads;
 pub mod time;
 pub mod tt;
 
-use crate::board::generic::{Move, MoveList, Position};
 use crate::board::{Geometry, Rules};
+use crate::board::{Move, MoveList, Position};
 pub use clock::{Clock, SideClock};
 use nnue::QuantisedNetwork;
 pub use score::Score;

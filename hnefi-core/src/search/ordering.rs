@@ -3,8 +3,8 @@
 pub(crate) use super::alphabeta::Histories;
 use super::eval::features::escape_sight;
 use super::eval::open_escape_lines;
-use crate::board::generic::Custodial;
-use crate::board::generic::{Bitboard, Board, Move, Rulebook};
+use crate::board::Custodial;
+use crate::board::{Bitboard, Board, Move, Rulebook};
 use crate::board::{Geometry, MAX_MOVES};
 
 /// What a node knows about the tactics of its position, computed once and shared by ordering,

@@ -12,7 +12,7 @@ use super::eval::evaluate;
 use super::params::{BASE_NODES, CANDIDATES, GLANCE_NOISE, GLANCE_SHARE, MAX_MARGIN, NODE_GROWTH};
 use super::score::Score;
 use crate::board::Side;
-use crate::board::generic::{Move, MoveList, Position};
+use crate::board::{Move, MoveList, Position};
 use crate::search::size::Size;
 use crate::splitmix::{SplitMix64, mix, spread};
 use std::fmt;
@@ -289,9 +289,9 @@ mod tests {
 
     #[test]
     fn a_glance_takes_a_win_at_once_and_plays_its_share_of_moves() {
-        use crate::board::Rules;
         use crate::board::notation::{parse_fen, parse_move};
-        let moves = |pos: &crate::board::Position| {
+        use crate::board::{Eleven, Rules};
+        let moves = |pos: &crate::board::Position<Eleven>| {
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
             list

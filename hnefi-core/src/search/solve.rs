@@ -3,8 +3,8 @@
 //! defence; repetition is not considered. Used to build and check `positions/tactics.epd`.
 
 use super::eval::open_escape_lines;
-use crate::board::generic::{Board, Move, MoveList, Rulebook};
 use crate::board::zobrist::Key;
+use crate::board::{Board, Move, MoveList, Rulebook};
 use crate::board::{Geometry, Rules, Side};
 use crate::search::size::Size;
 use fxhash::FxHashMap;

@@ -4,7 +4,7 @@
 
 use super::score::Score;
 use crate::board::Geometry;
-use crate::board::generic::Move;
+use crate::board::Move;
 use crate::board::zobrist::Key;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 

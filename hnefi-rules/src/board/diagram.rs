@@ -39,8 +39,7 @@ mod tests {
 
     #[test]
     fn brandubh_is_drawn_with_its_throne_and_corners() {
-        let board =
-            crate::board::generic::Board::<Seven>::from_fen(Preset::Brandubh.start_fen()).unwrap();
+        let board = crate::board::Board::<Seven>::from_fen(Preset::Brandubh.start_fen()).unwrap();
         let text = board.to_string();
         assert_eq!(text.lines().count(), 8);
         assert_eq!(text.lines().next(), Some(" 7 + . . a . . + "));

@@ -238,11 +238,11 @@ fn shieldwall_threat<G: Geometry>(
 mod tests {
     use super::*;
     use crate::board::piece::Side;
-    use crate::board::{Bitboard, Board, Square};
+    use crate::board::{Bitboard, Board, Eleven, Square};
 
     #[test]
     fn a_shieldwall_needs_an_attacker_on_every_square_it_fills() {
-        let sq = |s: &str| Square::parse(s).unwrap();
+        let sq = |s: &str| Square::<Eleven>::parse(s).unwrap();
         let row = Bitboard::from_square(sq("b1")).with(sq("c1"));
         let board = Board::new(Bitboard::EMPTY, row, sq("k6"), Side::Attackers).unwrap();
         let landable = !row & !Bitboard::RESTRICTED;
@@ -293,7 +293,7 @@ mod tests {
 
     #[test]
     fn a_lone_attacker_sandwiches_only_against_a_corner_or_the_throne() {
-        let sq = |s: &str| Square::parse(s).unwrap();
+        let sq = |s: &str| Square::<Eleven>::parse(s).unwrap();
         let landable = Bitboard::ALL & !Bitboard::RESTRICTED;
         let lone = Bitboard::CORNERS | Bitboard::THRONE;
         assert!(!custodial_threat(sq("d4"), lone, landable));

@@ -2,9 +2,8 @@
 //! Knows nothing of search or of text protocols.
 //!
 //! Every board type takes its size as a [`Geometry`], one a row of the size table
-//! ([`sizes`]). The names exported here without one are the 11x11 board's, kept for the code
-//! that plays Copenhagen alone (the real games of `data/`, the bench, the tuner); the search,
-//! the protocols and the tools play every size through [`generic`].
+//! ([`sizes`]): `Board<Eleven>` is Copenhagen's board. There are no 11x11 aliases, so that
+//! code written for one size says which.
 
 pub mod bitboard;
 pub mod captures;
@@ -37,38 +36,10 @@ pub use rulebook::History;
 pub use rules::{Preset, Rules, UnknownPreset, WidthError};
 pub use sizes::{SIDES, SizeError, across_sizes, side_of};
 
-/// The board's types for every size, for code generic over a [`Geometry`].
-pub mod generic {
-    pub use super::bitboard::Bitboard;
-    pub use super::captures::Custodial;
-    pub use super::moves::{Move, MoveList};
-    pub use super::notation::{NotationError, RecordMove};
-    pub use super::position::{Board, MoveError, Position, SetupError};
-    pub use super::rulebook::Rulebook;
-    pub use super::square::Square;
-}
-
-/// A set of squares of the 11x11 board.
-pub type Bitboard = bitboard::Bitboard<Eleven>;
-/// An 11x11 board (see [`generic::Board`]).
-pub type Board = position::Board<Eleven>;
-/// A move on 11x11.
-pub type Move = moves::Move<Eleven>;
-/// Why a move is not legal on 11x11.
-pub type MoveError = position::MoveError<Eleven>;
-/// A list of moves on 11x11.
-pub type MoveList = moves::MoveList<Eleven>;
-/// Why a text is no 11x11 position or move.
-pub type NotationError = notation::NotationError<Eleven>;
-/// An 11x11 game position with its history.
-pub type Position = position::Position<Eleven>;
-/// Why pieces make no 11x11 board.
-pub type SetupError = position::SetupError<Eleven>;
-/// A square of 11x11.
-pub type Square = square::Square<Eleven>;
-/// A move on 11x11 as records write it, with its captures.
-pub type RecordMove = notation::RecordMove<Eleven>;
-/// The captures of a move on 11x11.
-pub type Custodial = captures::Custodial<Eleven>;
-/// The rules of a game on 11x11, compiled for it.
-pub type Rulebook = rulebook::Rulebook<Eleven>;
+pub use bitboard::Bitboard;
+pub use captures::Custodial;
+pub use moves::{Move, MoveList};
+pub use notation::{NotationError, RecordMove};
+pub use position::{Board, MoveError, Position, SetupError};
+pub use rulebook::Rulebook;
+pub use square::Square;

@@ -115,24 +115,27 @@ pub type MoveList<G> = ArrayVec<Move<G>, MAX_MOVES>;
 
 #[cfg(test)]
 mod tests {
-    use crate::board::{Move, Square};
+    use crate::board::{Eleven, Move, Square};
 
     #[test]
     fn sizes() {
-        assert_eq!(std::mem::size_of::<Move>(), 2);
-        assert_eq!(std::mem::size_of::<Option<Move>>(), 2);
+        assert_eq!(std::mem::size_of::<Move<Eleven>>(), 2);
+        assert_eq!(std::mem::size_of::<Option<Move<Eleven>>>(), 2);
     }
 
     #[test]
     fn packs_every_pair() {
-        for a in Square::all() {
+        for a in Square::<Eleven>::all() {
             for b in Square::all().filter(|&b| b != a) {
                 let m = Move::new(a, b);
                 assert_eq!((m.from(), m.to()), (a, b));
                 assert!(m.index() < 1 << 14);
             }
         }
-        let m = Move::new(Square::parse("d1").unwrap(), Square::parse("d3").unwrap());
+        let m = Move::new(
+            Square::<Eleven>::parse("d1").unwrap(),
+            Square::parse("d3").unwrap(),
+        );
         assert_eq!(m.to_string(), "d1d3");
         assert_eq!(format!("{m:?}"), "d1-d3");
     }

@@ -172,10 +172,10 @@ fn edges_open_at_most<G: Geometry>(shut: Bitboard<G>, n: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
     use crate::board::notation::parse_fen;
+    use crate::board::{Board, Eleven};
 
-    fn board(fen: &str) -> Board {
+    fn board(fen: &str) -> Board<Eleven> {
         parse_fen(fen).unwrap()
     }
 

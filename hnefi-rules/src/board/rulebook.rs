@@ -514,7 +514,7 @@ mod tests {
 
     /// The keys and arrangements of the boards before each of `moves` from the start, and the
     /// board they lead to.
-    fn line(moves: &str, rules: &Rules) -> (Vec<Key>, Vec<Key>, Board) {
+    fn line(moves: &str, rules: &Rules) -> (Vec<Key>, Vec<Key>, Board<Eleven>) {
         let mut board = Board::start();
         let (mut keys, mut arrangements) = (Vec::new(), Vec::new());
         for m in moves.split_whitespace() {
@@ -585,7 +585,7 @@ mod tests {
     }
 
     /// The lone king boxed in on the edge: he has no legal move.
-    fn stuck_king() -> Board {
+    fn stuck_king() -> Board<Eleven> {
         let board =
             crate::board::notation::parse_fen("11/11/11/11/11/11/11/11/11/4a6/3aka5 d").unwrap();
         assert_eq!(board.count_moves(&Rulebook::default()), 0);

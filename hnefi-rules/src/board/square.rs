@@ -273,31 +273,31 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for sq in Square::all() {
+        for sq in Square::<Eleven>::all() {
             assert_eq!(Square::parse(&sq.to_string()), Ok(sq));
         }
         assert_eq!(Square::parse("F6"), Ok(THRONE));
-        assert_eq!(Square::parse("a1").unwrap().index(), 0);
-        assert_eq!(Square::parse("k11").unwrap().index(), 120);
+        assert_eq!(Square::<Eleven>::parse("a1").unwrap().index(), 0);
+        assert_eq!(Square::<Eleven>::parse("k11").unwrap().index(), 120);
     }
 
     #[test]
     fn bad_names() {
         for bad in ["", "l1", "a0", "a12", "a", "a01", "1a", "a1x", "é1", "a+1"] {
-            assert!(Square::parse(bad).is_err(), "{bad}");
+            assert!(Square::<Eleven>::parse(bad).is_err(), "{bad}");
         }
     }
 
     #[test]
     fn geometry() {
-        let a1 = Square::parse("a1").unwrap();
+        let a1 = Square::<Eleven>::parse("a1").unwrap();
         assert!(a1.is_corner() && a1.is_edge() && a1.is_restricted());
         assert_eq!(a1.step(Direction::West), None);
         assert_eq!(a1.step(Direction::South), None);
         assert_eq!(a1.step(Direction::North), Square::parse("a2").ok());
-        let k5 = Square::parse("k5").unwrap();
+        let k5 = Square::<Eleven>::parse("k5").unwrap();
         assert_eq!(k5.step(Direction::East), None);
         assert!(THRONE.is_restricted() && !THRONE.is_edge());
-        assert_eq!(Square::all().filter(|s| s.is_edge()).count(), 40);
+        assert_eq!(Square::<Eleven>::all().filter(|s| s.is_edge()).count(), 40);
     }
 }

@@ -2,8 +2,8 @@
 //! which carries its own start. The command line's `--rules`, the match runner and the game
 //! records read them here, so that a record names its rules the way the command line takes them.
 
-use crate::board::generic::{Board, NotationError};
 use crate::board::opentafl::{RulesStringError, parse_rules_string};
+use crate::board::{Board, NotationError};
 use crate::board::{Geometry, Preset, Rules, UnknownPreset};
 use std::fmt;
 use std::str::FromStr;

@@ -63,7 +63,7 @@ mod tests {
     fn keys_are_distinct() {
         let mut seen = HashSet::new();
         for p in Piece::ALL {
-            for sq in Square::all() {
+            for sq in Square::<Eleven>::all() {
                 assert!(seen.insert(Eleven::keys().piece(p, sq)));
             }
         }
@@ -74,8 +74,8 @@ mod tests {
     /// values were worked out apart from this code, from splitmix64's definition.
     #[test]
     fn keys_are_pinned() {
-        let a1 = Square::from_index(0);
-        let f6 = Square::from_coords(5, 5).expect("on the board");
+        let a1 = Square::<Eleven>::from_index(0);
+        let f6 = Square::<Eleven>::from_coords(5, 5).expect("on the board");
         assert_eq!(
             Eleven::keys().piece(Piece::Attacker, a1),
             0xD2F7_A706_454A_04F3

@@ -5,11 +5,11 @@
 //! a game so.
 
 use super::record::Verdict;
-use crate::board::generic::{Bitboard, Board, Move, RecordMove, Square};
 use crate::board::notation::{record_move, to_opentafl};
 use crate::board::opentafl::rules_string;
 use crate::board::square::SquareError;
 use crate::board::variant::NamedRules;
+use crate::board::{Bitboard, Board, Move, RecordMove, Square};
 use crate::board::{Geometry, Preset, Rules, Side, SizeError, side_of};
 
 /// What an `.otg` file holds, on the board of `G`.

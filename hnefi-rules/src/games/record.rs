@@ -5,9 +5,9 @@
 //! from another start than the rules' a sixth, its FEN. Copenhagen games stay in the
 //! community's four fields.
 
-use crate::board::generic::{Board, Move, Position, RecordMove};
 use crate::board::notation::{record_move, to_fen};
 use crate::board::variant::NamedRules;
+use crate::board::{Board, Move, Position, RecordMove};
 use crate::board::{Eleven, Geometry, Rules, Side};
 use std::fmt;
 use std::str::FromStr;

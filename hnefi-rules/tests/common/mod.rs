@@ -6,10 +6,10 @@ mod games;
 
 pub use games::*;
 
-use hnefi_rules::board::{Bitboard, Board, Side, Square};
+use hnefi_rules::board::{Bitboard, Board, Eleven, Side, Square};
 
 /// A board from a compact list: `"a: d1 f1; d: c3; k: e1"` (attackers, defenders, king).
-pub fn setup(text: &str, side: Side) -> Board {
+pub fn setup(text: &str, side: Side) -> Board<Eleven> {
     let mut sets = [Bitboard::EMPTY; 2];
     let mut king = None;
     for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
@@ -27,10 +27,10 @@ pub fn setup(text: &str, side: Side) -> Board {
     Board::new(sets[0], sets[1], king.expect("a king"), side).expect("valid setup")
 }
 
-pub fn sq(s: &str) -> Square {
+pub fn sq(s: &str) -> Square<Eleven> {
     Square::parse(s).unwrap()
 }
 
-pub fn squares(s: &str) -> Bitboard {
+pub fn squares(s: &str) -> Bitboard<Eleven> {
     s.split_whitespace().map(sq).collect()
 }

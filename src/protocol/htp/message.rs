@@ -2,8 +2,8 @@
 //! and by the match runner that drives other engines: commands (`play attacker d1 d3`) and
 //! replies (`= <result>` or `? <error>`). Squares are separate tokens, `#` starts a comment.
 
-use crate::board::generic::{Bitboard, Move, Square};
 use crate::board::square::SquareError;
+use crate::board::{Bitboard, Move, Square};
 use crate::board::{Geometry, Outcome, Side};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;
@@ -421,9 +421,10 @@ impl LineError for MessageError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Eleven;
     use crate::protocol::testing::assert_round_trips;
 
-    fn sq(s: &str) -> crate::board::Square {
+    fn sq(s: &str) -> crate::board::Square<Eleven> {
         Square::parse(s).unwrap()
     }
 

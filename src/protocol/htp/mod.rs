@@ -5,8 +5,8 @@ pub mod message;
 
 use super::driver::{Dialogue, Reader, Search, drive, read_across_sizes};
 use super::{Flow, Input, LoopSettings, Output, Session, with_size};
-use crate::board::generic::{MoveError, MoveList};
 use crate::board::{Geometry, Preset, Rules, Side};
+use crate::board::{MoveError, MoveList};
 use crate::search::size::Size;
 use crate::search::{Clock, Limits, SearchResult, Searcher};
 use message::{Action, Answer, COMMANDS, HtpCommand, MessageError, Play, Reply, Status};

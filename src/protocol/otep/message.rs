@@ -4,10 +4,10 @@
 //! to move until the reader knows better. Moves are `d1-d3`, captures `xe2`.
 
 use super::rules::{RulesError, parse_rules};
-use crate::board::generic::NotationError;
-use crate::board::generic::{Bitboard, Board, Move, Square};
+use crate::board::NotationError;
 use crate::board::notation::to_opentafl;
 use crate::board::opentafl::{Variant, rules_string};
+use crate::board::{Bitboard, Board, Move, Square};
 use crate::board::{Geometry, Outcome, Side};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;

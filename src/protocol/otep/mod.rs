@@ -6,7 +6,7 @@ pub mod rules;
 
 use super::driver::{Dialogue, Reader, Search, drive, read_across_sizes};
 use super::{Flow, Input, LoopSettings, Output, Session, with_size};
-use crate::board::generic::Board;
+use crate::board::Board;
 use crate::board::{Rules, Side};
 use crate::search::size::Size;
 use crate::search::{Level, Limits, Options, SearchResult, Searcher};

@@ -2,11 +2,11 @@
 //! the string a host sends for Hnefi's rules. The strings themselves are read and written by
 //! the board (`board::opentafl`).
 
-use crate::board::generic::{Board, NotationError};
 use crate::board::notation::to_opentafl;
 use crate::board::opentafl::{
     RulesStringError, Variant, parse_rules_string, rules_string as write,
 };
+use crate::board::{Board, NotationError};
 use crate::board::{Geometry, Rules};
 
 /// Why Hnefi's engine cannot play a rules string.

@@ -4,8 +4,8 @@
 //! `btime`/`binc` the defenders'; `atime`/`ainc`/`dtime`/`dinc` say the same without the
 //! chess names.
 
-use crate::board::generic::{Board, Move, NotationError, RecordMove};
 use crate::board::notation::to_fen;
+use crate::board::{Board, Move, NotationError, RecordMove};
 use crate::board::{Geometry, Side, side_of};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;

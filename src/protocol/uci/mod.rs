@@ -8,8 +8,8 @@ pub mod message;
 pub mod options;
 
 use super::{Flow, Input, LoopSettings, Output, Resize, Session, with_size};
-use crate::board::generic::{Board, Position};
 use crate::board::notation::to_fen;
+use crate::board::{Board, Position};
 use crate::board::{Geometry, Preset, Rules, SizeError, across_sizes};
 use crate::search::size::Size;
 use crate::search::{Info, Limits, Options, SearchResult, Searcher, fallback_result};

@@ -1,7 +1,7 @@
 //! The engine's UCI options: what `uci` offers, and what a `setoption` asks for.
 
 use super::message::{EngineOption, OptionKind};
-use crate::board::generic::Board;
+use crate::board::Board;
 use crate::board::opentafl::{Variant, parse_rules_string};
 use crate::board::{Geometry, Preset, Rules};
 use crate::protocol::number::{NumberError, parse_amount, truncate};

@@ -5,8 +5,8 @@
 
 use super::process::{Process, STARTUP_TIME};
 use super::{Answer, Decision, Fault, Forfeit, HostDialogue, await_decision};
-use crate::board::generic::{Bitboard, Board, Move, Position};
 use crate::board::variant::NamedRules;
+use crate::board::{Bitboard, Board, Move, Position};
 use crate::board::{Geometry, Outcome};
 use crate::protocol::htp::message::{
     self, Action, HtpCommand, MessageError, Play, Reply, TimeSettings,

@@ -9,8 +9,8 @@ mod process;
 mod uci;
 
 use super::spec::{EngineSpec, TimeControl};
-use crate::board::generic::{Bitboard, Board, Move, Position};
 use crate::board::variant::NamedRules;
+use crate::board::{Bitboard, Board, Move, Position};
 use crate::board::{Geometry, Outcome};
 use crate::protocol::Protocol;
 use crate::search::Clock;

@@ -5,10 +5,10 @@ use super::process::{Process, STARTUP_TIME};
 use super::{Answer, Decision, Fault, HostDialogue, await_decision};
 use crate::board::Geometry;
 use crate::board::Outcome;
-use crate::board::generic::{Bitboard, Board, Move, Position};
 use crate::board::notation::to_opentafl;
 use crate::board::opentafl::Variant;
 use crate::board::variant::NamedRules;
+use crate::board::{Bitboard, Board, Move, Position};
 use crate::protocol::otep::message::{
     CRITICAL, ClockReport, OpponentMove, OtepCommand, Reply, ReplyError,
 };

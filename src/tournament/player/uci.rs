@@ -5,9 +5,9 @@
 
 use super::process::{Process, STARTUP_TIME};
 use super::{Answer, Decision, Fault, HostDialogue, await_decision};
-use crate::board::generic::{Bitboard, Board, Move, Position};
 use crate::board::notation::to_fen;
 use crate::board::variant::NamedRules;
+use crate::board::{Bitboard, Board, Move, Position};
 use crate::board::{Eleven, Geometry, Outcome, START_FEN};
 use crate::protocol::uci::message::{EngineOption, OptionKind, Reply, UciCommand};
 use crate::search::{Clock, Limits};

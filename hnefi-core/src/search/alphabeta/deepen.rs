@@ -2,7 +2,7 @@
 //! decision when to go no deeper.
 
 use super::{RootMove, Worker};
-use crate::board::generic::Board;
+use crate::board::Board;
 use crate::search::Info;
 use crate::search::params::MAX_PLY;
 use crate::search::params::MIN_DEPTH;

@@ -3,8 +3,8 @@
 //! move and the opponent's move before it), and the late move reduction table. The main
 //! thread's histories last from one search of a game to the next, as the table does.
 
-use crate::board::generic::{Move, MoveList, Square};
 use crate::board::{Geometry, Side};
+use crate::board::{Move, MoveList, Square};
 use crate::search::params::{MAX_PLY, SearchParams};
 
 /// Where a node's moves are scored in the continuation history: the row of the opponent's
@@ -187,7 +187,7 @@ impl<G: Geometry> Heuristics<G> {
 mod tests {
     use super::*;
     use crate::board::Eleven;
-    use crate::board::generic::Square;
+    use crate::board::Square;
 
     fn mv(from: &str, to: &str) -> Move<Eleven> {
         Move::new(Square::parse(from).unwrap(), Square::parse(to).unwrap())

@@ -4,7 +4,7 @@
 
 use super::heuristics::Continuation;
 use super::{Step, Worker, net_squares};
-use crate::board::generic::{Bitboard, Board, Move, MoveList};
+use crate::board::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Side};
 use crate::search::eval;
 use crate::search::ordering::{MOVE_BACK, QUIET_CEILING, Tactics, pick, score_moves, sort_rest};

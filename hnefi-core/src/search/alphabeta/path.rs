@@ -1,8 +1,8 @@
 //! The positions a search thread stands on: the game since its last capture, then the moves of
 //! the search down to the node, in the form the rules that look back read them.
 
-use crate::board::generic::{Board, Position};
 use crate::board::zobrist::Key;
+use crate::board::{Board, Position};
 use crate::board::{Geometry, History};
 use crate::search::params::MAX_PLY;
 

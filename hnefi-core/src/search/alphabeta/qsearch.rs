@@ -3,7 +3,7 @@
 //! defenders' last piece of an exit fort.
 
 use super::{Step, Worker};
-use crate::board::generic::{Bitboard, Board, Move, MoveList};
+use crate::board::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Piece, Side};
 use crate::search::eval::open_escape_lines;
 use crate::search::ordering::{Tactics, pick, score_moves};

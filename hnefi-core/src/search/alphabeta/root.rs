@@ -3,7 +3,7 @@
 
 use super::{Step, Worker};
 use crate::board::Geometry;
-use crate::board::generic::{Board, Move};
+use crate::board::{Board, Move};
 use crate::search::score::Score;
 use crate::search::size::Size;
 

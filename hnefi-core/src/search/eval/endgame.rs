@@ -15,8 +15,8 @@
 //! most `LoneKingSoldiers` soldiers stand (1 beat 0 by 28 Elo, docs/history/strength-log.md).
 
 use crate::board::Geometry;
-use crate::board::generic::{Bitboard, Board};
 use crate::board::square::Direction;
+use crate::board::{Bitboard, Board};
 use crate::search::eval::MAX_EVAL;
 use crate::search::params::LONE_KING_MAX;
 

@@ -7,10 +7,10 @@
 //! patterns by the four corners and the diagonal through each.
 
 use super::super::params::{PHASE_PIECES, SQUEEZE_EDGE_SQUARES};
-use crate::board::generic::{Bitboard, Board, Custodial, Rulebook, Square};
 use crate::board::geometry::{MAX_SQUARES, Word};
 use crate::board::rules::Escape;
 use crate::board::square::Direction;
+use crate::board::{Bitboard, Board, Custodial, Rulebook, Square};
 use crate::board::{Geometry, Piece, Side};
 
 /// A named run of feature numbers, for people and for the tuner's report.
@@ -787,7 +787,7 @@ mod tests {
     };
 
     /// The patterns read square by square, in the order of [`CORNER_SQUARES`].
-    fn corner_patterns_by_square(board: &Board) -> [usize; 4] {
+    fn corner_patterns_by_square(board: &Board<Eleven>) -> [usize; 4] {
         let attackers = board.attackers().0;
         let defenders = board.pieces(Side::Defenders).0;
         CORNER_SQUARES.map(|squares| {
@@ -814,8 +814,8 @@ mod tests {
                     _ => {}
                 }
             }
-            let free = !Bitboard::RESTRICTED.0;
-            let board = Board::new(
+            let free = !Bitboard::<Eleven>::RESTRICTED.0;
+            let board = Board::<Eleven>::new(
                 crate::board::bitboard::Bitboard(attackers & free),
                 crate::board::bitboard::Bitboard(defenders & free),
                 Square::from_index(60),
@@ -851,7 +851,7 @@ mod tests {
                 self.0.push((f, n));
             }
         }
-        let squeeze_under = |fen: &str, rulebook: &Rulebook| {
+        let squeeze_under = |fen: &str, rulebook: &Rulebook<Eleven>| {
             let mut keep = Keep(Vec::new());
             extract(
                 &parse_fen(fen).unwrap(),

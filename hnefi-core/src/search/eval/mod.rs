@@ -10,8 +10,8 @@ pub mod weights;
 use super::params::PHASE_PIECES;
 use super::score::Score;
 use super::size::Size;
-use crate::board::generic::{Bitboard, Board, Rulebook};
 use crate::board::geometry::MAX_SQUARES;
+use crate::board::{Bitboard, Board, Rulebook};
 use crate::board::{Geometry, Piece, Side};
 use features::{
     ATTACKER_SQ, DEFENDER_SQ, FEATURES, FOLDED_SQUARES, GROUPS, Group, KING_SQ, KingRoutes, Sink,
@@ -230,7 +230,7 @@ mod tests {
     /// general path over the terrain, on random games of each size that takes it.
     #[test]
     fn the_classic_escape_path_evaluates_as_the_general_one() {
-        use crate::board::generic::MoveList;
+        use crate::board::MoveList;
         use crate::board::rules::{Preset, Rules};
         use crate::board::{Seven, Thirteen};
         use crate::splitmix::SplitMix64;

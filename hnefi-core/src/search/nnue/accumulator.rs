@@ -2,7 +2,7 @@
 
 use super::simd::{self, Kernels};
 use super::{HIDDEN, QuantisedNetwork, active_features, feature};
-use crate::board::generic::{Bitboard, Board, Square};
+use crate::board::{Bitboard, Board, Square};
 use crate::board::{Geometry, Piece};
 
 /// The feature transformer's output for one board: the hidden bias plus the rows of its

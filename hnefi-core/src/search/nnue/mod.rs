@@ -28,7 +28,7 @@ pub use embedded::{embedded, embedded_for};
 pub use file::NnueError;
 pub use network::QuantisedNetwork;
 
-use crate::board::generic::{Board, Square};
+use crate::board::{Board, Square};
 use crate::board::{Geometry, Piece, SIDES};
 
 /// One-hot inputs on boards of `G`: a piece kind and a square.
@@ -86,7 +86,7 @@ pub fn active_features<G: Geometry>(board: &Board<G>, mut f: impl FnMut(usize)) 
 pub fn describe<G: crate::search::size::Size>(
     net: &QuantisedNetwork,
     board: &Board<G>,
-    rulebook: &crate::board::generic::Rulebook<G>,
+    rulebook: &crate::board::Rulebook<G>,
 ) -> String {
     let acc = Accumulator::refresh(net, board);
     let output = net.evaluate(&acc, board.side_to_move());
@@ -108,16 +108,16 @@ pub fn describe<G: crate::search::size::Size>(
 /// and what it took.
 #[doc(hidden)]
 pub mod testing {
-    use crate::board::{Bitboard, Board, MoveList, Piece, Position, Square};
+    use crate::board::{Bitboard, Board, Eleven, MoveList, Piece, Position, Square};
     use crate::splitmix::SplitMix64;
 
     pub struct Ply {
-        pub before: Board,
+        pub before: Board<Eleven>,
         pub piece: Piece,
-        pub from: Square,
-        pub to: Square,
-        pub captured: Bitboard,
-        pub after: Board,
+        pub from: Square<Eleven>,
+        pub to: Square<Eleven>,
+        pub captured: Bitboard<Eleven>,
+        pub after: Board<Eleven>,
     }
 
     /// `games` random games of legal moves from the start, each to its end or `plies`.

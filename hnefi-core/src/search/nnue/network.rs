@@ -3,7 +3,7 @@
 
 use super::simd::{self, Kernels};
 use super::{Accumulator, HIDDEN, QA, QB};
-use crate::board::generic::{Board, Rulebook};
+use crate::board::{Board, Rulebook};
 use crate::board::{Geometry, Side};
 use crate::search::eval::{MAX_EVAL, evaluate as hand_evaluate};
 use crate::search::score::Score;
@@ -232,7 +232,7 @@ mod tests {
     /// move, on random games of every board size, with weights spread to the clips.
     #[test]
     fn every_kernel_evaluates_alike_on_every_board() {
-        use crate::board::generic::MoveList;
+        use crate::board::MoveList;
         use crate::board::rules::{Preset, Rules};
         use crate::search::nnue::inputs;
         use crate::search::nnue::simd::Kernels;

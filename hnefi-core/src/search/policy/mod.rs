@@ -23,7 +23,7 @@ pub use file::PolicyError;
 
 use super::nnue::simd::{Kernels, Row, crelu_dot};
 use super::nnue::{Accumulator, HIDDEN, QA, QuantisedNetwork};
-use crate::board::generic::{Bitboard, Move, MoveList, Position};
+use crate::board::{Bitboard, Move, MoveList, Position};
 use crate::board::{Geometry, Side};
 use std::sync::OnceLock;
 
@@ -190,8 +190,8 @@ pub fn embedded_for<G: Geometry>(net: &QuantisedNetwork) -> Option<&'static Poli
 mod tests {
     use super::*;
     use crate::board::Eleven;
-    use crate::board::generic::{Board, Rulebook};
     use crate::board::rules::Rules;
+    use crate::board::{Board, Rulebook};
     use crate::search::nnue::embedded;
 
     /// A policy whose every row is random, for the tests.
