@@ -32,20 +32,40 @@
 //! # Ok::<(), hnefi_core::GameError>(())
 //! ```
 //!
-//! Code that plays one size compiled for it uses the generic types of [`board`] and
-//! [`search::Searcher`], and [`with_size!`] to pick the size a side read at run time names.
+//! The rules' types are [`hnefi_rules`]'s, re-exported here ([`rules`]) so that a program on the
+//! engine needs no second dependency.
 
 #![deny(missing_docs)]
+// Without `internals` the search's modules are private, and what only the tools call (the
+// trainer's feature tables, the tuner's parameters) is unused here.
+#![cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 
-pub mod api;
+mod api;
+
+// The internals: the search and its networks, and the rules' board, for Hnefi's tools (the
+// protocols, the trainer, the tuner), not covered by the crate's version (see the feature
+// `internals`).
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod files;
+#[cfg(not(feature = "internals"))]
+mod files;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod search;
+#[cfg(not(feature = "internals"))]
+mod search;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub use hnefi_rules::{board, each_size, games, splitmix};
+#[cfg(not(feature = "internals"))]
+use hnefi_rules::{board, each_size, games, splitmix};
+
+pub use api::{Analysis, Engine, EngineError, Limits, Settings, StopHandle};
+pub use search::skill::{Level, LevelError};
 
 #[doc(no_inline)]
-pub use hnefi_rules::{board, each_size, games, perft, splitmix, with_size};
-
-pub use api::{
-    Analysis, Batch, BatchError, Engine, EngineError, Game, GameError, Level, Limits, PLANES,
-    Settings, StopHandle,
+pub use hnefi_rules::{
+    self as rules, Batch, BatchError, Game, GameError, Outcome, PLANES, Preset, Reason, Rules,
+    Side, perft, with_size,
 };
-pub use board::{Outcome, Preset, Reason, Rules, Side};

@@ -17,8 +17,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "{} ({}x{}): {}",
         rules,
-        game.side(),
-        game.side(),
+        game.width(),
+        game.width(),
         game.fen()
     );
     for d in 1..=depth {

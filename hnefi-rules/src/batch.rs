@@ -211,9 +211,9 @@ impl Batch {
         false
     }
 
-    /// The board's side.
-    pub fn side(&self) -> u8 {
-        self.start.side()
+    /// The board's width: 7, 9, 11 or 13.
+    pub fn width(&self) -> u8 {
+        self.start.width()
     }
 
     /// Plays one action in every game, or refuses them all with no game changed: actions not
@@ -316,7 +316,7 @@ impl Batch {
     /// # Panics
     /// If `out` is not `len() * side⁴` long.
     pub fn action_masks(&mut self, out: &mut [u8]) {
-        let width = usize::from(self.side()).pow(4);
+        let width = usize::from(self.width()).pow(4);
         assert_eq!(out.len(), self.len() * width, "one row of {width} a game");
         let max_plies = self.max_plies;
         each_size!(&mut self.lanes, l => {
@@ -347,7 +347,7 @@ impl Batch {
     /// # Panics
     /// If `out` is not that long.
     pub fn observations(&self, out: &mut [u8]) {
-        let width = PLANES * usize::from(self.side()).pow(2);
+        let width = PLANES * usize::from(self.width()).pow(2);
         assert_eq!(out.len(), self.len() * width, "one block of {width} a game");
         each_size!(&self.lanes, l => rows(&l.lanes, out, width, |lane, block| {
             write_planes(&lane.position, block)
@@ -558,7 +558,7 @@ mod tests {
             let count = 40;
             let mut batch = Batch::new(&start, count, Some(60), 3).unwrap();
             let mut games = vec![start.clone(); count];
-            let n = usize::from(start.side());
+            let n = usize::from(start.width());
             let squares = n * n;
             let mut rng = SplitMix64::new(7);
             for ply in 0..80 {

@@ -5,7 +5,7 @@ use crate::board::notation::{record_move, to_fen, to_opentafl};
 use crate::board::opentafl::rules_string;
 use crate::board::sizes::{AnySize, PerSize};
 use crate::board::variant::{NamedRules, RulesNameError};
-use crate::board::{Board, Move, MoveList, Position, RecordMove, Square};
+use crate::board::{Board, Move, MoveError, MoveList, Position, RecordMove, Square};
 use crate::board::{Geometry, Outcome, Preset, Rules, Side, SizeError, WidthError, side_of};
 use crate::each_size;
 use crate::games::otg::{self, OtgError};
@@ -37,7 +37,7 @@ pub enum GameError {
         /// The move as given.
         text: String,
         /// Why it was refused.
-        reason: String,
+        reason: Refusal,
     },
     /// The game is over: no move may be played.
     #[error("the game is over ({0}): no move may be played")]
@@ -90,7 +90,92 @@ pub enum GameError {
         /// The move as the game writes it.
         text: String,
         /// Why it cannot be played.
-        reason: String,
+        reason: ReplayRefusal,
+    },
+}
+
+/// Why a move of a record or `.otg` file cannot be played ([`GameError::Replay`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayRefusal {
+    /// The game had ended before it.
+    #[error("the game was over before it ({0})")]
+    After(Outcome),
+    /// It is not legal where it stands.
+    #[error(transparent)]
+    Illegal(Refusal),
+}
+
+/// Why a [`Game`] refused a move, as the command line names it: the text is no move, or the
+/// board or the rules forbid it to the side to move. Squares are named as in the notation
+/// (`d1`), since a game's size is known only at run time.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The text is no move on this board: the notation's reason.
+    #[error("{0}")]
+    Unreadable(String),
+    /// The move's first square holds no piece of the side to move.
+    #[error("not legal for the {side} here: there is no piece of the {side} on {from}")]
+    NoPiece {
+        /// The side to move.
+        side: Side,
+        /// The first square.
+        from: String,
+    },
+    /// The move's two squares are one.
+    #[error("{square} and {square} are the same square")]
+    SameSquare {
+        /// The square.
+        square: String,
+    },
+    /// The move goes along neither a rank nor a file.
+    #[error("not legal for the {side} here: it does not move along a rank or file")]
+    NotStraight {
+        /// The side to move.
+        side: Side,
+    },
+    /// A piece stands in the way.
+    #[error("not legal for the {side} here: it is blocked by the piece on {at}")]
+    Blocked {
+        /// The side to move.
+        side: Side,
+        /// Where the piece in the way stands.
+        at: String,
+    },
+    /// The move stops on the throne or a corner, which only the king may stop on.
+    #[error("not legal for the {side} here: only the king may stop on {square}")]
+    KingOnly {
+        /// The side to move.
+        side: Side,
+        /// The square.
+        square: String,
+    },
+    /// The rules of the variant let this piece not stop on the move's last square.
+    #[error("not legal for the {side} here: the rules let no {piece} stop on {square}")]
+    NoStop {
+        /// The side to move.
+        side: Side,
+        /// The piece, in words.
+        piece: &'static str,
+        /// The square.
+        square: String,
+    },
+    /// The rules of the variant forbid this piece the move: a special square it may not cross
+    /// or re-enter, or its speed limit.
+    #[error(
+        "not legal for the {side} here: the rules forbid the {piece} this move (a special \
+         square it may not cross or enter, or its speed limit)"
+    )]
+    Forbidden {
+        /// The side to move.
+        side: Side,
+        /// The piece, in words.
+        piece: &'static str,
+    },
+    /// The board allows the move, but it would repeat a position the rules forbid.
+    #[error("not legal for the {side} here: it would repeat a position, which these rules forbid")]
+    Repeats {
+        /// The side to move.
+        side: Side,
     },
 }
 
@@ -113,7 +198,7 @@ pub const PLANES: usize = 4;
 /// use hnefi_rules::Game;
 ///
 /// let mut game = Game::new("brandubh", None)?;
-/// assert_eq!(game.side(), 7);
+/// assert_eq!(game.width(), 7);
 /// let first = game.legal_moves()[0].clone();
 /// game.play(&first)?;
 /// assert_eq!(game.moves(), [first]);
@@ -179,7 +264,7 @@ impl Game {
     /// use hnefi_rules::{Game, GameError};
     ///
     /// let tablut = Game::new("tablut", None)?;
-    /// assert_eq!(tablut.side(), 9);
+    /// assert_eq!(tablut.width(), 9);
     /// // A 7x7 position under 11x11 rules is refused, not played.
     /// let seven = "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 d";
     /// assert!(matches!(Game::new("copenhagen", Some(seven)), Err(GameError::Width(_))));
@@ -330,8 +415,8 @@ impl Game {
         &self.named.name
     }
 
-    /// The board's side: 7, 9, 11 or 13.
-    pub fn side(&self) -> u8 {
+    /// The board's width, squares along an edge: 7, 9, 11 or 13.
+    pub fn width(&self) -> u8 {
         each_size!(&self.position, p => side(p))
     }
 
@@ -459,7 +544,7 @@ impl Game {
     /// # Ok::<(), hnefi_rules::GameError>(())
     /// ```
     pub fn planes(&self) -> Vec<u8> {
-        let squares = usize::from(self.side()).pow(2);
+        let squares = usize::from(self.width()).pow(2);
         let mut bytes = vec![0; PLANES * squares];
         each_size!(&self.position, p => write_planes(p, &mut bytes));
         bytes
@@ -587,8 +672,8 @@ fn replay<G: Geometry>(
             ply: i + 1,
             text: record_move(m.mv, m.captures),
             reason: match refused {
-                Refused::Over(end) => format!("the game was over before it ({end})"),
-                Refused::Illegal(why) => why,
+                Refused::Over(end) => ReplayRefusal::After(end),
+                Refused::Illegal(why) => ReplayRefusal::Illegal(why),
             },
         })?;
         position.play(m.mv);
@@ -614,8 +699,8 @@ pub(crate) fn legal<G: Geometry>(position: &Position<G>) -> MoveList<G> {
 enum Refused {
     /// The game is over.
     Over(Outcome),
-    /// It is not among the legal moves of the side to move: why, as the command line says it.
-    Illegal(String),
+    /// It is not among the legal moves of the side to move.
+    Illegal(Refusal),
 }
 
 /// Whether `mv` may be played here. The legal list is the one judge: it knows the repetition
@@ -633,17 +718,36 @@ fn check<G: Geometry>(position: &Position<G>, mv: Move<G>) -> Result<(), Refused
 /// Why `mv`, not among the legal moves, is refused: the board's own reason (no piece there, a
 /// blocked path, a square it may not stop on), as the command line gives it; a move the board
 /// allows is one the rules that look back forbid.
-fn illegal_reason<G: Geometry>(position: &Position<G>, mv: Move<G>) -> String {
+fn illegal_reason<G: Geometry>(position: &Position<G>, mv: Move<G>) -> Refusal {
     let side = position.side_to_move();
-    let why = match position.board().check_move_under(mv, position.rulebook()) {
-        Err(e) => e.to_string(),
-        Ok(()) => "the rules forbid it here (it would repeat a position)".to_string(),
-    };
-    format!("not legal for the {side} here: {why}")
+    match position.board().check_move_under(mv, position.rulebook()) {
+        Err(MoveError::NoPiece { from, .. }) => Refusal::NoPiece {
+            side,
+            from: from.to_string(),
+        },
+        Err(MoveError::NotStraight(_)) => Refusal::NotStraight { side },
+        Err(MoveError::Blocked { at, .. }) => Refusal::Blocked {
+            side,
+            at: at.to_string(),
+        },
+        Err(MoveError::Restricted(square)) => Refusal::KingOnly {
+            side,
+            square: square.to_string(),
+        },
+        Err(MoveError::NoStop { mv, piece }) => Refusal::NoStop {
+            side,
+            piece,
+            square: mv.to().to_string(),
+        },
+        Err(MoveError::Forbidden { piece, .. }) => Refusal::Forbidden { side, piece },
+        // The list is the judge: a move the board allows but the list lacks is one the rules
+        // that look back forbid (the game's end was checked before).
+        Err(MoveError::Repeats(_) | MoveError::GameOver(_)) | Ok(()) => Refusal::Repeats { side },
+    }
 }
 
 fn play<G: Geometry>(position: &mut Position<G>, text: &str) -> Result<(), GameError> {
-    let refused = |reason: String| GameError::Move {
+    let refused = |reason: Refusal| GameError::Move {
         text: text.to_string(),
         reason,
     };
@@ -654,10 +758,10 @@ fn play<G: Geometry>(position: &mut Position<G>, text: &str) -> Result<(), GameE
         // The notation's error names the move itself; the error around it does too.
         let why = e.to_string();
         let prefix = format!("move '{text}': ");
-        refused(
+        refused(Refusal::Unreadable(
             why.strip_prefix(&prefix)
                 .map_or(why.clone(), str::to_string),
-        )
+        ))
     })?;
     check(position, mv).map_err(|refusal| match refusal {
         Refused::Over(end) => GameError::Over(end),
@@ -695,7 +799,9 @@ pub(crate) fn play_indices<G: Geometry>(
             // Both are on the board: checked above.
             let square = |i: usize| Square::<G>::from_index(i as u8);
             let reason = if from == to {
-                format!("{} and {} are the same square", square(from), square(to))
+                Refusal::SameSquare {
+                    square: square(from).to_string(),
+                }
             } else {
                 illegal_reason(position, Move::new(square(from), square(to)))
             };
@@ -742,6 +848,53 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_names_its_reason() {
+        let mut game = Game::new("copenhagen", None).unwrap();
+        let side = Side::Attackers;
+        let reason = |game: &mut Game, mv: &str| match game.play(mv) {
+            Err(GameError::Move { reason, .. }) => reason,
+            other => panic!("{mv}: {other:?}"),
+        };
+        let s = |s: &str| s.to_string();
+        assert_eq!(
+            reason(&mut game, "e5-e2"),
+            Refusal::NoPiece {
+                side,
+                from: s("e5")
+            }
+        );
+        assert_eq!(reason(&mut game, "d1-e2"), Refusal::NotStraight { side });
+        assert_eq!(
+            reason(&mut game, "a4-a9"),
+            Refusal::Blocked { side, at: s("a5") }
+        );
+        assert_eq!(
+            reason(&mut game, "d1-a1"),
+            Refusal::NoStop {
+                side,
+                piece: "attacker",
+                square: s("a1")
+            }
+        );
+        assert!(matches!(
+            reason(&mut game, "z9-z10"),
+            Refusal::Unreadable(_)
+        ));
+        assert_eq!(
+            game.play("d1-a1").unwrap_err().to_string(),
+            "move 'd1-a1': not legal for the attackers here: the rules let no attacker stop on a1; \
+             `legal_moves()` lists the legal ones"
+        );
+        assert_eq!(
+            game.play_indices(3, 3),
+            Err(GameError::Move {
+                text: s("d1-d1"),
+                reason: Refusal::SameSquare { square: s("d1") }
+            })
+        );
+    }
+
+    #[test]
     fn a_refused_move_leaves_the_game_as_it_was() {
         let mut game = Game::new("copenhagen", None).unwrap();
         let before = game.fen();
@@ -767,7 +920,7 @@ mod tests {
              attackers on a1; `legal_moves()` lists the legal ones"
         );
         assert!(
-            why(&mut game, "e1e9").contains("e1e9 is blocked by the piece on e5"),
+            why(&mut game, "e1e9").contains("it is blocked by the piece on e5"),
             "{}",
             why(&mut game, "e1e9")
         );
@@ -801,7 +954,7 @@ mod tests {
     fn indices_are_the_legal_moves_without_their_text() {
         for preset in crate::board::Preset::ALL {
             let mut game = Game::new(preset.name(), None).unwrap();
-            let n = usize::from(game.side());
+            let n = usize::from(game.width());
             let square = |i: usize| format!("{}{}", char::from(b'a' + (i % n) as u8), i / n + 1);
             for _ in 0..6 {
                 let text: Vec<String> = game
@@ -861,7 +1014,7 @@ mod tests {
         assert_eq!(game.to_record(), "d1-d3 e5-e2 a4-a2,0,0,Ongoing");
         // The rules of the line, or the caller's where the line names none.
         let brandubh = Game::from_record("c4-c6,0,0,Ongoing", Some("brandubh")).unwrap();
-        assert_eq!((brandubh.side(), brandubh.rules_name()), (7, "brandubh"));
+        assert_eq!((brandubh.width(), brandubh.rules_name()), (7, "brandubh"));
         assert_eq!(brandubh.to_record(), "c4-c6,0,0,Ongoing,brandubh");
         let named = Game::from_record("c4-c6,0,0,Ongoing,brandubh", Some("brandubh"));
         assert!(named.is_ok());
@@ -1021,6 +1174,6 @@ mod tests {
         let unreadable = Game::new("brandubh", Some("3a3/3a3/3d3/aadxdaa/3d3/3a3/3a3 d"));
         assert!(matches!(unreadable, Err(GameError::Position { .. })));
         let opentafl = "dim:7 name:Brandub start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
-        assert_eq!(Game::new(opentafl, None).unwrap().side(), 7);
+        assert_eq!(Game::new(opentafl, None).unwrap().width(), 7);
     }
 }

@@ -17,6 +17,7 @@ pub fn perft<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) -> u64 {
 }
 
 /// [`perft`] under a rulebook already built.
+#[doc(hidden)]
 pub fn perft_with<G: Geometry>(board: &Board<G>, depth: u32, rulebook: &Rulebook<G>) -> u64 {
     count(board, depth, rulebook, None).expect("only a stop ends a count early")
 }
@@ -53,13 +54,13 @@ fn count<G: Geometry>(
 /// Whether the rulebook calls a set-up position over by the board alone (king on a corner, a
 /// fort after the defenders' move, an encirclement after the attackers', no legal move): it
 /// then has no moves.
-pub fn is_over<G: Geometry>(board: &Board<G>, rules: &Rules) -> bool {
+pub(crate) fn is_over<G: Geometry>(board: &Board<G>, rules: &Rules) -> bool {
     Rulebook::<G>::new(*rules)
         .outcome(board, None, &History::none())
         .is_some()
 }
 
-/// Progress of a running [`divide`], readable from another thread.
+/// Progress of a running [`divide`], readable from another thread, and its stop.
 #[derive(Default)]
 pub struct Progress {
     /// Root moves counted.
@@ -68,36 +69,18 @@ pub struct Progress {
     pub roots_total: AtomicUsize,
     /// Leaves counted so far.
     pub leaves: AtomicU64,
+    /// Set from another thread to end the count early: [`divide`] then gives `None`.
+    pub stop: AtomicBool,
 }
 
 /// Perft split by root move, in generation order, computed in parallel on the current rayon
-/// pool. Each root's count is added to `progress` as it finishes.
+/// pool: `None` if `progress.stop` was raised before it finished. Each root's count is added
+/// to `progress` as it finishes.
 pub fn divide<G: Geometry>(
     board: &Board<G>,
     depth: u32,
     rules: &Rules,
     progress: &Progress,
-) -> Vec<(Move<G>, u64)> {
-    divide_with(board, depth, rules, None, Some(progress)).expect("no stop")
-}
-
-/// [`divide`] that gives up, returning `None`, soon after `stop` is set.
-pub fn divide_until<G: Geometry>(
-    board: &Board<G>,
-    depth: u32,
-    rules: &Rules,
-    stop: &AtomicBool,
-) -> Option<Vec<(Move<G>, u64)>> {
-    divide_with(board, depth, rules, Some(stop), None)
-}
-
-/// [`divide`] and [`divide_until`]: `None` once `stop` is raised.
-fn divide_with<G: Geometry>(
-    board: &Board<G>,
-    depth: u32,
-    rules: &Rules,
-    stop: Option<&AtomicBool>,
-    progress: Option<&Progress>,
 ) -> Option<Vec<(Move<G>, u64)>> {
     let mut list = MoveList::new();
     if depth == 0 || is_over(board, rules) {
@@ -105,9 +88,8 @@ fn divide_with<G: Geometry>(
     }
     let rulebook = Rulebook::new(*rules);
     board.generate_moves(&rulebook, &mut list);
-    if let Some(p) = progress {
-        p.roots_total.store(list.len(), Ordering::Relaxed);
-    }
+    progress.roots_total.store(list.len(), Ordering::Relaxed);
+    let stop = Some(&progress.stop);
     list.par_iter()
         .with_max_len(1)
         .map(|&mv| {
@@ -120,10 +102,8 @@ fn divide_with<G: Geometry>(
             } else {
                 count(&child, depth - 1, &rulebook, stop)?
             };
-            if let Some(p) = progress {
-                p.leaves.fetch_add(n, Ordering::Relaxed);
-                p.roots_done.fetch_add(1, Ordering::Relaxed);
-            }
+            progress.leaves.fetch_add(n, Ordering::Relaxed);
+            progress.roots_done.fetch_add(1, Ordering::Relaxed);
             Some((mv, n))
         })
         .collect()
@@ -140,7 +120,8 @@ pub fn total<M>(depth: u32, divided: &[(M, u64)]) -> u64 {
 
 /// Total perft of a position on the current rayon pool.
 pub fn perft_parallel<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) -> u64 {
-    total(depth, &divide(board, depth, rules, &Progress::default()))
+    let divided = divide(board, depth, rules, &Progress::default()).expect("nothing stops it");
+    total(depth, &divided)
 }
 
 /// Why a position could not be counted.
@@ -152,6 +133,9 @@ pub enum PerftError {
     /// The position cannot be read.
     #[error("position: {0}")]
     Position(String),
+    /// [`Progress::stop`] was raised before the count finished.
+    #[error("stopped before the count finished")]
+    Stopped,
 }
 
 /// [`divide`] of a position (a FEN, or an OpenTafl position string and the side to move)
@@ -176,6 +160,7 @@ pub fn divide_fen(
             ))
         })?;
         Ok(divide(&board, depth, rules, progress)
+            .ok_or(PerftError::Stopped)?
             .into_iter()
             .map(|(mv, n)| (mv.to_string(), n))
             .collect())
@@ -189,20 +174,22 @@ mod tests {
 
     #[test]
     fn start_position_shallow() {
-        let b = Board::start();
+        let b = Board::<crate::board::Eleven>::start();
         let r = Rules::default();
         let expected = [1, 116, 6788, 806344];
         for (d, &n) in expected.iter().enumerate() {
             assert_eq!(perft(&b, d as u32, &r), n);
             assert_eq!(perft_parallel(&b, d as u32, &r), n);
         }
-        let go_on = AtomicBool::new(false);
-        let divided = divide_until(&b, 3, &r, &go_on).unwrap();
-        assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), 806344);
-        assert_eq!(divided, divide(&b, 3, &r, &Progress::default()));
+        let progress = Progress::default();
+        let divided = divide(&b, 3, &r, &progress).unwrap();
+        assert_eq!(total(3, &divided), 806344);
+        assert_eq!(progress.leaves.load(Ordering::Relaxed), 806344);
+        assert_eq!(progress.roots_done.load(Ordering::Relaxed), 116);
         // Stopped: a depth that would take hours gives up at once.
-        let stop = AtomicBool::new(true);
-        assert_eq!(divide_until(&b, 9, &r, &stop), None);
+        let stopped = Progress::default();
+        stopped.stop.store(true, Ordering::Relaxed);
+        assert_eq!(divide(&b, 9, &r, &stopped), None);
     }
 
     /// OpenTafl's own move generator (v0.4.8.0b, through a harness around its classes, both

@@ -3,9 +3,7 @@
 //! converts between Python and Rust values, and maps every core error to a Python exception
 //! carrying the core's own message, so that nothing panics across the FFI.
 
-use hnefi_core::board::Geometry;
-use hnefi_core::board::{Move, Square};
-use hnefi_core::search::nnue::NnueError;
+use hnefi_core::rules::{Geometry, Move, SIDES, Square};
 use hnefi_core::{Analysis, EngineError, Level, Limits, PLANES, Settings, Side, StopHandle};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError,
@@ -72,14 +70,16 @@ fn value_error(error: impl std::fmt::Display) -> PyErr {
 /// the caller's doing.
 fn engine_error(error: EngineError) -> PyErr {
     let message = error.to_string();
-    match error {
-        EngineError::Settings(_) => PyValueError::new_err(message),
-        EngineError::EvalFile(NnueError::Read { source, .. }) => match source.kind() {
+    if let Some(io) = error.io_error() {
+        return match io.kind() {
             ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
             ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
             ErrorKind::IsADirectory => PyIsADirectoryError::new_err(message),
             _ => PyOSError::new_err(message),
-        },
+        };
+    }
+    match error {
+        EngineError::Settings(_) => PyValueError::new_err(message),
         EngineError::EvalFile(_) => PyValueError::new_err(message),
         EngineError::Start(_) => PyRuntimeError::new_err(message),
     }
@@ -110,7 +110,7 @@ fn move_text_table(py: Python<'_>, side: u8) -> PyResult<&'static [Option<Py<PyS
         PyOnceLock::new(),
         PyOnceLock::new(),
     ];
-    let slot = hnefi_core::board::SIDES
+    let slot = SIDES
         .iter()
         .position(|&s| s == side)
         .ok_or_else(|| PyRuntimeError::new_err(format!("no board of side {side}")))?;
@@ -164,7 +164,7 @@ struct Game {
 
 impl Game {
     fn side(&self) -> usize {
-        usize::from(self.game.side())
+        usize::from(self.game.width())
     }
 
     /// The legal moves as actions `from * n² + to`.
@@ -229,7 +229,7 @@ impl Game {
 
     /// The legal moves as "d1-d3" strings; empty once the game is over.
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let table = move_text_table(py, self.game.side())?;
+        let table = move_text_table(py, self.game.width())?;
         let texts = self.actions().into_iter().map(|action| {
             // A legal move runs along a rank or a file: the table has its text.
             table[action]
@@ -340,7 +340,7 @@ impl Game {
 
     /// The action of a move text; ValueError if it cannot be read on this board.
     fn action(&self, r#move: &str) -> PyResult<usize> {
-        hnefi_core::with_size!(self.game.side(), action_of(r#move))
+        hnefi_core::with_size!(self.game.width(), action_of(r#move))
             .map_err(|e| e.to_string())
             .and_then(|read| read)
             .map_err(PyValueError::new_err)
@@ -348,7 +348,7 @@ impl Game {
 
     /// The move text of an action; ValueError if it is out of range.
     fn move_of(&self, action: usize) -> PyResult<String> {
-        hnefi_core::with_size!(self.game.side(), move_of(action))
+        hnefi_core::with_size!(self.game.width(), move_of(action))
             .ok()
             .flatten()
             .ok_or_else(|| self.out_of_range(action))
@@ -461,7 +461,7 @@ impl Engine {
         };
         // Below 0: the core's "a level is a whole number from 0 to 20".
         let level = u64::try_from(level)
-            .map_err(|_| hnefi_core::search::skill::LevelError::NotANumber)
+            .map_err(|_| hnefi_core::LevelError::NotANumber)
             .and_then(Level::new)
             .map_err(value_error)?;
         let settings = Settings {
@@ -555,7 +555,7 @@ struct Batch {
 
 impl Batch {
     fn side(&self) -> usize {
-        usize::from(self.batch.side())
+        usize::from(self.batch.width())
     }
 
     /// The batch's flags as a numpy bool array.

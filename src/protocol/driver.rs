@@ -156,12 +156,27 @@ pub fn read_across_sizes(
     mut size_loop: impl FnMut(u8, &mut Reader) -> Result<Option<Resize>, SizeError>,
 ) {
     let mut reader = Reader::new(first, input);
-    let ended = across_sizes(11, (), |side, ()| {
-        let resize = size_loop(side, &mut reader)?;
-        Ok::<_, SizeError>(resize.map(|resize| {
-            reader.push_front(resize.line);
-            (resize.side, ())
-        }))
+    hand_across_sizes(11, None, |side, line| {
+        if let Some(line) = line {
+            reader.push_front(line);
+        }
+        size_loop(side, &mut reader)
+    });
+}
+
+/// The one loop across board sizes of every protocol: `size_loop(side, line)` runs the loop of
+/// boards of `side` (`first_side` first), which handles `line` first, until the input ends or
+/// it returns the command that asks for another size, handed to that size's loop. A protocol
+/// that reads its lines through a [`Reader`] takes [`read_across_sizes`]; UCI, which handles
+/// each line as it comes, takes this.
+pub fn hand_across_sizes(
+    first_side: u8,
+    first: Option<Input>,
+    mut size_loop: impl FnMut(u8, Option<Input>) -> Result<Option<Resize>, SizeError>,
+) {
+    let ended = across_sizes(first_side, first, |side, line| {
+        let resize = size_loop(side, line)?;
+        Ok::<_, SizeError>(resize.map(|resize| (resize.side, Some(resize.line))))
     });
     // The sides a command asks for were checked when it was read.
     if let Err(e) = ended {

@@ -19,7 +19,7 @@ use std::time::Duration;
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     /// The settings cannot be had: no threads or more than
-    /// [`MAX_THREADS`](crate::search::MAX_THREADS), or a table larger than the memory.
+    /// 256, or a table larger than the memory.
     #[error(transparent)]
     Settings(#[from] OptionsError),
     /// The network file of [`Settings::eval_file`] cannot be read, or is no network this build
@@ -29,6 +29,17 @@ pub enum EngineError {
     /// The search thread could not be started.
     #[error(transparent)]
     Start(#[from] StartError),
+}
+
+impl EngineError {
+    /// The system's error when the network file could not be read (missing, not allowed, a
+    /// folder), for hosts that tell those apart; `None` for every other error.
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        match self {
+            EngineError::EvalFile(NnueError::Read { source, .. }) => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// What the engine may use (memory for its table, threads) and how it plays (its strength and
@@ -53,7 +64,7 @@ pub enum EngineError {
 pub struct Settings {
     /// The transposition table's size in MiB.
     pub hash_mb: usize,
-    /// Search threads, 1 to [`MAX_THREADS`](crate::search::MAX_THREADS).
+    /// Search threads, 1 to 256.
     pub threads: usize,
     /// How strongly the engine plays (UCI `Skill Level`): [`Level::MAX`] (20, the default) is
     /// full strength, [`Level::MIN`] (0) a beginner; [`Level::new`] reads a number.
@@ -63,6 +74,9 @@ pub struct Settings {
     /// the network built in for the board and rules.
     pub eval_file: Option<PathBuf>,
 }
+
+// The docs of `Settings::threads` and `EngineError` name the limit.
+const _: () = assert!(crate::search::MAX_THREADS == 256);
 
 impl Default for Settings {
     fn default() -> Settings {

@@ -4,6 +4,4 @@
 
 mod engine;
 
-pub use crate::search::Level;
 pub use engine::{Analysis, Engine, EngineError, Limits, Settings, StopHandle};
-pub use hnefi_rules::{Batch, BatchError, Game, GameError, PLANES};

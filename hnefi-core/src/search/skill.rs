@@ -60,7 +60,7 @@ impl Level {
     }
 
     /// The most nodes a search at this level visits once it has
-    /// [`MIN_DEPTH`](super::params::MIN_DEPTH) plies; none at
+    /// `MIN_DEPTH` plies; none at
     /// full strength.
     pub fn node_budget(self) -> Option<u64> {
         (!self.is_full()).then(|| (BASE_NODES * NODE_GROWTH.powi(self.0.into())) as u64)

@@ -227,7 +227,7 @@ fn write_ranks<G: Geometry>(
     }
 }
 
-/// The FEN of `board`, as [`parse_fen`] reads it.
+/// The FEN of `board`, as [`Board::from_fen`] reads it.
 pub fn to_fen<G: Geometry>(board: &Board<G>) -> String {
     let mut out = String::with_capacity(64);
     let letter = |p| match p {
@@ -373,46 +373,48 @@ pub fn record_move<G: Geometry>(mv: Move<G>, captured: Bitboard<G>) -> String {
 }
 
 impl<G: Geometry> Board<G> {
-    /// Reads a FEN or an OpenTafl position string of this board's size (see
-    /// [`parse_position`]).
+    /// Reads a position as people paste it: a FEN, or an OpenTafl position string (it starts
+    /// with `/`) with the side to move after it, `a` or `d`, the attackers when none is given.
     pub fn from_position(text: &str) -> Result<Self, NotationError<G>> {
         read_position(text)
     }
 
-    /// Reads a FEN of this board's size (see [`parse_fen`]).
+    /// Reads a FEN of this board's size: its ranks from the last to 1 separated by `/`, `a`
+    /// attacker, `d` defender, `k` king, digits for empty squares, then the side to move, `a`
+    /// or `d`.
     pub fn from_fen(text: &str) -> Result<Self, NotationError<G>> {
         read_fen(text)
     }
 
-    /// Reads an OpenTafl position string of this board's size (see [`parse_opentafl`]).
+    /// Reads an OpenTafl position string of this board's size: `/row/row/.../`, rank 1 first,
+    /// `t` attacker, `T` defender, `K` king. It carries no side to move, so the caller gives
+    /// it.
     pub fn from_opentafl(text: &str, side: Side) -> Result<Self, NotationError<G>> {
         read_opentafl(text, side)
     }
 }
 
 impl<G: Geometry> Move<G> {
-    /// Reads a move of this board's size (see [`parse_move`]).
+    /// Reads a move of this board's size written `d1d3` or `d1-d3` (no captures allowed).
     pub fn parse(text: &str) -> Result<Self, NotationError<G>> {
         read_move(text)
     }
 }
 
 impl<G: Geometry> RecordMove<G> {
-    /// Reads a record move of this board's size (see [`parse_record_move`]).
+    /// Reads a move of this board's size as `d1d3`, `d1-d3`, or the record form `g3-e3xe2`,
+    /// `e7-k7xk6xj7`.
     pub fn parse(text: &str) -> Result<Self, NotationError<G>> {
         read_record_move(text)
     }
 }
 
-/// Reads an 11x11 FEN: ranks 11 to 1 separated by `/`, `a` attacker, `d` defender, `k` king,
-/// digits for empty squares, then the side to move, `a` or `d`. Other sizes:
-/// [`Board::from_fen`].
+/// [`Board::from_fen`] on 11x11, for the tests and tools that play Copenhagen alone.
 pub fn parse_fen(text: &str) -> Result<Board<Eleven>, NotationError<Eleven>> {
     read_fen(text)
 }
 
-/// Reads an 11x11 OpenTafl position string: `/row/row/.../`, rank 1 first, `t` attacker, `T`
-/// defender, `K` king. It carries no side to move, so the caller gives it.
+/// [`Board::from_opentafl`] on 11x11.
 pub fn parse_opentafl(text: &str, side: Side) -> Result<Board<Eleven>, NotationError<Eleven>> {
     read_opentafl(text, side)
 }
@@ -436,18 +438,17 @@ fn read_position<G: Geometry>(text: &str) -> Result<Board<G>, NotationError<G>> 
     read_opentafl(placement, side)
 }
 
-/// Reads an 11x11 position as people paste it: a FEN, or an OpenTafl position string (it starts
-/// with `/`) with the side to move after it, `a` or `d`, the attackers when none is given.
+/// [`Board::from_position`] on 11x11.
 pub fn parse_position(text: &str) -> Result<Board<Eleven>, NotationError<Eleven>> {
     read_position(text)
 }
 
-/// Reads an 11x11 move written `d1d3` or `d1-d3` (no captures allowed).
+/// [`Move::parse`] on 11x11.
 pub fn parse_move(text: &str) -> Result<Move<Eleven>, NotationError<Eleven>> {
     read_move(text)
 }
 
-/// Reads an 11x11 move as `d1d3`, `d1-d3`, or the record form `g3-e3xe2`, `e7-k7xk6xj7`.
+/// [`RecordMove::parse`] on 11x11.
 pub fn parse_record_move(text: &str) -> Result<RecordMove<Eleven>, NotationError<Eleven>> {
     read_record_move(text)
 }

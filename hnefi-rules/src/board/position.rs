@@ -106,8 +106,8 @@ impl<G: Geometry> Board<G> {
     /// stand on is the rules' to say, not the board's (Tawlbwrdd's centre is a square like
     /// any other): [`Rulebook::check_setup`]. Any number of attackers and defenders is
     /// allowed, more than the start's too (composed studies use them): the rules play any such
-    /// board, and every bound in the engine holds for a full board (see
-    /// [`super::moves::MAX_MOVES`]).
+    /// board, and every bound in the engine holds for a full board (a [`MoveList`] holds
+    /// every move of one).
     pub fn new(
         attackers: Bitboard<G>,
         defenders: Bitboard<G>,

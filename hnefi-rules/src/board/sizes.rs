@@ -123,8 +123,8 @@ macro_rules! __with_size {
      $($name:ident $s:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident),*
        $(,)?) => {
         match $side {
-            $($s => Ok($run::<$crate::board::$name> $args),)*
-            side => Err($crate::board::sizes::SizeError::Unknown(side as usize)),
+            $($s => Ok($run::<$crate::$name> $args),)*
+            side => Err($crate::SizeError::Unknown(side as usize)),
         }
     };
 }
@@ -168,7 +168,7 @@ macro_rules! __each_size {
      $($name:ident $side:literal $doc:literal $geometry:tt $preset:ident $opentafl:ident),*
      $(,)?) => {
         match $any {
-            $($crate::board::sizes::AnySize::$name($x) => $body,)*
+            $($crate::AnySize::$name($x) => $body,)*
         }
     };
 }

@@ -150,7 +150,7 @@ pub fn rules_of(text: &str) -> Result<Option<NamedRules>, SizeError> {
 }
 
 /// Reads an `.otg` file's text, its moves on the board of `G`; a file without moves is an
-/// error ([`OtgError::NoMoves`]): see [`parse_any`] for one that may have none.
+/// error ([`OtgError::NoMoves`]).
 pub fn parse<G: Geometry>(text: &str) -> Result<OtgGame<G>, OtgError> {
     let game = parse_any(text)?;
     if game.moves.is_empty() {

@@ -7,16 +7,18 @@
 pub mod message;
 pub mod options;
 
+use super::driver::hand_across_sizes;
 use super::{Flow, Input, LoopSettings, Output, Resize, Session, with_size};
 use crate::board::notation::to_fen;
 use crate::board::{Board, Position};
-use crate::board::{Geometry, Preset, Rules, SizeError, across_sizes};
+use crate::board::{Geometry, Preset, Rules};
+use crate::perft::Progress;
 use crate::search::size::Size;
 use crate::search::{Info, Limits, Options, SearchResult, Searcher, fallback_result};
 use message::{CommandError, Reply, Setup, UciCommand};
 use options::{Change, ChosenRules};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -62,14 +64,9 @@ pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Rec
         chosen: ChosenRules::Preset(Preset::default()),
     };
     let side = host.chosen.side();
-    let ended = across_sizes(side, first, |side, next| {
-        let resize = with_size!(side, run_size(&out, &mut host, next, &input))?;
-        Ok::<_, SizeError>(resize.map(|resize| (resize.side, Some(resize.line))))
+    hand_across_sizes(side, first, |side, next| {
+        with_size!(side, run_size(&out, &mut host, next, &input))
     });
-    // The sides a command asks for were checked when it was read.
-    if let Err(e) = ended {
-        log::error!("{e}");
-    }
 }
 
 /// The loop on boards of `G`, until the input ends or a command for another board comes.
@@ -100,7 +97,7 @@ struct Uci<G: Size> {
 }
 
 struct PerftRun {
-    stop: Arc<AtomicBool>,
+    progress: Arc<Progress>,
     handle: JoinHandle<()>,
 }
 
@@ -219,7 +216,7 @@ impl<G: Size> Uci<G> {
             UciCommand::Stop => {
                 self.engine.stop();
                 if let Some(p) = &self.perft {
-                    p.stop.store(true, Ordering::Relaxed);
+                    p.progress.stop.store(true, Ordering::Relaxed);
                 }
             }
             UciCommand::PonderHit => self.engine.ponderhit(),
@@ -257,7 +254,7 @@ impl<G: Size> Uci<G> {
     /// Stops a background perft and waits for it (it says `info string perft stopped`).
     fn finish_perft(&mut self) {
         if let Some(p) = self.perft.take() {
-            p.stop.store(true, Ordering::Relaxed);
+            p.progress.stop.store(true, Ordering::Relaxed);
             let _ = p.handle.join();
         }
     }
@@ -340,13 +337,13 @@ impl<G: Size> Uci<G> {
         let board = *self.session.position().board();
         let rules = self.session.rules();
         let out = self.out.clone();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
+        let progress = Arc::new(Progress::default());
+        let counting_progress = progress.clone();
         let say = move |reply: Reply<G>| out.line(&reply.to_string());
         let counting = std::thread::Builder::new()
             .name("perft".into())
             .spawn(
-                move || match crate::perft::divide_until(&board, depth, &rules, &flag) {
+                move || match crate::perft::divide(&board, depth, &rules, &counting_progress) {
                     Some(lines) => {
                         let total = crate::perft::total(depth, &lines);
                         for (mv, n) in lines {
@@ -359,7 +356,7 @@ impl<G: Size> Uci<G> {
                 },
             );
         match counting {
-            Ok(handle) => self.perft = Some(PerftRun { stop, handle }),
+            Ok(handle) => self.perft = Some(PerftRun { progress, handle }),
             Err(e) => self.error(&format!("go perft: cannot start a thread: {e}")),
         }
     }
