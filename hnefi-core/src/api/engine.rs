@@ -125,6 +125,30 @@ impl Limits {
             ..Limits::default()
         }
     }
+
+    /// These limits, and at most `depth` plies: `Limits::nodes(50_000).and_depth(8)`.
+    pub fn and_depth(self, depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..self
+        }
+    }
+
+    /// These limits, and at most `nodes` nodes.
+    pub fn and_nodes(self, nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..self
+        }
+    }
+
+    /// These limits, and at most `time`: `Limits::depth(12).and_time(Duration::from_secs(1))`.
+    pub fn and_time(self, time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            ..self
+        }
+    }
 }
 
 /// What a search found: the whole answer at its end, and each deeper line as it searches.
@@ -132,6 +156,9 @@ impl Limits {
 pub struct Analysis {
     /// The move to play (`d1-d3`); `None` only when the game is over.
     pub best: Option<String>,
+    /// The same move as square indices `(from, to)`, as [`Game::legal_move_indices`] gives
+    /// them.
+    pub best_indices: Option<(usize, usize)>,
     /// The score in centipawns from the attackers' view, whoever is to move; a win is
     /// 30,000 less the plies to it.
     pub score_cp: i32,
@@ -335,6 +362,7 @@ fn analysis<G: Geometry>(
     let text = |mv: &Move<G>| format!("{}-{}", mv.from(), mv.to());
     Analysis {
         best: best.as_ref().map(text),
+        best_indices: best.map(|mv| (mv.from().index(), mv.to().index())),
         score_cp: score.0,
         win_in: score.plies_to_end().map(|plies| {
             if score.0 > 0 {
@@ -362,4 +390,40 @@ fn finished<G: Geometry>(result: &SearchResult<G>, side: crate::board::Side) -> 
         answer.pv = answer.best.iter().cloned().collect();
     }
     answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_build_up() {
+        let second = Duration::from_secs(1);
+        let limits = Limits::nodes(50_000).and_depth(8).and_time(second);
+        assert_eq!(
+            limits,
+            Limits {
+                depth: Some(8),
+                nodes: Some(50_000),
+                time: Some(second)
+            }
+        );
+        assert_eq!(
+            Limits::depth(3).and_nodes(10),
+            Limits::nodes(10).and_depth(3)
+        );
+    }
+
+    #[test]
+    fn the_best_move_comes_as_text_and_as_indices_alike() {
+        let mut engine = Engine::new(Settings::default()).unwrap();
+        for rules in ["brandubh", "copenhagen"] {
+            let game = Game::new(rules, None).unwrap();
+            let found = engine.analyse(&game, Limits::nodes(3_000)).unwrap();
+            let (best, indices) = (found.best.unwrap(), found.best_indices.unwrap());
+            let at = game.legal_moves().iter().position(|m| *m == best).unwrap();
+            assert_eq!(game.legal_move_indices()[at], indices, "{rules}");
+            assert_eq!(found.pv.first(), Some(&best));
+        }
+    }
 }
