@@ -459,6 +459,38 @@ impl Game {
             .collect())
     }
 
+    /// The squares of `mv` (`d1-d3` or `d1d3`) on this board as indices `(from, to)`, as
+    /// [`Game::legal_move_indices`] gives them: read, not judged, so that an illegal move has
+    /// its indices too; a [`GameError::Move`] if it names no move of this board.
+    ///
+    /// ```
+    /// use hnefi_rules::Game;
+    ///
+    /// let game = Game::new("brandubh", None)?;
+    /// assert_eq!(game.move_indices("d1-d2")?, (3, 10));
+    /// assert_eq!(game.move_text(3, 10).as_deref(), Some("d1-d2"));
+    /// assert!(game.move_indices("d1-d9").is_err(), "no rank 9 on 7x7");
+    /// # Ok::<(), hnefi_rules::GameError>(())
+    /// ```
+    pub fn move_indices(&self, mv: &str) -> Result<(usize, usize), GameError> {
+        fn read<G: Geometry>(_: &Position<G>, text: &str) -> Result<(usize, usize), GameError> {
+            let mv = read_move::<G>(text)?;
+            Ok((mv.from().index(), mv.to().index()))
+        }
+        each_size!(&self.position, p => read(p, mv))
+    }
+
+    /// The text (`d1-d3`) of the move from square index `from` to `to` on this board, whether
+    /// legal or not (every pair of squares, as an action space counts them, one square to
+    /// itself too); `None` when a square is off the board.
+    pub fn move_text(&self, from: usize, to: usize) -> Option<String> {
+        fn name<G: Geometry>(_: &Position<G>, from: usize, to: usize) -> Option<String> {
+            let square = |i: usize| Square::<G>::new(u8::try_from(i).ok()?);
+            Some(format!("{}-{}", square(from)?, square(to)?))
+        }
+        each_size!(&self.position, p => name(p, from, to))
+    }
+
     /// Plays the move from square index `from` to `to` (see [`Game::legal_move_indices`]), or
     /// refuses it with the game unchanged, as [`Game::play`] does.
     pub fn play_indices(&mut self, from: usize, to: usize) -> Result<(), GameError> {
@@ -746,6 +778,22 @@ fn illegal_reason<G: Geometry>(position: &Position<G>, mv: Move<G>) -> Refusal {
     }
 }
 
+/// `text` read as a move of `G`'s board, or the notation's reason why not.
+fn read_move<G: Geometry>(text: &str) -> Result<Move<G>, GameError> {
+    Move::<G>::parse(text).map_err(|e| {
+        // The notation's error names the move itself; the error around it does too.
+        let why = e.to_string();
+        let prefix = format!("move '{text}': ");
+        GameError::Move {
+            text: text.to_string(),
+            reason: Refusal::Unreadable(
+                why.strip_prefix(&prefix)
+                    .map_or(why.clone(), str::to_string),
+            ),
+        }
+    })
+}
+
 fn play<G: Geometry>(position: &mut Position<G>, text: &str) -> Result<(), GameError> {
     let refused = |reason: Refusal| GameError::Move {
         text: text.to_string(),
@@ -754,15 +802,7 @@ fn play<G: Geometry>(position: &mut Position<G>, text: &str) -> Result<(), GameE
     if let Some(end) = position.outcome() {
         return Err(GameError::Over(end));
     }
-    let mv = Move::<G>::parse(text).map_err(|e| {
-        // The notation's error names the move itself; the error around it does too.
-        let why = e.to_string();
-        let prefix = format!("move '{text}': ");
-        refused(Refusal::Unreadable(
-            why.strip_prefix(&prefix)
-                .map_or(why.clone(), str::to_string),
-        ))
-    })?;
+    let mv = read_move::<G>(text)?;
     check(position, mv).map_err(|refusal| match refusal {
         Refused::Over(end) => GameError::Over(end),
         Refused::Illegal(why) => refused(why),

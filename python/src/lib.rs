@@ -3,7 +3,7 @@
 //! converts between Python and Rust values, and maps every core error to a Python exception
 //! carrying the core's own message, so that nothing panics across the FFI.
 
-use hnefi_core::rules::{Geometry, Move, SIDES, Square};
+use hnefi_core::rules::SIDES;
 use hnefi_core::{Analysis, EngineError, Level, Limits, PLANES, Settings, Side, StopHandle};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError,
@@ -88,37 +88,38 @@ fn engine_error(error: EngineError) -> PyErr {
 /// The text of every move a rook's path allows on the board of `G`, at `from * n² + to`
 /// (None elsewhere): made once a size, so that `legal_moves()` hands out shared strings
 /// instead of spelling each move anew.
-fn move_texts<G: Geometry>(py: Python<'_>) -> Vec<Option<Py<PyString>>> {
-    let n = usize::from(G::SIDE);
-    (0..G::SQUARES * G::SQUARES)
+fn move_texts(py: Python<'_>, game: &hnefi_core::Game) -> Vec<Option<Py<PyString>>> {
+    let n = usize::from(game.width());
+    let squares = n * n;
+    (0..squares * squares)
         .map(|action| {
-            let (from, to) = (action / G::SQUARES, action % G::SQUARES);
+            let (from, to) = (action / squares, action % squares);
             let in_line = from != to && (from / n == to / n || from % n == to % n);
             in_line
-                .then(|| move_of::<G>(action))
+                .then(|| game.move_text(from, to))
                 .flatten()
                 .map(|text| PyString::intern(py, &text).unbind())
         })
         .collect()
 }
 
-/// [`move_texts`] of the board of side `side`, made at its first use.
-fn move_text_table(py: Python<'_>, side: u8) -> PyResult<&'static [Option<Py<PyString>>]> {
+/// [`move_texts`] of the board of `game`, made at the first use of its size.
+fn move_text_table(
+    py: Python<'_>,
+    game: &hnefi_core::Game,
+) -> PyResult<&'static [Option<Py<PyString>>]> {
     static TABLES: [PyOnceLock<Vec<Option<Py<PyString>>>>; 4] = [
         PyOnceLock::new(),
         PyOnceLock::new(),
         PyOnceLock::new(),
         PyOnceLock::new(),
     ];
+    let side = game.width();
     let slot = SIDES
         .iter()
         .position(|&s| s == side)
         .ok_or_else(|| PyRuntimeError::new_err(format!("no board of side {side}")))?;
-    let table = TABLES[slot].get_or_try_init(py, || {
-        hnefi_core::with_size!(side, move_texts(py))
-            .map_err(|e| PyRuntimeError::new_err(e.to_string()))
-    })?;
-    Ok(table)
+    Ok(TABLES[slot].get_or_init(py, || move_texts(py, game)))
 }
 
 /// How a game ended.
@@ -179,19 +180,6 @@ impl Game {
 }
 
 /// The action `from * n² + to` of `mv`, read by the core's notation, or its reason why not.
-fn action_of<G: Geometry>(mv: &str) -> Result<usize, String> {
-    let mv = Move::<G>::parse(mv).map_err(|e| e.to_string())?;
-    Ok(mv.from().index() * G::SQUARES + mv.to().index())
-}
-
-/// The move text of an action, or None for an index that names no pair of squares.
-fn move_of<G: Geometry>(action: usize) -> Option<String> {
-    let (from, to) = (action / G::SQUARES, action % G::SQUARES);
-    let from = Square::<G>::new(u8::try_from(from).ok()?)?;
-    let to = Square::<G>::new(u8::try_from(to).ok()?)?;
-    Some(format!("{from}-{to}"))
-}
-
 #[pymethods]
 impl Game {
     #[new]
@@ -229,7 +217,7 @@ impl Game {
 
     /// The legal moves as "d1-d3" strings; empty once the game is over.
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let table = move_text_table(py, self.game.width())?;
+        let table = move_text_table(py, &self.game)?;
         let texts = self.actions().into_iter().map(|action| {
             // A legal move runs along a rank or a file: the table has its text.
             table[action]
@@ -340,16 +328,16 @@ impl Game {
 
     /// The action of a move text; ValueError if it cannot be read on this board.
     fn action(&self, r#move: &str) -> PyResult<usize> {
-        hnefi_core::with_size!(self.game.width(), action_of(r#move))
-            .map_err(|e| e.to_string())
-            .and_then(|read| read)
-            .map_err(PyValueError::new_err)
+        let squares = self.side().pow(2);
+        let (from, to) = self.game.move_indices(r#move).map_err(value_error)?;
+        Ok(from * squares + to)
     }
 
     /// The move text of an action; ValueError if it is out of range.
     fn move_of(&self, action: usize) -> PyResult<String> {
-        hnefi_core::with_size!(self.game.width(), move_of(action))
-            .ok()
+        let squares = self.side().pow(2);
+        (action < squares * squares)
+            .then(|| self.game.move_text(action / squares, action % squares))
             .flatten()
             .ok_or_else(|| self.out_of_range(action))
     }
