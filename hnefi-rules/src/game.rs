@@ -6,7 +6,7 @@ use crate::board::opentafl::rules_string;
 use crate::board::sizes::{AnySize, PerSize};
 use crate::board::variant::{NamedRules, RulesNameError};
 use crate::board::{Board, Move, MoveError, MoveList, Position, RecordMove, Square};
-use crate::board::{Geometry, Outcome, Preset, Rules, Side, SizeError, WidthError, side_of};
+use crate::board::{Geometry, Outcome, Piece, Preset, Rules, Side, SizeError, WidthError, side_of};
 use crate::each_size;
 use crate::games::otg::{self, OtgError};
 use crate::games::record::{self, GameRecord, RecordError, Verdict};
@@ -141,15 +141,8 @@ pub enum Refusal {
         /// Where the piece in the way stands.
         at: String,
     },
-    /// The move stops on the throne or a corner, which only the king may stop on.
-    #[error("not legal for the {side} here: only the king may stop on {square}")]
-    KingOnly {
-        /// The side to move.
-        side: Side,
-        /// The square.
-        square: String,
-    },
-    /// The rules of the variant let this piece not stop on the move's last square.
+    /// The rules let this piece not stop on the move's last square (the throne or a corner
+    /// for all but the king, or a square of the variant's).
     #[error("not legal for the {side} here: the rules let no {piece} stop on {square}")]
     NoStop {
         /// The side to move.
@@ -762,8 +755,13 @@ fn illegal_reason<G: Geometry>(position: &Position<G>, mv: Move<G>) -> Refusal {
             side,
             at: at.to_string(),
         },
-        Err(MoveError::Restricted(square)) => Refusal::KingOnly {
+        // The rulebook's check names the piece; the board's own (throne and corners) does not.
+        Err(MoveError::Restricted(square)) => Refusal::NoStop {
             side,
+            piece: position
+                .board()
+                .piece_at(mv.from())
+                .map_or("piece", Piece::name),
             square: square.to_string(),
         },
         Err(MoveError::NoStop { mv, piece }) => Refusal::NoStop {
