@@ -94,7 +94,9 @@ pub enum GameError {
     },
 }
 
-/// Why a move of a record or `.otg` file cannot be played ([`GameError::Replay`]).
+/// Why a move cannot be played where it stands: in a record or `.otg` file
+/// ([`GameError::Replay`]), and for [`Game::play`], which reports the first as
+/// [`GameError::Over`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayRefusal {
     /// The game had ended before it.
@@ -693,13 +695,10 @@ fn replay<G: Geometry>(
 ) -> Result<Position<G>, GameError> {
     let mut position = Position::checked(start, rules)?;
     for (i, m) in moves.iter().enumerate() {
-        check(&position, m.mv).map_err(|refused| GameError::Replay {
+        check(&position, m.mv).map_err(|reason| GameError::Replay {
             ply: i + 1,
             text: record_move(m.mv, m.captures),
-            reason: match refused {
-                Refused::Over(end) => ReplayRefusal::After(end),
-                Refused::Illegal(why) => ReplayRefusal::Illegal(why),
-            },
+            reason,
         })?;
         position.play(m.mv);
     }
@@ -720,22 +719,14 @@ pub(crate) fn legal<G: Geometry>(position: &Position<G>) -> MoveList<G> {
     list
 }
 
-/// Why a move may not be played.
-enum Refused {
-    /// The game is over.
-    Over(Outcome),
-    /// It is not among the legal moves of the side to move.
-    Illegal(Refusal),
-}
-
 /// Whether `mv` may be played here. The legal list is the one judge: it knows the repetition
 /// rules that forbid a move which the board alone allows.
-fn check<G: Geometry>(position: &Position<G>, mv: Move<G>) -> Result<(), Refused> {
+fn check<G: Geometry>(position: &Position<G>, mv: Move<G>) -> Result<(), ReplayRefusal> {
     if let Some(end) = position.outcome() {
-        return Err(Refused::Over(end));
+        return Err(ReplayRefusal::After(end));
     }
     if !legal(position).contains(&mv) {
-        return Err(Refused::Illegal(illegal_reason(position, mv)));
+        return Err(ReplayRefusal::Illegal(illegal_reason(position, mv)));
     }
     Ok(())
 }
@@ -802,8 +793,8 @@ fn play<G: Geometry>(position: &mut Position<G>, text: &str) -> Result<(), GameE
     }
     let mv = read_move::<G>(text)?;
     check(position, mv).map_err(|refusal| match refusal {
-        Refused::Over(end) => GameError::Over(end),
-        Refused::Illegal(why) => refused(why),
+        ReplayRefusal::After(end) => GameError::Over(end),
+        ReplayRefusal::Illegal(why) => refused(why),
     })?;
     position.play(mv);
     Ok(())
