@@ -5,7 +5,7 @@
 //! The engine's modules are re-exported under their own names, so that `hnefi::board` and
 //! `hnefi::search` are `hnefi_core`'s.
 
-pub use hnefi_core::{board, each_size, files, perft, search, splitmix, with_size};
+pub use hnefi_core::{board, files, perft, search, splitmix};
 
 pub mod bot;
 pub mod cluster;

@@ -3,8 +3,8 @@
 
 use crate::common;
 
-use hnefi::board::Eleven;
 use hnefi::learn::sample::{GameResult, Sample};
+use hnefi::search::size::Standard;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -69,7 +69,7 @@ fn lines(path: &Path) -> Vec<String> {
 fn games(lines: &[String]) -> BTreeSet<u64> {
     lines
         .iter()
-        .map(|l| l.parse::<Sample<Eleven>>().expect("a sample").game)
+        .map(|l| l.parse::<Sample<Standard>>().expect("a sample").game)
         .collect()
 }
 
@@ -81,7 +81,7 @@ fn datagen_is_seeded_and_sharded() {
     assert!(err.contains("datagen: 4 games, "), "{err}");
     assert!(err.contains("positions/s"), "{err}");
     let all = lines(&dir.join("all.txt"));
-    let samples: Vec<Sample<Eleven>> = all.iter().map(|l| l.parse().expect("a sample")).collect();
+    let samples: Vec<Sample<Standard>> = all.iter().map(|l| l.parse().expect("a sample")).collect();
     assert_eq!(
         games(&all),
         BTreeSet::from([3_000_000_000, 3_000_000_001, 3_000_000_002, 3_000_000_003])
@@ -180,7 +180,7 @@ fn datagen_plays_with_the_network_when_asked() {
     // The same games by number, played otherwise: the scores are the network's.
     assert_eq!(games(&hand), games(&nnue));
     assert_ne!(hand, nnue);
-    assert!(nnue.iter().all(|l| l.parse::<Sample<Eleven>>().is_ok()));
+    assert!(nnue.iter().all(|l| l.parse::<Sample<Standard>>().is_ok()));
     // Seeded as ever: the same network plays the same games.
     let (ok, err) = datagen(
         &dir,
@@ -239,7 +239,8 @@ fn games_data_writes_every_position_of_the_finished_games() {
     let dir = workdir("games");
     let (ok, out, err) = common::output_of_hnefi_in(&dir, &["games-data", "games.csv"]);
     assert!(ok, "{err}");
-    let samples: Vec<Sample<Eleven>> = out.lines().map(|l| l.parse().expect("a sample")).collect();
+    let samples: Vec<Sample<Standard>> =
+        out.lines().map(|l| l.parse().expect("a sample")).collect();
     // 10 positions of line 1, 11 of line 2, none of the unfinished line 3, 2 of line 4, and
     // 12 of line 5, whose last position (the king on a11) is over.
     let count = |game: u64| samples.iter().filter(|s| s.game == game).count();
@@ -341,12 +342,12 @@ fn datagen_plays_on_from_chosen_starts() {
         let first = text
             .lines()
             .filter(|l| !l.starts_with('#'))
-            .map(|l| l.parse::<Sample<Eleven>>().expect("a sample"))
+            .map(|l| l.parse::<Sample<Standard>>().expect("a sample"))
             .find(|s| s.game % 1_000_000_000 == g as u64)
             .expect("the game's first position");
         assert_eq!(
             first.board,
-            hnefi::board::Board::<Eleven>::from_fen(fen).expect("a board")
+            hnefi::board::Board::<Standard>::from_fen(fen).expect("a board")
         );
     }
     std::fs::write(dir.join("bad.fen"), "# none\n11/11 a\n").unwrap();
@@ -369,9 +370,9 @@ fn best_moves_train_a_policy_that_deep_moves_measures() {
     let dir = workdir("policy");
     let (ok, err) = datagen(&dir, "deep.txt", &[]);
     assert!(ok, "{err}");
-    let rulebook = hnefi::board::Rulebook::<Eleven>::new(Default::default());
+    let rulebook = hnefi::board::Rulebook::<Standard>::new(Default::default());
     let mut list = hnefi::board::MoveList::new();
-    let samples: Vec<Sample<Eleven>> = lines(&dir.join("deep.txt"))
+    let samples: Vec<Sample<Standard>> = lines(&dir.join("deep.txt"))
         .iter()
         .map(|l| l.parse().expect("a sample"))
         .collect();

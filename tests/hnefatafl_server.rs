@@ -5,10 +5,11 @@
 use crate::reference;
 
 use hnefi::board::{Board, Move, Position, Square};
-use hnefi::board::{Eleven, Reason, Seven, Side, Thirteen};
+use hnefi::board::{Reason, Seven, Side, Thirteen};
 use hnefi::bot::record::{GamesUpdate, OpenGame, parse_open_games};
 use hnefi::protocol::htp::server_rules;
 use hnefi::search::size::Size;
+use hnefi::search::size::Standard;
 use reference::server::{Bot, Player, Proxy, Server, in_private_network};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -217,7 +218,7 @@ fn play_randomly_with(
         }
         before(n);
         let record = player.record(id);
-        let mv = Player::choose::<Eleven>(&record, |n| rng.next(n));
+        let mv = Player::choose::<Standard>(&record, |n| rng.next(n));
         player.send(&format!("game {id} play {role} {} {}", mv.from(), mv.to()));
     }
     player.expect("the end", MINUTE, |l| l.starts_with(&over))
@@ -288,7 +289,7 @@ fn two_bots_play_a_timed_game<G: Size>(server: &Server) {
 fn two_bots_play_a_timed_game_to_its_end() {
     in_private_network(
         "two_bots_play_a_timed_game_to_its_end",
-        |server: &Server| two_bots_play_a_timed_game::<Eleven>(server),
+        |server: &Server| two_bots_play_a_timed_game::<Standard>(server),
     );
 }
 
@@ -330,7 +331,7 @@ fn a_player_challenges_the_bot_which_comes_back_after_a_cut() {
             for _ in 0..3 {
                 human.expect("a turn", MINUTE, |l| l == ask);
                 let record = human.record(second);
-                let mv = Player::choose::<Eleven>(&record, |n| rng.next(n));
+                let mv = Player::choose::<Standard>(&record, |n| rng.next(n));
                 human.send(&format!(
                     "game {second} play defender {} {}",
                     mv.from(),
@@ -342,7 +343,7 @@ fn a_player_challenges_the_bot_which_comes_back_after_a_cut() {
             proxy.cut();
             std::thread::sleep(Duration::from_millis(300));
             let record = human.record(second);
-            let mv = Player::choose::<Eleven>(&record, |n| rng.next(n));
+            let mv = Player::choose::<Standard>(&record, |n| rng.next(n));
             human.send(&format!(
                 "game {second} play defender {} {}",
                 mv.from(),
@@ -479,13 +480,13 @@ fn the_server_draws_with_the_141st_ply() {
             player.expect("a turn", MINUTE, |l| l == ask);
             let record = player.record(id);
             assert_eq!(record.plies(), ply - 1);
-            let mv = Player::choose::<Eleven>(&record, |n| rng.next(n));
+            let mv = Player::choose::<Standard>(&record, |n| rng.next(n));
             player.send(&format!("game {id} play {role} {} {}", mv.from(), mv.to()));
         }
         attacker.expect("the draw", MINUTE, |l| l == "= draw accept");
         defender.expect("the draw", MINUTE, |l| l == "= draw accept");
         let lines = server.archive(1);
-        let (plies, status) = archived::<Eleven>(lines.first().expect("an archived game"));
+        let (plies, status) = archived::<Standard>(lines.first().expect("an archived game"));
         assert_eq!((plies.len(), status.as_str()), (141, "Draw"));
         let end = replay(&plies).outcome().expect("over");
         assert_eq!(end.reason, Reason::MoveLimit);

@@ -2,8 +2,9 @@
 
 use crate::common;
 
+use hnefi::board::Board;
 use hnefi::board::notation::parse_record_move;
-use hnefi::board::{Board, Eleven};
+use hnefi::search::size::Standard;
 use std::io::{BufRead, BufReader, Write};
 use std::sync::mpsc::channel;
 use std::time::Duration;
@@ -88,10 +89,10 @@ fn a_game_turn_by_turn() {
 }
 
 /// The rules and the 11x11 start of a rules string.
-fn read_rules(text: &str) -> Result<(hnefi::board::Rules, Board<Eleven>), String> {
+fn read_rules(text: &str) -> Result<(hnefi::board::Rules, Board<Standard>), String> {
     use hnefi::protocol::otep::rules::{parse_rules, start};
     let variant = parse_rules(text).map_err(|e| e.to_string())?;
-    let board = start::<hnefi::board::Eleven>(&variant).map_err(|e| e.to_string())?;
+    let board = start::<hnefi::search::size::Standard>(&variant).map_err(|e| e.to_string())?;
     Ok((variant.rules, board))
 }
 

@@ -4,10 +4,11 @@
 use hnefi::board::notation::{
     parse_fen, parse_move, parse_opentafl, parse_record_move, to_fen, to_opentafl,
 };
-use hnefi::board::{Board, Eleven, MoveList, Position, Rules, Side, Square};
+use hnefi::board::{Board, MoveList, Position, Rules, Side, Square};
+use hnefi::search::size::Standard;
 use proptest::prelude::*;
 
-fn random_walk(choices: &[usize], rules: Rules) -> Position<Eleven> {
+fn random_walk(choices: &[usize], rules: Rules) -> Position<Standard> {
     let mut pos = Position::start(rules).unwrap();
     for &c in choices {
         if pos.outcome().is_some() {
@@ -26,7 +27,7 @@ fn random_walk(choices: &[usize], rules: Rules) -> Position<Eleven> {
 
 /// A board with any number of pieces: `cells` says per square 0 empty, 1 attacker, 2 defender
 /// (restricted squares stay empty), and the king stands on `king`.
-fn crowded(cells: &[u8], king: usize, defenders_move: bool) -> Board<Eleven> {
+fn crowded(cells: &[u8], king: usize, defenders_move: bool) -> Board<Standard> {
     let mut attackers = hnefi::board::Bitboard::EMPTY;
     let mut defenders = hnefi::board::Bitboard::EMPTY;
     let king = Square::new(king as u8).expect("on the board");
@@ -101,7 +102,7 @@ proptest! {
         let _ = parse_opentafl(&text, Side::Attackers);
         let _ = parse_move(&text);
         let _ = parse_record_move(&text);
-        let _ = Square::<Eleven>::parse(&text);
+        let _ = Square::<Standard>::parse(&text);
     }
 
     #[test]

@@ -4,13 +4,14 @@
 use crate::common;
 
 use hnefi::board::notation::parse_record_move;
-use hnefi::board::{Eleven, Outcome, Position, Preset, Reason, Rules, START_FEN, Side};
+use hnefi::board::{Outcome, Position, Preset, Reason, Rules, START_FEN, Side};
+use hnefi::search::size::Standard;
 use hnefi::search::{Limits, Options, Score, Searcher};
 use std::collections::BTreeMap;
 
 /// The game of `rec` replayed under `rules` as far as its moves stay legal there (a move after
 /// the end of the game is not).
-fn replay(rec: &common::Record, rules: Rules) -> Position<Eleven> {
+fn replay(rec: &common::Record, rules: Rules) -> Position<Standard> {
     let mut pos = Position::start(rules).unwrap();
     for text in &rec.moves {
         let claimed =
@@ -31,7 +32,9 @@ fn score_of(end: Outcome, side: Side, plies: u32) -> Score {
     }
 }
 
-fn depth_1(searchmoves: Vec<hnefi::board::Move<Eleven>>) -> Limits<hnefi::board::Eleven> {
+fn depth_1(
+    searchmoves: Vec<hnefi::board::Move<Standard>>,
+) -> Limits<hnefi::search::size::Standard> {
     Limits {
         depth: Some(1),
         searchmoves,

@@ -3,10 +3,11 @@
 use crate::common;
 
 use hnefi::board::notation::{parse_fen, parse_record_move};
-use hnefi::board::{Eleven, Move, MoveList, Position, Preset, Rules, START_FEN};
+use hnefi::board::{Move, MoveList, Position, Preset, Rules, START_FEN};
 use hnefi::measure::tactics::{Tactic, parse_epd};
 use hnefi::search::params::SearchParams;
 use hnefi::search::score::Score;
+use hnefi::search::size::Standard;
 use hnefi::search::{Level, Limits, Options, SearchResult, Searcher};
 use std::time::Duration;
 
@@ -190,7 +191,7 @@ fn a_hash_size_beyond_memory_is_refused_and_the_old_table_kept() {
     };
     assert!(engine.set_options(bad_threads).is_err());
     assert!(
-        Searcher::<hnefi::board::Eleven>::try_new(Options {
+        Searcher::<hnefi::search::size::Standard>::try_new(Options {
             hash_mb: huge,
             ..Options::default()
         })
@@ -198,7 +199,7 @@ fn a_hash_size_beyond_memory_is_refused_and_the_old_table_kept() {
     );
     // The engine still searches, and still takes a size that fits.
     let pos = Position::start(Rules::default()).unwrap();
-    let depth = |engine: &mut Searcher<hnefi::board::Eleven>| {
+    let depth = |engine: &mut Searcher<hnefi::search::size::Standard>| {
         engine
             .search(
                 &pos,
@@ -306,7 +307,7 @@ fn refreshed_accumulators_search_as_the_updated_ones() {
 }
 
 /// Whether the side to move after `mv` has a reply that wins at once.
-fn loses_at_once(pos: &Position<Eleven>, mv: Move<Eleven>) -> bool {
+fn loses_at_once(pos: &Position<Standard>, mv: Move<Standard>) -> bool {
     let mut after = pos.clone();
     after.try_play(mv).expect("a legal move");
     if after.outcome().is_some() {
@@ -323,11 +324,11 @@ fn loses_at_once(pos: &Position<Eleven>, mv: Move<Eleven>) -> bool {
 }
 
 /// The positions of the real games where the loser played a move that lost at once.
-fn blunders(count: usize) -> Vec<Position<Eleven>> {
+fn blunders(count: usize) -> Vec<Position<Standard>> {
     let mut found = Vec::new();
     for rec in common::games().iter().filter(|r| !r.timeout) {
         let mut pos = Position::start(Rules::default()).unwrap();
-        let moves: Vec<Move<Eleven>> = rec
+        let moves: Vec<Move<Standard>> = rec
             .moves
             .iter()
             .map(|m| parse_record_move(m).expect("a record move").mv)
@@ -353,7 +354,7 @@ fn blunders(count: usize) -> Vec<Position<Eleven>> {
     found
 }
 
-fn weakest(seed: u64) -> Searcher<hnefi::board::Eleven> {
+fn weakest(seed: u64) -> Searcher<hnefi::search::size::Standard> {
     Searcher::new(Options {
         level: Level::MIN,
         seed: Some(seed),
@@ -391,7 +392,7 @@ fn the_weakest_level_never_plays_a_move_that_loses_at_once_when_another_exists()
 fn a_seeded_level_plays_the_same_moves_and_the_seed_matters() {
     let mut pos = Position::start(Rules::default()).unwrap();
     for _ in 0..6 {
-        let moves: Vec<Option<Move<Eleven>>> = (0..8)
+        let moves: Vec<Option<Move<Standard>>> = (0..8)
             .map(|seed| weakest(seed).search(&pos, Limits::default()).best)
             .collect();
         let again = weakest(3).search(&pos, Limits::default()).best;
@@ -435,7 +436,7 @@ fn a_level_below_full_strength_searches_less() {
 /// The stuck position of issue 46 after `f1-g1 i3-j3`: the attackers' ring shuts the
 /// defenders off every corner, and the guard on i1 can take j3 (`i1-i3xj3`) and step back
 /// (`i3-i1`) before the defenders reach the door it left.
-fn guard_can_capture_and_return() -> Position<Eleven> {
+fn guard_can_capture_and_return() -> Position<Standard> {
     let fen = "2a5a2/1a7a1/a5a4/4aaka3/3ad1d1a2/2ad3d1aa/2add5d/3a1d2d1d/4a1d1d1a/5a3a1/5a2a2 a";
     let mut pos = Position::new(parse_fen(fen).unwrap(), Rules::default());
     for m in ["f1-g1", "i3-j3"] {
@@ -446,10 +447,10 @@ fn guard_can_capture_and_return() -> Position<Eleven> {
 
 /// A fresh engine's search of `pos` to `depth` with `params`.
 fn search_to_depth(
-    pos: &Position<Eleven>,
+    pos: &Position<Standard>,
     params: SearchParams,
     depth: u32,
-) -> SearchResult<Eleven> {
+) -> SearchResult<Standard> {
     let mut engine = Searcher::new(Options {
         params,
         ..Options::default()
@@ -463,7 +464,11 @@ fn search_to_depth(
     )
 }
 
-fn search_with_swing(pos: &Position<Eleven>, swing_cp: i32, depth: u32) -> SearchResult<Eleven> {
+fn search_with_swing(
+    pos: &Position<Standard>,
+    swing_cp: i32,
+    depth: u32,
+) -> SearchResult<Standard> {
     let params = SearchParams {
         swing_cp,
         ..Default::default()
@@ -527,12 +532,12 @@ fn without_a_cliff_in_the_eval_the_swing_changes_nothing_that_matters() {
 }
 
 /// The squeeze, the hand evaluation's shut-ring term, in cp for the attackers.
-fn squeeze(pos: &Position<Eleven>) -> i32 {
+fn squeeze(pos: &Position<Standard>) -> i32 {
     let terms = hnefi::search::eval::terms(pos.board(), pos.rulebook());
     terms.iter().find(|(name, _)| *name == "squeeze").unwrap().1
 }
 
-fn after(pos: &Position<Eleven>, mv: Move<Eleven>) -> Position<Eleven> {
+fn after(pos: &Position<Standard>, mv: Move<Standard>) -> Position<Standard> {
     let mut next = pos.clone();
     next.try_play(mv).unwrap();
     next

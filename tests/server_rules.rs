@@ -9,12 +9,17 @@
 
 use crate::reference;
 
-use hnefi::board::{Eleven, MoveList, Position, Preset, Reason, Rules, Side};
+use hnefi::board::{MoveList, Position, Preset, Reason, Rules, Side};
+use hnefi::search::size::Standard;
 use hnefi::search::{Limits, Options, Searcher};
 use reference::text_protocol::{Rng, TextProtocol};
 
 /// Plays game `seed` into both judges; returns how it ended, as Hnefi's label.
-fn play_game(program: &std::path::Path, seed: u64, engine: &mut Searcher<Eleven>) -> &'static str {
+fn play_game(
+    program: &std::path::Path,
+    seed: u64,
+    engine: &mut Searcher<Standard>,
+) -> &'static str {
     let mut reference = TextProtocol::start(program, 11);
     let mut pos = Position::start(Rules::preset(Preset::HnefataflOrg)).unwrap();
     let mut rng = Rng::for_game(seed);

@@ -126,7 +126,7 @@ impl ClockPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Eleven;
+    use crate::search::size::Standard;
 
     fn clocks(attackers_ms: u64, age_ms: u64) -> Clocks {
         Clocks {
@@ -138,7 +138,7 @@ mod tests {
         }
     }
 
-    fn hard(limits: &Limits<Eleven>) -> Duration {
+    fn hard(limits: &Limits<Standard>) -> Duration {
         TimeManager::new(
             limits,
             Side::Attackers,
@@ -197,7 +197,7 @@ mod tests {
         let capped = ClockPolicy {
             cap: Some(Duration::from_millis(300)),
         };
-        let limits = capped.limits::<Eleven>(
+        let limits = capped.limits::<Standard>(
             Some(&clocks(60_000, 0)),
             Side::Attackers,
             Duration::ZERO,
@@ -206,14 +206,18 @@ mod tests {
         assert_eq!(limits.movetime, Some(Duration::from_millis(300)));
         // A clock shorter than the cap keeps the clock.
         let short =
-            capped.limits::<Eleven>(Some(&clocks(700, 0)), Side::Attackers, Duration::ZERO, None);
+            capped.limits::<Standard>(Some(&clocks(700, 0)), Side::Attackers, Duration::ZERO, None);
         assert_eq!(short.movetime, None);
-        let untimed =
-            ClockPolicy { cap: None }.limits::<Eleven>(None, Side::Defenders, Duration::ZERO, None);
+        let untimed = ClockPolicy { cap: None }.limits::<Standard>(
+            None,
+            Side::Defenders,
+            Duration::ZERO,
+            None,
+        );
         assert_eq!(untimed.movetime, Some(UNTIMED_MOVE));
         assert_eq!(
             capped
-                .limits::<Eleven>(None, Side::Defenders, Duration::ZERO, None)
+                .limits::<Standard>(None, Side::Defenders, Duration::ZERO, None)
                 .movetime,
             Some(Duration::from_millis(300))
         );

@@ -175,7 +175,8 @@ impl fmt::Display for ServerCommand {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Eleven, Seven, Thirteen};
+    use crate::board::{Seven, Thirteen};
+    use crate::search::size::Standard;
 
     #[test]
     fn lines() {
@@ -217,7 +218,7 @@ mod tests {
             side: Side::Attackers,
             mv,
         };
-        let eleven = ServerMove::of(Move::<Eleven>::parse("d1d3").unwrap());
+        let eleven = ServerMove::of(Move::<Standard>::parse("d1d3").unwrap());
         assert_eq!(play(eleven).to_string(), "game 7 play attacker d1 d3");
         let seven = ServerMove::of(Move::<Seven>::parse("D7-B7").unwrap());
         assert_eq!(play(seven).to_string(), "game 7 play attacker d7 b7");

@@ -435,8 +435,8 @@ impl<G: Size> ServerGame<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Eleven;
     use crate::search::Options;
+    use crate::search::size::Standard;
     use std::sync::mpsc::channel;
 
     fn record(moves: &str) -> GameRecord {
@@ -446,7 +446,7 @@ mod tests {
         serde_json::from_str(&json).unwrap()
     }
 
-    fn game() -> ServerGame<Eleven> {
+    fn game() -> ServerGame<Standard> {
         ServerGame::new(
             3,
             Searcher::new(Options {
@@ -458,7 +458,7 @@ mod tests {
     }
 
     /// Thinks and returns the move line, whether sent at once or after the search.
-    fn answer(game: &mut ServerGame<Eleven>) -> ServerCommand {
+    fn answer(game: &mut ServerGame<Standard>) -> ServerCommand {
         let policy = ClockPolicy {
             cap: Some(Duration::from_millis(20)),
         };
@@ -560,7 +560,7 @@ mod tests {
                 .is_none()
         );
         let (token, found) = rx.recv().unwrap();
-        let result = *found.downcast::<SearchResult<Eleven>>().expect("11x11");
+        let result = *found.downcast::<SearchResult<Standard>>().expect("11x11");
         let again = || -> Found { Box::new(result.clone()) };
         assert_eq!(g.searched(token + 1, again(), false), None, "an old search");
         assert_eq!(

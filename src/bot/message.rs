@@ -4,8 +4,9 @@
 use super::command::ServerMove;
 use super::record::{GameRecord, GamesUpdate, OpenGame, parse_open_games};
 use super::seat::SERVER_SIDES;
+use crate::board::Side;
 use crate::board::Square;
-use crate::board::{Geometry, Side};
+use crate::search::size::{Size, SizedTask, run_sized};
 use std::str::FromStr;
 
 /// A game's number on the server (they count up from 0).
@@ -227,12 +228,16 @@ fn read_game<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<ServerLine,
                 (Some(from), Some(to)) => {
                     // Squares of the largest board the server offers: the game's own board is
                     // known only to the game the line is for.
-                    fn on_board<G: Geometry>(square: &str) -> bool {
-                        Square::<G>::parse(square).is_ok()
+                    struct OnBoard<'a>(&'a str);
+                    impl SizedTask for OnBoard<'_> {
+                        type Output = bool;
+                        fn run<G: Size>(self) -> bool {
+                            Square::<G>::parse(self.0).is_ok()
+                        }
                     }
                     let largest = SERVER_SIDES.into_iter().max().unwrap_or(0);
                     for square in [from, to] {
-                        if crate::with_size!(largest, on_board(square)) != Ok(true) {
+                        if run_sized(largest, OnBoard(square)) != Ok(true) {
                             return Err(LineError::malformed("move", &format!("{from} {to}")));
                         }
                     }

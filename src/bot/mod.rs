@@ -134,7 +134,7 @@ fn check(config: &BotConfig) -> Result<(), BotError> {
 pub fn run(config: BotConfig) -> Result<(), BotError> {
     check(&config)?;
     // Every game gets its own engine; one now shows that the settings can be had.
-    drop(Searcher::<crate::board::Eleven>::try_new(
+    drop(Searcher::<crate::search::size::Standard>::try_new(
         config.engine.clone(),
     )?);
     if config.games == Some(0) {

@@ -258,7 +258,8 @@ pub fn unix_millis(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Eleven, Preset, Seven, Thirteen};
+    use crate::board::{Preset, Seven, Thirteen};
+    use crate::search::size::Standard;
 
     const RECORD: &str = r#"{"id":7,"attackers":"ai-att","defenders":"ai-def","dim":11,"start":"/3AAAAA3/5A5/11/A4D4A/A3DDD3A/AA1DDKDD1AA/A3DDD3A/A4D4A/11/5A5/3AAAAA3/","time_control":{"main_time_seconds":900,"increment_length":10},"time_remaining_ms":{"attackers":942001,"defenders":909655,"last_move":"2026-11-22T16:30:56.648Z"},"moves":"a4-e4 d6-d4xe4","rated":true,"messages":[]}"#;
 
@@ -268,7 +269,7 @@ mod tests {
         assert_eq!(record.side_of("AI-DEF"), Some(Side::Defenders));
         assert_eq!(record.side_of("someone"), None);
         let replay = record
-            .position::<Eleven>(Rules::preset(Preset::HnefataflOrg))
+            .position::<Standard>(Rules::preset(Preset::HnefataflOrg))
             .unwrap();
         assert!(
             replay.disagreements.is_empty(),
@@ -331,7 +332,7 @@ mod tests {
         assert_eq!(replay.position.plies(), 3);
         assert_eq!(replay.position.side_to_move(), Side::Defenders);
         assert!(matches!(
-            thirteen.position::<Eleven>(server_rules::<Eleven>()),
+            thirteen.position::<Standard>(server_rules::<Standard>()),
             Err(RecordError::Size { dim: 13, .. })
         ));
     }
@@ -345,7 +346,7 @@ mod tests {
             ..record.clone()
         };
         assert_eq!(
-            small.position::<Eleven>(rules).unwrap_err(),
+            small.position::<Standard>(rules).unwrap_err(),
             RecordError::Size {
                 dim: 7,
                 expected: 11
@@ -356,7 +357,7 @@ mod tests {
             ..record.clone()
         };
         assert!(matches!(
-            bad.position::<Eleven>(rules),
+            bad.position::<Standard>(rules),
             Err(RecordError::Move { ply: 2, .. })
         ));
         // A capture Hnefi does not see is played and reported, not refused.
@@ -366,7 +367,7 @@ mod tests {
         };
         assert_eq!(
             claims
-                .position::<Eleven>(rules)
+                .position::<Standard>(rules)
                 .unwrap()
                 .disagreements
                 .len(),

@@ -1,7 +1,7 @@
 //! A game of the bot's as the session holds it, whatever its board: the size comes with the
 //! game's first record (`dim`), and from there every call goes to the game compiled for that
-//! size. This is the one place the bot chooses a size; below it, the game, its position and
-//! its engine know theirs at compile time.
+//! size, made through the engine's [`run_sized`]. Below it, the game, its position and its
+//! engine know their size at compile time.
 
 use super::clock::ClockPolicy;
 use super::command::{ServerCommand, ServerMove};
@@ -9,19 +9,105 @@ use super::game::{Ending, Found, Next, ServerGame};
 use super::message::GameId;
 use super::record::GameRecord;
 use crate::board::Side;
-use crate::board::sizes::{AnySize, PerSize};
-use crate::each_size;
-use crate::search::size::Size;
+use crate::search::size::{Size, SizedTask, run_sized};
 use crate::search::{Options, Searcher};
 use std::time::{Duration, Instant};
 
 /// The board sides the server offers.
 pub const SERVER_SIDES: [u8; 3] = [7, 11, 13];
 
-/// The bot's games, one type a size.
-struct Games;
-impl PerSize for Games {
-    type Of<G: crate::board::Geometry> = ServerGame<G>;
+/// What a search that ended is handed to.
+type Done = Box<dyn FnOnce(u64, Found) + Send>;
+
+/// A [`ServerGame`] of any size: what the seat asks of it.
+trait HeldGame: Send {
+    fn side(&self) -> Option<Side>;
+    fn asked(&mut self, now: Instant);
+    fn sync(&mut self, record: &GameRecord, username: &str, received: Instant) -> Next;
+    fn relayed(&mut self, side: Side, mv: &ServerMove) -> bool;
+    fn think(
+        &mut self,
+        policy: &ClockPolicy,
+        round_trip: Duration,
+        done: Done,
+    ) -> Option<ServerCommand>;
+    fn searched(&mut self, token: u64, found: Found, online: bool) -> Option<ServerCommand>;
+    fn accepted(&mut self);
+    fn refused(&mut self, reason: &str);
+    fn resigned(&mut self, side: Side);
+    fn disconnected(&mut self);
+    fn plies_with_sent(&self) -> usize;
+    fn max_plies(&self) -> Option<u16>;
+    fn over(&mut self);
+    fn summary(&self, ending: Ending) -> String;
+}
+
+impl<G: Size> HeldGame for ServerGame<G> {
+    fn side(&self) -> Option<Side> {
+        self.side
+    }
+    fn asked(&mut self, now: Instant) {
+        ServerGame::asked(self, now)
+    }
+    fn sync(&mut self, record: &GameRecord, username: &str, received: Instant) -> Next {
+        ServerGame::sync(self, record, username, received)
+    }
+    fn relayed(&mut self, side: Side, mv: &ServerMove) -> bool {
+        ServerGame::relayed(self, side, mv)
+    }
+    fn think(
+        &mut self,
+        policy: &ClockPolicy,
+        round_trip: Duration,
+        done: Done,
+    ) -> Option<ServerCommand> {
+        ServerGame::think(self, policy, round_trip, done)
+    }
+    fn searched(&mut self, token: u64, found: Found, online: bool) -> Option<ServerCommand> {
+        ServerGame::searched(self, token, found, online)
+    }
+    fn accepted(&mut self) {
+        ServerGame::accepted(self)
+    }
+    fn refused(&mut self, reason: &str) {
+        ServerGame::refused(self, reason)
+    }
+    fn resigned(&mut self, side: Side) {
+        self.resigned = Some(side);
+    }
+    fn disconnected(&mut self) {
+        ServerGame::disconnected(self)
+    }
+    fn plies_with_sent(&self) -> usize {
+        ServerGame::plies_with_sent(self)
+    }
+    fn max_plies(&self) -> Option<u16> {
+        self.pos.rules().max_plies
+    }
+    fn over(&mut self) {
+        ServerGame::over(self)
+    }
+    fn summary(&self, ending: Ending) -> String {
+        ServerGame::summary(self, ending)
+    }
+}
+
+/// Makes the game of seat `id` once its size is known.
+struct NewGame {
+    id: GameId,
+    engine: Options,
+    asked: Option<Instant>,
+}
+
+impl SizedTask for NewGame {
+    type Output = Box<dyn HeldGame>;
+    fn run<G: Size>(self) -> Box<dyn HeldGame> {
+        Box::new(ServerGame::<G>::new(
+            self.id,
+            Searcher::new(self.engine),
+            self.asked,
+        ))
+    }
 }
 
 pub struct Seat {
@@ -35,12 +121,7 @@ pub struct Seat {
     /// answers, that draw ended it.
     pub maybe_drawn: bool,
     /// The game, once a record has given its size.
-    game: Option<AnySize<Games>>,
-}
-
-/// A game of `G` for the seat `id`.
-fn new_game<G: Size>(id: GameId, engine: Options, asked: Option<Instant>) -> AnySize<Games> {
-    G::hold::<Games>(ServerGame::new(id, Searcher::new(engine), asked))
+    game: Option<Box<dyn HeldGame>>,
 }
 
 impl Seat {
@@ -57,13 +138,13 @@ impl Seat {
 
     /// The bot's side, once a record has said it.
     pub fn side(&self) -> Option<Side> {
-        self.game.as_ref().and_then(|g| each_size!(g, g => g.side))
+        self.game.as_ref().and_then(|g| g.side())
     }
 
     /// The server asked for a move (maybe not ours: at login it asks for every game).
     pub fn asked(&mut self, now: Instant) {
         match &mut self.game {
-            Some(g) => each_size!(g, g => g.asked(now)),
+            Some(g) => g.asked(now),
             None => {
                 self.asked.get_or_insert(now);
             }
@@ -83,19 +164,21 @@ impl Seat {
         self.resume_unanswered = 0;
         self.maybe_drawn = false;
         if self.game.is_none() {
-            let (id, asked) = (self.id, self.asked);
+            let new = NewGame {
+                id: self.id,
+                engine: engine.clone(),
+                asked: self.asked,
+            };
             let side = u8::try_from(record.dim)
                 .ok()
                 .filter(|s| SERVER_SIDES.contains(s));
-            let made =
-                side.map(|side| crate::with_size!(side, new_game(id, engine.clone(), asked)));
-            match made {
+            match side.map(|side| run_sized(side, new)) {
                 Some(Ok(game)) => self.game = Some(game),
                 _ => {
                     let Some(side) = record.side_of(username) else {
                         return Next::Nothing;
                     };
-                    let dim = record.dim;
+                    let (id, dim) = (self.id, record.dim);
                     log::error!(
                         "game {id}: a {dim}x{dim} board, which the server does not offer \
                          (7, 11 or 13); resigning"
@@ -105,16 +188,13 @@ impl Seat {
             }
         }
         let game = self.game.as_mut().expect("made above");
-        each_size!(game, g => g.sync(record, username, received))
+        game.sync(record, username, received)
     }
 
     /// A move of the opponent relayed by the server. Returns false if it does not fit (a game
     /// not yet described fits anything: its record will tell).
     pub fn relayed(&mut self, side: Side, mv: &ServerMove) -> bool {
-        match &mut self.game {
-            Some(g) => each_size!(g, g => g.relayed(side, mv)),
-            None => true,
-        }
+        self.game.as_mut().is_none_or(|g| g.relayed(side, mv))
     }
 
     /// Starts thinking on the bot's move; see [`ServerGame::think`].
@@ -124,31 +204,31 @@ impl Seat {
         round_trip: Duration,
         done: impl FnOnce(u64, Found) + Send + 'static,
     ) -> Option<ServerCommand> {
-        let game = self.game.as_mut()?;
-        each_size!(game, g => g.think(policy, round_trip, done))
+        self.game
+            .as_mut()?
+            .think(policy, round_trip, Box::new(done))
     }
 
     /// A search of this game ended; see [`ServerGame::searched`].
     pub fn searched(&mut self, token: u64, found: Found, online: bool) -> Option<ServerCommand> {
-        let game = self.game.as_mut()?;
-        each_size!(game, g => g.searched(token, found, online))
+        self.game.as_mut()?.searched(token, found, online)
     }
 
     pub fn accepted(&mut self) {
         if let Some(g) = &mut self.game {
-            each_size!(g, g => g.accepted());
+            g.accepted();
         }
     }
 
     pub fn refused(&mut self, reason: &str) {
         if let Some(g) = &mut self.game {
-            each_size!(g, g => g.refused(reason));
+            g.refused(reason);
         }
     }
 
     pub fn resigned(&mut self, side: Side) {
         if let Some(g) = &mut self.game {
-            each_size!(g, g => g.resigned = Some(side));
+            g.resigned(side);
         }
     }
 
@@ -157,36 +237,34 @@ impl Seat {
         self.resume_sent = None;
         self.resume_unanswered = 0;
         if let Some(g) = &mut self.game {
-            each_size!(g, g => g.disconnected());
+            g.disconnected();
         }
     }
 
     /// Plies the game will have once the move in flight, if any, is played.
     pub fn plies_with_sent(&self) -> usize {
-        self.game
-            .as_ref()
-            .map_or(0, |g| each_size!(g, g => g.plies_with_sent()))
+        self.game.as_ref().map_or(0, |g| g.plies_with_sent())
     }
 
     /// The ply that ends the game drawn, under the server's rules for its size.
     pub fn max_plies(&self) -> Option<usize> {
         self.game
             .as_ref()
-            .and_then(|g| each_size!(g, g => g.pos.rules().max_plies))
+            .and_then(|g| g.max_plies())
             .map(usize::from)
     }
 
     /// The game is over: stops any search.
     pub fn over(&mut self) {
         if let Some(g) = &mut self.game {
-            each_size!(g, g => g.over());
+            g.over();
         }
     }
 
     /// The summary line of the finished game, if it ever was the bot's.
     pub fn summary(&self, ending: Ending) -> Option<String> {
         let game = self.game.as_ref()?;
-        each_size!(game, g => g.side.map(|_| g.summary(ending)))
+        game.side().map(|_| game.summary(ending))
     }
 }
 

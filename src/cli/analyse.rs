@@ -10,7 +10,7 @@ use hnefi::board::variant::NamedRules;
 use hnefi::report::graph::percent;
 use hnefi::report::scale::attackers_win;
 use hnefi::search::Score;
-use hnefi::search::size::Size;
+use hnefi::search::size::{Size, SizedTask, run_sized};
 use std::time::Duration;
 
 #[derive(Args)]
@@ -35,7 +35,17 @@ pub struct AnalyseArgs {
 
 pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
     let rules = args.game.rules()?;
-    hnefi::with_size!(rules.rules.width, analyse_on(&args, &rules))?
+    run_sized(rules.rules.width, Analyse(&args, &rules))?
+}
+
+/// [`analyse_on`] the rules' board.
+struct Analyse<'a>(&'a AnalyseArgs, &'a NamedRules);
+
+impl SizedTask for Analyse<'_> {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        analyse_on::<G>(self.0, self.1)
+    }
 }
 
 fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), CliError> {
@@ -143,7 +153,17 @@ pub struct EvalArgs {
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
     let rules = args.game.rules()?;
-    hnefi::with_size!(rules.rules.width, eval_on(&args, &rules))?
+    run_sized(rules.rules.width, Eval(&args, &rules))?
+}
+
+/// [`eval_on`] the rules' board.
+struct Eval<'a>(&'a EvalArgs, &'a NamedRules);
+
+impl SizedTask for Eval<'_> {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        eval_on::<G>(self.0, self.1)
+    }
 }
 
 fn eval_on<G: Size>(args: &EvalArgs, rules: &NamedRules) -> Result<(), CliError> {

@@ -4,9 +4,10 @@
 use super::CliError;
 use super::common::{EvalChoice, RulesArg};
 use clap::Args;
-use hnefi::board::{Board, Eleven, Rules};
+use hnefi::board::{Board, Rules};
 use hnefi::search::EvalKind;
-use hnefi::search::size::Size;
+use hnefi::search::size::Standard;
+use hnefi::search::size::{Size, SizedTask, run_sized};
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
@@ -36,7 +37,17 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
             "rules of 11x11 or 13x13 (the boards with bench positions)",
         ));
     }
-    hnefi::with_size!(rules.width, bench_on(&args, rules))?
+    run_sized(rules.width, Bench(&args, rules))?
+}
+
+/// [`bench_on`] the rules' board.
+struct Bench<'a>(&'a BenchArgs, Rules);
+
+impl SizedTask for Bench<'_> {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        bench_on::<G>(self.0, self.1)
+    }
 }
 
 fn bench_on<G: Size>(args: &BenchArgs, rules: Rules) -> Result<(), CliError> {
@@ -98,7 +109,7 @@ const TTD_POSITIONS: [usize; 6] = [0, 3, 8, 13, 18, 23];
 pub fn timetodepth(args: TtdArgs) -> Result<(), CliError> {
     use hnefi::board::Position;
     use hnefi::search::{Limits, Options, Searcher};
-    let boards: Vec<Board<Eleven>> = hnefi::measure::bench::positions::<Eleven>()
+    let boards: Vec<Board<Standard>> = hnefi::measure::bench::positions::<Standard>()
         .map(|(_, b)| b)
         .collect();
     let mut engine = Searcher::try_new(Options {

@@ -7,6 +7,7 @@ use hnefi::board::Geometry;
 use hnefi::files::Replacement;
 use hnefi::learn::packed::{self, PackedReader, PackedWriter};
 use hnefi::learn::sample::Sample;
+use hnefi::search::size::{Size, SizedTask, run_sized};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -82,13 +83,23 @@ pub fn convert(args: ConvertArgs) -> Result<(), CliError> {
             ));
         }
     }
-    hnefi::with_size!(width, convert_on(args, kind))?
+    run_sized(width, Convert(args, kind))?
 }
 
 fn describe(kind: Kind) -> &'static str {
     match kind {
         Kind::Text => "text lines",
         Kind::Packed => "binary samples",
+    }
+}
+
+/// [`convert_on`] the board of the given side.
+struct Convert(ConvertArgs, Kind);
+
+impl SizedTask for Convert {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        convert_on::<G>(self.0, self.1)
     }
 }
 

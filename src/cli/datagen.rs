@@ -7,8 +7,8 @@ use super::common::{
 };
 use super::output::write_document;
 use clap::{Args, Subcommand};
-use hnefi::board::Eleven;
-use hnefi::search::size::Size;
+use hnefi::search::size::Standard;
+use hnefi::search::size::{Size, SizedTask, run_sized};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -138,7 +138,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), CliError> {
         return merge(files, output);
     }
     let (rules, _) = args.rules.rules_and_start();
-    hnefi::with_size!(rules.width, datagen_on(args))?
+    run_sized(rules.width, args)?
 }
 
 /// `hnefi datagen merge`: the merged file is written whole or not at all.
@@ -164,6 +164,13 @@ fn merge(files: &[PathBuf], output: &std::path::Path) -> Result<(), CliError> {
             let _ = std::fs::remove_file(output);
             Err(e.into())
         }
+    }
+}
+
+impl SizedTask for DatagenArgs {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        datagen_on::<G>(self)
     }
 }
 
@@ -308,7 +315,7 @@ fn datagen_on<G: Size>(args: DatagenArgs) -> Result<(), CliError> {
 
 /// The 11x11 openings as moves of `G`, which is 11x11 whenever there are any.
 fn sized_book<G: Size>(
-    book: Vec<Vec<hnefi::board::Move<Eleven>>>,
+    book: Vec<Vec<hnefi::board::Move<Standard>>>,
 ) -> Vec<Vec<hnefi::board::Move<G>>> {
     book.into_iter()
         .filter_map(|line| {

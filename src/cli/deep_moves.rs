@@ -11,7 +11,7 @@ use hnefi::measure::deep_moves::{DeepMoveReport, nodes_to_deep_move};
 use hnefi::search::Options;
 use hnefi::search::params::SearchParams;
 use hnefi::search::policy::Policy;
-use hnefi::search::size::Size;
+use hnefi::search::size::{Size, SizedTask, run_sized};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -41,7 +41,7 @@ pub struct DeepMovesArgs {
 
 pub fn deep_moves(args: DeepMovesArgs) -> Result<(), CliError> {
     let (rules, _) = args.rules.rules_and_start();
-    hnefi::with_size!(rules.width, deep_moves_on(args))?
+    run_sized(rules.width, args)?
 }
 
 fn line(name: &str, r: &DeepMoveReport) -> String {
@@ -52,6 +52,13 @@ fn line(name: &str, r: &DeepMoveReport) -> String {
         r.mean_nodes,
         r.median_nodes
     )
+}
+
+impl SizedTask for DeepMovesArgs {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        deep_moves_on::<G>(self)
+    }
 }
 
 fn deep_moves_on<G: Size>(args: DeepMovesArgs) -> Result<(), CliError> {

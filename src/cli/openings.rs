@@ -9,7 +9,7 @@ use clap::{ArgGroup, Args};
 use hnefi::board::Move;
 use hnefi::board::variant::NamedRules;
 use hnefi::board::{Geometry, START_FEN};
-use hnefi::search::size::Size;
+use hnefi::search::size::{Size, SizedTask, run_sized};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -72,7 +72,7 @@ pub fn openings(args: OpeningsArgs) -> Result<(), CliError> {
         check_writable(path)?;
     }
     if let Some(count) = args.random {
-        return hnefi::with_size!(args.rules.rules.width, random_openings(&args, count))?;
+        return run_sized(args.rules.rules.width, RandomOpenings(&args, count))?;
     }
     if args.rules.start != START_FEN {
         return Err(CliError::Rules {
@@ -182,6 +182,16 @@ fn balanced_openings(args: &OpeningsArgs, text: &str) -> Result<(), CliError> {
 
 /// `--random COUNT`: random openings from the start of `--rules`, on their board `G`, the
 /// nearest even by a short search, as the match runner makes them.
+/// [`random_openings`] on the rules' board.
+struct RandomOpenings<'a>(&'a OpeningsArgs, usize);
+
+impl SizedTask for RandomOpenings<'_> {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        random_openings::<G>(self.0, self.1)
+    }
+}
+
 fn random_openings<G: Size>(args: &OpeningsArgs, count: usize) -> Result<(), CliError> {
     use hnefi::tournament::openings::RandomOpenings;
     check_search(args)?;

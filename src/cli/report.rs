@@ -12,7 +12,7 @@ use hnefi::report::diagram::{self, Marks};
 use hnefi::report::game::Found;
 use hnefi::report::{game, page};
 use hnefi::search::Limits;
-use hnefi::search::size::Size;
+use hnefi::search::size::{Size, SizedTask, run_sized};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -116,13 +116,31 @@ pub fn annotate(args: AnnotateArgs) -> Result<(), CliError> {
     if let Some(path) = &out {
         check_writable(path)?;
     }
-    hnefi::with_size!(
-        rules.rules.width,
-        annotate_on(&args, &found, &rules, out.as_deref())
-    )?
+    let annotate = Annotate {
+        args: &args,
+        found: &found,
+        rules: &rules,
+        out: out.as_deref(),
+    };
+    run_sized(rules.rules.width, annotate)?
 }
 
 /// The report of the game `found` under `rules`, on their board `G`.
+/// [`annotate_on`] the rules' board.
+struct Annotate<'a> {
+    args: &'a AnnotateArgs,
+    found: &'a Found,
+    rules: &'a NamedRules,
+    out: Option<&'a Path>,
+}
+
+impl SizedTask for Annotate<'_> {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        annotate_on::<G>(self.args, self.found, self.rules, self.out)
+    }
+}
+
 fn annotate_on<G: Size>(
     args: &AnnotateArgs,
     found: &Found,
@@ -182,7 +200,17 @@ pub struct BoardArgs {
 
 pub fn board(args: BoardArgs) -> Result<(), CliError> {
     let rules = args.game.rules()?;
-    hnefi::with_size!(rules.rules.width, board_on(&args, &rules))?
+    run_sized(rules.rules.width, BoardOn(&args, &rules))?
+}
+
+/// [`board_on`] the rules' board.
+struct BoardOn<'a>(&'a BoardArgs, &'a NamedRules);
+
+impl SizedTask for BoardOn<'_> {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        board_on::<G>(self.0, self.1)
+    }
 }
 
 fn board_on<G: Size>(args: &BoardArgs, rules: &NamedRules) -> Result<(), CliError> {

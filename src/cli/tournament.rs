@@ -7,7 +7,7 @@ use clap::{ArgAction, Args, Subcommand};
 use hnefi::board::variant::NamedRules;
 use hnefi::cluster::merge::merge_files;
 use hnefi::cluster::pairs::{self, Look, open_pairs};
-use hnefi::search::size::Size;
+use hnefi::search::size::{Size, SizedTask, run_sized};
 use hnefi::tournament::runner::{MatchSettings, check_engines, check_records, run};
 use hnefi::tournament::setup::{Request, htp_rules_differ};
 use hnefi::tournament::summary::{Sprt, SprtError, Summary, parse_sprt};
@@ -260,7 +260,14 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         write_json(&merged, &json)?;
         return out!("{}", merged.report());
     }
-    hnefi::with_size!(args.rules.rules.width, play_match(args))?
+    run_sized(args.rules.rules.width, args)?
+}
+
+impl SizedTask for MatchArgs {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        play_match::<G>(self)
+    }
 }
 
 /// The match of `args` on boards of `G`, the rules' size.

@@ -11,7 +11,7 @@ use hnefi::board::Rulebook;
 use hnefi::learn::data::{Holdout, Loaded, NetData, Source, network_from_file};
 use hnefi::learn::train::{self, Saturated, TrainSettings};
 use hnefi::search::nnue::{HIDDEN, inputs};
-use hnefi::search::size::Size;
+use hnefi::search::size::{Size, SizedTask, run_sized};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -100,9 +100,9 @@ pub struct TrainArgs {
 pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let (rules, _) = args.rules.rules_and_start();
     if args.policy {
-        return hnefi::with_size!(rules.width, train_policy_on(args))?;
+        return run_sized(rules.width, TrainPolicy(args))?;
     }
-    hnefi::with_size!(rules.width, train_on(args))?
+    run_sized(rules.width, args)?
 }
 
 /// The settings every training run checks alike: epochs, batch, step sizes and decay. Returns
@@ -137,6 +137,23 @@ pub(super) fn check_steps(args: &TrainArgs) -> Result<f32, CliError> {
         ));
     }
     Ok(lr_end)
+}
+
+impl SizedTask for TrainArgs {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        train_on::<G>(self)
+    }
+}
+
+/// `hnefi train --policy` on the rules' board.
+struct TrainPolicy(TrainArgs);
+
+impl SizedTask for TrainPolicy {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        train_policy_on::<G>(self.0)
+    }
 }
 
 fn train_on<G: Size>(args: TrainArgs) -> Result<(), CliError> {

@@ -7,6 +7,7 @@ use clap::Args;
 use hnefi::learn::data::read_samples;
 use hnefi::learn::tune::{self, Dataset, TuneSettings};
 use hnefi::search::eval::features::FEATURES;
+use hnefi::search::size::{Size, SizedTask, run_sized};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
@@ -60,10 +61,17 @@ pub struct TuneArgs {
 
 pub fn tune(args: TuneArgs) -> Result<(), CliError> {
     let (rules, _) = args.rules.rules_and_start();
-    hnefi::with_size!(rules.width, tune_on(args))?
+    run_sized(rules.width, args)?
 }
 
-fn tune_on<G: hnefi::search::size::Size>(args: TuneArgs) -> Result<(), CliError> {
+impl SizedTask for TuneArgs {
+    type Output = Result<(), CliError>;
+    fn run<G: Size>(self) -> Self::Output {
+        tune_on::<G>(self)
+    }
+}
+
+fn tune_on<G: Size>(args: TuneArgs) -> Result<(), CliError> {
     let hand = &G::hand().weights;
     check_fit_settings(args.lambda, args.holdout)?;
     if args.epochs == 0 && args.out.is_some() && args.from_zero {

@@ -9,7 +9,7 @@ pub const REAL_GAMES: &str = include_str!("../../data/copenhagen.csv");
 
 /// Every game of a record file of 11x11 games, with its line number; lines that do not parse
 /// are skipped and reported to the log.
-pub fn read_games(text: &str) -> Vec<(usize, GameRecord<crate::board::Eleven>)> {
+pub fn read_games(text: &str) -> Vec<(usize, GameRecord<crate::search::size::Standard>)> {
     read_games_of(text)
 }
 

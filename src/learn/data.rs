@@ -415,9 +415,10 @@ impl<'n, G: Geometry> PolicyLoad<'n, G> {
 mod tests {
     use super::*;
     use crate::board::Move;
-    use crate::board::{Bitboard, Board, Eleven, Preset, Side, Square};
+    use crate::board::{Bitboard, Board, Preset, Side, Square};
     use crate::learn::packed::PackedWriter;
     use crate::learn::sample::GameResult;
+    use crate::search::size::Standard;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("hnefi-data-{}-{name}", std::process::id()));
@@ -427,7 +428,7 @@ mod tests {
     }
 
     /// The start, with `d1d3` as its best move, in game `game`.
-    fn start(game: u64) -> Sample<Eleven> {
+    fn start(game: u64) -> Sample<Standard> {
         Sample {
             board: Board::start(),
             score: Some(12),
@@ -438,8 +439,8 @@ mod tests {
     }
 
     /// A position that is not quiet: e8-e4 takes d4 against c4.
-    fn capture(game: u64) -> Sample<Eleven> {
-        let squares = |names: &[&str]| -> Bitboard<Eleven> {
+    fn capture(game: u64) -> Sample<Standard> {
+        let squares = |names: &[&str]| -> Bitboard<Standard> {
             names.iter().map(|n| Square::parse(n).unwrap()).collect()
         };
         let board = Board::new(
@@ -456,7 +457,7 @@ mod tests {
         }
     }
 
-    fn text(samples: &[Sample<Eleven>]) -> String {
+    fn text(samples: &[Sample<Standard>]) -> String {
         samples.iter().map(|s| format!("{s}\n")).collect()
     }
 
@@ -467,29 +468,29 @@ mod tests {
             learning_rate: 0.001,
             learning_rate_end: 0.001,
             lambda: 0.5,
-            scale: Eleven::hand().weights.scale,
+            scale: Standard::hand().weights.scale,
             seed: 1,
             weight_decay: 0.0,
             residual: false,
-            inputs: crate::search::nnue::inputs::<Eleven>(),
+            inputs: crate::search::nnue::inputs::<Standard>(),
         }
     }
 
     #[test]
     fn text_and_binary_files_read_alike_a_block_at_a_time() {
         let dir = scratch("read");
-        let samples: Vec<Sample<Eleven>> = (0..5).map(start).chain([capture(9)]).collect();
+        let samples: Vec<Sample<Standard>> = (0..5).map(start).chain([capture(9)]).collect();
         let lines = dir.join("s.txt");
         let body = format!("# a comment\n\n{}", text(&samples));
         std::fs::write(&lines, &body).unwrap();
         let binary = dir.join("s.bin");
-        let mut writer = PackedWriter::<Eleven, _>::new(Vec::new()).unwrap();
+        let mut writer = PackedWriter::<Standard, _>::new(Vec::new()).unwrap();
         samples.iter().for_each(|s| writer.write(s).unwrap());
         std::fs::write(&binary, writer.finish().unwrap()).unwrap();
         for path in [&lines, &binary] {
-            assert_eq!(read_samples::<Eleven>(path).unwrap(), samples);
+            assert_eq!(read_samples::<Standard>(path).unwrap(), samples);
             let mut bytes = 0;
-            for_each_block::<Eleven, DataError>(path, |_, b| {
+            for_each_block::<Standard, DataError>(path, |_, b| {
                 bytes += b;
                 Ok(())
             })
@@ -512,19 +513,19 @@ mod tests {
             format!("{}\n# fine\nnot a sample\n", text(&[start(1)])),
         )
         .unwrap();
-        let error = read_samples::<Eleven>(&path).unwrap_err().to_string();
+        let error = read_samples::<Standard>(&path).unwrap_err().to_string();
         assert!(
             error.starts_with(&format!("{}:4: ", path.display())),
             "{error}"
         );
         std::fs::write(&path, b"HNEFIPOS").unwrap();
-        let error = read_samples::<Eleven>(&path).unwrap_err().to_string();
+        let error = read_samples::<Standard>(&path).unwrap_err().to_string();
         assert!(
             error.starts_with(&format!("{}: ", path.display())),
             "{error}"
         );
         let absent = dir.join("absent.txt");
-        let error = read_samples::<Eleven>(&absent).unwrap_err().to_string();
+        let error = read_samples::<Standard>(&absent).unwrap_err().to_string();
         assert!(
             error.starts_with(&format!("cannot read {}: ", absent.display())),
             "{error}"
@@ -534,7 +535,7 @@ mod tests {
 
     #[test]
     fn whole_games_are_held_out_and_validation_files_hold_all() {
-        let samples: Vec<Sample<Eleven>> = (0..200).flat_map(|g| [start(g), start(g)]).collect();
+        let samples: Vec<Sample<Standard>> = (0..200).flat_map(|g| [start(g), start(g)]).collect();
         let holdout = Holdout::new(0.3, 5, false);
         let (held, trained) = holdout.split(samples.clone(), Source::Data);
         assert_eq!(held.len() + trained.len(), 400);
@@ -557,7 +558,7 @@ mod tests {
         let (data, validation) = (dir.join("data.txt"), dir.join("validation.txt"));
         std::fs::write(&data, text(&[start(1), capture(2), start(3)])).unwrap();
         std::fs::write(&validation, text(&[capture(4), start(5)])).unwrap();
-        let rulebook = Rulebook::<Eleven>::default();
+        let rulebook = Rulebook::<Standard>::default();
         let new = |quiet_only| {
             let holdout = Holdout::new(0.5, 1, true);
             NetData::new(&settings(), Saturated::OFF, rulebook, holdout, quiet_only)
@@ -601,8 +602,8 @@ mod tests {
             .quantise()
             .save(&path)
             .unwrap();
-        assert!(network_from_file::<Eleven>(&path, false).is_ok());
-        let error = network_from_file::<Eleven>(&path, true)
+        assert!(network_from_file::<Standard>(&path, false).is_ok());
+        let error = network_from_file::<Standard>(&path, true)
             .unwrap_err()
             .to_string();
         assert!(error.ends_with("drop --residual"), "{error}");
@@ -610,8 +611,8 @@ mod tests {
             .quantise()
             .save(&path)
             .unwrap();
-        assert!(network_from_file::<Eleven>(&path, true).is_ok());
-        let error = network_from_file::<Eleven>(&path, false)
+        assert!(network_from_file::<Standard>(&path, true).is_ok());
+        let error = network_from_file::<Standard>(&path, false)
             .unwrap_err()
             .to_string();
         assert!(error.ends_with("add --residual"), "{error}");
@@ -619,7 +620,7 @@ mod tests {
             .quantise()
             .save(&path)
             .unwrap();
-        let error = network_from_file::<Eleven>(&path, false)
+        let error = network_from_file::<Standard>(&path, false)
             .unwrap_err()
             .to_string();
         assert!(error.contains("trained on the logistic scale"), "{error}");
@@ -629,10 +630,10 @@ mod tests {
     #[test]
     fn policies_start_from_zero_or_a_file_of_their_board() {
         let dir = scratch("policy");
-        let zero = start_policy::<Eleven>(None).unwrap();
+        let zero = start_policy::<Standard>(None).unwrap();
         let path = dir.join("seven.pol");
         FloatPolicy::zero(49).quantise(7, 0).save(&path).unwrap();
-        let error = start_policy::<Eleven>(Some(&path))
+        let error = start_policy::<Standard>(Some(&path))
             .err()
             .unwrap()
             .to_string();
@@ -642,7 +643,7 @@ mod tests {
         );
         let path = dir.join("eleven.pol");
         zero.quantise(11, 0).save(&path).unwrap();
-        assert!(start_policy::<Eleven>(Some(&path)).is_ok());
+        assert!(start_policy::<Standard>(Some(&path)).is_ok());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -653,8 +654,8 @@ mod tests {
         std::fs::write(&data, text(&[start(1), capture(2), start(3)])).unwrap();
         std::fs::write(&validation, text(&[start(4), capture(5), start(6)])).unwrap();
         let rules = Rules::preset(Preset::Copenhagen);
-        let rulebook = Rulebook::<Eleven>::new(rules);
-        let net = policy_network::<Eleven>(None, &rules).unwrap();
+        let rulebook = Rulebook::<Standard>::new(rules);
+        let net = policy_network::<Standard>(None, &rules).unwrap();
         let mut load = PolicyLoad::new(rulebook, &net, Holdout::new(0.5, 1, true));
         let added = load.load(&data, Source::Data, |_| {}).unwrap();
         assert_eq!(

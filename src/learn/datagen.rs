@@ -22,13 +22,14 @@
 //! seeds can be pooled and still be split by game.
 
 use crate::board::{Board, Move, MoveList, Position};
-use crate::board::{Eleven, Geometry, Rules, Side};
+use crate::board::{Geometry, Rules, Side};
 use crate::cluster::shard::Header;
 use crate::files::Appender;
 use crate::games::record::read_games;
 use crate::learn::sample::{GameResult, SCORE_CAP, Sample};
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::size::Size;
+use crate::search::size::Standard;
 use crate::search::{EvalKind, Limits, Options, Score, Searcher};
 use crate::splitmix::SplitMix64;
 use std::collections::HashSet;
@@ -350,7 +351,7 @@ impl DatagenSettings {
 /// The openings to start from: the first `plies` moves of every real game that has more moves
 /// than that, legal under `rules` with the game still going at their end. Repeats are kept,
 /// so that openings are drawn as often as people played them.
-pub fn book_from_games(games_csv: &str, plies: usize, rules: Rules) -> Vec<Vec<Move<Eleven>>> {
+pub fn book_from_games(games_csv: &str, plies: usize, rules: Rules) -> Vec<Vec<Move<Standard>>> {
     read_games(games_csv)
         .into_iter()
         .filter(|(_, g)| g.moves.len() > plies)
@@ -976,7 +977,7 @@ mod tests {
         }
     }
 
-    fn engine() -> Searcher<Eleven> {
+    fn engine() -> Searcher<Standard> {
         Searcher::new(Options {
             hash_mb: 1,
             ..Options::default()
@@ -1182,15 +1183,15 @@ mod tests {
             random_plies: 0,
             ..tiny()
         };
-        let header = s.header::<Eleven>(&[]).settings;
+        let header = s.header::<Standard>(&[]).settings;
         assert!(header.contains("starts 2 ("), "{header}");
-        assert!(!tiny().header::<Eleven>(&[]).settings.contains("starts"));
+        assert!(!tiny().header::<Standard>(&[]).settings.contains("starts"));
         let first = play_game(&s, &[], 0, &mut engine()).unwrap();
         assert_eq!(first.samples[0].board, Board::from_fen(stuck).unwrap());
         let second = play_game(&s, &[], 1, &mut engine()).unwrap();
         assert_eq!(second.samples[0].board, Board::start());
         let third = play_game(&s, &[], 2, &mut engine()).unwrap();
-        let boards = |game: &SelfPlayGame<Eleven>| -> Vec<Board<Eleven>> {
+        let boards = |game: &SelfPlayGame<Standard>| -> Vec<Board<Standard>> {
             game.samples.iter().map(|sample| sample.board).collect()
         };
         assert_eq!(boards(&third), boards(&first));
@@ -1237,7 +1238,7 @@ mod tests {
         }
         let lines = first.text();
         for line in lines.lines() {
-            assert_eq!(line.parse::<Sample<Eleven>>().unwrap().to_string(), line);
+            assert_eq!(line.parse::<Sample<Standard>>().unwrap().to_string(), line);
         }
         // Never more than the ply limit, the start's plies included.
         assert!(first.samples.len() <= s.max_plies - s.book_plies - s.random_plies);
@@ -1289,7 +1290,7 @@ mod tests {
         });
         assert!(matches!(failed, Err(DatagenError::NoNodes)));
         // A run without a book when one is needed says so.
-        let no_book = run::<Eleven>(&s, &[], &HashSet::new(), Some(1), &stop, |_, _| Ok(()));
+        let no_book = run::<Standard>(&s, &[], &HashSet::new(), Some(1), &stop, |_, _| Ok(()));
         assert!(matches!(no_book, Err(DatagenError::NoBook(4))));
     }
 
@@ -1308,25 +1309,25 @@ mod tests {
             line(5_000_000_001),
         );
         let text = format!("{a}{a}{b}{b}{c}{c}");
-        let (cut, done) = resume_point::<Eleven>(text.as_bytes(), path, &s).unwrap();
+        let (cut, done) = resume_point::<Standard>(text.as_bytes(), path, &s).unwrap();
         // The last game may have been cut short: it is played again.
         assert_eq!(cut as usize, 4 * a.len());
         assert_eq!(done, HashSet::from([2, 0]));
         // A line cut short is dropped with its game.
         let partial = format!("{a}{b}{}", &c[..20]);
-        let (cut, done) = resume_point::<Eleven>(partial.as_bytes(), path, &s).unwrap();
+        let (cut, done) = resume_point::<Standard>(partial.as_bytes(), path, &s).unwrap();
         assert_eq!((cut as usize, done), (a.len(), HashSet::from([2])));
-        let (cut, done) = resume_point::<Eleven>(&b""[..], path, &s).unwrap();
+        let (cut, done) = resume_point::<Standard>(&b""[..], path, &s).unwrap();
         assert_eq!((cut, done.len()), (0, 0));
         // Lines of something else, or games of another run, are refused.
         let junk = format!("{a}hello\n{b}");
         assert!(matches!(
-            resume_point::<Eleven>(junk.as_bytes(), path, &s),
+            resume_point::<Standard>(junk.as_bytes(), path, &s),
             Err(DatagenError::NotSamples { line: 2, .. })
         ));
         let foreign = format!("{}{a}", line(7));
         assert!(matches!(
-            resume_point::<Eleven>(foreign.as_bytes(), path, &s),
+            resume_point::<Standard>(foreign.as_bytes(), path, &s),
             Err(DatagenError::ForeignGame { game: 7, .. })
         ));
     }

@@ -1,9 +1,10 @@
 //! Training samples from the real games: every position of every finished game, with the
 //! game's recorded result and no search score.
 
-use crate::board::{Eleven, Rules};
+use crate::board::Rules;
 use crate::games::record::{Verdict, read_games};
 use crate::learn::sample::{GameResult, Sample};
+use crate::search::size::Standard;
 
 /// What became of the lines of a games file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -38,7 +39,7 @@ fn slot(result: GameResult) -> usize {
 /// from did not enforce the third repetition, and eleven of the games play on through one
 /// (see tests/replay.rs); their later positions are real play all the same. A replay stops at
 /// the first move that is not legal.
-pub fn samples_from_games(games_csv: &str) -> (Vec<Sample<Eleven>>, GamesReport) {
+pub fn samples_from_games(games_csv: &str) -> (Vec<Sample<Standard>>, GamesReport) {
     let rules = Rules::default().without_repetition();
     let mut report = GamesReport {
         lines: games_csv.lines().filter(|l| !l.trim().is_empty()).count(),

@@ -449,7 +449,7 @@ mod tests {
         let trained = FloatNetwork::residual(3, SCALE as f32, 363).quantise();
         assert_eq!(
             trained.hand,
-            crate::search::eval::fingerprint::<crate::board::Eleven>()
+            crate::search::eval::fingerprint::<crate::search::size::Standard>()
         );
         assert!(trained.fits_hand_evaluation());
         let plain = FloatNetwork::random(3, SCALE as f32, 363).quantise();

@@ -326,8 +326,10 @@ pub(crate) mod tests {
     use super::*;
     use crate::board::MoveList;
     use crate::board::Rulebook;
+    use crate::board::Seven;
     use crate::board::rules::{Preset, Rules};
-    use crate::board::{Eleven, Seven};
+    use crate::search::size::Standard;
+    use crate::search::size::{Size, SizedTask, run_sized};
     use crate::splitmix::SplitMix64;
 
     /// Positions of random games of `preset`, with every kind of score and result.
@@ -379,6 +381,14 @@ pub(crate) mod tests {
         w.finish().unwrap()
     }
 
+    struct RoundTrip(Preset);
+    impl SizedTask for RoundTrip {
+        type Output = ();
+        fn run<G: Size>(self) {
+            round_trip::<G>(self.0)
+        }
+    }
+
     fn round_trip<G: Geometry>(preset: Preset) {
         let samples = random_samples::<G>(preset, u64::from(G::SIDE));
         let bytes = pack(&samples);
@@ -394,14 +404,14 @@ pub(crate) mod tests {
     fn every_board_size_round_trips() {
         for side in crate::board::SIDES {
             let preset = Preset::default_for_width(side).unwrap();
-            crate::with_size!(side, round_trip(preset)).unwrap();
+            run_sized(side, RoundTrip(preset)).unwrap();
         }
         assert_eq!(record_size(11), 46);
     }
 
     #[test]
     fn version_1_files_read_without_best_moves() {
-        let samples: Vec<Sample<Eleven>> = random_samples(Preset::Copenhagen, 5)
+        let samples: Vec<Sample<Standard>> = random_samples(Preset::Copenhagen, 5)
             .into_iter()
             .map(|s| Sample { best: None, ..s })
             .collect();
@@ -413,7 +423,7 @@ pub(crate) mod tests {
         for record in v2[HEADER..].chunks(record_size(11)) {
             v1.extend_from_slice(&record[..record_size_v1(11)]);
         }
-        let back: Vec<Sample<Eleven>> = PackedReader::<Eleven, _>::new(&v1[..])
+        let back: Vec<Sample<Standard>> = PackedReader::<Standard, _>::new(&v1[..])
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
@@ -422,10 +432,10 @@ pub(crate) mod tests {
 
     #[test]
     fn a_cut_file_reads_its_whole_records_then_says_where_it_was_cut() {
-        let samples = random_samples::<Eleven>(Preset::Copenhagen, 3);
+        let samples = random_samples::<Standard>(Preset::Copenhagen, 3);
         let bytes = pack(&samples[..5]);
         let cut = &bytes[..bytes.len() - 7];
-        let read: Vec<_> = PackedReader::<Eleven, _>::new(cut).unwrap().collect();
+        let read: Vec<_> = PackedReader::<Standard, _>::new(cut).unwrap().collect();
         assert_eq!(read.len(), 5);
         assert!(read[..4].iter().all(Result::is_ok));
         let err = read[4].as_ref().unwrap_err().to_string();
@@ -440,7 +450,7 @@ pub(crate) mod tests {
         let samples = random_samples::<Seven>(Preset::Brandubh, 4);
         let bytes = pack(&samples);
         let err = |bytes: &[u8]| {
-            PackedReader::<Eleven, _>::new(bytes)
+            PackedReader::<Standard, _>::new(bytes)
                 .err()
                 .expect("refused")
                 .to_string()
@@ -448,7 +458,7 @@ pub(crate) mod tests {
         assert!(err(&bytes).contains("for 7x7 boards, not 11x11"));
         assert!(err(b"3aaaaa3/5a5 a;1;a;1").contains("not a binary sample file"));
         assert!(err(&bytes[..12]).contains("shorter than its 16-byte header"));
-        let mut newer = pack(&random_samples::<Eleven>(Preset::Copenhagen, 4));
+        let mut newer = pack(&random_samples::<Standard>(Preset::Copenhagen, 4));
         newer[8] = 9;
         assert!(err(&newer).contains("format version 9"));
         newer[8] = 2;
@@ -457,7 +467,7 @@ pub(crate) mod tests {
         // A king off the board.
         newer[12] = 46;
         newer[HEADER + 32] = 200;
-        let first = PackedReader::<Eleven, _>::new(&newer[..]).unwrap().next();
+        let first = PackedReader::<Standard, _>::new(&newer[..]).unwrap().next();
         let e = first.unwrap().unwrap_err().to_string();
         assert!(
             e.contains("record 0 is damaged: the king off the board"),

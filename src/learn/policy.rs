@@ -451,28 +451,28 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Eleven;
     use crate::board::Move;
     use crate::board::rules::Rules;
     use crate::learn::sample::GameResult;
     use crate::search::nnue::embedded;
+    use crate::search::size::Standard;
 
     /// Positions of random games whose "deep move" is a fixed rule: the move that lands
     /// nearest the board's centre (ties: the first generated). A policy must learn it.
-    fn planted(games: u64) -> Vec<Sample<Eleven>> {
-        let rulebook = Rulebook::<Eleven>::new(Rules::default());
+    fn planted(games: u64) -> Vec<Sample<Standard>> {
+        let rulebook = Rulebook::<Standard>::new(Rules::default());
         let mut rng = SplitMix64::new(9);
         let mut out = Vec::new();
         let mut list = MoveList::new();
         for game in 0..games {
-            let mut board = Board::<Eleven>::start();
+            let mut board = Board::<Standard>::start();
             for _ in 0..40 {
                 list.clear();
                 board.generate_moves(&rulebook, &mut list);
                 if list.is_empty() {
                     break;
                 }
-                let centre = |m: &Move<Eleven>| {
+                let centre = |m: &Move<Standard>| {
                     let (f, r) = (m.to().file() as i32, m.to().rank() as i32);
                     (f - 5).abs() + (r - 5).abs()
                 };
@@ -496,8 +496,8 @@ mod tests {
 
     #[test]
     fn training_learns_a_planted_choice_and_quantising_keeps_it() {
-        let net = embedded::<Eleven>().unwrap();
-        let rulebook = Rulebook::<Eleven>::new(Rules::default());
+        let net = embedded::<Standard>().unwrap();
+        let rulebook = Rulebook::<Standard>::new(Rules::default());
         let samples = planted(40);
         let (held, trained): (Vec<_>, Vec<_>) = samples.iter().cloned().partition(|s| s.game < 8);
         let (mut t, mut h) = (PolicyData::new(), PolicyData::new());
@@ -539,8 +539,8 @@ mod tests {
 
     #[test]
     fn samples_without_a_legal_best_move_are_skipped() {
-        let net = embedded::<Eleven>().unwrap();
-        let rulebook = Rulebook::<Eleven>::new(Rules::default());
+        let net = embedded::<Standard>().unwrap();
+        let rulebook = Rulebook::<Standard>::new(Rules::default());
         let mut samples = planted(1);
         samples.truncate(3);
         samples[0].best = None;

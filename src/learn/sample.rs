@@ -158,7 +158,8 @@ impl<G: Geometry> fmt::Display for Sample<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Eleven};
+    use crate::board::Board;
+    use crate::search::size::Standard;
 
     #[test]
     fn round_trips() {
@@ -175,22 +176,22 @@ mod tests {
                 best: None,
             };
             let line = s.to_string();
-            assert_eq!(line.parse::<Sample<Eleven>>().unwrap(), s, "{line}");
+            assert_eq!(line.parse::<Sample<Standard>>().unwrap(), s, "{line}");
         }
     }
 
     #[test]
     fn the_best_move_is_an_optional_fifth_field() {
         let start = to_fen(&Board::start());
-        let s: Sample<Eleven> = format!("{start};12;a;3;d1d3").parse().unwrap();
+        let s: Sample<Standard> = format!("{start};12;a;3;d1d3").parse().unwrap();
         assert_eq!(s.best.map(|m| m.to_string()), Some("d1d3".to_string()));
         assert_eq!(s.to_string(), format!("{start};12;a;3;d1d3"));
-        let old: Sample<Eleven> = format!("{start};12;a;3").parse().unwrap();
+        let old: Sample<Standard> = format!("{start};12;a;3").parse().unwrap();
         assert_eq!(old.best, None);
         assert_eq!(old.to_string(), format!("{start};12;a;3"));
         for bad in ["d1d3x", "zz9", "e6e7"] {
             let e = format!("{start};12;a;3;{bad}")
-                .parse::<Sample<Eleven>>()
+                .parse::<Sample<Standard>>()
                 .unwrap_err()
                 .to_string();
             assert!(e.contains(bad), "{e}");
@@ -200,7 +201,7 @@ mod tests {
     #[test]
     fn caps_scores_and_rejects_junk() {
         let start = to_fen(&Board::start());
-        let s: Sample<Eleven> = format!("{start};99999;a;1").parse().unwrap();
+        let s: Sample<Standard> = format!("{start};99999;a;1").parse().unwrap();
         assert_eq!(s.score, Some(SCORE_CAP));
         for bad in [
             format!("{start};1;a"),
@@ -209,7 +210,7 @@ mod tests {
             format!("{start};1;a;-1"),
             "11/11 a;1;a;1".to_string(),
         ] {
-            assert!(bad.parse::<Sample<Eleven>>().is_err(), "{bad}");
+            assert!(bad.parse::<Sample<Standard>>().is_err(), "{bad}");
         }
     }
 }

@@ -570,14 +570,16 @@ pub fn quantisation_error(
 mod tests {
     use super::*;
     use crate::board::rules::{Preset, Rules};
-    use crate::board::{Bitboard, Board, Eleven, Rulebook};
+    use crate::board::{Bitboard, Board, Rulebook};
     use crate::learn::network::board_features;
     use crate::learn::sample::GameResult;
     use crate::search::eval::weights::SCALE;
+    use crate::search::size::Standard;
+    use crate::search::size::{Size, SizedTask, run_sized};
 
     /// The planted truth: the defenders win when the king stands on an edge, the attackers
     /// otherwise. The start's soldiers, the king on every free square, either side to move.
-    fn king_on_edge_data() -> Vec<Sample<Eleven>> {
+    fn king_on_edge_data() -> Vec<Sample<Standard>> {
         let start = Board::start();
         let mut out = Vec::new();
         for sq in Bitboard::ALL & !start.attackers() & !start.defenders() {
@@ -616,14 +618,14 @@ mod tests {
     }
 
     /// `samples` in `d`, targets from their results alone.
-    fn filled(mut d: TrainData, samples: &[Sample<Eleven>]) -> TrainData {
+    fn filled(mut d: TrainData, samples: &[Sample<Standard>]) -> TrainData {
         for s in samples {
             d.push(s, &Rulebook::default(), 1.0, SCALE);
         }
         d
     }
 
-    fn data(samples: &[Sample<Eleven>]) -> TrainData {
+    fn data(samples: &[Sample<Standard>]) -> TrainData {
         filled(TrainData::new(), samples)
     }
 
@@ -717,7 +719,7 @@ mod tests {
         assert!(mismatched.is_err());
     }
 
-    fn residual_data(samples: &[Sample<Eleven>]) -> TrainData {
+    fn residual_data(samples: &[Sample<Standard>]) -> TrainData {
         filled(TrainData::residual(), samples)
     }
 
@@ -808,7 +810,7 @@ mod tests {
     #[test]
     fn a_position_with_a_capture_or_an_open_corner_is_not_quiet() {
         let rules = Rulebook::default();
-        let squares = |names: &[&str]| -> Bitboard<Eleven> {
+        let squares = |names: &[&str]| -> Bitboard<Standard> {
             names
                 .iter()
                 .map(|n| crate::board::Square::parse(n).unwrap())
@@ -913,9 +915,16 @@ mod tests {
                 assert_eq!(d.hand[i], hand as f32);
             }
         }
+        struct Check(Preset);
+        impl SizedTask for Check {
+            type Output = ();
+            fn run<G: Size>(self) {
+                check::<G>(self.0)
+            }
+        }
         for side in crate::board::SIDES {
             let preset = Preset::default_for_width(side).unwrap();
-            crate::with_size!(side, check(preset)).unwrap();
+            run_sized(side, Check(preset)).unwrap();
         }
         // 31 bytes of pieces, the king and the side to move, the target and the hand
         // evaluation; the score only with the saturated loss on.

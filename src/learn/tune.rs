@@ -377,12 +377,12 @@ pub fn recipe_command(args: &[String], current: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Eleven;
     use crate::board::notation::parse_fen;
     use crate::learn::sample::GameResult;
     use crate::search::eval::features::HANGING;
+    use crate::search::size::Standard;
 
-    fn sample(fen: &str, result: GameResult) -> Sample<Eleven> {
+    fn sample(fen: &str, result: GameResult) -> Sample<Standard> {
         Sample {
             board: parse_fen(fen).unwrap(),
             score: None,
@@ -397,7 +397,7 @@ mod tests {
         let rules = Rules::default();
         let mut d = Dataset::new();
         d.push(&sample(crate::board::START_FEN, GameResult::Draw), &rules);
-        let w = current_weights::<Eleven>();
+        let w = current_weights::<Standard>();
         let eval = d.eval(&w, 0);
         let board = parse_fen(crate::board::START_FEN).unwrap();
         let expected =
@@ -461,7 +461,7 @@ mod tests {
         for _ in 0..20 {
             train.push(&sample(sealed, GameResult::DefendersWon), &rules);
         }
-        let start = current_weights::<Eleven>();
+        let start = current_weights::<Standard>();
         let settings = TuneSettings {
             epochs: 50,
             scale: Some(0.01),
@@ -476,7 +476,7 @@ mod tests {
             |_| {},
         );
         assert!(fit.train < fit.start_train);
-        let zero = zero_weights::<Eleven>();
+        let zero = zero_weights::<Standard>();
         for g in HAND_SET {
             for j in 2 * g.start..2 * (g.start + g.len) {
                 assert_eq!(fit.weights[j], start[j], "{} moved", g.name);
@@ -520,7 +520,7 @@ mod tests {
                 fit(
                     &train,
                     &Dataset::new(),
-                    current_weights::<Eleven>(),
+                    current_weights::<Standard>(),
                     &settings,
                     5,
                     |_| {},
@@ -531,12 +531,12 @@ mod tests {
         let one = run(1);
         assert_eq!(one, run(2));
         assert_eq!(one, run(3));
-        assert_ne!(one, current_weights::<Eleven>());
+        assert_ne!(one, current_weights::<Standard>());
     }
 
     #[test]
     fn the_weights_file_holds_the_rounded_fit_and_its_recipe() {
-        let mut weights = current_weights::<Eleven>();
+        let mut weights = current_weights::<Standard>();
         weights[0] = 12.4;
         weights[1] = -1e9;
         let fit = Fit {
@@ -551,7 +551,7 @@ mod tests {
         let file = WeightsFile::read(&bytes).unwrap();
         assert_eq!(file.scale, 2e-3);
         assert_eq!(file.weights[0], [12, i16::MIN]);
-        assert_eq!(file.weights[1..], Eleven::hand().weights.weights[1..]);
+        assert_eq!(file.weights[1..], Standard::hand().weights.weights[1..]);
         let recipe = WeightsFile::recipe(&bytes).unwrap();
         assert!(
             recipe.contains("\n  hnefi tune a.txt\n  a.txt: 3 positions\n"),

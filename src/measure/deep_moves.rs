@@ -97,9 +97,9 @@ pub fn nodes_to_deep_move<G: Size>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Eleven;
     use crate::board::{Board, Move};
     use crate::learn::sample::GameResult;
+    use crate::search::size::Standard;
 
     #[test]
     fn the_report_counts_the_cap_for_moves_not_found() {
@@ -114,9 +114,9 @@ mod tests {
     fn a_search_finds_its_own_move_and_not_another() {
         // The same search is deterministic: the move it plays is found, within the cap; a
         // legal move it does not play is not.
-        let board = Board::<Eleven>::start();
+        let board = Board::<Standard>::start();
         let pos = Position::new(board, Rules::default());
-        let played = Searcher::<Eleven>::new(Options::default())
+        let played = Searcher::<Standard>::new(Options::default())
             .search(
                 &pos,
                 Limits {
@@ -129,7 +129,7 @@ mod tests {
         let mut list = crate::board::MoveList::new();
         pos.legal_moves(&mut list);
         let other = *list.iter().find(|&&m| m != played).expect("two moves");
-        let sample = |best: Move<Eleven>| Sample {
+        let sample = |best: Move<Standard>| Sample {
             board,
             score: None,
             result: GameResult::Draw,

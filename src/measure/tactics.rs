@@ -2,8 +2,9 @@
 //! solver, and the engine's solve rate on them.
 
 use crate::board::notation::{parse_fen, parse_move, to_fen};
-use crate::board::{Eleven, Move, NotationError, Position, Rules};
+use crate::board::{Move, NotationError, Position, Rules};
 use crate::games::record::read_games;
+use crate::search::size::Standard;
 use crate::search::solve::Solver;
 use crate::search::{Limits, Options, Searcher};
 use rayon::prelude::*;
@@ -16,7 +17,7 @@ pub const BUILT_IN: &str = include_str!("../../positions/tactics.epd");
 pub struct Tactic {
     pub fen: String,
     pub moves_to_win: u32,
-    pub winning: Vec<Move<Eleven>>,
+    pub winning: Vec<Move<Standard>>,
     pub id: String,
 }
 
@@ -77,9 +78,9 @@ pub enum EpdError {
     #[error("no ' bm MOVE...;' after the FEN")]
     NoBestMove,
     #[error("bad FEN: {0}")]
-    Fen(NotationError<Eleven>),
+    Fen(NotationError<Standard>),
     #[error("bm: {0}")]
-    Move(NotationError<Eleven>),
+    Move(NotationError<Standard>),
     #[error("no 'dm N;' (the moves to the win)")]
     NoMovesToWin,
     #[error("dm: '{0}' is not a number of moves from 1")]
@@ -119,7 +120,7 @@ pub const SOLVER_BUDGET: u64 = 2_000_000;
 pub fn generate(games_csv: &str, tail: usize, max: u32) -> Vec<Tactic> {
     let rules = Rules::default();
     let games = read_games(games_csv);
-    let candidates: Vec<(String, Position<Eleven>)> = games
+    let candidates: Vec<(String, Position<Standard>)> = games
         .iter()
         .flat_map(|(line, game)| {
             let positions = game.positions(rules.without_repetition());

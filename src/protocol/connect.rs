@@ -2,12 +2,12 @@
 //! sends `generate_move <role>` to the side to move and expects a bare `play <role> <from>
 //! <to>`, which it relays to the other player as a `play ...` line.
 
+use super::LoopSettings;
 use super::htp::HtpGame;
 use super::htp::message::HtpCommand;
-use super::{LoopSettings, with_size};
-use crate::board::across_sizes;
+use crate::board::{Geometry, across_sizes};
 use crate::search::Searcher;
-use crate::search::size::Size;
+use crate::search::size::{Size, SizedTask, Standard, run_sized};
 use std::io::{BufRead, BufReader, Lines, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -30,14 +30,32 @@ pub fn connect(address: &str, move_time: Duration) -> Result<usize, ConnectError
     let mut writer = stream.try_clone()?;
     let mut lines = BufReader::new(stream).lines();
     let mut moves = 0;
-    across_sizes(11, (), |side, ()| {
-        let next = with_size!(
-            side,
-            play_size(&mut lines, &mut writer, move_time, &mut moves)
-        )??;
+    across_sizes(Standard::SIDE, (), |side, ()| {
+        let play = PlaySize {
+            lines: &mut lines,
+            writer: &mut writer,
+            move_time,
+            moves: &mut moves,
+        };
+        let next = run_sized(side, play)??;
         Ok::<_, ConnectError>(next.map(|side| (side, ())))
     })?;
     Ok(moves)
+}
+
+/// The game on one board size, compiled for it.
+struct PlaySize<'a> {
+    lines: &'a mut Lines<BufReader<TcpStream>>,
+    writer: &'a mut TcpStream,
+    move_time: Duration,
+    moves: &'a mut usize,
+}
+
+impl SizedTask for PlaySize<'_> {
+    type Output = Result<Option<u8>, ConnectError>;
+    fn run<G: Size>(self) -> Self::Output {
+        play_size::<G>(self.lines, self.writer, self.move_time, self.moves)
+    }
 }
 
 /// Plays on boards of `G` until the connection ends, or `board_size` asks for another side:

@@ -11,9 +11,10 @@
 //! further back than that ends the search only when its turn to be read comes.
 
 use super::{Flow, Input, LineError, Resize};
+use crate::board::Geometry;
 use crate::board::Position;
 use crate::board::{SizeError, across_sizes};
-use crate::search::size::Size;
+use crate::search::size::{Size, Standard};
 use crate::search::{Limits, Reporter, SearchResult, Searcher, fallback_result};
 use std::collections::VecDeque;
 use std::str::FromStr;
@@ -156,7 +157,7 @@ pub fn read_across_sizes(
     mut size_loop: impl FnMut(u8, &mut Reader) -> Result<Option<Resize>, SizeError>,
 ) {
     let mut reader = Reader::new(first, input);
-    hand_across_sizes(11, None, |side, line| {
+    hand_across_sizes(Standard::SIDE, None, |side, line| {
         if let Some(line) = line {
             reader.push_front(line);
         }
@@ -289,8 +290,8 @@ fn spawn_puller(input: Receiver<Input>, events: Sender<Event>) -> Sender<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Eleven;
     use crate::search::Options;
+    use crate::search::size::Standard;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::mpsc::sync_channel;
     use std::sync::{Arc, Mutex};
@@ -336,7 +337,7 @@ mod tests {
     }
 
     impl Dialogue for Toy {
-        type G = Eleven;
+        type G = Standard;
         type Command = Word;
         type Error = ToyError;
 
@@ -344,7 +345,7 @@ mod tests {
             *command == Word::Bye
         }
 
-        fn handle(&mut self, command: Word, search: &mut Search<Eleven>) -> Flow {
+        fn handle(&mut self, command: Word, search: &mut Search<Standard>) -> Flow {
             match command {
                 Word::Think => search.start(
                     &Position::start(Default::default()).unwrap(),
@@ -364,7 +365,7 @@ mod tests {
             self.said.lock().unwrap().push(format!("refused {error}"));
         }
 
-        fn searched(&mut self, result: SearchResult<Eleven>, _: &mut Search<Eleven>) {
+        fn searched(&mut self, result: SearchResult<Standard>, _: &mut Search<Standard>) {
             let best = result.best.map(|m| m.to_string()).unwrap_or_default();
             self.said.lock().unwrap().push(format!("moved {best}"));
         }

@@ -145,36 +145,39 @@ mod tests {
         assert_eq!(
             line("isready").command(),
             Some(Ok(
-                uci::message::UciCommand::<crate::board::Eleven>::IsReady
+                uci::message::UciCommand::<crate::search::size::Standard>::IsReady
             ))
         );
         assert_eq!(
-            line("frobnicate").command::<uci::message::UciCommand<crate::board::Eleven>>(),
+            line("frobnicate").command::<uci::message::UciCommand<crate::search::size::Standard>>(),
             Some(Err(uci::message::CommandError::Unknown(
                 "frobnicate".into()
             )))
         );
         assert_eq!(
-            line(" \t ").command::<uci::message::UciCommand<crate::board::Eleven>>(),
+            line(" \t ").command::<uci::message::UciCommand<crate::search::size::Standard>>(),
             None
         );
         assert_eq!(
             Input::TooLong(MAX_LINE + 1)
-                .command::<otep::message::OtepCommand<crate::board::Eleven>>(),
+                .command::<otep::message::OtepCommand<crate::search::size::Standard>>(),
             Some(Err(otep::message::MessageError::TooLong(MAX_LINE + 1)))
         );
         assert_eq!(
-            line("").command::<otep::message::OtepCommand<crate::board::Eleven>>(),
+            line("").command::<otep::message::OtepCommand<crate::search::size::Standard>>(),
             None
         );
         // A comment alone asks nothing either.
         assert_eq!(
-            line("  # relayed").command::<htp::message::HtpCommand<crate::board::Eleven>>(),
+            line("  # relayed")
+                .command::<htp::message::HtpCommand<crate::search::size::Standard>>(),
             None
         );
         assert_eq!(
             line("name # relayed").command(),
-            Some(Ok(htp::message::HtpCommand::<crate::board::Eleven>::Name))
+            Some(Ok(
+                htp::message::HtpCommand::<crate::search::size::Standard>::Name
+            ))
         );
     }
 

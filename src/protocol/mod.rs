@@ -95,8 +95,6 @@ pub struct Resize {
     pub line: Input,
 }
 
-pub(crate) use crate::with_size;
-
 /// How long a program on pipes has to say its first line before it is taken for OpenTafl,
 /// which waits for the engine's `hello` before it says anything (and for about five seconds).
 const FIRST_LINE_WAIT: Duration = Duration::from_millis(1500);

@@ -182,10 +182,11 @@ pub fn start_board<G: Geometry>(rules: &Rules) -> Board<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Eleven, Preset, Square};
+    use crate::board::{Preset, Square};
     use crate::search::SideClock;
+    use crate::search::size::Standard;
 
-    fn mv(from: &str, to: &str) -> crate::board::Move<Eleven> {
+    fn mv(from: &str, to: &str) -> crate::board::Move<Standard> {
         Move::new(Square::parse(from).unwrap(), Square::parse(to).unwrap())
     }
 

@@ -1,13 +1,14 @@
 //! What the protocols' message tests share.
 
+use crate::board::Move;
 use crate::board::notation::parse_move;
-use crate::board::{Eleven, Move};
+use crate::search::size::Standard;
 use std::fmt::{Debug, Display};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
 /// A move written `d1d3` or `d1-d3`.
-pub fn mv(text: &str) -> Move<Eleven> {
+pub fn mv(text: &str) -> Move<Standard> {
     parse_move(text).unwrap()
 }
 

@@ -318,9 +318,11 @@ mod tests {
     use super::*;
     use crate::board::notation::{parse_fen, parse_record_move};
     use crate::board::variant::NamedRules;
-    use crate::board::{Eleven, Preset, Seven, Thirteen};
+    use crate::board::{Preset, Seven, Thirteen};
+    use crate::search::size::Standard;
+    use crate::search::size::{Size, SizedTask, run_sized};
 
-    type Square = crate::board::Square<Eleven>;
+    type Square = crate::board::Square<Standard>;
 
     /// The square under an SVG point, worked out from the drawing's geometry alone.
     fn square_under<G: Geometry>(x: f64, y: f64) -> crate::board::Square<G> {
@@ -329,7 +331,7 @@ mod tests {
         crate::board::Square::from_coords(file, G::SIDE - 1 - row).expect("on the board")
     }
 
-    fn copenhagen() -> Bitboard<Eleven> {
+    fn copenhagen() -> Bitboard<Standard> {
         special_squares(&Rules::default())
     }
 
@@ -384,11 +386,15 @@ mod tests {
         assert!(svg.contains(">m</text>") && svg.contains(">13</text>"));
         // Sea battle has no special squares.
         let sea = NamedRules::preset(Preset::SeaBattle);
-        fn specials<G: Geometry>(sea: &NamedRules) -> usize {
-            let board = sea.start_board::<G>().unwrap();
-            pieces_and_specials(&board, special_squares(&sea.rules)).len()
+        struct Specials<'a>(&'a NamedRules);
+        impl SizedTask for Specials<'_> {
+            type Output = usize;
+            fn run<G: Size>(self) -> usize {
+                let board = self.0.start_board::<G>().unwrap();
+                pieces_and_specials(&board, special_squares(&self.0.rules)).len()
+            }
         }
-        assert_eq!(crate::with_size!(sea.rules.width, specials(&sea)), Ok(0));
+        assert_eq!(run_sized(sea.rules.width, Specials(&sea)), Ok(0));
     }
 
     #[test]
@@ -411,7 +417,7 @@ mod tests {
                 continue;
             }
             let at = |a| node.attribute(a).unwrap().parse::<f64>().unwrap();
-            let sq = square_under::<Eleven>(at("x"), at("y"));
+            let sq = square_under::<Standard>(at("x"), at("y"));
             let piece = match href {
                 "#a" => Piece::Attacker,
                 "#d" => Piece::Defender,

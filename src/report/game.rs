@@ -463,14 +463,15 @@ impl<G: Geometry> RecordedGame<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Eleven, Side};
+    use crate::board::Side;
+    use crate::search::size::Standard;
 
     /// GAME as `hnefi annotate` takes it, on the 11x11 board of the Copenhagen rules or the
     /// rules it names: see [`find`].
-    fn load(source: &str, game: Option<usize>) -> Result<RecordedGame<Eleven>, GameError> {
+    fn load(source: &str, game: Option<usize>) -> Result<RecordedGame<Standard>, GameError> {
         let found = find(source, game)?;
         let rules = found.rules()?.unwrap_or_default();
-        found.game::<Eleven>(&rules)
+        found.game::<Standard>(&rules)
     }
 
     #[test]
@@ -520,10 +521,10 @@ mod tests {
         let csv = concat!(env!("CARGO_MANIFEST_DIR"), "/data/copenhagen.csv");
         let file = find(csv, Some(541))
             .unwrap()
-            .game::<Eleven>(&NamedRules::default());
+            .game::<Standard>(&NamedRules::default());
         let built_in = built_in(541)
             .unwrap()
-            .game::<Eleven>(&NamedRules::default());
+            .game::<Standard>(&NamedRules::default());
         assert_eq!(file.unwrap().moves, built_in.as_ref().unwrap().moves);
         assert_eq!(
             built_in.unwrap().details[0].1,

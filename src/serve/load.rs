@@ -12,7 +12,7 @@ use crate::board::{Preset, SizeError, side_of};
 
 use crate::board::variant::NamedRules;
 use crate::report::game;
-use crate::search::size::Size;
+use crate::search::size::{Size, SizedTask, run_sized};
 
 /// A table for the game `new` describes.
 pub fn new_game(new: &NewGame, analysis: (bool, usize), wire: Wire) -> Result<Desk, ApiError> {
@@ -21,11 +21,17 @@ pub fn new_game(new: &NewGame, analysis: (bool, usize), wire: Wire) -> Result<De
         .rules
         .parse()
         .map_err(|e| ApiError::Rules(format!("{e}")))?;
-    crate::with_size!(
-        rules.rules.width,
-        open_at(rules, None, &[], None, seat, analysis, wire)
-    )
-    .map_err(|e| ApiError::Rules(e.to_string()))?
+    let width = rules.rules.width;
+    let open = Open {
+        rules,
+        start: Start::New,
+        seat,
+        analysis,
+        wire,
+    };
+    run_sized(width, open)
+        .map_err(|e| ApiError::Rules(e.to_string()))?
+        .map(|(desk, _)| desk)
 }
 
 /// A table for `text`, with what was loaded in words. Rules the text does not name are
@@ -66,8 +72,14 @@ pub fn load(
         let load = |e: SizeError| ApiError::Load(e.to_string());
         let side = side_of(text).map_err(load)?;
         let rules = rules_for(side).map_err(load)?;
-        let desk = crate::with_size!(side, position_at(text, rules, seat, analysis, wire))
-            .map_err(load)??;
+        let open = Open {
+            rules,
+            start: Start::Position(text),
+            seat,
+            analysis,
+            wire,
+        };
+        let desk = run_sized(side, open).map_err(load)?.map(|(desk, _)| desk)?;
         return Ok((desk, format!("position loaded{told}")));
     }
     let found = game::from_text(text).map_err(|e| ApiError::Load(e.to_string()))?;
@@ -75,12 +87,57 @@ pub fn load(
         Some(rules) => rules,
         None => current.clone(),
     };
-    let (desk, moves) = crate::with_size!(
-        rules.rules.width,
-        game_at(&found, rules, seat, analysis, wire)
-    )
-    .map_err(|e| ApiError::Load(e.to_string()))??;
+    let width = rules.rules.width;
+    let open = Open {
+        rules,
+        start: Start::Game(&found),
+        seat,
+        analysis,
+        wire,
+    };
+    let (desk, moves) = run_sized(width, open).map_err(|e| ApiError::Load(e.to_string()))??;
     Ok((desk, format!("game of {moves} moves loaded{told}")))
+}
+
+/// What a new table starts from.
+enum Start<'a> {
+    /// The rules' start.
+    New,
+    /// A position's text.
+    Position(&'a str),
+    /// A game read.
+    Game(&'a game::Found),
+}
+
+/// A table opened on a board of the size of its rules.
+struct Open<'a> {
+    rules: NamedRules,
+    start: Start<'a>,
+    seat: Seat,
+    analysis: (bool, usize),
+    wire: Wire,
+}
+
+impl SizedTask for Open<'_> {
+    /// The desk, and the moves of the game it starts with.
+    type Output = Result<(Desk, usize), ApiError>;
+    fn run<G: Size>(self) -> Self::Output {
+        let Open {
+            rules,
+            start,
+            seat,
+            analysis,
+            wire,
+        } = self;
+        match start {
+            Start::New => Ok((
+                open_at::<G>(rules, None, &[], None, seat, analysis, wire)?,
+                0,
+            )),
+            Start::Position(text) => Ok((position_at::<G>(text, rules, seat, analysis, wire)?, 0)),
+            Start::Game(found) => game_at::<G>(found, rules, seat, analysis, wire),
+        }
+    }
 }
 
 /// Whether `text` is a FEN (`3a3/.../3a3 d`) or an OpenTafl position (`/3t3/.../`) rather

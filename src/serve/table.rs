@@ -7,11 +7,9 @@ use super::api::{Ending, EngineSide, Event, Export, Legal, Line, PlayedMove, Req
 use super::error::ApiError;
 use super::session::{Msg, Wire};
 use crate::board::notation::{record_move, to_fen};
-use crate::board::sizes::{AnySize, PerSize};
 use crate::board::variant::NamedRules;
 use crate::board::{Bitboard, Board, Move, MoveList, Position, RecordMove};
 use crate::board::{Outcome, Side};
-use crate::each_size;
 use crate::games::record::{Verdict, write_game};
 use crate::report::diagram::{self, CELL, MARGIN, Marks};
 use crate::report::scale::attackers_win;
@@ -61,62 +59,99 @@ enum Purpose {
     Analysis,
 }
 
-/// The tables of every size: a [`Desk`] holds one.
-pub struct Tables;
-impl PerSize for Tables {
-    type Of<G: crate::board::Geometry> = Table<G>;
+/// A [`Table`] of any size: what the session asks of it.
+trait AnyTable: Send {
+    fn handle(&mut self, request: Request) -> Result<(), ApiError>;
+    fn searched(&mut self, generation: u64) -> bool;
+    fn view(&self, note: Option<String>) -> View;
+    fn export(&self, what: Export) -> Exported;
+    fn rules(&self) -> &NamedRules;
+    fn seat(&self) -> Seat;
+    fn analysing(&self) -> (bool, usize);
+    fn follow(&mut self);
+    fn stop(&mut self);
+}
+
+impl<G: Size> AnyTable for Table<G> {
+    fn handle(&mut self, request: Request) -> Result<(), ApiError> {
+        Table::handle(self, request)
+    }
+    fn searched(&mut self, generation: u64) -> bool {
+        Table::searched(self, generation)
+    }
+    fn view(&self, note: Option<String>) -> View {
+        Table::view(self, note)
+    }
+    fn export(&self, what: Export) -> Exported {
+        Table::export(self, what)
+    }
+    fn rules(&self) -> &NamedRules {
+        &self.rules
+    }
+    fn seat(&self) -> Seat {
+        self.seat
+    }
+    fn analysing(&self) -> (bool, usize) {
+        (self.analysis, self.lines)
+    }
+    fn follow(&mut self) {
+        Table::follow(self)
+    }
+    fn stop(&mut self) {
+        Table::stop(self)
+    }
 }
 
 /// A game of any size, as the session holds it.
-pub struct Desk(AnySize<Tables>);
+pub struct Desk(Box<dyn AnyTable>);
 
 impl Desk {
     /// A desk for the table.
     pub fn of<G: Size>(table: Table<G>) -> Desk {
-        Desk(G::hold::<Tables>(table))
+        Desk(Box::new(table))
     }
 
     /// Carries out a request other than a new game or a load, which make a new desk.
     pub fn handle(&mut self, request: Request) -> Result<(), ApiError> {
-        each_size!(&mut self.0, t => t.handle(request))
+        self.0.handle(request)
     }
 
     /// The search of generation `generation` has ended: plays the engine's move, or notes the
     /// analysis stopped. Whether the page must hear of it.
     pub fn searched(&mut self, generation: u64) -> bool {
-        each_size!(&mut self.0, t => t.searched(generation))
+        self.0.searched(generation)
     }
 
     pub fn view(&self, note: Option<String>) -> View {
-        each_size!(&self.0, t => t.view(note))
+        self.0.view(note)
     }
 
     /// The game to export; a report is made on a thread of its own, so it comes as a job.
     pub fn export(&self, what: Export) -> Exported {
-        each_size!(&self.0, t => t.export(what))
+        self.0.export(what)
     }
 
     pub fn rules(&self) -> &NamedRules {
-        each_size!(&self.0, t => &t.rules)
+        self.0.rules()
     }
 
     pub fn seat(&self) -> Seat {
-        each_size!(&self.0, t => t.seat)
+        self.0.seat()
     }
 
     /// Whether the analysis is on, and with how many lines: a new game keeps them.
     pub fn analysing(&self) -> (bool, usize) {
-        each_size!(&self.0, t => (t.analysis, t.lines))
+        self.0.analysing()
     }
 
     /// Starts the search the last change asked for, once the old one has stopped.
     pub fn follow(&mut self) {
-        each_size!(&mut self.0, t => t.follow())
+        self.0.follow()
     }
 
     /// Tells the search to stop, without waiting: dropping the desk waits.
     pub fn stop(&mut self) {
-        each_size!(&mut self.0, t => t.stop())
+        self.0.stop()
     }
 }
 

@@ -4,9 +4,10 @@
 //! real games are all 11x11 Copenhagen), and the reading of openings files.
 
 use crate::board::{Board, Move, MoveList, Position};
-use crate::board::{Eleven, Geometry, Outcome, Rules};
+use crate::board::{Geometry, Outcome, Rules};
 use crate::games::record::{Verdict, read_games};
 use crate::search::size::Size;
+use crate::search::size::Standard;
 use crate::search::{Limits, Options, Score, Searcher};
 use crate::splitmix::SplitMix64;
 use rayon::prelude::*;
@@ -34,7 +35,7 @@ impl<G: Geometry> Opening<G> {
 
 /// The first `plies` moves of every game that has them, without repeats, in order of first
 /// appearance.
-pub fn openings_from_games(games_csv: &str, plies: usize) -> Vec<Vec<Move<Eleven>>> {
+pub fn openings_from_games(games_csv: &str, plies: usize) -> Vec<Vec<Move<Standard>>> {
     let mut seen = std::collections::HashSet::new();
     read_games(games_csv)
         .into_iter()
@@ -54,7 +55,7 @@ pub fn later_openings_from_games(
     min: usize,
     max: usize,
     rules: Rules,
-) -> Vec<Vec<Move<Eleven>>> {
+) -> Vec<Vec<Move<Standard>>> {
     let mut seen = std::collections::HashSet::new();
     let span = max.saturating_sub(min) + 1;
     read_games(games_csv)
@@ -64,7 +65,7 @@ pub fn later_openings_from_games(
             let plies = min + SplitMix64::new(line as u64).below(span);
             (g.moves.len() > plies).then(|| g.moves[..plies].iter().map(|m| m.mv).collect())
         })
-        .filter(|line: &Vec<Move<Eleven>>| {
+        .filter(|line: &Vec<Move<Standard>>| {
             // Rules of another board than the real games' 11x11 take none of them.
             let Ok(mut pos) = Position::start(rules) else {
                 return false;
@@ -382,7 +383,7 @@ mod tests {
         assert!(load_openings(&render(&list), &Board::start(), rules).is_ok());
     }
 
-    fn render(list: &[Vec<Move<Eleven>>]) -> String {
+    fn render(list: &[Vec<Move<Standard>>]) -> String {
         list.iter()
             .map(|o| {
                 o.iter()

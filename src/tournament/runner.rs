@@ -601,10 +601,10 @@ fn referee<G: Geometry>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Eleven;
+    use crate::search::size::Standard;
     use crate::tournament::spec::EngineSpec;
 
-    fn settings(engines: usize, games: usize, shard: (u32, u32)) -> MatchSettings<Eleven> {
+    fn settings(engines: usize, games: usize, shard: (u32, u32)) -> MatchSettings<Standard> {
         MatchSettings {
             engines: (0..engines)
                 .map(|i| {

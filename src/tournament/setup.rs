@@ -130,7 +130,8 @@ pub fn htp_rules_differ<G: Size>(engines: &[EngineSpec], rules: &Rules) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Eleven, Preset};
+    use crate::board::Preset;
+    use crate::search::size::Standard;
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()
@@ -260,15 +261,15 @@ mod tests {
         let copenhagen = Rules::preset(Preset::Copenhagen);
         let server = Rules::preset(Preset::HnefataflOrg);
         assert_eq!(
-            htp_rules_differ::<Eleven>(&specs(&["uci", "htp"]), &copenhagen),
+            htp_rules_differ::<Standard>(&specs(&["uci", "htp"]), &copenhagen),
             Some(server)
         );
         assert_eq!(
-            htp_rules_differ::<Eleven>(&specs(&["uci", "htp"]), &server),
+            htp_rules_differ::<Standard>(&specs(&["uci", "htp"]), &server),
             None
         );
         assert_eq!(
-            htp_rules_differ::<Eleven>(&specs(&["uci", "uci"]), &copenhagen),
+            htp_rules_differ::<Standard>(&specs(&["uci", "uci"]), &copenhagen),
             None
         );
     }

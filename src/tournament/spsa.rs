@@ -18,9 +18,10 @@ use super::openings::Opening;
 use super::runner::{Finished, MatchError, MatchSettings, run};
 use super::spec::EngineSpec;
 use super::summary::Summary;
+use crate::board::Board;
 use crate::board::variant::NamedRules;
-use crate::board::{Board, Eleven};
 use crate::search::params::{OutOfRange, SearchParams, TUNABLES, Tunable};
+use crate::search::size::Standard;
 use crate::splitmix::{SplitMix64, mix, spread};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -688,7 +689,7 @@ pub struct MatchGames {
     pub engine: EngineSpec,
     /// The parameters' names, in the schedule's order.
     pub names: Vec<String>,
-    pub openings: Vec<Opening<Eleven>>,
+    pub openings: Vec<Opening<Standard>>,
     pub openings_name: String,
     pub rules: NamedRules,
     pub max_plies: usize,
@@ -714,7 +715,7 @@ impl MatchGames {
     }
 
     /// The step's games as a match of θ+ against θ-: a pair from each of its openings.
-    pub fn settings(&self, step: &Step) -> MatchSettings<Eleven> {
+    pub fn settings(&self, step: &Step) -> MatchSettings<Standard> {
         MatchSettings {
             engines: vec![
                 Arc::new(self.engine_with("theta+", &step.plus)),

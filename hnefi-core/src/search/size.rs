@@ -2,8 +2,7 @@
 //! its hand evaluation's weights and tables (its built-in network is a row of the table in
 //! `nnue/embedded.rs`, [`super::nnue::embedded`]). Everything above the board is generic over
 //! a [`Size`] and compiled once per size, so that nothing asks the size at run time; a game's
-//! size is chosen once, where a protocol or a tool starts it (`with_size!`), and a game that
-//! must be held across calls whatever its size is held in the rules' `AnySize`.
+//! size is chosen once, where a protocol or a tool starts it, through [`run_sized`].
 
 use super::eval::{HandEval, weights};
 use crate::board::Geometry;
@@ -70,3 +69,56 @@ const _: () = {
         i += 1;
     }
 };
+
+/// Code compiled once for each board size and run for a size learned at run time: a tool's
+/// command on the board its input names, or a host's game made once its size is known. The
+/// tools dispatch through [`run_sized`] rather than on the size themselves.
+pub trait SizedTask {
+    /// What the task returns.
+    type Output;
+    /// Runs the task on boards of `G`.
+    fn run<G: Size>(self) -> Self::Output;
+}
+
+macro_rules! run_sized_arms {
+    ([$side:expr, $task:expr] $($name:ident $hand:ident $nets:tt),* $(,)?) => {
+        match $side {
+            $(side if side == <crate::board::$name as Geometry>::SIDE =>
+                Ok($task.run::<crate::board::$name>()),)*
+            side => Err(crate::board::SizeError::Unknown(usize::from(side))),
+        }
+    };
+}
+
+/// Runs `task` compiled for the board of side `side`, or says that Hnefi plays no such board.
+pub fn run_sized<T: SizedTask>(side: u8, task: T) -> Result<T::Output, crate::board::SizeError> {
+    engine_table!([run_sized_arms] side, task)
+}
+
+/// The board of the default rules (Copenhagen, 11x11): the size that code which must name one,
+/// such as the tools' tests and what reads `data/copenhagen.csv`, names.
+pub type Standard = crate::board::Eleven;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Side;
+    impl SizedTask for Side {
+        type Output = u8;
+        fn run<G: Size>(self) -> u8 {
+            G::SIDE
+        }
+    }
+
+    #[test]
+    fn run_sized_runs_the_size_asked_and_refuses_others() {
+        for side in crate::board::SIDES {
+            assert_eq!(run_sized(side, Side), Ok(side));
+        }
+        assert_eq!(
+            run_sized(10, Side),
+            Err(crate::board::SizeError::Unknown(10))
+        );
+    }
+}

@@ -421,10 +421,10 @@ impl LineError for MessageError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Eleven;
     use crate::protocol::testing::assert_round_trips;
+    use crate::search::size::Standard;
 
-    fn sq(s: &str) -> crate::board::Square<Eleven> {
+    fn sq(s: &str) -> crate::board::Square<Standard> {
         Square::parse(s).unwrap()
     }
 
@@ -447,7 +447,7 @@ mod tests {
             HtpCommand::Play(play),
             HtpCommand::Play(Play {
                 side: Side::Attackers,
-                action: Action::<crate::board::Eleven>::Resigns,
+                action: Action::<crate::search::size::Standard>::Resigns,
             }),
             HtpCommand::GenerateMove(Some(Side::Attackers)),
             HtpCommand::GenerateMove(None),
@@ -455,7 +455,7 @@ mod tests {
         ]);
         assert_eq!(play.to_string(), "play defender e5 e2");
         assert_eq!(
-            "play a e5 e2 # relayed".parse::<HtpCommand<crate::board::Eleven>>(),
+            "play a e5 e2 # relayed".parse::<HtpCommand<crate::search::size::Standard>>(),
             Ok(HtpCommand::Play(Play {
                 side: Side::Attackers,
                 ..play
@@ -466,7 +466,7 @@ mod tests {
     #[test]
     fn bad_commands_say_what_is_wrong() {
         let e = |t: &str| {
-            t.parse::<HtpCommand<crate::board::Eleven>>()
+            t.parse::<HtpCommand<crate::search::size::Standard>>()
                 .unwrap_err()
                 .to_string()
         };
@@ -517,12 +517,12 @@ mod tests {
             "= play defender resigns now".parse(),
             Ok(Reply::Success(Answer::Play(Play {
                 side: Side::Defenders,
-                action: Action::<crate::board::Eleven>::Resigns
+                action: Action::<crate::search::size::Standard>::Resigns
             })))
         );
         assert!(
             "thinking..."
-                .parse::<Reply<crate::board::Eleven>>()
+                .parse::<Reply<crate::search::size::Standard>>()
                 .is_err()
         );
     }

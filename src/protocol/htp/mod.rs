@@ -4,10 +4,10 @@
 pub mod message;
 
 use super::driver::{Dialogue, Reader, Search, drive, read_across_sizes};
-use super::{Flow, Input, LoopSettings, Output, Session, with_size};
+use super::{Flow, Input, LoopSettings, Output, Session};
 use crate::board::{Geometry, Preset, Rules, Side};
 use crate::board::{MoveError, MoveList};
-use crate::search::size::Size;
+use crate::search::size::{Size, SizedTask, run_sized};
 use crate::search::{Clock, Limits, SearchResult, Searcher};
 use message::{Action, Answer, COMMANDS, HtpCommand, MessageError, Play, Reply, Status};
 use std::sync::mpsc::Receiver;
@@ -152,8 +152,27 @@ pub struct Htp<G: Size> {
 /// board size the host asks for (`board_size`).
 pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Receiver<Input>) {
     read_across_sizes(first, input, |side, reader| {
-        with_size!(side, run_size(&out, settings, reader))
+        let size_loop = SizeLoop {
+            out: &out,
+            settings,
+            reader,
+        };
+        run_sized(side, size_loop)
     });
+}
+
+/// The loop of one board size, compiled for it.
+struct SizeLoop<'a> {
+    out: &'a Output,
+    settings: LoopSettings,
+    reader: &'a mut Reader,
+}
+
+impl SizedTask for SizeLoop<'_> {
+    type Output = Option<super::Resize>;
+    fn run<G: Size>(self) -> Self::Output {
+        run_size::<G>(self.out, self.settings, self.reader)
+    }
 }
 
 /// The loop on boards of `G`, until the input ends or the host asks for another size.
@@ -232,19 +251,22 @@ impl<G: Size> Dialogue for Htp<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Eleven;
     use crate::search::SideClock;
+    use crate::search::size::Standard;
 
     fn generate(
-        game: &mut HtpGame<Eleven>,
-        engine: &mut Searcher<Eleven>,
-    ) -> Result<Play<Eleven>, Refusal<Eleven>> {
+        game: &mut HtpGame<Standard>,
+        engine: &mut Searcher<Standard>,
+    ) -> Result<Play<Standard>, Refusal<Standard>> {
         let started = Instant::now();
         let result = engine.search(game.session().position(), game.move_limits());
         game.moved(&result, started.elapsed())
     }
 
-    fn command(game: &mut HtpGame<Eleven>, text: &str) -> Result<Answer<Eleven>, Refusal<Eleven>> {
+    fn command(
+        game: &mut HtpGame<Standard>,
+        text: &str,
+    ) -> Result<Answer<Standard>, Refusal<Standard>> {
         game.answer(text.parse()?)
     }
 

@@ -468,8 +468,8 @@ pub enum ReplyError<G: Geometry> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Eleven;
     use crate::protocol::testing::{assert_round_trips, mv};
+    use crate::search::size::Standard;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -506,15 +506,15 @@ mod tests {
             OtepCommand::Finish(Finish::Won(Side::Defenders)),
             OtepCommand::Goodbye,
         ]);
-        assert_eq!("quit".parse(), Ok(OtepCommand::<Eleven>::Goodbye));
+        assert_eq!("quit".parse(), Ok(OtepCommand::<Standard>::Goodbye));
         // Rules strings say the flags, not the preset's name.
         let variant = Variant {
             rules,
             start: to_opentafl(&start),
         };
-        let text = OtepCommand::<Eleven>::Rules(variant.clone()).to_string();
+        let text = OtepCommand::<Standard>::Rules(variant.clone()).to_string();
         assert!(
-            matches!(text.parse(), Ok(OtepCommand::<Eleven>::Rules(back)) if back.start == variant.start),
+            matches!(text.parse(), Ok(OtepCommand::<Standard>::Rules(back)) if back.start == variant.start),
             "{text}"
         );
     }
@@ -523,7 +523,7 @@ mod tests {
     fn fischer_clocks_are_told_with_their_increment_as_overtime() {
         let side = |left_ms, inc_ms| Some(SideClock::new(ms(left_ms), ms(inc_ms)));
         let line =
-            |a, d| OtepCommand::<Eleven>::Clock(ClockReport::of(Clock::new(a, d))).to_string();
+            |a, d| OtepCommand::<Standard>::Clock(ClockReport::of(Clock::new(a, d))).to_string();
         // No increment of a whole second: no overtime, as OpenTafl's host sends such a clock.
         assert_eq!(line(side(2000, 0), side(2000, 0)), "clock 2000 2000 0 0 0 ");
         assert_eq!(
@@ -549,7 +549,7 @@ mod tests {
         );
         // A host's clock with three 30 s periods: main time and one period now.
         let Ok(OtepCommand::Clock(host)) =
-            "clock 300000 25000* 30 3 2 ".parse::<OtepCommand<Eleven>>()
+            "clock 300000 25000* 30 3 2 ".parse::<OtepCommand<Standard>>()
         else {
             panic!("a clock");
         };
@@ -561,7 +561,7 @@ mod tests {
 
     #[test]
     fn the_hosts_moves_are_read_leniently() {
-        let read = |t: &str| match t.parse::<OtepCommand<Eleven>>().unwrap() {
+        let read = |t: &str| match t.parse::<OtepCommand<Standard>>().unwrap() {
             OtepCommand::OpponentMove(m) => (m.mv, m.captures.count()),
             other => panic!("{other:?}"),
         };
@@ -590,7 +590,7 @@ mod tests {
         assert_eq!(told("a2 a3 a4 a5"), "opponent-move j2-j4xa2/a3/a4/a5");
         assert_eq!(told("a2 a3 a4 a5 a6"), "opponent-move j2-j4");
         assert_eq!(
-            "clock 1800* -5 0 0 0 ".parse::<OtepCommand<Eleven>>(),
+            "clock 1800* -5 0 0 0 ".parse::<OtepCommand<Standard>>(),
             Ok(OtepCommand::Clock(ClockReport {
                 main_ms: [1800, 0],
                 in_overtime: [true, false],
@@ -602,7 +602,7 @@ mod tests {
 
     #[test]
     fn bad_commands_say_what_is_wrong() {
-        let e = |t: &str| t.parse::<OtepCommand<Eleven>>().unwrap_err().to_string();
+        let e = |t: &str| t.parse::<OtepCommand<Standard>>().unwrap_err().to_string();
         assert_eq!(
             e("analyze -1 5"),
             "analyze: lines: '-1' is negative; it must be zero or more"
@@ -621,11 +621,11 @@ mod tests {
         assert_eq!(e("probe"), "unknown command 'probe'");
         // Another board's rules are read whole: the loop of that size takes them.
         assert!(matches!(
-            "rules dim:9 start:/9/".parse::<OtepCommand<Eleven>>(),
+            "rules dim:9 start:/9/".parse::<OtepCommand<Standard>>(),
             Ok(OtepCommand::Rules(v)) if v.rules.width == 9
         ));
         assert!(matches!(
-            "rules dim:10 start:/9/".parse::<OtepCommand<Eleven>>(),
+            "rules dim:10 start:/9/".parse::<OtepCommand<Standard>>(),
             Err(MessageError::Rules(RulesError::Unsupported(_)))
         ));
     }
@@ -657,9 +657,9 @@ mod tests {
         ]);
         assert_eq!("move Td1-d3".parse(), Ok(Reply::Move(mv("d1d3"))));
         assert!(matches!(
-            "move nowhere".parse::<Reply<Eleven>>(),
+            "move nowhere".parse::<Reply<Standard>>(),
             Err(ReplyError::Move { .. })
         ));
-        assert!("thinking".parse::<Reply<Eleven>>().is_err());
+        assert!("thinking".parse::<Reply<Standard>>().is_err());
     }
 }

@@ -5,10 +5,10 @@ pub mod message;
 pub mod rules;
 
 use super::driver::{Dialogue, Reader, Search, drive, read_across_sizes};
-use super::{Flow, Input, LoopSettings, Output, Session, with_size};
+use super::{Flow, Input, LoopSettings, Output, Session};
 use crate::board::Board;
 use crate::board::{Rules, Side};
-use crate::search::size::Size;
+use crate::search::size::{Size, SizedTask, Standard, run_sized};
 use crate::search::{Level, Limits, Options, SearchResult, Searcher};
 use message::{AnalysisLine, CRITICAL, MessageError, NOT_CRITICAL, OtepCommand, Reply};
 use std::sync::mpsc::Receiver;
@@ -39,10 +39,29 @@ pub struct Otep<G: Size> {
 /// Greets the host, then handles lines (`first`, then the input) until `goodbye` or end of
 /// input, each game on the loop of its board's size.
 pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Receiver<Input>) {
-    out.line(&Reply::<crate::board::Eleven>::Hello.to_string());
+    out.line(&Reply::<Standard>::Hello.to_string());
     read_across_sizes(first, input, |side, reader| {
-        with_size!(side, run_size(&out, settings, reader))
+        let size_loop = SizeLoop {
+            out: &out,
+            settings,
+            reader,
+        };
+        run_sized(side, size_loop)
     });
+}
+
+/// The loop of one board size, compiled for it.
+struct SizeLoop<'a> {
+    out: &'a Output,
+    settings: LoopSettings,
+    reader: &'a mut Reader,
+}
+
+impl SizedTask for SizeLoop<'_> {
+    type Output = Option<super::Resize>;
+    fn run<G: Size>(self) -> Self::Output {
+        run_size::<G>(self.out, self.settings, self.reader)
+    }
 }
 
 /// The loop on boards of `G`, until the input ends or a game on another board starts.
@@ -303,12 +322,14 @@ mod tests {
 
     #[test]
     fn huge_negative_and_bad_clocks() {
-        let mut otep = Otep::<crate::board::Eleven>::new(
+        let mut otep = Otep::<crate::search::size::Standard>::new(
             Output::new(Box::new(std::io::sink())),
             LoopSettings::default(),
         );
         let mut clock = |line: &str| {
-            if let Ok(OtepCommand::Clock(c)) = line.parse::<OtepCommand<crate::board::Eleven>>() {
+            if let Ok(OtepCommand::Clock(c)) =
+                line.parse::<OtepCommand<crate::search::size::Standard>>()
+            {
                 otep.session.set_clock(c.clock());
             }
             otep.session.clock()

@@ -39,7 +39,8 @@ pub fn rules_string<G: Geometry>(rules: &Rules, start: &Board<G>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Eleven, Preset};
+    use crate::board::Preset;
+    use crate::search::size::Standard;
 
     #[test]
     fn rules_strings_read_back() {
@@ -47,7 +48,7 @@ mod tests {
             let rules = Rules::preset(preset);
             let text = rules_string(&rules, &Board::start());
             let variant = parse_rules(&text).unwrap();
-            let (back, board) = (variant.rules, start::<Eleven>(&variant).unwrap());
+            let (back, board) = (variant.rules, start::<Standard>(&variant).unwrap());
             assert_eq!(board, Board::start(), "{text}");
             assert_eq!(
                 (
@@ -72,7 +73,7 @@ mod tests {
     #[test]
     fn what_cannot_be_played_is_named() {
         let e = |t: &str| match parse_rules(t) {
-            Ok(v) => start::<Eleven>(&v).unwrap_err().to_string(),
+            Ok(v) => start::<Standard>(&v).unwrap_err().to_string(),
             Err(e) => e.to_string(),
         };
         assert_eq!(e("dim:11 tfr:x start:/"), "'tfr:x': w, l, d or i");

@@ -629,9 +629,9 @@ pub enum ReplyError<G: Geometry> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Eleven;
     use crate::board::notation::START_FEN;
     use crate::protocol::testing::{assert_round_trips, mv};
+    use crate::search::size::Standard;
 
     #[test]
     fn commands_read_back_what_they_write() {
@@ -673,13 +673,13 @@ mod tests {
             UciCommand::Display,
             UciCommand::Help,
         ]);
-        let go = UciCommand::<Eleven>::Go(Limits {
+        let go = UciCommand::<Standard>::Go(Limits {
             clock,
             ..Limits::default()
         });
         assert_eq!(go.to_string(), "go wtime 60000 btime 55000 winc 500 binc 0");
         assert_eq!(
-            "go atime 10 ainc 1 nodes 5".parse::<UciCommand<Eleven>>(),
+            "go atime 10 ainc 1 nodes 5".parse::<UciCommand<Standard>>(),
             Ok(UciCommand::Go(Limits {
                 clock: Clock::new(Some(SideClock::new(s(10), s(1))), None),
                 nodes: Some(5),
@@ -746,7 +746,7 @@ mod tests {
 
     #[test]
     fn bad_commands_say_what_is_wrong() {
-        let e = |t: &str| t.parse::<UciCommand<Eleven>>().unwrap_err().to_string();
+        let e = |t: &str| t.parse::<UciCommand<Standard>>().unwrap_err().to_string();
         assert_eq!(e("frobnicate"), "unknown command 'frobnicate'");
         assert_eq!(
             e("setoption Hash 5"),
@@ -768,7 +768,7 @@ mod tests {
         // A clock that ran past zero is no time left, not an error.
         assert!(
             "go wtime -30 btime 100"
-                .parse::<UciCommand<Eleven>>()
+                .parse::<UciCommand<Standard>>()
                 .is_ok()
         );
     }
@@ -840,10 +840,13 @@ mod tests {
             Reply::Plain(" 11 . . . a a a a a . . . ".into()),
         ]);
         assert!(matches!(
-            "bestmove z9z1".parse::<Reply<Eleven>>(),
+            "bestmove z9z1".parse::<Reply<Standard>>(),
             Err(ReplyError::Move { .. })
         ));
-        assert_eq!("bestmove".parse::<Reply<Eleven>>(), Err(ReplyError::NoMove));
+        assert_eq!(
+            "bestmove".parse::<Reply<Standard>>(),
+            Err(ReplyError::NoMove)
+        );
         assert_eq!(
             "bestmove d1-d3xe2".parse(),
             Ok(Reply::BestMove {

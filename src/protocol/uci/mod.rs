@@ -8,12 +8,12 @@ pub mod message;
 pub mod options;
 
 use super::driver::hand_across_sizes;
-use super::{Flow, Input, LoopSettings, Output, Resize, Session, with_size};
+use super::{Flow, Input, LoopSettings, Output, Resize, Session};
 use crate::board::notation::to_fen;
 use crate::board::{Board, Position};
 use crate::board::{Geometry, Preset, Rules};
 use crate::perft::Progress;
-use crate::search::size::Size;
+use crate::search::size::{Size, SizedTask, Standard, run_sized};
 use crate::search::{Info, Limits, Options, SearchResult, Searcher, fallback_result};
 use message::{CommandError, Reply, Setup, UciCommand};
 use options::{Change, ChosenRules};
@@ -65,8 +65,42 @@ pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Rec
     };
     let side = host.chosen.side();
     hand_across_sizes(side, first, |side, next| {
-        with_size!(side, run_size(&out, &mut host, next, &input))
+        let size_loop = SizeLoop {
+            out: &out,
+            host: &mut host,
+            first: next,
+            input: &input,
+        };
+        run_sized(side, size_loop)
     });
+}
+
+/// The loop of one board size, compiled for it.
+struct SizeLoop<'a> {
+    out: &'a Output,
+    host: &'a mut Host,
+    first: Option<Input>,
+    input: &'a Receiver<Input>,
+}
+
+impl SizedTask for SizeLoop<'_> {
+    type Output = Option<Resize>;
+    fn run<G: Size>(self) -> Self::Output {
+        run_size::<G>(self.out, self.host, self.first, self.input)
+    }
+}
+
+/// Why the loop of another board would refuse `text` (see [`refusal`]).
+struct Refusal<'a> {
+    text: &'a str,
+    host: &'a Host,
+}
+
+impl SizedTask for Refusal<'_> {
+    type Output = Option<String>;
+    fn run<G: Size>(self) -> Self::Output {
+        refusal::<G>(self.text, self.host)
+    }
 }
 
 /// The loop on boards of `G`, until the input ends or a command for another board comes.
@@ -153,8 +187,14 @@ impl<G: Size> Uci<G> {
                 Flow::Continue => {}
                 Flow::Quit => break,
                 Flow::Resize(side) => match &line {
-                    Input::Line(text) => match with_size!(side, refusal(text, &self.host))
-                        .unwrap_or_else(|e| Some(e.to_string()))
+                    Input::Line(text) => match run_sized(
+                        side,
+                        Refusal {
+                            text,
+                            host: &self.host,
+                        },
+                    )
+                    .unwrap_or_else(|e| Some(e.to_string()))
                     {
                         Some(why) => self.error(&why),
                         None => {
@@ -427,7 +467,7 @@ fn best_move<G: Size>(r: &SearchResult<G>, ponder: bool) -> Reply<G> {
 /// `setoption name Hash value <mb>` it would take.
 pub fn hash_request(line: &str) -> Option<u64> {
     // `setoption` reads the same on every board.
-    match line.parse::<UciCommand<crate::board::Eleven>>() {
+    match line.parse::<UciCommand<Standard>>() {
         Ok(UciCommand::SetOption {
             name,
             value: Some(value),

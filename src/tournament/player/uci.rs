@@ -8,8 +8,9 @@ use super::{Answer, Decision, Fault, HostDialogue, await_decision};
 use crate::board::notation::to_fen;
 use crate::board::variant::NamedRules;
 use crate::board::{Bitboard, Board, Move, Position};
-use crate::board::{Eleven, Geometry, Outcome, START_FEN};
+use crate::board::{Geometry, Outcome, START_FEN};
 use crate::protocol::uci::message::{EngineOption, OptionKind, Reply, UciCommand};
+use crate::search::size::Standard;
 use crate::search::{Clock, Limits};
 use crate::tournament::spec::TimeControl;
 use std::time::Instant;
@@ -210,7 +211,7 @@ fn setoption(
     offered: &[EngineOption],
     name: &str,
     value: &str,
-) -> Result<UciCommand<Eleven>, String> {
+) -> Result<UciCommand<Standard>, String> {
     let Some(option) = offered
         .iter()
         .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
@@ -253,11 +254,12 @@ fn setoption(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Eleven, Preset, Seven, Thirteen};
+    use crate::board::{Preset, Seven, Thirteen};
+    use crate::search::size::Standard;
 
     #[test]
     fn positions_and_moves_on_every_board() {
-        let eleven = Board::<Eleven>::start();
+        let eleven = Board::<Standard>::start();
         let mut pos = Position::new(eleven, NamedRules::default().rules);
         assert_eq!(position(&eleven, &eleven, &pos), "position startpos");
         pos.play(Move::parse("d1d3").unwrap());
@@ -304,7 +306,7 @@ mod tests {
             "option name Clear Hash type button",
             "option name EvalFile type string default <empty>",
         ]
-        .map(|l| match l.parse::<Reply<Eleven>>() {
+        .map(|l| match l.parse::<Reply<Standard>>() {
             Ok(Reply::Option(o)) => o,
             other => panic!("{other:?}"),
         });
