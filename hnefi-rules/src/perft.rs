@@ -5,7 +5,7 @@ use crate::board::geometry::Geometry;
 use crate::board::moves::{Move, MoveList};
 use crate::board::position::Board;
 use crate::board::rulebook::Rulebook;
-use crate::board::{History, Rules};
+use crate::board::{History, Rules, Side};
 use crate::parallel::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
@@ -38,11 +38,20 @@ fn count<G: Geometry>(
             }
             let mut list = MoveList::new();
             board.generate_moves(rulebook, &mut list);
+            // Found once here, the defenders' way out spares most children the encirclement's
+            // flood.
+            let way_out = (board.side_to_move() == Side::Attackers
+                && rulebook.rules().encirclement)
+                .then(|| board.way_out())
+                .flatten();
             let mut total = 0;
             for &mv in &list {
                 let mut child = *board;
                 child.play(mv, rulebook);
-                if rulebook.mover_win(&child, mv).is_none() {
+                if rulebook
+                    .mover_win_past(&child, mv, way_out.as_ref())
+                    .is_none()
+                {
                     total += count(&child, depth - 1, rulebook, stop)?;
                 }
             }

@@ -40,6 +40,6 @@ pub use bitboard::Bitboard;
 pub use captures::Custodial;
 pub use moves::{Move, MoveList};
 pub use notation::{NotationError, RecordMove};
-pub use position::{Board, MoveError, Position, SetupError};
+pub use position::{Board, MoveError, Position, SetupError, WayOut};
 pub use rulebook::Rulebook;
 pub use square::Square;

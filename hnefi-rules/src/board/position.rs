@@ -413,6 +413,69 @@ impl<G: Geometry> Board<G> {
         }
         !defenders.flood_reaches(!self.attackers, Bitboard::EDGE)
     }
+
+    /// The defenders' way out of this board, if they have one: a path from a defender to the
+    /// edge through squares free of attackers, which proves the board not [encircled]
+    /// (Board::encircled) and, as long as an attackers' move lands off it and leaves its
+    /// defender standing, every board one such move later too ([`WayOut::still_open`]). Found
+    /// once for a node, it spares most of its children the flood. `None` where there is none,
+    /// or where the shortest is longer than [`WayOut::MAX_STEPS`].
+    #[doc(hidden)]
+    pub fn way_out(&self) -> Option<WayOut<G>> {
+        let through = !self.attackers;
+        // layers[i]: the squares at most i steps from a defender through squares free of
+        // attackers.
+        let mut layers = arrayvec::ArrayVec::<Bitboard<G>, WAY_OUT_STEPS>::new();
+        let mut reached = self.pieces(Side::Defenders);
+        while !(reached & Bitboard::EDGE).any() {
+            layers.try_push(reached).ok()?;
+            let next = reached | (reached.neighbours() & through);
+            if next == reached {
+                return None;
+            }
+            reached = next;
+        }
+        // Back from an edge square, a step into the layer before each time.
+        let mut square = (reached & Bitboard::EDGE).first()?;
+        let mut path = Bitboard::from_square(square);
+        for &layer in layers.iter().rev() {
+            if !layer.contains(square) {
+                square = (Bitboard::from_square(square).neighbours() & layer).first()?;
+                path = path.with(square);
+            }
+        }
+        Some(WayOut {
+            path,
+            defender: square,
+        })
+    }
+}
+
+/// [`WayOut::MAX_STEPS`], outside the generic type so that an array can be that long.
+const WAY_OUT_STEPS: usize = 24;
+
+/// A path from a defender to the edge through squares free of attackers: see
+/// [`Board::way_out`].
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WayOut<G: Geometry> {
+    /// The path's squares, its defender's and its edge square's included.
+    path: Bitboard<G>,
+    /// The defender it starts from.
+    defender: Square<G>,
+}
+
+impl<G: Geometry> WayOut<G> {
+    /// The longest way out looked for: past it, the flood answers for every child.
+    pub const MAX_STEPS: usize = WAY_OUT_STEPS;
+
+    /// Whether `child`, the board one attackers' move landing on `to` after the board of this
+    /// way out, keeps it: then `child` is not encircled. The move took no square of the path,
+    /// so the path is still free of attackers, and it did not capture its defender.
+    #[inline]
+    pub fn still_open(&self, child: &Board<G>, to: Square<G>) -> bool {
+        !self.path.contains(to) && child.pieces(Side::Defenders).contains(self.defender)
+    }
 }
 
 impl<G: Geometry> fmt::Debug for Board<G> {
@@ -666,6 +729,92 @@ impl<G: Geometry> Position<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every attackers' move of random games: a child that keeps its parent's way out is not
+    /// encircled, and a board has a way out exactly when it is not encircled.
+    fn way_out_agrees_with_the_flood<G: Geometry>(preset: crate::board::Preset, seed: u64) {
+        use crate::splitmix::SplitMix64;
+        let rulebook = Rulebook::<G>::new(Rules::preset(preset));
+        let mut rng = SplitMix64::new(seed);
+        let (mut kept, mut flooded) = (0, 0);
+        for _ in 0..20 {
+            let mut board = Board::<G>::from_position(preset.start_fen()).unwrap();
+            for _ in 0..300 {
+                let mut list = MoveList::new();
+                board.generate_moves(&rulebook, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let way_out = board.way_out();
+                if way_out.is_some() || !board.encircled() {
+                    // Only a way out longer than the steps looked for goes unfound.
+                    assert_eq!(way_out.is_some(), !board.encircled(), "{board:?}");
+                }
+                if board.side_to_move() == Side::Attackers {
+                    for &mv in &list {
+                        let mut child = board;
+                        child.play(mv, &rulebook);
+                        if way_out.is_some_and(|w| w.still_open(&child, mv.to())) {
+                            assert!(!child.encircled(), "{board:?} {mv:?}");
+                            kept += 1;
+                        } else {
+                            flooded += 1;
+                        }
+                        assert_eq!(
+                            rulebook.mover_win_past(&child, mv, way_out.as_ref()),
+                            rulebook.mover_win(&child, mv)
+                        );
+                    }
+                }
+                let mv = list[rng.below(list.len())];
+                board.play(mv, &rulebook);
+                if rulebook.mover_win(&board, mv).is_some() {
+                    break;
+                }
+            }
+        }
+        assert!(
+            kept > 10 * flooded,
+            "{kept} children kept the way out, {flooded} did not"
+        );
+    }
+
+    #[test]
+    fn a_way_out_spares_the_flood_and_answers_as_it_does() {
+        use crate::board::{Preset, Seven, Thirteen};
+        way_out_agrees_with_the_flood::<Eleven>(Preset::Copenhagen, 1);
+        way_out_agrees_with_the_flood::<Seven>(Preset::Brandubh, 2);
+        way_out_agrees_with_the_flood::<Thirteen>(Preset::Copenhagen13, 3);
+    }
+
+    #[test]
+    fn the_move_that_closes_the_ring_takes_the_way_out() {
+        // King c4 and defender c3 in a ring b3 b4 c2 d3 c5, closed by d9-d4.
+        let sqs = |names: &[&str]| -> Bitboard<Eleven> {
+            names.iter().map(|n| Square::parse(n).unwrap()).collect()
+        };
+        let board = Board::<Eleven>::new(
+            sqs(&["b3", "b4", "c2", "d3", "c5", "d9"]),
+            sqs(&["c3"]),
+            Square::parse("c4").unwrap(),
+            Side::Attackers,
+        )
+        .unwrap();
+        let rulebook = Rulebook::<Eleven>::new(Rules::default());
+        let way_out = board.way_out().expect("d4 is open");
+        let mv = Move::new(Square::parse("d9").unwrap(), Square::parse("d4").unwrap());
+        let mut child = board;
+        child.play(mv, &rulebook);
+        assert!(!way_out.still_open(&child, mv.to()));
+        assert_eq!(
+            rulebook.mover_win_past(&child, mv, Some(&way_out)),
+            Some(Outcome::win(
+                Side::Attackers,
+                crate::board::Reason::Encirclement
+            ))
+        );
+        assert_eq!(child.way_out(), None);
+    }
 
     #[test]
     fn rules_of_another_width_are_refused_in_every_build() {

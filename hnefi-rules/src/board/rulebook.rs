@@ -11,7 +11,7 @@ use super::moves::{Move, MoveList};
 use super::no_escape::king_cannot_escape;
 use super::outcome::{Outcome, Reason};
 use super::piece::{Piece, Side};
-use super::position::{Board, SetupError};
+use super::position::{Board, SetupError, WayOut};
 use super::rules::{NoMoves, Repetition, Rules, WidthError};
 use super::square::Square;
 use super::terrain::Terrain;
@@ -239,6 +239,20 @@ impl<G: Geometry> Rulebook<G> {
         self.mover_win_landing(board, Some(last.to()))
     }
 
+    /// [`Rulebook::mover_win`] for a child of a node whose defenders' way out, if the
+    /// attackers moved there, is `way_out` (from [`Board::way_out`]): the same answer, without
+    /// the flood of the encirclement test for the children that keep it.
+    #[doc(hidden)]
+    #[inline]
+    pub fn mover_win_past(
+        &self,
+        board: &Board<G>,
+        last: Move<G>,
+        way_out: Option<&WayOut<G>>,
+    ) -> Option<Outcome> {
+        self.mover_win_by(board, Some(last.to()), way_out)
+    }
+
     /// [`Rulebook::mover_win`] where the last move may be unknown (a position set up from
     /// text): then a king capture cannot be told apart from a king who walked into the ring,
     /// and is not called.
@@ -246,6 +260,18 @@ impl<G: Geometry> Rulebook<G> {
         &self,
         board: &Board<G>,
         landing: Option<Square<G>>,
+    ) -> Option<Outcome> {
+        self.mover_win_by(board, landing, None)
+    }
+
+    /// The one test of a mover's win, [`Rulebook::mover_win_landing`] and
+    /// [`Rulebook::mover_win_past`].
+    #[inline]
+    fn mover_win_by(
+        &self,
+        board: &Board<G>,
+        landing: Option<Square<G>>,
+        way_out: Option<&WayOut<G>>,
     ) -> Option<Outcome> {
         let rules = &self.rules;
         let mover = board.side_to_move().opponent();
@@ -263,7 +289,12 @@ impl<G: Geometry> Rulebook<G> {
             Side::Attackers => {
                 if landing.is_some_and(|to| board.king_captured(to, self)) {
                     Some(Reason::KingCaptured)
-                } else if rules.encirclement && board.encircled() {
+                } else if rules.encirclement
+                    && !way_out
+                        .zip(landing)
+                        .is_some_and(|(w, to)| w.still_open(board, to))
+                    && board.encircled()
+                {
                     Some(Reason::Encirclement)
                 } else {
                     None
