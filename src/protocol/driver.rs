@@ -10,11 +10,11 @@
 //! taken when the one before is done with, or waiting behind a bounded few. An ending word
 //! further back than that ends the search only when its turn to be read comes.
 
-use super::{Flow, Input, LineError, Resize};
+use super::{Flow, Input, LineError, LoopSettings, Output, Resize};
 use crate::board::Geometry;
 use crate::board::Position;
 use crate::board::{SizeError, across_sizes};
-use crate::search::size::{Size, Standard};
+use crate::search::size::{Size, SizedTask, Standard, run_sized};
 use crate::search::{Limits, Reporter, SearchResult, Searcher, fallback_result};
 use std::collections::VecDeque;
 use std::str::FromStr;
@@ -148,20 +148,52 @@ impl Reader {
     }
 }
 
-/// Reads `first`, then `input`, with the loop of each board size in turn: `size_loop(side,
-/// reader)` runs the loop of boards of `side` (11x11 first) until the input ends, or returns
-/// the command that asks for another size, which that size's loop then handles first.
-pub fn read_across_sizes(
+/// A protocol that reads its lines through a [`Reader`], with a loop for each board size.
+pub trait SizeLoops {
+    /// The loop on boards of `G`, until the input ends or a command asks for another size.
+    fn run_size<G: Size>(
+        out: &Output,
+        settings: LoopSettings,
+        reader: &mut Reader,
+    ) -> Option<Resize>;
+}
+
+/// [`SizeLoops::run_size`] of `L`, as a task for the size asked.
+struct SizeLoop<'a, L> {
+    out: &'a Output,
+    settings: LoopSettings,
+    reader: &'a mut Reader,
+    loops: std::marker::PhantomData<L>,
+}
+
+impl<L: SizeLoops> SizedTask for SizeLoop<'_, L> {
+    type Output = Option<Resize>;
+    fn run<G: Size>(self) -> Self::Output {
+        L::run_size::<G>(self.out, self.settings, self.reader)
+    }
+}
+
+/// Reads `first`, then `input`, with the loop of `L` for each board size in turn: a loop runs
+/// (11x11 first) until the input ends, or returns the command that asks for another size,
+/// which that size's loop then handles first.
+pub fn read_across_sizes<L: SizeLoops>(
+    out: &Output,
+    settings: LoopSettings,
     first: Option<Input>,
     input: std::sync::mpsc::Receiver<Input>,
-    mut size_loop: impl FnMut(u8, &mut Reader) -> Result<Option<Resize>, SizeError>,
 ) {
     let mut reader = Reader::new(first, input);
     hand_across_sizes(Standard::SIDE, None, |side, line| {
         if let Some(line) = line {
             reader.push_front(line);
         }
-        size_loop(side, &mut reader)
+        let size_loop = SizeLoop::<L> {
+            out,
+            settings,
+            reader: &mut reader,
+            loops: std::marker::PhantomData,
+        };
+        run_sized(side, size_loop)
     });
 }
 

@@ -3,11 +3,11 @@
 
 pub mod message;
 
-use super::driver::{Dialogue, Reader, Search, drive, read_across_sizes};
-use super::{Flow, Input, LoopSettings, Output, Session};
+use super::driver::{Dialogue, Reader, Search, SizeLoops, drive, read_across_sizes};
+use super::{Flow, Input, LoopSettings, Output, Resize, Session};
 use crate::board::{Geometry, Preset, Rules, Side};
 use crate::board::{MoveError, MoveList};
-use crate::search::size::{Size, SizedTask, run_sized};
+use crate::search::size::Size;
 use crate::search::{Clock, Limits, SearchResult, Searcher};
 use message::{Action, Answer, COMMANDS, HtpCommand, MessageError, Play, Reply, Status};
 use std::sync::mpsc::Receiver;
@@ -151,43 +151,27 @@ pub struct Htp<G: Size> {
 /// Handles lines (`first`, then the input) until `quit` or end of input, on the loop of the
 /// board size the host asks for (`board_size`).
 pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Receiver<Input>) {
-    read_across_sizes(first, input, |side, reader| {
-        let size_loop = SizeLoop {
-            out: &out,
-            settings,
-            reader,
+    read_across_sizes::<HtpLoops>(&out, settings, first, input);
+}
+
+/// HTP's loops, one a board size: each runs until the input ends or the host asks for
+/// another size.
+struct HtpLoops;
+
+impl SizeLoops for HtpLoops {
+    fn run_size<G: Size>(
+        out: &Output,
+        settings: LoopSettings,
+        reader: &mut Reader,
+    ) -> Option<Resize> {
+        let mut htp = Htp::<G> {
+            out: out.clone(),
+            game: HtpGame::new(settings),
+            thinking_since: None,
         };
-        run_sized(side, size_loop)
-    });
-}
-
-/// The loop of one board size, compiled for it.
-struct SizeLoop<'a> {
-    out: &'a Output,
-    settings: LoopSettings,
-    reader: &'a mut Reader,
-}
-
-impl SizedTask for SizeLoop<'_> {
-    type Output = Option<super::Resize>;
-    fn run<G: Size>(self) -> Self::Output {
-        run_size::<G>(self.out, self.settings, self.reader)
+        let engine = Searcher::new(htp.game.session().engine_options());
+        drive(&mut htp, engine, reader)
     }
-}
-
-/// The loop on boards of `G`, until the input ends or the host asks for another size.
-fn run_size<G: Size>(
-    out: &Output,
-    settings: LoopSettings,
-    reader: &mut Reader,
-) -> Option<super::Resize> {
-    let mut htp = Htp::<G> {
-        out: out.clone(),
-        game: HtpGame::new(settings),
-        thinking_since: None,
-    };
-    let engine = Searcher::new(htp.game.session().engine_options());
-    drive(&mut htp, engine, reader)
 }
 
 impl<G: Size> Htp<G> {

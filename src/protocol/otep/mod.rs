@@ -4,11 +4,11 @@
 pub mod message;
 pub mod rules;
 
-use super::driver::{Dialogue, Reader, Search, drive, read_across_sizes};
-use super::{Flow, Input, LoopSettings, Output, Session};
+use super::driver::{Dialogue, Reader, Search, SizeLoops, drive, read_across_sizes};
+use super::{Flow, Input, LoopSettings, Output, Resize, Session};
 use crate::board::Board;
 use crate::board::{Rules, Side};
-use crate::search::size::{Size, SizedTask, Standard, run_sized};
+use crate::search::size::{Size, Standard};
 use crate::search::{Level, Limits, Options, SearchResult, Searcher};
 use message::{AnalysisLine, CRITICAL, MessageError, NOT_CRITICAL, OtepCommand, Reply};
 use std::sync::mpsc::Receiver;
@@ -40,39 +40,23 @@ pub struct Otep<G: Size> {
 /// input, each game on the loop of its board's size.
 pub fn run(out: Output, settings: LoopSettings, first: Option<Input>, input: Receiver<Input>) {
     out.line(&Reply::<Standard>::Hello.to_string());
-    read_across_sizes(first, input, |side, reader| {
-        let size_loop = SizeLoop {
-            out: &out,
-            settings,
-            reader,
-        };
-        run_sized(side, size_loop)
-    });
+    read_across_sizes::<OtepLoops>(&out, settings, first, input);
 }
 
-/// The loop of one board size, compiled for it.
-struct SizeLoop<'a> {
-    out: &'a Output,
-    settings: LoopSettings,
-    reader: &'a mut Reader,
-}
+/// OTEP's loops, one a board size: each runs until the input ends or a game on another
+/// board starts.
+struct OtepLoops;
 
-impl SizedTask for SizeLoop<'_> {
-    type Output = Option<super::Resize>;
-    fn run<G: Size>(self) -> Self::Output {
-        run_size::<G>(self.out, self.settings, self.reader)
+impl SizeLoops for OtepLoops {
+    fn run_size<G: Size>(
+        out: &Output,
+        settings: LoopSettings,
+        reader: &mut Reader,
+    ) -> Option<Resize> {
+        let mut otep = Otep::<G>::new(out.clone(), settings);
+        let engine = Searcher::new(otep.session.engine_options());
+        drive(&mut otep, engine, reader)
     }
-}
-
-/// The loop on boards of `G`, until the input ends or a game on another board starts.
-fn run_size<G: Size>(
-    out: &Output,
-    settings: LoopSettings,
-    reader: &mut Reader,
-) -> Option<super::Resize> {
-    let mut otep = Otep::<G>::new(out.clone(), settings);
-    let engine = Searcher::new(otep.session.engine_options());
-    drive(&mut otep, engine, reader)
 }
 
 impl<G: Size> Otep<G> {
