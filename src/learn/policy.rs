@@ -1,15 +1,18 @@
 //! Training the move policy ([`hnefi_core::search::policy`]) on the moves deep searches chose:
 //! the samples' `BESTMOVE` field. The network's feature transformer stays as it is (the
-//! policy reads its accumulator); the policy's rows are fitted by softmax cross-entropy over
-//! each position's legal moves, with Adam, in float, then rounded to the grid the search runs.
+//! policy reads its accumulator); the policy's rows and pattern weights are fitted by softmax
+//! cross-entropy over each position's legal moves, with Adam, in float, then rounded to the
+//! grid the search runs.
 //!
 //! A sample is kept in memory as its hidden activations (one byte a unit), its side to move,
-//! its legal moves and the index of the deep move among them: about 450 bytes on 11x11.
+//! its legal moves with their pattern entries and the index of the deep move among them:
+//! about 2,500 bytes on 11x11.
 
 use crate::board::{Board, MoveList, Rulebook};
 use crate::board::{Geometry, Side};
 use crate::learn::sample::Sample;
 use crate::search::nnue::{Accumulator, HIDDEN, QA, QuantisedNetwork};
+use crate::search::policy::patterns::{FEATS, PATTERNS, move_patterns};
 use crate::search::policy::{End, LOGIT_UNIT, Policy, QP};
 use crate::splitmix::SplitMix64;
 use rayon::prelude::*;
@@ -28,6 +31,8 @@ struct Position {
     moves: Vec<(u8, u8)>,
     /// The deep move's place in `moves`.
     best: u16,
+    /// Each move's pattern entries ([`move_patterns`]).
+    patterns: Vec<[u16; FEATS]>,
 }
 
 /// The positions of a training or held-out set.
@@ -97,6 +102,7 @@ fn position<G: Geometry>(
             .map(|m| (m.from().index() as u8, m.to().index() as u8))
             .collect(),
         best,
+        patterns: list.iter().map(|&m| move_patterns(board, m)).collect(),
     })
 }
 
@@ -117,12 +123,12 @@ pub struct PolicySettings {
     pub seed: u64,
 }
 
-/// The policy in float: rows of `HIDDEN` weights and a bias, by (side, end, square), as
-/// [`Policy`] holds them.
+/// The policy in float: rows of `HIDDEN` weights and a bias, by (side, end, square), then
+/// the pattern weights, as [`Policy`] holds them.
 #[derive(Clone)]
 pub struct FloatPolicy {
     squares: usize,
-    /// `HIDDEN + 1` values a row: the weights, then the bias.
+    /// `HIDDEN + 1` values a row (the weights, then the bias), then `PATTERNS` values.
     params: Vec<f32>,
 }
 
@@ -133,8 +139,13 @@ impl FloatPolicy {
     pub fn zero(squares: usize) -> FloatPolicy {
         FloatPolicy {
             squares,
-            params: vec![0.0; 4 * squares * ROW],
+            params: vec![0.0; 4 * squares * ROW + PATTERNS],
         }
+    }
+
+    /// Where the pattern weights start in `params`.
+    fn patterns_start(&self) -> usize {
+        4 * self.squares * ROW
     }
 
     fn row(&self, side: Side, end: End, square: usize) -> usize {
@@ -159,9 +170,12 @@ impl FloatPolicy {
             }
             cache[sq]
         };
-        for &(f, t) in &p.moves {
-            let l = dot(End::From, f as usize, &mut from) + dot(End::To, t as usize, &mut to);
-            out.push(l);
+        let patterns = &self.params[self.patterns_start()..];
+        for (&(f, t), entries) in p.moves.iter().zip(&p.patterns) {
+            let around: f32 = entries.iter().map(|&e| patterns[usize::from(e)]).sum();
+            out.push(
+                dot(End::From, f as usize, &mut from) + dot(End::To, t as usize, &mut to) + around,
+            );
         }
     }
 
@@ -180,6 +194,9 @@ impl FloatPolicy {
             let g = (l - max).exp() / sum - f32::from(u8::from(i == p.best as usize));
             by_from[f as usize] += g;
             by_to[t as usize] += g;
+            for &e in &p.patterns[i] {
+                grad[self.patterns_start() + usize::from(e)] += g;
+            }
         }
         for (end, by) in [(End::From, &by_from), (End::To, &by_to)] {
             for (sq, &g) in by.iter().enumerate().filter(|(_, g)| **g != 0.0) {
@@ -215,6 +232,16 @@ impl FloatPolicy {
                 }
             }
         }
+        let grid = f64::from(QA * QP);
+        for (q, &w) in policy
+            .patterns_mut()
+            .iter_mut()
+            .zip(&self.params[self.patterns_start()..])
+        {
+            *q = (f64::from(w) * grid)
+                .round()
+                .clamp(i32::MIN as f64, i32::MAX as f64) as i32;
+        }
         policy.clip();
         policy
     }
@@ -234,6 +261,10 @@ impl FloatPolicy {
                     f.params[r + HIDDEN] = row.bias as f32 / (QA * QP) as f32;
                 }
             }
+        }
+        let start = f.patterns_start();
+        for (p, &q) in f.params[start..].iter_mut().zip(policy.patterns()) {
+            *p = q as f32 / (QA * QP) as f32;
         }
         f
     }
@@ -327,7 +358,7 @@ pub fn quantised_agreement<G: Geometry>(
         logits.clear();
         logits.resize(list.len(), 0);
         let acc = Accumulator::refresh(net, &s.board);
-        policy.logits(&acc, s.board.side_to_move(), &list, &mut logits);
+        policy.logits(&acc, &s.board, &list, &mut logits);
         let above = rank(&logits, i);
         a.positions += 1;
         a.top1 += f64::from(u8::from(above == 0));

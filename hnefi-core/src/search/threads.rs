@@ -160,7 +160,7 @@ pub(super) fn run<G: Size>(
     if let (Some(policy), Some(net)) = (policy, net) {
         let acc = super::nnue::Accumulator::refresh(net, pos.board());
         let mut logits = vec![0; list.len()];
-        policy.logits(&acc, pos.side_to_move(), &list, &mut logits);
+        policy.logits(&acc, pos.board(), &list, &mut logits);
         let mut order: Vec<usize> = (0..list.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(logits[i]));
         list = order.into_iter().map(|i| list[i]).collect();

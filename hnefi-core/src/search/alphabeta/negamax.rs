@@ -340,12 +340,7 @@ impl<G: Size> Worker<'_, G> {
         };
         let mut logits = [0i32; MAX_MOVES];
         let logits = &mut logits[..moves.len()];
-        policy.logits(
-            &self.accumulators[ply as usize],
-            b.side_to_move(),
-            moves,
-            logits,
-        );
+        policy.logits(&self.accumulators[ply as usize], b, moves, logits);
         let weight = i64::from(self.params.policy_order);
         for (s, &l) in scores.iter_mut().zip(logits.iter()) {
             if *s < QUIET_CEILING {

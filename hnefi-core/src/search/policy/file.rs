@@ -9,10 +9,13 @@
 //! | 4 (u32)           | hidden units, [`HIDDEN`]                                      |
 //! | 8 (u64)           | the fingerprint of the network it reads                       |
 //! | rows              | for the attackers then the defenders, the `From` rows square by square, then the `To` rows: each a bias (i32, on `1/(QA QP)`) and `HIDDEN` weights (i16, on `1/QP`) |
+//! | patterns          | version 2: the `PATTERNS` weights of the local features (i32, on `1/(QA QP)`), in the order of `patterns` |
 //!
-//! Weights lie within `±MAX_WEIGHT` and biases within `±MAX_BIAS`, which keeps a move's sum
-//! of two rows inside `i32`.
+//! Weights lie within `±MAX_WEIGHT`, biases within `±MAX_BIAS` and pattern weights within
+//! `±MAX_PATTERN`, which keeps a move's sum of two rows and its patterns inside `i32`. A file
+//! of version 1 (rows alone) reads as a policy whose pattern weights are zero.
 
+use super::patterns::{FEATS, PATTERNS};
 use super::{End, HIDDEN, Policy, QA};
 use crate::board::{SIDES, Side};
 use std::path::{Path, PathBuf};
@@ -20,16 +23,22 @@ use std::path::{Path, PathBuf};
 /// The first bytes of every policy file.
 pub const MAGIC: &[u8; 8] = b"HNEFIPOL";
 /// The version this build reads and writes.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
+/// The version before the local features, still read.
+const ROWS_ONLY: u16 = 1;
 const HEADER: usize = 8 + 2 + 1 + 1 + 4 + 8;
 /// The largest weight magnitude a file may hold (64 nats a unit of activation).
 pub const MAX_WEIGHT: i16 = 4096;
 /// The largest bias magnitude.
 pub const MAX_BIAS: i32 = 1 << 28;
+/// The largest pattern weight magnitude.
+pub const MAX_PATTERN: i32 = 1 << 26;
 
-// Two rows' sums and biases stay inside i32.
+// Two rows' sums and biases and a move's patterns stay inside i32.
 const _: () = assert!(
-    2 * (HIDDEN as i64 * QA as i64 * MAX_WEIGHT as i64 + MAX_BIAS as i64) <= i32::MAX as i64
+    2 * (HIDDEN as i64 * QA as i64 * MAX_WEIGHT as i64 + MAX_BIAS as i64)
+        + FEATS as i64 * MAX_PATTERN as i64
+        <= i32::MAX as i64
 );
 
 const fn row_bytes() -> usize {
@@ -58,7 +67,7 @@ pub enum PolicyError {
     #[error("not a Hnefi policy file (its first bytes are not \"HNEFIPOL\")")]
     /// Not a policy file.
     Magic,
-    #[error("policy file format version {0}; this build reads version {VERSION}")]
+    #[error("policy file format version {0}; this build reads versions 1 and {VERSION}")]
     /// A version this build does not read.
     Version(u16),
     #[error(
@@ -94,6 +103,12 @@ pub enum PolicyError {
         /// The row.
         row: usize,
     },
+    #[error("policy pattern weight {entry} beyond its bound (±{MAX_PATTERN})")]
+    /// A pattern weight that could overflow the sums.
+    Pattern {
+        /// Its entry.
+        entry: usize,
+    },
 }
 
 impl Policy {
@@ -109,7 +124,7 @@ impl Policy {
             });
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != VERSION {
+        if version != VERSION && version != ROWS_ONLY {
             return Err(PolicyError::Version(version));
         }
         let side = bytes[10];
@@ -119,7 +134,13 @@ impl Policy {
         }
         let net = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
         let mut policy = Policy::zero(side, net);
-        let expected = HEADER + policy.rows.len() * row_bytes();
+        let rows_end = HEADER + policy.rows.len() * row_bytes();
+        let expected = rows_end
+            + if version == ROWS_ONLY {
+                0
+            } else {
+                4 * PATTERNS
+            };
         if bytes.len() != expected {
             return Err(PolicyError::Length {
                 found: bytes.len(),
@@ -129,7 +150,7 @@ impl Policy {
         for (i, (row, chunk)) in policy
             .rows
             .iter_mut()
-            .zip(bytes[HEADER..].chunks_exact(row_bytes()))
+            .zip(bytes[HEADER..rows_end].chunks_exact(row_bytes()))
             .enumerate()
         {
             row.bias = i32::from_le_bytes(chunk[..4].try_into().expect("4 bytes"));
@@ -138,6 +159,17 @@ impl Policy {
             }
             if row.bias.abs() > MAX_BIAS || row.weights.iter().any(|w| w.abs() > MAX_WEIGHT) {
                 return Err(PolicyError::Weight { row: i });
+            }
+        }
+        for (entry, (w, b)) in policy
+            .patterns
+            .iter_mut()
+            .zip(bytes[rows_end..].chunks_exact(4))
+            .enumerate()
+        {
+            *w = i32::from_le_bytes(b.try_into().expect("4 bytes"));
+            if w.abs() > MAX_PATTERN {
+                return Err(PolicyError::Pattern { entry });
             }
         }
         Ok(policy)
@@ -157,7 +189,7 @@ impl Policy {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + self.rows.len() * row_bytes());
+        let mut out = Vec::with_capacity(HEADER + self.rows.len() * row_bytes() + 4 * PATTERNS);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&[self.side, 0]);
@@ -168,6 +200,9 @@ impl Policy {
             for w in row.weights {
                 out.extend_from_slice(&w.to_le_bytes());
             }
+        }
+        for w in self.patterns.iter() {
+            out.extend_from_slice(&w.to_le_bytes());
         }
         out
     }
@@ -197,6 +232,9 @@ impl Policy {
                 *w = (*w).clamp(-MAX_WEIGHT, MAX_WEIGHT);
             }
         }
+        for w in self.patterns.iter_mut() {
+            *w = (*w).clamp(-MAX_PATTERN, MAX_PATTERN);
+        }
     }
 }
 
@@ -217,10 +255,22 @@ mod tests {
             let bytes = p.to_bytes();
             assert_eq!(
                 bytes.len(),
-                HEADER + 4 * usize::from(side).pow(2) * row_bytes()
+                HEADER + 4 * usize::from(side).pow(2) * row_bytes() + 4 * PATTERNS
             );
             assert_eq!(Policy::from_bytes_for(&bytes, side).unwrap(), p);
         }
+    }
+
+    #[test]
+    fn a_file_of_rows_alone_reads_with_no_pattern_weights() {
+        let mut p = random_policy(4, 11, 9);
+        p.clip();
+        let mut bytes = p.to_bytes();
+        bytes.truncate(bytes.len() - 4 * PATTERNS);
+        bytes[8..10].copy_from_slice(&ROWS_ONLY.to_le_bytes());
+        let read = Policy::from_bytes(&bytes).unwrap();
+        assert!(read.patterns().iter().all(|&w| w == 0));
+        assert_eq!(read.rows, p.rows);
     }
 
     #[test]
@@ -240,6 +290,10 @@ mod tests {
         let mut w = bytes.clone();
         w[HEADER + 4..HEADER + 6].copy_from_slice(&5000i16.to_le_bytes());
         assert!(err(&w).contains("policy row 0"));
+        let mut pat = bytes.clone();
+        let at = bytes.len() - 4;
+        pat[at..].copy_from_slice(&(MAX_PATTERN + 1).to_le_bytes());
+        assert!(err(&pat).contains(&format!("pattern weight {}", PATTERNS - 1)));
         let e = Policy::from_bytes_for(&bytes, 9).unwrap_err().to_string();
         assert!(e.contains("for 11x11 boards, not 9x9"), "{e}");
     }

@@ -9,8 +9,9 @@
 //! logit(f, t) = from[side][f] . h + from_bias[side][f] + to[side][t] . h + to_bias[side][t]
 //! ```
 //!
-//! a row of weights a square for where the piece leaves and one for where it lands. Only the
-//! rows of the squares a node's moves use are read. A policy belongs to the network whose
+//! a row of weights a square for where the piece leaves and one for where it lands, plus the
+//! weights of what lies around the two squares ([`patterns`]). Only the rows of the squares a
+//! node's moves use are read. A policy belongs to the network whose
 //! accumulator it reads: its file records that network's fingerprint
 //! ([`QuantisedNetwork::features_fingerprint`]) and the search runs it only beside that one.
 //!
@@ -18,12 +19,13 @@
 //! one is in `NET.md`.
 
 mod file;
+pub mod patterns;
 
 pub use file::PolicyError;
 
 use super::nnue::simd::{Kernels, Row, crelu_dot};
 use super::nnue::{Accumulator, HIDDEN, QA, QuantisedNetwork};
-use crate::board::{Bitboard, Move, MoveList, Position};
+use crate::board::{Bitboard, Board, Move, MoveList, Position};
 use crate::board::{Geometry, Side};
 use std::sync::OnceLock;
 
@@ -67,6 +69,8 @@ pub struct Policy {
     net: u64,
     /// Rows by `(side to move, End, square)`: see [`Policy::row_index`].
     rows: Box<[PolicyRow]>,
+    /// The weights of [`patterns`]' entries, on the grid `1 / (QA QP)`.
+    patterns: Box<[i32]>,
 }
 
 impl Policy {
@@ -78,7 +82,18 @@ impl Policy {
             side,
             net,
             rows: vec![PolicyRow::ZERO; 4 * squares].into_boxed_slice(),
+            patterns: vec![0; patterns::PATTERNS].into_boxed_slice(),
         }
+    }
+
+    /// The weights of [`patterns`]' entries, on the grid `1 / (QA QP)`.
+    pub fn patterns(&self) -> &[i32] {
+        &self.patterns
+    }
+
+    /// The same, to set.
+    pub fn patterns_mut(&mut self) -> &mut [i32] {
+        &mut self.patterns
     }
 
     /// The side of the board it is for.
@@ -115,17 +130,18 @@ impl Policy {
         &mut self.rows[i]
     }
 
-    /// The logits of `moves`, moves of `side` on the board whose accumulator is `acc`, into
-    /// `out` (as long as `moves`), in `1 / LOGIT_UNIT` nats. Each square's row is read once
-    /// however many moves use it.
+    /// The logits of `moves`, moves of the side to move on `board`, whose accumulator is
+    /// `acc`, into `out` (as long as `moves`), in `1 / LOGIT_UNIT` nats. Each square's row is
+    /// read once however many moves use it.
     pub fn logits<G: Geometry>(
         &self,
         acc: &Accumulator,
-        side: Side,
+        board: &Board<G>,
         moves: &[Move<G>],
         out: &mut [i32],
     ) {
         debug_assert_eq!(G::SIDE, self.side);
+        let side = board.side_to_move();
         let k = Kernels::detected();
         let mut from = [0i32; crate::board::geometry::MAX_SQUARES];
         let mut to = [0i32; crate::board::geometry::MAX_SQUARES];
@@ -140,9 +156,13 @@ impl Policy {
         };
         froms.for_each_square(|sq| from[sq.index()] = dot(End::From, sq.index()));
         tos.for_each_square(|sq| to[sq.index()] = dot(End::To, sq.index()));
-        for (o, mv) in out.iter_mut().zip(moves) {
+        for (o, &mv) in out.iter_mut().zip(moves) {
+            let around: i32 = patterns::move_patterns(board, mv)
+                .iter()
+                .map(|&e| self.patterns[usize::from(e)])
+                .sum();
             // From the grid 1/(QA QP) to 1/QA.
-            *o = (from[mv.from().index()] + to[mv.to().index()]) / QP;
+            *o = (from[mv.from().index()] + to[mv.to().index()] + around) / QP;
         }
     }
 }
@@ -160,7 +180,7 @@ impl Policy {
         pos.legal_moves(&mut list);
         let mut logits = vec![0; list.len()];
         let acc = Accumulator::refresh(net, pos.board());
-        self.logits(&acc, pos.side_to_move(), &list, &mut logits);
+        self.logits(&acc, pos.board(), &list, &mut logits);
         let mut out: Vec<(Move<G>, i32)> = list.into_iter().zip(logits).collect();
         out.sort_by_key(|&(_, l)| std::cmp::Reverse(l));
         out
@@ -204,6 +224,9 @@ mod tests {
                 *w = (rng.below(257) as i32 - 128) as i16;
             }
         }
+        for w in p.patterns.iter_mut() {
+            *w = rng.below(20_001) as i32 - 10_000;
+        }
         p
     }
 
@@ -216,7 +239,7 @@ mod tests {
         let mut list = MoveList::new();
         board.generate_moves(&Rulebook::<Eleven>::new(Rules::default()), &mut list);
         let mut out = vec![0; list.len()];
-        p.logits(&acc, Side::Attackers, &list, &mut out);
+        p.logits(&acc, &board, &list, &mut out);
         for (mv, &got) in list.iter().zip(&out) {
             let mut want = 0i64;
             for (end, sq) in [(End::From, mv.from()), (End::To, mv.to())] {
@@ -226,11 +249,15 @@ mod tests {
                     want += i64::from((*a).clamp(0, QA as i16)) * i64::from(*w);
                 }
             }
+            for e in patterns::move_patterns(&board, *mv) {
+                want += i64::from(p.patterns[usize::from(e)]);
+            }
             assert_eq!(i64::from(got), want / i64::from(QP), "{mv}");
         }
         // The defenders' rows are others.
         let mut theirs = vec![0; list.len()];
-        p.logits(&acc, Side::Defenders, &list, &mut theirs);
+        let defenders = board.with_side_to_move(Side::Defenders);
+        p.logits(&acc, &defenders, &list, &mut theirs);
         assert_ne!(out, theirs);
     }
 
