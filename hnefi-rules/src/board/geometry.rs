@@ -178,6 +178,17 @@ impl Word for u128 {
     }
 }
 
+/// Each bit of a [`Wide`] alone, by index.
+static WIDE_BITS: [Wide; 3 * 64] = {
+    let mut bits = [Wide([0; 3]); 3 * 64];
+    let mut i = 0;
+    while i < 3 * 64 {
+        bits[i].0[i / 64] = 1 << (i % 64);
+        i += 1;
+    }
+    bits
+};
+
 /// Three 64-bit limbs: the 169 squares of 13x13.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
 pub struct Wide(pub Limbs);
@@ -187,9 +198,8 @@ impl Word for Wide {
 
     #[inline(always)]
     fn bit(index: usize) -> Wide {
-        let mut limbs = [0; 3];
-        limbs[index / 64] = 1 << (index % 64);
-        Wide(limbs)
+        // A load, as for `u128`: no bounds check, no limb chosen at run time.
+        WIDE_BITS[index % (3 * 64)]
     }
 
     fn from_limbs(limbs: Limbs) -> Wide {
