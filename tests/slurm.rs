@@ -56,10 +56,18 @@ fn text(bytes: &[u8]) -> String {
 impl Cluster {
     /// A started cluster, or why there is none.
     fn start(name: &str) -> Result<Cluster, String> {
-        let missing: Vec<&str> = ["munged", "slurmctld", "slurmd", "sbatch", "scancel"]
-            .into_iter()
-            .filter(|p| !found(p))
-            .collect();
+        let missing: Vec<&str> = [
+            "munged",
+            "slurmctld",
+            "slurmd",
+            "sbatch",
+            "scancel",
+            "scontrol",
+            "squeue",
+        ]
+        .into_iter()
+        .filter(|p| !found(p))
+        .collect();
         if !missing.is_empty() {
             return Err(format!(
                 "no {} (apt-get install slurmctld slurmd slurm-client munge)",
@@ -155,12 +163,26 @@ impl Cluster {
             .args(["--parsable", "--array", array, "-o"])
             .arg(dir.join("job-%A-%a.log"))
             .args(["--wrap", script]);
-        if wait {
-            c.arg("--wait");
-        }
         let out = output(&mut c);
         assert!(out.status.success(), "sbatch: {}", text(&out.stderr));
-        text(&out.stdout).trim().to_string()
+        let job = text(&out.stdout).trim().to_string();
+        if wait {
+            // Polled here rather than by `sbatch --wait`, whose checks come seconds apart
+            // (about 10 s for an array of tasks that take a tenth of one).
+            self.wait_gone(&job);
+            let shown = output(self.client("scontrol").args(["show", "job", &job]));
+            let shown = text(&shown.stdout);
+            let codes: Vec<&str> = shown
+                .split_whitespace()
+                .filter(|w| w.starts_with("ExitCode="))
+                .collect();
+            assert!(!codes.is_empty(), "scontrol show job {job}: {shown}");
+            assert!(
+                codes.iter().all(|&c| c == "ExitCode=0:0"),
+                "job {job} failed: {codes:?}"
+            );
+        }
+        job
     }
 
     /// The job ids (tasks of arrays as JOB_TASK) Slurm holds pending or running: all, or of
