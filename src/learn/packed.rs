@@ -86,7 +86,7 @@ pub enum PackedError {
 /// The header's board width, from its first bytes; `None` when they are not a binary sample
 /// file's.
 pub fn width_of_header(header: &[u8]) -> Option<u8> {
-    (header.len() >= HEADER && header[..8] == MAGIC).then_some(header[10])
+    (header.len() >= HEADER && header[..8] == MAGIC).then(|| header[10])
 }
 
 fn header(width: u8) -> [u8; HEADER] {
