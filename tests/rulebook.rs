@@ -6,7 +6,7 @@ use crate::common;
 use hnefi::board::notation::parse_record_move;
 use hnefi::board::{Outcome, Position, Preset, Reason, Rules, START_FEN, Side};
 use hnefi::search::size::Standard;
-use hnefi::search::{Limits, Options, Score, Searcher};
+use hnefi::search::{Go, Options, Score, Searcher};
 use std::collections::BTreeMap;
 
 /// The game of `rec` replayed under `rules` as far as its moves stay legal there (a move after
@@ -32,13 +32,11 @@ fn score_of(end: Outcome, side: Side, plies: u32) -> Score {
     }
 }
 
-fn depth_1(
-    searchmoves: Vec<hnefi::board::Move<Standard>>,
-) -> Limits<hnefi::search::size::Standard> {
-    Limits {
+fn depth_1(searchmoves: Vec<hnefi::board::Move<Standard>>) -> Go<hnefi::search::size::Standard> {
+    Go {
         depth: Some(1),
         searchmoves,
-        ..Limits::default()
+        ..Go::default()
     }
 }
 

@@ -11,7 +11,7 @@ use crate::reference;
 
 use hnefi::board::{MoveList, Position, Preset, Reason, Rules, Side};
 use hnefi::search::size::Standard;
-use hnefi::search::{Limits, Options, Searcher};
+use hnefi::search::{Go, Options, Searcher};
 use reference::text_protocol::{Rng, TextProtocol};
 
 /// Plays game `seed` into both judges; returns how it ended, as Hnefi's label.
@@ -54,9 +54,9 @@ fn play_game(
         } else if rng.below(3) == 0 {
             legal[rng.below(legal.len())]
         } else {
-            let limits = Limits {
+            let limits = Go {
                 nodes: Some(100 + rng.below(400) as u64),
-                ..Limits::default()
+                ..Go::default()
             };
             engine.search(&pos, limits).best.expect("a legal move")
         };

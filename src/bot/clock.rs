@@ -11,7 +11,7 @@
 
 use super::record::{GameRecord, unix_millis};
 use crate::board::{Geometry, Side};
-use crate::search::Limits;
+use crate::search::Go;
 use crate::search::clock::{Clock, SideClock};
 use crate::search::params::SearchParams;
 use crate::search::time::TimeManager;
@@ -90,21 +90,21 @@ impl ClockPolicy {
         side: Side,
         round_trip: Duration,
         moves_left: Option<u32>,
-    ) -> Limits<G> {
+    ) -> Go<G> {
         let Some(clocks) = clocks else {
-            return Limits {
+            return Go {
                 movetime: Some(self.cap.unwrap_or(UNTIMED_MOVE)),
-                ..Limits::default()
+                ..Go::default()
             };
         };
         let left = clocks.left(side);
         let left = (left - left / 10)
             .saturating_sub(RESERVE)
             .saturating_sub(round_trip);
-        let limits = Limits {
+        let limits = Go {
             clock: Clock::both(SideClock::new(left, clocks.increment)),
             movestogo: moves_left,
-            ..Limits::default()
+            ..Go::default()
         };
         // The default split of the clock: the cap only asks whether a move could take longer
         // than it allows.
@@ -113,9 +113,9 @@ impl ClockPolicy {
             Some(cap)
                 if TimeManager::new(&limits, side, Duration::ZERO, &split).hard > Some(cap) =>
             {
-                Limits {
+                Go {
                     movetime: Some(cap),
-                    ..Limits::default()
+                    ..Go::default()
                 }
             }
             _ => limits,
@@ -138,7 +138,7 @@ mod tests {
         }
     }
 
-    fn hard(limits: &Limits<Standard>) -> Duration {
+    fn hard(limits: &Go<Standard>) -> Duration {
         TimeManager::new(
             limits,
             Side::Attackers,

@@ -50,7 +50,7 @@ impl SizedTask for Analyse<'_> {
 
 fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), CliError> {
     use hnefi::board::notation::record_move;
-    use hnefi::search::{Info, Limits, Options, Searcher};
+    use hnefi::search::{Go, Info, Options, Searcher};
     let pos = args.game.game::<G>(rules)?;
     if !(1..=64).contains(&args.multipv) {
         return Err(CliError::out_of_range("--multipv", args.multipv, "1-64"));
@@ -68,13 +68,13 @@ fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), Cli
         outln!("game over: {o}")?;
         return Ok(());
     }
-    let limits = Limits::<G> {
+    let limits = Go::<G> {
         depth: args.depth,
         movetime: match (args.depth, args.movetime) {
             (None, None) => Some(Duration::from_millis(5000)),
             (_, t) => t.map(Duration::from_millis),
         },
-        ..Limits::default()
+        ..Go::default()
     };
     let (eval, net) = args.eval.load()?;
     let mut engine = Searcher::<G>::new(Options {

@@ -4,11 +4,10 @@
 use super::CliError;
 use super::common::{EvalChoice, RulesArg};
 use clap::Args;
-use hnefi::board::{Board, Rules};
+use hnefi::board::Rules;
+use hnefi::measure::bench::time_to_depth;
 use hnefi::search::EvalKind;
-use hnefi::search::size::Standard;
-use hnefi::search::size::{Size, SizedTask, run_sized};
-use std::time::{Duration, Instant};
+use hnefi::search::size::{Size, SizedTask, Standard, run_sized};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -103,42 +102,21 @@ pub struct TtdArgs {
     pub hash: usize,
 }
 
-/// The start and five middlegames of positions/bench.fen.
-const TTD_POSITIONS: [usize; 6] = [0, 3, 8, 13, 18, 23];
-
 pub fn timetodepth(args: TtdArgs) -> Result<(), CliError> {
-    use hnefi::board::Position;
-    use hnefi::search::{Limits, Options, Searcher};
-    let boards: Vec<Board<Standard>> = hnefi::measure::bench::positions::<Standard>()
-        .map(|(_, b)| b)
-        .collect();
-    let mut engine = Searcher::try_new(Options {
-        threads: args.threads.max(1),
-        hash_mb: args.hash.max(1),
-        ..Options::default()
+    let mut printed = Ok(());
+    let total = time_to_depth::<Standard>(args.depth, args.threads, args.hash, |r| {
+        if printed.is_ok() {
+            printed = outln!(
+                "position {:>2}: depth {} in {:>8.3} s, {} nodes, best {}",
+                r.position,
+                r.depth,
+                r.time.as_secs_f64(),
+                r.nodes,
+                r.best.map_or("(none)".to_string(), |m| m.to_string())
+            );
+        }
     })?;
-    let mut total = Duration::ZERO;
-    for &i in &TTD_POSITIONS {
-        let board = boards[i];
-        engine.clear();
-        let start = Instant::now();
-        let r = engine.search(
-            &Position::new(board, Rules::default()),
-            Limits {
-                depth: Some(args.depth),
-                ..Limits::default()
-            },
-        );
-        let t = start.elapsed();
-        total += t;
-        outln!(
-            "position {i:>2}: depth {} in {:>8.3} s, {} nodes, best {}",
-            r.depth,
-            t.as_secs_f64(),
-            r.nodes,
-            r.best.map_or("(none)".to_string(), |m| m.to_string())
-        )?;
-    }
+    printed?;
     outln!(
         "total {:.3} s to depth {} on {} thread(s)",
         total.as_secs_f64(),

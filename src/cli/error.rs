@@ -82,17 +82,13 @@ pub enum CliError {
     Datagen(#[from] DatagenError),
     #[error(transparent)]
     Data(#[from] hnefi::learn::data::DataError),
+    #[error(transparent)]
+    Convert(hnefi::learn::convert::ConvertError),
     #[error(
         "interrupted after {played} of {todo} games; run the same command with --skip-existing \
          to play the rest"
     )]
     Interrupted { played: u64, todo: u64 },
-    #[error("{}:{line}: {why}", path.display())]
-    Sample {
-        path: PathBuf,
-        line: usize,
-        why: String,
-    },
     /// `hnefi openings` found none to keep: why, and what to change.
     #[error("no openings kept: {0}")]
     NoOpenings(String),

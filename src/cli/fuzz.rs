@@ -36,7 +36,7 @@ pub struct FuzzArgs {
     pub memory_mb: u64,
 }
 
-/// Limits the address space of this process to `mb` MB.
+/// Go the address space of this process to `mb` MB.
 #[cfg(target_os = "linux")]
 fn limit_memory(mb: u64) -> Result<(), CliError> {
     let bytes = mb.saturating_mul(1 << 20) as libc::rlim_t;

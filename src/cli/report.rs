@@ -11,7 +11,7 @@ use hnefi::report::analysis::{AnalysisSettings, analyse};
 use hnefi::report::diagram::{self, Marks};
 use hnefi::report::game::Found;
 use hnefi::report::{game, page};
-use hnefi::search::Limits;
+use hnefi::search::Go;
 use hnefi::search::size::{Size, SizedTask, run_sized};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -148,7 +148,7 @@ fn annotate_on<G: Size>(
     out: Option<&Path>,
 ) -> Result<(), CliError> {
     let game = found.game::<G>(rules)?;
-    let limits = Limits {
+    let limits = Go {
         depth: args.depth,
         movetime: match args.depth {
             Some(_) => None,
@@ -156,7 +156,7 @@ fn annotate_on<G: Size>(
                 args.movetime.unwrap_or(DEFAULT_MOVETIME_MS),
             )),
         },
-        ..Limits::default()
+        ..Go::default()
     };
     let settings = AnalysisSettings {
         limits,

@@ -30,7 +30,7 @@ use crate::learn::sample::{GameResult, SCORE_CAP, Sample};
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::size::Size;
 use crate::search::size::Standard;
-use crate::search::{EvalKind, Limits, Options, Score, Searcher};
+use crate::search::{EvalKind, Go, Options, Score, Searcher};
 use crate::splitmix::SplitMix64;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
@@ -418,9 +418,9 @@ fn searched<G: Size>(
 ) -> crate::search::SearchResult<G> {
     let found = engine.search(
         pos,
-        Limits {
+        Go {
             nodes: Some(nodes),
-            ..Limits::default()
+            ..Go::default()
         },
     );
     if found.depth > 0 {
@@ -428,9 +428,9 @@ fn searched<G: Size>(
     }
     engine.search(
         pos,
-        Limits {
+        Go {
             depth: Some(1),
-            ..Limits::default()
+            ..Go::default()
         },
     )
 }

@@ -1,5 +1,6 @@
 //! Learning the evaluation: training samples, their sources, and the fit.
 
+pub mod convert;
 pub mod data;
 pub mod datagen;
 pub mod games;

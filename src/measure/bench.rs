@@ -1,11 +1,13 @@
 //! `hnefi bench`: a fixed search over fixed positions, one thread, for a node count that
-//! changes only when the search does, and a speed figure.
+//! changes only when the search does, and a speed figure; and `hnefi timetodepth`, the time
+//! some of them take to a depth on one or more threads.
 
+use crate::board::Move;
 use crate::board::Rules;
 use crate::board::{Board, Position};
 use crate::search::nnue::QuantisedNetwork;
 use crate::search::size::Size;
-use crate::search::{EvalKind, Limits, Options, OptionsError, Searcher};
+use crate::search::{EvalKind, Go, Options, OptionsError, Searcher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -79,9 +81,9 @@ pub fn run<G: Size>(
         let start = Instant::now();
         let result = engine.search(
             &pos,
-            Limits {
+            Go {
                 depth: Some(depth),
-                ..Limits::default()
+                ..Go::default()
             },
         );
         time += start.elapsed();
@@ -94,4 +96,76 @@ pub fn run<G: Size>(
         time,
         positions: count,
     })
+}
+
+/// The bench positions timed by [`time_to_depth`]: the start and five middlegames.
+pub const TTD_POSITIONS: [usize; 6] = [0, 3, 8, 13, 18, 23];
+
+/// What [`time_to_depth`] found in one position.
+pub struct DepthReached<G: Size> {
+    /// The position's number in the bench positions.
+    pub position: usize,
+    /// The depth of the last iteration.
+    pub depth: u32,
+    pub time: Duration,
+    pub nodes: u64,
+    pub best: Option<Move<G>>,
+}
+
+/// Searches each of [`TTD_POSITIONS`] of `G` to `depth` under the default rules with
+/// `threads` threads and a table of `hash_mb`, cleared before each, calling `each` as each
+/// ends. Returns the time of all.
+pub fn time_to_depth<G: Size>(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    mut each: impl FnMut(&DepthReached<G>),
+) -> Result<Duration, OptionsError> {
+    let boards: Vec<Board<G>> = positions::<G>().map(|(_, b)| b).collect();
+    let mut engine = Searcher::<G>::try_new(Options {
+        threads: threads.max(1),
+        hash_mb: hash_mb.max(1),
+        ..Options::default()
+    })?;
+    let mut total = Duration::ZERO;
+    for &i in TTD_POSITIONS.iter().filter(|&&i| i < boards.len()) {
+        engine.clear();
+        let start = Instant::now();
+        let pos = Position::new(boards[i], Rules::default());
+        let result = engine.search(
+            &pos,
+            Go {
+                depth: Some(depth),
+                ..Go::default()
+            },
+        );
+        let time = start.elapsed();
+        total += time;
+        each(&DepthReached {
+            position: i,
+            depth: result.depth,
+            time,
+            nodes: result.nodes,
+            best: result.best,
+        });
+    }
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::size::Standard;
+
+    #[test]
+    fn time_to_depth_reaches_the_depth_in_each_position_it_names() {
+        let mut seen = Vec::new();
+        time_to_depth::<Standard>(2, 1, 1, |r| {
+            assert_eq!(r.depth, 2, "position {}", r.position);
+            assert!(r.nodes > 0 && r.best.is_some(), "position {}", r.position);
+            seen.push(r.position);
+        })
+        .unwrap();
+        assert_eq!(seen, TTD_POSITIONS);
+    }
 }

@@ -5,7 +5,7 @@ use crate::board::Position;
 use crate::board::Rules;
 use crate::learn::sample::Sample;
 use crate::search::size::Size;
-use crate::search::{Limits, Options, Searcher};
+use crate::search::{Go, Options, Searcher};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 
@@ -68,9 +68,9 @@ pub fn nodes_to_deep_move<G: Size>(
                 let log = Arc::clone(&seen);
                 let result = engine.search_with(
                     &pos,
-                    Limits {
+                    Go {
                         nodes: Some(cap),
-                        ..Limits::default()
+                        ..Go::default()
                     },
                     Box::new(move |info| {
                         if info.multipv == 1
@@ -119,9 +119,9 @@ mod tests {
         let played = Searcher::<Standard>::new(Options::default())
             .search(
                 &pos,
-                Limits {
+                Go {
                     nodes: Some(3000),
-                    ..Limits::default()
+                    ..Go::default()
                 },
             )
             .best

@@ -6,7 +6,7 @@ use crate::board::{Move, NotationError, Position, Rules};
 use crate::games::record::read_games;
 use crate::search::size::Standard;
 use crate::search::solve::Solver;
-use crate::search::{Limits, Options, Searcher};
+use crate::search::{Go, Options, Searcher};
 use rayon::prelude::*;
 
 /// `positions/tactics.epd`, built in so that `hnefi tactics` works from any folder.
@@ -148,9 +148,9 @@ pub fn generate(games_csv: &str, tail: usize, max: u32) -> Vec<Tactic> {
                 engine.clear();
                 let guess = engine.search(
                     &Position::new(*pos.board(), rules),
-                    Limits {
+                    Go {
                         depth: Some(2 * max),
-                        ..Limits::default()
+                        ..Go::default()
                     },
                 );
                 if !(guess.score.0 > 0 && guess.score.plies_to_end().is_some_and(|p| p < 2 * max)) {
@@ -190,9 +190,9 @@ pub fn solve_rate(
             engine.clear();
             let result = engine.search(
                 &Position::new(board, Rules::default()),
-                Limits {
+                Go {
                     depth: Some(depth),
-                    ..Limits::default()
+                    ..Go::default()
                 },
             );
             let solved = result.best.is_some_and(|m| t.winning.contains(&m))

@@ -15,7 +15,7 @@ use crate::board::Geometry;
 use crate::board::Position;
 use crate::board::{SizeError, across_sizes};
 use crate::search::size::{Size, SizedTask, Standard, run_sized};
-use crate::search::{Limits, Reporter, SearchResult, Searcher, fallback_result};
+use crate::search::{Go, Reporter, SearchResult, Searcher, fallback_result};
 use std::collections::VecDeque;
 use std::str::FromStr;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -76,7 +76,7 @@ impl<G: Size> Search<G> {
 
     /// Starts searching `pos`; progress goes to `report`, the result to
     /// [`Dialogue::searched`].
-    pub fn start(&mut self, pos: &Position<G>, limits: Limits<G>, report: Reporter<G>) {
+    pub fn start(&mut self, pos: &Position<G>, limits: Go<G>, report: Reporter<G>) {
         self.fallback = Some(fallback_result(pos, &limits.searchmoves));
         let done = self.done.clone();
         let started = self.engine.start(
@@ -381,9 +381,9 @@ mod tests {
             match command {
                 Word::Think => search.start(
                     &Position::start(Default::default()).unwrap(),
-                    Limits {
+                    Go {
                         infinite: true,
-                        ..Limits::default()
+                        ..Go::default()
                     },
                     Box::new(|_| {}),
                 ),

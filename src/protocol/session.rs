@@ -4,7 +4,7 @@
 use super::LoopSettings;
 use crate::board::{Bitboard, Board, Move, MoveError, Position, SetupError};
 use crate::board::{Geometry, Rules, Side};
-use crate::search::{Clock, Level, Limits, Options};
+use crate::search::{Clock, Go, Level, Options};
 use std::time::Duration;
 
 /// A move of a host's game that could not be played.
@@ -152,22 +152,22 @@ impl<G: Geometry> Session<G> {
 
     /// The limits of a search for a move of the side to move: its clock if it has one, else
     /// the thinking time per move.
-    pub fn move_limits(&self) -> Limits<G> {
-        let limits: Limits<G> = match self.clock.side(self.side_to_move()) {
-            Some(_) => Limits {
+    pub fn move_limits(&self) -> Go<G> {
+        let limits: Go<G> = match self.clock.side(self.side_to_move()) {
+            Some(_) => Go {
                 clock: self.clock,
-                ..Limits::default()
+                ..Go::default()
             },
-            None => Limits {
+            None => Go {
                 movetime: Some(self.move_time),
-                ..Limits::default()
+                ..Go::default()
             },
         };
         self.capped(limits)
     }
 
-    /// Limits<G> the host asked for, held to the settings' node cap.
-    pub fn capped(&self, limits: Limits<G>) -> Limits<G> {
+    /// Go<G> the host asked for, held to the settings' node cap.
+    pub fn capped(&self, limits: Go<G>) -> Go<G> {
         limits.with_node_cap(self.max_nodes)
     }
 }

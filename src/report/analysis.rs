@@ -9,7 +9,7 @@ use crate::board::notation::record_move;
 use crate::board::{Board, Position, RecordMove};
 use crate::board::{Geometry, Outcome, Rules, Side};
 use crate::search::size::Size;
-use crate::search::{Limits, Options, OptionsError, Score, Searcher};
+use crate::search::{Go, Options, OptionsError, Score, Searcher};
 
 /// A position of the game as the engine sees it.
 #[derive(Clone, Debug)]
@@ -86,7 +86,7 @@ impl<G: Size> Analysis<G> {
 /// How hard to look at each position.
 #[derive(Clone, Debug)]
 pub struct AnalysisSettings<G: Geometry> {
-    pub limits: Limits<G>,
+    pub limits: Go<G>,
     pub threads: usize,
     pub hash_mb: usize,
     pub rules: Rules,
@@ -161,7 +161,7 @@ pub fn analyse<G: Size>(
 }
 
 /// One position: the rulebook's verdict where the game is over, else a search.
-fn assess<G: Size>(engine: &mut Searcher<G>, pos: &Position<G>, limits: &Limits<G>) -> Point<G> {
+fn assess<G: Size>(engine: &mut Searcher<G>, pos: &Position<G>, limits: &Go<G>) -> Point<G> {
     let side = pos.side_to_move();
     if let Some(end) = pos.outcome() {
         let score = Score::of_outcome(end, side, 0).for_attackers(side);
@@ -173,11 +173,11 @@ fn assess<G: Size>(engine: &mut Searcher<G>, pos: &Position<G>, limits: &Limits<
             depth: 0,
         };
     }
-    let limits = Limits::<G> {
+    let limits = Go::<G> {
         depth: limits.depth,
         movetime: limits.movetime,
         nodes: limits.nodes,
-        ..Limits::default()
+        ..Go::default()
     };
     let result = engine.search(pos, limits);
     let pv = result
@@ -233,9 +233,9 @@ mod tests {
             details: Vec::new(),
         };
         let settings = AnalysisSettings {
-            limits: Limits {
+            limits: Go {
                 depth: Some(3),
-                ..Limits::default()
+                ..Go::default()
             },
             threads: 1,
             hash_mb: 1,

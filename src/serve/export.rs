@@ -8,7 +8,7 @@ use crate::games::record::Verdict;
 use crate::report::analysis::{AnalysisSettings, analyse};
 use crate::report::game::RecordedGame;
 use crate::report::page;
-use crate::search::Limits;
+use crate::search::Go;
 use crate::search::size::Size;
 use std::time::Duration;
 
@@ -57,9 +57,9 @@ pub fn report_job<G: Size>(
             details: vec![("site".into(), "hnefi serve".into())],
         };
         let settings = AnalysisSettings {
-            limits: Limits {
+            limits: Go {
                 movetime: Some(REPORT_MOVETIME),
-                ..Limits::default()
+                ..Go::default()
             },
             threads: 1,
             hash_mb: REPORT_HASH_MB,

@@ -14,7 +14,7 @@ use crate::games::record::{Verdict, write_game};
 use crate::report::diagram::{self, CELL, MARGIN, Marks};
 use crate::report::scale::attackers_win;
 use crate::search::size::Size;
-use crate::search::{Info, Level, Limits, Options, Score, Searcher};
+use crate::search::{Go, Info, Level, Options, Score, Searcher};
 use std::time::Duration;
 
 /// The longest the analysis of one position runs: a page left open does not search for ever.
@@ -315,9 +315,9 @@ impl<G: Size> Table<G> {
             }
         };
         let actor = self.wire.clone();
-        let limits = Limits {
+        let limits = Go {
             movetime: Some(movetime),
-            ..Limits::default()
+            ..Go::default()
         };
         let pos = self.position().clone();
         if let Err(e) = self.engine.start(

@@ -8,7 +8,7 @@ use crate::board::{Geometry, Outcome, Rules};
 use crate::games::record::{Verdict, read_games};
 use crate::search::size::Size;
 use crate::search::size::Standard;
-use crate::search::{Limits, Options, Score, Searcher};
+use crate::search::{Go, Options, Score, Searcher};
 use crate::splitmix::SplitMix64;
 use rayon::prelude::*;
 
@@ -105,9 +105,9 @@ pub fn balanced_openings<G: Size>(
                 let legal = line.iter().all(|&mv| pos.try_play(mv).is_ok());
                 let score = (legal && pos.outcome().is_none()).then(|| {
                     engine.clear();
-                    let limits = Limits::<G> {
+                    let limits = Go::<G> {
                         nodes: Some(nodes.max(1)),
-                        ..Limits::default()
+                        ..Go::default()
                     };
                     engine.search(&pos, limits).score
                 });

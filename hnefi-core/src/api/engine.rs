@@ -81,7 +81,7 @@ const _: () = assert!(crate::search::MAX_THREADS == 256);
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            hash_mb: 16,
+            hash_mb: crate::search::params::DEFAULT_HASH_MB,
             threads: 1,
             level: Level::MAX,
             eval_file: None,
@@ -312,11 +312,11 @@ impl Engine {
             None => search::Searcher::<G>::try_new(self.options.clone())?
                 .with_stopper(self.stop.clone()),
         };
-        let limits = search::Limits::<G> {
+        let limits = search::Go::<G> {
             depth: limits.depth,
             nodes: limits.nodes,
             movetime: limits.time,
-            ..search::Limits::default()
+            ..search::Go::default()
         };
         let side = position.side_to_move();
         // Reports cross to this thread, so that `on_info` needs neither `Send` nor `'static`.

@@ -12,6 +12,8 @@ pub mod score;
 pub mod size;
 pub mod skill;
 pub mod solve;
+#[cfg(test)]
+mod suite;
 mod threads;
 pub mod time;
 pub mod tt;
@@ -30,9 +32,10 @@ use std::time::Duration;
 use threads::{Memory, run};
 use tt::{TableError, TranspositionTable};
 
-/// When to stop. Everything unset means: search until stopped.
+/// What a search is asked (a UCI `go`): when to stop, the clocks, and the root moves to try.
+/// Everything unset means: search until stopped. (The API's `Limits` is its size-free subset.)
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits<G: Geometry> {
+pub struct Go<G: Geometry> {
     /// The deepest iteration.
     pub depth: Option<u32>,
     /// The most nodes.
@@ -51,9 +54,9 @@ pub struct Limits<G: Geometry> {
     pub searchmoves: Vec<Move<G>>,
 }
 
-impl<G: Geometry> Limits<G> {
+impl<G: Geometry> Go<G> {
     /// These limits with at most `cap` nodes, if a cap is given.
-    pub fn with_node_cap(mut self, cap: Option<u64>) -> Limits<G> {
+    pub fn with_node_cap(mut self, cap: Option<u64>) -> Go<G> {
         if let Some(cap) = cap {
             self.nodes = Some(self.nodes.map_or(cap, |n| n.min(cap)).max(1));
         }
@@ -189,10 +192,10 @@ impl Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            hash_mb: 16,
+            hash_mb: params::DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
-            move_overhead: Duration::from_millis(30),
+            move_overhead: params::DEFAULT_MOVE_OVERHEAD,
             params: params::SearchParams::default(),
             eval: EvalKind::default(),
             net: None,
@@ -359,7 +362,7 @@ impl<G: Size> Searcher<G> {
     pub fn start(
         &mut self,
         pos: &Position<G>,
-        limits: Limits<G>,
+        limits: Go<G>,
         report: Reporter<G>,
         done: Option<OnDone<G>>,
     ) -> Result<(), StartError> {
@@ -396,7 +399,7 @@ impl<G: Size> Searcher<G> {
     }
 
     /// Searches and waits: the simple blocking call.
-    pub fn search(&mut self, pos: &Position<G>, limits: Limits<G>) -> SearchResult<G> {
+    pub fn search(&mut self, pos: &Position<G>, limits: Go<G>) -> SearchResult<G> {
         self.search_with(pos, limits, Box::new(|_| {}))
     }
 
@@ -405,7 +408,7 @@ impl<G: Size> Searcher<G> {
     pub fn search_with(
         &mut self,
         pos: &Position<G>,
-        limits: Limits<G>,
+        limits: Go<G>,
         report: Reporter<G>,
     ) -> SearchResult<G> {
         let searchmoves = limits.searchmoves.clone();
@@ -476,9 +479,9 @@ mod tests {
         let mut engine = Searcher::<Eleven>::new(Options::default());
         let pos = Position::<Eleven>::start(Rules::default()).unwrap();
         let history = |e: &Searcher<Eleven>| e.history.lock().unwrap().clone();
-        let limits = || Limits {
+        let limits = || Go {
             nodes: Some(20_000),
-            ..Limits::default()
+            ..Go::default()
         };
         engine.search(&pos, limits());
         let first = history(&engine);

@@ -31,6 +31,10 @@
 //!   is sealed (`eval::features`).
 //! - level: the `Skill Level`, 0 to 20; below 20 a search stops at a node budget and its move
 //!   is drawn from the best lines within a margin (`skill`).
+//! - breadcrumbs: marks the threads of a parallel search leave near the root on the
+//!   positions they are searching, so that the others start elsewhere.
+//! - danger: an attackers' node where the king is near escape, searched out where pruning
+//!   would otherwise cut it.
 //! - glance: how the weakest levels choose some of their moves: a noisy look at each move's
 //!   static evaluation instead of the search's lines.
 
@@ -51,11 +55,42 @@ pub const PHASE_PIECES: i32 = 36;
 /// in any other square of room, and a deep defense left their rings by an edge fort (issue 46).
 pub const SQUEEZE_EDGE_SQUARES: i32 = 3;
 
+/// The largest fitted evaluation, the hand one's or the network's (the search adds the lone
+/// king's ending on top, up to [`LONE_KING_MAX`]). The weights were fitted on boards with at
+/// most the start's pieces; a composed board packed with pieces can sum to more (a board of
+/// defenders alone comes to about -21,500), and must never reach the decisive scores nor, with
+/// the search's margins added, leave the 16 bits the table stores.
+pub const MAX_EVAL: i32 = 20_000;
+
+/// Past [`MAX_EVAL`], the lone king's ending adds its room divided by this (a half): the
+/// attackers still see each square they take from him, and the sum stays below
+/// [`LONE_KING_MAX`].
+pub const LONE_KING_BEYOND_DIVISOR: i32 = 2;
+
+/// The lone king (no defender soldier left) is squeezed like a sealed ring once he is at least
+/// this many king moves from a corner: nearer, his race to the corner is the position.
+pub const LONE_KING_SQUEEZE_DISTANCE: usize = 3;
+
 /// The most the lone king's ending scores: clear of the decisive scores (`Score::is_decisive`,
 /// from 29,000), with room for the search's margins.
 pub const LONE_KING_MAX: i32 = 27_000;
 
 // ---- Search ----
+
+/// The transposition table's size (MiB) unless the host sets `Hash`.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// The time kept back from each move for the host's lag unless it sets `Move Overhead`.
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+
+/// Plies from the root where threads leave marks (breadcrumbs) on the positions they search,
+/// so that the others search elsewhere first.
+pub const BREADCRUMB_PLIES: u32 = 8;
+
+/// King moves from escape (the king's distance to a corner, or an edge with exit forts) at
+/// which the attackers' node is in danger: it is searched out where pruning would otherwise
+/// cut it.
+pub const DANGER_ESCAPE_DISTANCE: usize = 2;
 
 /// Deepest ply the search stack holds.
 pub const MAX_PLY: usize = 128;
@@ -500,6 +535,13 @@ pub const NODE_GROWTH: f64 = 1.4;
 /// and still be played; the margin shrinks with the square of the levels left to full
 /// strength, so that the upper levels differ mostly in depth and the lower ones in care.
 pub const MAX_MARGIN: i32 = 400;
+
+/// Each this many levels below full strength add one candidate line.
+pub const LEVELS_A_CANDIDATE: u8 = 2;
+
+/// The weight of a line falls to 1/e at the margin divided by this (a half) behind the best:
+/// a bell whose width is the margin.
+pub const MARGIN_TEMPERATURE_DIVISOR: f64 = 2.0;
 
 /// Levels below this one glance at some of their moves instead of reading the search's
 /// lines.

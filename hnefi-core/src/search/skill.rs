@@ -9,7 +9,10 @@
 //! loses by force while another does not, nor one more than a level's margin behind.
 
 use super::eval::evaluate;
-use super::params::{BASE_NODES, CANDIDATES, GLANCE_NOISE, GLANCE_SHARE, MAX_MARGIN, NODE_GROWTH};
+use super::params::{
+    BASE_NODES, CANDIDATES, GLANCE_NOISE, GLANCE_SHARE, LEVELS_A_CANDIDATE,
+    MARGIN_TEMPERATURE_DIVISOR, MAX_MARGIN, NODE_GROWTH,
+};
 use super::score::Score;
 use crate::board::Side;
 use crate::board::{Move, MoveList, Position};
@@ -72,7 +75,7 @@ impl Level {
         if self.is_full() || self.glance_share() == 1.0 {
             multipv
         } else {
-            multipv.max(CANDIDATES + usize::from(Level::MAX.0 - self.0) / 2)
+            multipv.max(CANDIDATES + usize::from((Level::MAX.0 - self.0) / LEVELS_A_CANDIDATE))
         }
     }
 
@@ -93,8 +96,7 @@ impl Level {
             return 0;
         }
         let margin = self.margin();
-        // Half the margin behind weighs 1/e of the best: a bell whose width is the margin.
-        let temperature = f64::from(margin.max(1)) / 2.0;
+        let temperature = f64::from(margin.max(1)) / MARGIN_TEMPERATURE_DIVISOR;
         let weights: Vec<f64> = scores
             .iter()
             .take_while(|s| !s.is_decisive() && best.0 - s.0 <= margin)

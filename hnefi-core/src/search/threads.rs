@@ -8,7 +8,7 @@ use super::policy::Policy;
 use super::skill::draw_seed;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{EvalKind, Info, Limits, Options, Reporter, Score, SearchResult};
+use super::{EvalKind, Go, Info, Options, Reporter, Score, SearchResult};
 use crate::board::Geometry;
 use crate::board::zobrist::Key;
 use crate::board::{MoveList, Position};
@@ -24,7 +24,7 @@ pub struct Shared<'a, G: Geometry> {
     /// Nodes of all threads, added in batches.
     pub nodes: &'a AtomicU64,
     pub time: &'a TimeManager,
-    pub limits: &'a Limits<G>,
+    pub limits: &'a Go<G>,
     /// While set (a ponder search), time limits do not apply.
     pub pondering: &'a AtomicBool,
     /// The depth the main thread is searching; helpers keep one ply ahead of it.
@@ -50,9 +50,6 @@ pub struct Breadcrumbs {
     keys: Vec<AtomicU64>,
     owners: Vec<AtomicU32>,
 }
-
-/// Plies from the root where threads leave marks.
-pub(super) const BREADCRUMB_PLIES: u32 = 8;
 
 impl Breadcrumbs {
     pub fn new() -> Breadcrumbs {
@@ -109,7 +106,7 @@ pub(super) struct Memory<'a> {
 /// decides; the others deepen the shared table.
 pub(super) fn run<G: Size>(
     pos: &Position<G>,
-    limits: &Limits<G>,
+    limits: &Go<G>,
     options: &Options,
     memory: Memory<'_>,
     stop: &AtomicBool,

@@ -6,7 +6,7 @@
 use super::params::{
     HARD_CAP_KEEP, MAX_HARD, MAX_SOFT, MOVETIME_RESERVE_DIVISOR, SOFT_CAP_DIVISOR, SearchParams,
 };
-use super::{Limits, SideClock};
+use super::{Go, SideClock};
 use crate::board::Side;
 use std::time::{Duration, Instant};
 
@@ -25,7 +25,7 @@ impl TimeManager {
     /// The limits of a search of `side` under `limits`, the clock split as `params` say
     /// (`moves_to_go`, `increment_share`, `soft_factor`, `hard_factor`).
     pub fn new<G: crate::board::Geometry>(
-        limits: &Limits<G>,
+        limits: &Go<G>,
         side: Side,
         overhead: Duration,
         params: &SearchParams,
@@ -114,9 +114,9 @@ mod tests {
     fn a_short_move_time_keeps_back_at_most_a_tenth_for_the_overhead() {
         let params = SearchParams::default();
         let at = |ms: u64| {
-            let limits = Limits::<crate::board::Eleven> {
+            let limits = Go::<crate::board::Eleven> {
                 movetime: Some(Duration::from_millis(ms)),
-                ..Limits::default()
+                ..Go::default()
             };
             let tm = TimeManager::new(&limits, Side::Attackers, Duration::from_millis(30), &params);
             assert_eq!(tm.soft, tm.hard);
@@ -134,9 +134,9 @@ mod tests {
 
     #[test]
     fn budgets_stay_inside_the_clock() {
-        let limits: Limits<Eleven> = Limits::<Eleven> {
+        let limits: Go<Eleven> = Go::<Eleven> {
             clock: attackers(Duration::from_millis(10_000), Duration::from_millis(100)),
-            ..Limits::default()
+            ..Go::default()
         };
         let tm = TimeManager::new(
             &limits,
@@ -148,9 +148,9 @@ mod tests {
         assert!(soft <= hard && hard < Duration::from_millis(10_000));
         assert!(soft > Duration::from_millis(100));
         // Almost no time left: still a positive budget below the remaining time.
-        let limits: Limits<Eleven> = Limits::<Eleven> {
+        let limits: Go<Eleven> = Go::<Eleven> {
             clock: defenders(Duration::from_millis(30), Duration::ZERO),
-            ..Limits::default()
+            ..Go::default()
         };
         let tm = TimeManager::new(
             &limits,
@@ -171,9 +171,9 @@ mod tests {
 
     #[test]
     fn the_split_follows_its_tunables() {
-        let limits: Limits<Eleven> = Limits::<Eleven> {
+        let limits: Go<Eleven> = Go::<Eleven> {
             clock: attackers(Duration::from_secs(60), Duration::from_secs(2)),
-            ..Limits::default()
+            ..Go::default()
         };
         let split = |params: &SearchParams| {
             let tm = TimeManager::new(&limits, Side::Attackers, Duration::ZERO, params);
@@ -209,10 +209,10 @@ mod tests {
         for time in huge {
             for inc in [Duration::ZERO, Duration::from_secs(7), Duration::MAX] {
                 for movestogo in [None, Some(1), Some(u32::MAX)] {
-                    let limits: Limits<Eleven> = Limits::<Eleven> {
+                    let limits: Go<Eleven> = Go::<Eleven> {
                         clock: attackers(time, inc),
                         movestogo,
-                        ..Limits::default()
+                        ..Go::default()
                     };
                     let tm = TimeManager::new(
                         &limits,
@@ -229,9 +229,9 @@ mod tests {
             }
         }
         // A long realistic clock gives a move about as much as the cap.
-        let two_hours: Limits<Eleven> = Limits::<Eleven> {
+        let two_hours: Go<Eleven> = Go::<Eleven> {
             clock: defenders(Duration::from_secs(2 * 3600), Duration::from_secs(30)),
-            ..Limits::default()
+            ..Go::default()
         };
         let tm = TimeManager::new(
             &two_hours,
@@ -241,9 +241,9 @@ mod tests {
         );
         assert!(tm.soft.unwrap() > MAX_SOFT / 2 && tm.soft.unwrap() <= MAX_SOFT);
         // A huge increment with little time left: never more than the time left.
-        let limits: Limits<Eleven> = Limits::<Eleven> {
+        let limits: Go<Eleven> = Go::<Eleven> {
             clock: attackers(Duration::from_secs(10), Duration::MAX),
-            ..Limits::default()
+            ..Go::default()
         };
         let tm = TimeManager::new(
             &limits,
@@ -254,9 +254,9 @@ mod tests {
         assert!(tm.soft.unwrap() <= Duration::from_secs(5));
         assert!(tm.hard.unwrap() <= Duration::from_secs(8));
         // A huge movetime is the host's explicit wish and is kept.
-        let limits: Limits<Eleven> = Limits::<Eleven> {
+        let limits: Go<Eleven> = Go::<Eleven> {
             movetime: Some(Duration::MAX),
-            ..Limits::default()
+            ..Go::default()
         };
         let tm = TimeManager::new(
             &limits,

@@ -8,7 +8,7 @@ use super::{Flow, Input, LoopSettings, Output, Resize, Session};
 use crate::board::{Geometry, Preset, Rules, Side};
 use crate::board::{MoveError, MoveList};
 use crate::search::size::Size;
-use crate::search::{Clock, Limits, SearchResult, Searcher};
+use crate::search::{Clock, Go, SearchResult, Searcher};
 use message::{Action, Answer, COMMANDS, HtpCommand, MessageError, Play, Reply, Status};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
@@ -108,13 +108,13 @@ impl<G: Geometry> HtpGame<G> {
     }
 
     /// The limits of the search for a generated move.
-    pub fn move_limits(&self) -> Limits<G> {
+    pub fn move_limits(&self) -> Go<G> {
         let pos = self.session.position();
         // hnefatafl-copenhagen refuses some captures its repetition rule does not forbid
         // (see `recreates_board_before_captures`): leave those to the last resort.
         let mut legal = MoveList::new();
         pos.legal_moves(&mut legal);
-        Limits {
+        Go {
             searchmoves: legal
                 .into_iter()
                 .filter(|&m| !pos.recreates_board_before_captures(m))

@@ -9,7 +9,7 @@ use super::{Flow, Input, LoopSettings, Output, Resize, Session};
 use crate::board::Board;
 use crate::board::{Rules, Side};
 use crate::search::size::{Size, Standard};
-use crate::search::{Level, Limits, Options, SearchResult, Searcher};
+use crate::search::{Go, Level, Options, SearchResult, Searcher};
 use message::{AnalysisLine, CRITICAL, MessageError, NOT_CRITICAL, OtepCommand, Reply};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
@@ -103,9 +103,9 @@ impl<G: Size> Otep<G> {
             return self.status(format!("error: analyze: {e}"));
         }
         self.purpose = Purpose::Analysis(Box::new(options));
-        let limits = self.session.capped(Limits {
+        let limits = self.session.capped(Go {
             movetime: Some(Duration::from_secs(seconds.clamp(1, MAX_SECONDS))),
-            ..Limits::default()
+            ..Go::default()
         });
         search.start(self.session.position(), limits, Box::new(|_| {}));
     }

@@ -10,7 +10,7 @@ use crate::board::{Geometry, Side, side_of};
 use crate::protocol::LineError;
 use crate::protocol::io::command_words;
 use crate::protocol::number::{NumberError, parse_amount, parse_clock, truncate};
-use crate::search::{Clock, Info, Limits, Score, SideClock};
+use crate::search::{Clock, Go, Info, Score, SideClock};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -38,7 +38,7 @@ pub enum UciCommand<G: Geometry> {
         setup: Setup<G>,
         moves: Vec<Move<G>>,
     },
-    Go(Limits<G>),
+    Go(Go<G>),
     /// `go perft DEPTH`: the legal move tree's leaves, per first move.
     Perft(u32),
     Stop,
@@ -56,7 +56,7 @@ fn millis(d: Duration) -> u128 {
     d.as_millis()
 }
 
-fn write_go<G: Geometry>(f: &mut fmt::Formatter<'_>, l: &Limits<G>) -> fmt::Result {
+fn write_go<G: Geometry>(f: &mut fmt::Formatter<'_>, l: &Go<G>) -> fmt::Result {
     f.write_str("go")?;
     let sides = [Side::Attackers, Side::Defenders].map(|s| l.clock.side(s));
     for (word, side) in ["wtime", "btime"].into_iter().zip(sides) {
@@ -204,7 +204,7 @@ fn position<G: Geometry>(args: &[&str]) -> Result<UciCommand<G>, CommandError<G>
 }
 
 fn go<G: Geometry>(args: &[&str]) -> Result<UciCommand<G>, CommandError<G>> {
-    let mut limits = Limits::default();
+    let mut limits = Go::default();
     // Each side's time left and increment, made a clock once all words are read.
     let mut times: [Option<u64>; 2] = [None; 2];
     let mut incs: [Option<u64>; 2] = [None; 2];
@@ -658,7 +658,7 @@ mod tests {
                 setup: Setup::Fen(Board::from_fen(START_FEN).unwrap()),
                 moves: vec![mv("d1d3"), mv("f4f3")],
             },
-            UciCommand::Go(Limits {
+            UciCommand::Go(Go {
                 clock,
                 movetime: Some(s(1500)),
                 nodes: Some(20_000),
@@ -668,22 +668,22 @@ mod tests {
                 ponder: true,
                 searchmoves: vec![mv("d1d3")],
             }),
-            UciCommand::Go(Limits::default()),
+            UciCommand::Go(Go::default()),
             UciCommand::Perft(3),
             UciCommand::Display,
             UciCommand::Help,
         ]);
-        let go = UciCommand::<Standard>::Go(Limits {
+        let go = UciCommand::<Standard>::Go(Go {
             clock,
-            ..Limits::default()
+            ..Go::default()
         });
         assert_eq!(go.to_string(), "go wtime 60000 btime 55000 winc 500 binc 0");
         assert_eq!(
             "go atime 10 ainc 1 nodes 5".parse::<UciCommand<Standard>>(),
-            Ok(UciCommand::Go(Limits {
+            Ok(UciCommand::Go(Go {
                 clock: Clock::new(Some(SideClock::new(s(10), s(1))), None),
                 nodes: Some(5),
-                ..Limits::default()
+                ..Go::default()
             }))
         );
     }
@@ -698,9 +698,9 @@ mod tests {
                 setup: Setup::Fen(Board::from_fen(fen).unwrap()),
                 moves: vec![big("d1d3"), big("m4l4")],
             },
-            UciCommand::Go(Limits {
+            UciCommand::Go(Go {
                 searchmoves: vec![big("m9l9")],
-                ..Limits::default()
+                ..Go::default()
             }),
         ]);
         assert_round_trips([

@@ -14,7 +14,7 @@ use crate::board::{Board, Position};
 use crate::board::{Geometry, Preset, Rules};
 use crate::perft::Progress;
 use crate::search::size::{Size, SizedTask, Standard, run_sized};
-use crate::search::{Info, Limits, Options, SearchResult, Searcher, fallback_result};
+use crate::search::{Go, Info, Options, SearchResult, Searcher, fallback_result};
 use message::{CommandError, Reply, Setup, UciCommand};
 use options::{Change, ChosenRules};
 use std::sync::Arc;
@@ -345,7 +345,7 @@ impl<G: Size> Uci<G> {
         self.host.chosen = chosen;
     }
 
-    fn go(&mut self, limits: Limits<G>) {
+    fn go(&mut self, limits: Go<G>) {
         self.finish_search();
         let out = self.out.clone();
         let done_out = self.out.clone();

@@ -11,7 +11,7 @@ use crate::board::{Bitboard, Board, Move, Position};
 use crate::board::{Geometry, Outcome, START_FEN};
 use crate::protocol::uci::message::{EngineOption, OptionKind, Reply, UciCommand};
 use crate::search::size::Standard;
-use crate::search::{Clock, Limits};
+use crate::search::{Clock, Go};
 use crate::tournament::spec::TimeControl;
 use std::time::Instant;
 
@@ -133,12 +133,12 @@ impl<G: Geometry> HostDialogue<G> for UciHost<G> {
         deadline: Instant,
     ) -> Result<Option<Answer<G>>, Fault> {
         engine.send(position(&self.rules_start, &self.game_start, pos))?;
-        engine.send(UciCommand::<G>::Go(Limits {
+        engine.send(UciCommand::<G>::Go(Go {
             clock: clock.shown_to(pos.side_to_move()).unwrap_or(Clock::NONE),
             movetime: tc.movetime,
             nodes: tc.nodes,
             depth: tc.depth,
-            ..Limits::default()
+            ..Go::default()
         }))?;
         await_decision(engine, deadline, read_reply::<G>)
     }

@@ -8,11 +8,10 @@ use crate::board::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Side};
 use crate::search::eval;
 use crate::search::ordering::{MOVE_BACK, QUIET_CEILING, Tactics, pick, score_moves, sort_rest};
-use crate::search::params::MAX_PLY;
+use crate::search::params::{BREADCRUMB_PLIES, DANGER_ESCAPE_DISTANCE, MAX_PLY};
 use crate::search::policy::LOGIT_UNIT;
 use crate::search::score::Score;
 use crate::search::size::Size;
-use crate::search::threads::BREADCRUMB_PLIES;
 use crate::search::tt::{Bound, Entry};
 use arrayvec::ArrayVec;
 
@@ -360,6 +359,6 @@ impl<G: Size> Worker<'_, G> {
                 && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
                     & Bitboard::EDGE)
                     .any())
-                || eval::escape_distance(b, &self.rulebook) <= 2)
+                || eval::escape_distance(b, &self.rulebook) <= DANGER_ESCAPE_DISTANCE)
     }
 }

@@ -18,7 +18,7 @@ use crate::board::Geometry;
 use crate::board::square::Direction;
 use crate::board::{Bitboard, Board};
 use crate::search::eval::MAX_EVAL;
-use crate::search::params::LONE_KING_MAX;
+use crate::search::params::{LONE_KING_BEYOND_DIVISOR, LONE_KING_MAX};
 
 /// The lone king's ending, in cp for the attackers: `room_cp` for every square of the board
 /// outside the king's room (the squares he reaches step by step past no attacker) and
@@ -49,7 +49,7 @@ pub fn lone_king<G: Geometry>(board: &Board<G>, soldiers: i32, room_cp: i32, mov
 pub fn with_lone_king(fitted: i32, lone: i32) -> i32 {
     let sum = fitted.saturating_add(lone);
     let beyond = (sum.abs() - MAX_EVAL).max(0);
-    let halved = sum.signum() * (MAX_EVAL.min(sum.abs()) + beyond / 2);
+    let halved = sum.signum() * (MAX_EVAL.min(sum.abs()) + beyond / LONE_KING_BEYOND_DIVISOR);
     halved.clamp(-LONE_KING_MAX, LONE_KING_MAX)
 }
 

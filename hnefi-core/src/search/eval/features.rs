@@ -6,7 +6,7 @@
 //! attackers. Square features are folded by the board's eight symmetries, and the corner
 //! patterns by the four corners and the diagonal through each.
 
-use super::super::params::{PHASE_PIECES, SQUEEZE_EDGE_SQUARES};
+use super::super::params::{LONE_KING_SQUEEZE_DISTANCE, PHASE_PIECES, SQUEEZE_EDGE_SQUARES};
 use crate::board::geometry::{MAX_SQUARES, Word};
 use crate::board::rules::Escape;
 use crate::board::square::Direction;
@@ -664,7 +664,7 @@ fn extract_on<G: Geometry, const CLASSIC: bool>(
     };
     let doors = doors(escape);
     let sealed = (region & doors).is_empty();
-    if sealed || (defenders.is_empty() && routes.distance >= 3) {
+    if sealed || (defenders.is_empty() && routes.distance >= LONE_KING_SQUEEZE_DISTANCE) {
         let squares = G::SQUARES as i32;
         let rules = rulebook.rules();
         // Not the lone king's squeeze with a door open: the lone king's ending (`endgame`)

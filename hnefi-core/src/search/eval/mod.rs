@@ -159,12 +159,7 @@ pub fn attackers_view<G: Size>(board: &Board<G>, rulebook: &Rulebook<G>) -> i32 
     blend(sums.opening, sums.ending, phase(board))
 }
 
-/// The largest fitted evaluation, the hand one's or the network's (the search adds the lone
-/// king's ending on top, up to `params::LONE_KING_MAX`). The weights were fitted on boards
-/// with at most the start's pieces; a composed board packed with pieces can sum to more (a
-/// board of defenders alone comes to about -21,500), and must never reach the decisive scores
-/// nor, with the search's margins added, leave the 16 bits the table stores.
-pub const MAX_EVAL: i32 = 20_000;
+pub use crate::search::params::MAX_EVAL;
 
 /// The evaluation from the side to move's point of view.
 #[inline]
