@@ -307,6 +307,41 @@ impl<G: Geometry> Board<G> {
     /// Plays `mv`, which must be legal, and returns the pieces it captured.
     #[inline]
     pub fn play(&mut self, mv: Move<G>, rulebook: &Rulebook<G>) -> Bitboard<G> {
+        let mover = self.side;
+        self.shift_piece(mv);
+        let captured = captures::captured_by(self, mv, mover, rulebook);
+        if captured.any() {
+            let victim = match mover {
+                Side::Attackers => {
+                    self.defenders ^= captured;
+                    Piece::Defender
+                }
+                Side::Defenders => {
+                    self.attackers ^= captured;
+                    Piece::Attacker
+                }
+            };
+            for sq in captured {
+                self.key ^= G::keys().piece(victim, sq);
+            }
+        }
+        self.side = mover.opponent();
+        captured
+    }
+
+    /// Plays `mv`, which must be legal and capture nothing (the caller knows: perft's last
+    /// plies, which tell the captures of all a node's moves at once), without looking for
+    /// captures.
+    #[inline]
+    pub(crate) fn play_quiet(&mut self, mv: Move<G>) {
+        self.shift_piece(mv);
+        self.side = self.side.opponent();
+    }
+
+    /// Moves the piece of `mv` to its square, the side to move unchanged, the key updated
+    /// for the move and the turn.
+    #[inline(always)]
+    fn shift_piece(&mut self, mv: Move<G>) {
         let (from, to) = (mv.from(), mv.to());
         let mover = self.side;
         let piece = if from == self.king {
@@ -327,25 +362,6 @@ impl<G: Geometry> Board<G> {
         };
         self.key ^=
             G::keys().piece(piece, from) ^ G::keys().piece(piece, to) ^ G::keys().defenders_to_move;
-
-        let captured = captures::captured_by(self, mv, mover, rulebook);
-        if captured.any() {
-            let victim = match mover {
-                Side::Attackers => {
-                    self.defenders ^= captured;
-                    Piece::Defender
-                }
-                Side::Defenders => {
-                    self.attackers ^= captured;
-                    Piece::Attacker
-                }
-            };
-            for sq in captured {
-                self.key ^= G::keys().piece(victim, sq);
-            }
-        }
-        self.side = mover.opponent();
-        captured
     }
 
     /// The squares attackers must all hold to capture the king where he stands, when he is
@@ -468,6 +484,13 @@ pub struct WayOut<G: Geometry> {
 impl<G: Geometry> WayOut<G> {
     /// The longest way out looked for: past it, the flood answers for every child.
     pub const MAX_STEPS: usize = WAY_OUT_STEPS;
+
+    /// The path's squares: an attackers' move that lands on none of them and captures nothing
+    /// keeps the way out.
+    #[inline]
+    pub(crate) fn path(&self) -> Bitboard<G> {
+        self.path
+    }
 
     /// Whether `child`, the board one attackers' move landing on `to` after the board of this
     /// way out, keeps it: then `child` is not encircled. The move took no square of the path,

@@ -9,6 +9,8 @@ use crate::board::{History, Rules, Side};
 use crate::parallel::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+mod leaf;
+
 /// Leaves at `depth` plies below `board`, which must not be a finished game. A position whose
 /// game is over (by the board alone) has no moves: the move that ended it is a leaf and is not
 /// expanded.
@@ -44,6 +46,9 @@ fn count<G: Geometry>(
                 && rulebook.rules().encirclement)
                 .then(|| board.way_out())
                 .flatten();
+            if depth == 2 && leaf::applies(rulebook) {
+                return Some(leaf::leaf_parents(board, &list, rulebook, way_out.as_ref()));
+            }
             let mut total = 0;
             for &mv in &list {
                 let mut child = *board;
