@@ -72,6 +72,9 @@ pub enum CliError {
     Cluster(#[from] hnefi::cluster::generation::ClusterError),
     #[error("--fen: {0}")]
     Perft(#[from] hnefi::perft::PerftError),
+    /// The table of `hnefi perft --hash`.
+    #[error("--hash: {0}")]
+    PerftHash(hnefi::perft::PerftError),
     #[error(transparent)]
     Options(#[from] OptionsError),
     #[error(transparent)]

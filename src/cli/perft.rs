@@ -3,7 +3,7 @@
 use super::CliError;
 use super::common::{RulesArg, thread_pool};
 use clap::Args;
-use hnefi::perft::{Progress, divide_fen, total};
+use hnefi::perft::{PerftHash, Progress, divide_fen, total};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -22,6 +22,10 @@ pub struct PerftArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// A table of MB megabytes of subtree counts, shared by the threads: a position reached
+    /// by several move orders is counted once (0, the default: none).
+    #[arg(long, value_name = "MB", default_value_t = 0)]
+    pub hash: usize,
     #[command(flatten)]
     pub rules: RulesArg,
 }
@@ -33,7 +37,13 @@ pub fn perft(args: PerftArgs) -> Result<(), CliError> {
         return Err(CliError::out_of_range("DEPTH", args.depth, "at most 12"));
     }
     let pool = thread_pool(args.threads)?;
-    let progress = Progress::default();
+    let progress = Progress {
+        hash: (args.hash > 0)
+            .then(|| PerftHash::new(args.hash))
+            .transpose()
+            .map_err(CliError::PerftHash)?,
+        ..Progress::default()
+    };
     let start = Instant::now();
     let done = AtomicBool::new(false);
     let results = std::thread::scope(|s| {

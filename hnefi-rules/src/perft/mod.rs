@@ -1,5 +1,7 @@
 //! Perft: the leaves of the legal move tree, by position alone (history ignored), as chess
-//! engines count them. Parallel over root moves; bulk-counted at the last ply.
+//! engines count them. Parallel over root moves; bulk-counted at the last ply, the last two
+//! fused on the classic boards (`leaf`); subtrees counted once each with a table
+//! ([`PerftHash`]) where one is given.
 
 use crate::board::geometry::Geometry;
 use crate::board::moves::{Move, MoveList};
@@ -9,59 +11,92 @@ use crate::board::{History, Rules, Side};
 use crate::parallel::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+mod hash;
 mod leaf;
+
+pub use hash::PerftHash;
 
 /// Leaves at `depth` plies below `board`, which must not be a finished game. A position whose
 /// game is over (by the board alone) has no moves: the move that ended it is a leaf and is not
 /// expanded.
 pub fn perft<G: Geometry>(board: &Board<G>, depth: u32, rules: &Rules) -> u64 {
-    count(board, depth, &Rulebook::new(*rules), None).expect("only a stop ends a count early")
+    let rulebook = Rulebook::new(*rules);
+    Walk::new(&rulebook)
+        .count(board, depth)
+        .expect("only a stop ends a count early")
 }
 
 /// [`perft`] under a rulebook already built.
 #[doc(hidden)]
 pub fn perft_with<G: Geometry>(board: &Board<G>, depth: u32, rulebook: &Rulebook<G>) -> u64 {
-    count(board, depth, rulebook, None).expect("only a stop ends a count early")
+    Walk::new(rulebook)
+        .count(board, depth)
+        .expect("only a stop ends a count early")
 }
 
-fn count<G: Geometry>(
-    board: &Board<G>,
-    depth: u32,
-    rulebook: &Rulebook<G>,
-    stop: Option<&AtomicBool>,
-) -> Option<u64> {
-    match depth {
-        0 => Some(1),
-        1 => Some(board.count_moves(rulebook) as u64),
-        _ => {
-            // Below depth 3 a subtree takes microseconds: checking there would only slow it.
-            if depth >= 3 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                return None;
-            }
-            let mut list = MoveList::new();
-            board.generate_moves(rulebook, &mut list);
-            // Found once here, the defenders' way out spares most children the encirclement's
-            // flood.
-            let way_out = (board.side_to_move() == Side::Attackers
-                && rulebook.rules().encirclement)
-                .then(|| board.way_out())
-                .flatten();
-            if depth == 2 && leaf::applies(rulebook) {
-                return Some(leaf::leaf_parents(board, &list, rulebook, way_out.as_ref()));
-            }
-            let mut total = 0;
-            for &mv in &list {
-                let mut child = *board;
-                child.play(mv, rulebook);
-                if rulebook
-                    .mover_win_past(&child, mv, way_out.as_ref())
-                    .is_none()
-                {
-                    total += count(&child, depth - 1, rulebook, stop)?;
-                }
-            }
-            Some(total)
+/// How a count walks the tree: under which rules, until which stop, with which table.
+struct Walk<'a, G: Geometry> {
+    rulebook: &'a Rulebook<G>,
+    stop: Option<&'a AtomicBool>,
+    hash: Option<&'a PerftHash>,
+}
+
+impl<'a, G: Geometry> Walk<'a, G> {
+    fn new(rulebook: &'a Rulebook<G>) -> Self {
+        Walk {
+            rulebook,
+            stop: None,
+            hash: None,
         }
+    }
+
+    /// The leaves `depth` plies below `board`; `None` if the stop was raised.
+    fn count(&self, board: &Board<G>, depth: u32) -> Option<u64> {
+        match depth {
+            0 => Some(1),
+            1 => Some(board.count_moves(self.rulebook) as u64),
+            _ => {
+                // Below depth 3 a subtree takes microseconds: checking there would only slow it.
+                if depth >= 3 && self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    return None;
+                }
+                if let Some(n) = self.hash.and_then(|h| h.probe(board.key(), depth)) {
+                    return Some(n);
+                }
+                let total = self.expand(board, depth)?;
+                if let Some(hash) = self.hash {
+                    hash.store(board.key(), depth, total);
+                }
+                Some(total)
+            }
+        }
+    }
+
+    /// The leaves below `board`, two plies or more deep, its children counted.
+    fn expand(&self, board: &Board<G>, depth: u32) -> Option<u64> {
+        let rulebook = self.rulebook;
+        let mut list = MoveList::new();
+        board.generate_moves(rulebook, &mut list);
+        // Found once here, the defenders' way out spares most children the encirclement's
+        // flood.
+        let way_out = (board.side_to_move() == Side::Attackers && rulebook.rules().encirclement)
+            .then(|| board.way_out())
+            .flatten();
+        if depth == 2 && leaf::applies(rulebook) {
+            return Some(leaf::leaf_parents(board, &list, rulebook, way_out.as_ref()));
+        }
+        let mut total = 0;
+        for &mv in &list {
+            let mut child = *board;
+            child.play(mv, rulebook);
+            if rulebook
+                .mover_win_past(&child, mv, way_out.as_ref())
+                .is_none()
+            {
+                total += self.count(&child, depth - 1)?;
+            }
+        }
+        Some(total)
     }
 }
 
@@ -85,6 +120,9 @@ pub struct Progress {
     pub leaves: AtomicU64,
     /// Set from another thread to end the count early: [`divide`] then gives `None`.
     pub stop: AtomicBool,
+    /// A table of subtree counts the threads share, if one is given: a position reached by
+    /// several move orders is counted once.
+    pub hash: Option<PerftHash>,
 }
 
 /// Perft split by root move, in generation order, computed in parallel on the current rayon
@@ -103,7 +141,11 @@ pub fn divide<G: Geometry>(
     let rulebook = Rulebook::new(*rules);
     board.generate_moves(&rulebook, &mut list);
     progress.roots_total.store(list.len(), Ordering::Relaxed);
-    let stop = Some(&progress.stop);
+    let walk = Walk {
+        rulebook: &rulebook,
+        stop: Some(&progress.stop),
+        hash: progress.hash.as_ref(),
+    };
     list.par_iter()
         .with_max_len(1)
         .map(|&mv| {
@@ -114,7 +156,7 @@ pub fn divide<G: Geometry>(
             } else if rulebook.mover_win(&child, mv).is_some() {
                 0
             } else {
-                count(&child, depth - 1, &rulebook, stop)?
+                walk.count(&child, depth - 1)?
             };
             progress.leaves.fetch_add(n, Ordering::Relaxed);
             progress.roots_done.fetch_add(1, Ordering::Relaxed);
@@ -150,6 +192,12 @@ pub enum PerftError {
     /// [`Progress::stop`] was raised before the count finished.
     #[error("stopped before the count finished")]
     Stopped,
+    /// The memory for a [`PerftHash`] of this size cannot be had.
+    #[error("cannot allocate a perft hash of {mb} MB: choose a smaller --hash")]
+    Hash {
+        /// The size asked for, in MiB.
+        mb: usize,
+    },
 }
 
 /// [`divide`] of a position (a FEN, or an OpenTafl position string and the side to move)
