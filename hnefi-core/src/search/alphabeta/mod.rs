@@ -15,8 +15,8 @@ pub(crate) use heuristics::Histories;
 pub use root::RootMove;
 
 use super::eval::endgame::{lone_king, with_lone_king};
-use super::eval::evaluate;
 use super::eval::features::doors;
+use super::eval::{PieceSquares, evaluate_given};
 use super::nnue::Accumulator;
 use super::params::{MAX_PLY, SearchParams};
 use super::score::Score;
@@ -70,6 +70,8 @@ pub struct Worker<'a, G: Size> {
     threads: usize,
     /// Under the NNUE evaluation, the accumulator of the node at each ply of the path.
     accumulators: Vec<Accumulator>,
+    /// The hand evaluation's piece-square sums of the node at each ply, kept move by move.
+    squares: Vec<PieceSquares>,
     /// At each ply of the path, for [`Worker::swung`]: whether the attackers to move there
     /// were ahead by the swing with the defenders shut in, and whether the move into the
     /// defenders' node there opened the ring.
@@ -111,8 +113,11 @@ impl<'a, G: Size> Worker<'a, G> {
         } else {
             0
         };
+        let mut squares = vec![PieceSquares::default(); MAX_PLY + 1];
+        squares[0] = PieceSquares::of(pos.board());
         Worker {
             accumulators,
+            squares,
             evals: vec![Score::ZERO; MAX_PLY + 1],
             shut: vec![false; MAX_PLY + 1],
             opened: vec![false; MAX_PLY + 1],
@@ -176,12 +181,13 @@ impl<'a, G: Size> Worker<'a, G> {
 
     #[inline]
     fn evaluate_afresh(&self, b: &Board<G>, ply: u32) -> Score {
+        let squares = self.squares[ply as usize];
         let fitted = match self.shared.net {
-            None => evaluate(b, &self.rulebook),
+            None => evaluate_given(b, &self.rulebook, squares),
             Some(net) => {
                 let acc = &self.accumulators[ply as usize];
                 debug_assert_eq!(*acc, Accumulator::refresh(net, b), "{b:?} at ply {ply}");
-                net.evaluate_position(acc, b, &self.rulebook)
+                net.evaluate_position_given(acc, b, &self.rulebook, squares)
             }
         };
         let p = &self.params;
@@ -286,6 +292,21 @@ impl<'a, G: Size> Worker<'a, G> {
         ply: u32,
         quiet: u16,
     ) -> u16 {
+        let p = ply as usize;
+        self.squares[p + 1] = match step {
+            Some((mv, captured)) => {
+                let piece = if mv.from() == b.king() {
+                    Piece::King
+                } else {
+                    match b.side_to_move() {
+                        Side::Attackers => Piece::Attacker,
+                        Side::Defenders => Piece::Defender,
+                    }
+                };
+                self.squares[p].after(b, piece, mv.from(), mv.to(), captured)
+            }
+            None => self.squares[p],
+        };
         self.enter_accumulator(b, child, step, ply);
         self.path.enter(child);
         self.moves[ply as usize + 1] = step.map(|(mv, _)| mv);

@@ -11,7 +11,7 @@ use super::params::PHASE_PIECES;
 use super::score::Score;
 use super::size::Size;
 use crate::board::geometry::MAX_SQUARES;
-use crate::board::{Bitboard, Board, Rulebook};
+use crate::board::{Bitboard, Board, Rulebook, Square};
 use crate::board::{Geometry, Piece, Side};
 use features::{
     ATTACKER_SQ, DEFENDER_SQ, FEATURES, FOLDED_SQUARES, GROUPS, Group, KING_SQ, KingRoutes, Sink,
@@ -72,6 +72,17 @@ pub struct HandEval<G: Geometry> {
 }
 
 impl<G: Geometry> HandEval<G> {
+    /// The opening and ending weights of `piece` on `sq`.
+    #[inline(always)]
+    fn square(&self, piece: Piece, sq: Square<G>) -> [i32; 2] {
+        let group = match piece {
+            Piece::Attacker => ATTACKER_SQ,
+            Piece::Defender => DEFENDER_SQ,
+            Piece::King => KING_SQ,
+        };
+        self.squares[group.start / FOLDED_SQUARES][sq.index()]
+    }
+
     /// The evaluation of `weights` on boards of `G`.
     pub fn new(weights: HandWeights) -> Self {
         let features = features::FeatureTables::new();
@@ -113,11 +124,70 @@ pub fn fingerprint_of(side: u8) -> Option<u64> {
     crate::with_size!(side, fingerprint()).ok()
 }
 
+/// The opening and ending sums of the pieces' square weights: the part of the hand evaluation
+/// a move changes only on its squares, which the search keeps from node to node
+/// ([`PieceSquares::after`]) instead of summing every piece at every evaluation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PieceSquares(pub [i32; 2]);
+
+impl PieceSquares {
+    /// The sums of every piece of `board`.
+    pub fn of<G: Size>(board: &Board<G>) -> PieceSquares {
+        let hand = G::hand();
+        let mut sums = [0; 2];
+        for (piece, squares) in [
+            (Piece::Attacker, board.attackers()),
+            (Piece::Defender, board.defenders()),
+            (Piece::King, Bitboard::from_square(board.king())),
+        ] {
+            squares.for_each_square(|sq| {
+                let [o, e] = hand.square(piece, sq);
+                sums[0] += o;
+                sums[1] += e;
+            });
+        }
+        PieceSquares(sums)
+    }
+
+    /// The sums after `b`'s side to move moved `piece` from `from` to `to` and captured
+    /// `captured`.
+    #[inline]
+    pub fn after<G: Size>(
+        self,
+        b: &Board<G>,
+        piece: Piece,
+        from: Square<G>,
+        to: Square<G>,
+        captured: Bitboard<G>,
+    ) -> PieceSquares {
+        let hand = G::hand();
+        let [mut o, mut e] = self.0;
+        let [fo, fe] = hand.square(piece, from);
+        let [to_o, to_e] = hand.square(piece, to);
+        o += to_o - fo;
+        e += to_e - fe;
+        if captured.any() {
+            let victim = match b.side_to_move() {
+                Side::Attackers => Piece::Defender,
+                Side::Defenders => Piece::Attacker,
+            };
+            captured.for_each_square(|sq| {
+                let [co, ce] = hand.square(victim, sq);
+                o -= co;
+                e -= ce;
+            });
+        }
+        PieceSquares([o, e])
+    }
+}
+
 /// Opening and ending sums of the weights.
 struct Sums<'a, G: Geometry> {
     hand: &'a HandEval<G>,
     opening: i32,
     ending: i32,
+    /// The pieces' square weights are already in the sums.
+    squares_given: bool,
 }
 
 impl<G: Geometry> Sink<G> for Sums<'_, G> {
@@ -131,6 +201,9 @@ impl<G: Geometry> Sink<G> for Sums<'_, G> {
     #[inline(always)]
     fn add_squares(&mut self, group: Group, squares: Bitboard<G>, _: &features::FeatureTables<G>) {
         debug_assert!([ATTACKER_SQ, DEFENDER_SQ, KING_SQ].contains(&group));
+        if self.squares_given {
+            return;
+        }
         let table = &self.hand.squares[group.start / FOLDED_SQUARES];
         squares.for_each_square(|sq| {
             let [o, e] = table[sq.index()];
@@ -149,11 +222,23 @@ fn blend(opening: i32, ending: i32, phase: i32) -> i32 {
 /// The evaluation in cp for the attackers (negative favours the defenders).
 #[inline]
 pub fn attackers_view<G: Size>(board: &Board<G>, rulebook: &Rulebook<G>) -> i32 {
+    attackers_view_on(board, rulebook, None)
+}
+
+/// [`attackers_view`], the pieces' square weights summed already where `given`.
+#[inline]
+fn attackers_view_on<G: Size>(
+    board: &Board<G>,
+    rulebook: &Rulebook<G>,
+    given: Option<PieceSquares>,
+) -> i32 {
     let hand = G::hand();
+    let [opening, ending] = given.map_or([0, 0], |g| g.0);
     let mut sums = Sums {
         hand,
-        opening: 0,
-        ending: 0,
+        opening,
+        ending,
+        squares_given: given.is_some(),
     };
     extract(board, rulebook, &hand.features, &mut sums);
     blend(sums.opening, sums.ending, phase(board))
@@ -164,7 +249,28 @@ pub use crate::search::params::MAX_EVAL;
 /// The evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate<G: Size>(board: &Board<G>, rulebook: &Rulebook<G>) -> Score {
-    let v = attackers_view(board, rulebook).clamp(-MAX_EVAL, MAX_EVAL);
+    evaluate_on(board, rulebook, None)
+}
+
+/// [`evaluate`] with the pieces' square weights of `board` summed already (the search's, kept
+/// from node to node): the same score.
+#[inline]
+pub fn evaluate_given<G: Size>(
+    board: &Board<G>,
+    rulebook: &Rulebook<G>,
+    squares: PieceSquares,
+) -> Score {
+    debug_assert_eq!(squares, PieceSquares::of(board), "{board:?}");
+    evaluate_on(board, rulebook, Some(squares))
+}
+
+#[inline]
+fn evaluate_on<G: Size>(
+    board: &Board<G>,
+    rulebook: &Rulebook<G>,
+    given: Option<PieceSquares>,
+) -> Score {
+    let v = attackers_view_on(board, rulebook, given).clamp(-MAX_EVAL, MAX_EVAL);
     match board.side_to_move() {
         Side::Attackers => Score(v),
         Side::Defenders => Score(-v),
@@ -325,10 +431,41 @@ mod tests {
                 hand,
                 opening: 0,
                 ending: 0,
+                squares_given: false,
             });
             extract(&b, &rules, &hand.features, &mut plain);
             let expected = blend(plain.0.opening, plain.0.ending, phase(&b));
             assert_eq!(attackers_view(&b, &rules), expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn piece_squares_kept_move_by_move_are_the_sums_afresh() {
+        use crate::board::MoveList;
+        use crate::splitmix::SplitMix64;
+        let rules = Rulebook::default();
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..20 {
+            let mut board = Board::<Eleven>::start();
+            let mut kept = PieceSquares::of(&board);
+            for _ in 0..200 {
+                let mut list = MoveList::new();
+                board.generate_moves(&rules, &mut list);
+                if list.is_empty() || rules.mover_win_landing(&board, None).is_some() {
+                    break;
+                }
+                let mv = list[rng.below(list.len())];
+                let piece = board.piece_at(mv.from()).unwrap();
+                let before = board;
+                let captured = board.play(mv, &rules);
+                kept = kept.after(&before, piece, mv.from(), mv.to(), captured);
+                assert_eq!(kept, PieceSquares::of(&board), "{board:?}");
+                assert_eq!(
+                    evaluate_given(&board, &rules, kept),
+                    evaluate(&board, &rules),
+                    "{board:?}"
+                );
+            }
         }
     }
 

@@ -5,7 +5,7 @@ use super::simd::{self, Kernels};
 use super::{Accumulator, HIDDEN, QA, QB};
 use crate::board::{Board, Rulebook};
 use crate::board::{Geometry, Side};
-use crate::search::eval::{MAX_EVAL, evaluate as hand_evaluate};
+use crate::search::eval::{MAX_EVAL, PieceSquares, evaluate as hand_evaluate, evaluate_given};
 use crate::search::score::Score;
 use crate::search::size::Size;
 use std::sync::OnceLock;
@@ -185,9 +185,34 @@ impl QuantisedNetwork {
         board: &Board<G>,
         rulebook: &Rulebook<G>,
     ) -> Score {
+        self.with_hand(acc, board, || hand_evaluate(board, rulebook))
+    }
+
+    /// [`QuantisedNetwork::evaluate_position`] with the pieces' square weights of the hand
+    /// evaluation summed already (the search's, kept from node to node).
+    #[inline]
+    pub fn evaluate_position_given<G: Size>(
+        &self,
+        acc: &Accumulator,
+        board: &Board<G>,
+        rulebook: &Rulebook<G>,
+        squares: PieceSquares,
+    ) -> Score {
+        self.with_hand(acc, board, || evaluate_given(board, rulebook, squares))
+    }
+
+    /// The network's score of `board`, with the hand evaluation `hand` added where it is a
+    /// residual on it.
+    #[inline(always)]
+    fn with_hand<G: Size>(
+        &self,
+        acc: &Accumulator,
+        board: &Board<G>,
+        hand: impl FnOnce() -> Score,
+    ) -> Score {
         let mut cp = self.evaluate(acc, board.side_to_move());
         if self.residual {
-            cp += hand_evaluate(board, rulebook).0;
+            cp += hand().0;
         }
         Score(cp.clamp(-MAX_EVAL, MAX_EVAL))
     }
