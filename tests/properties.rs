@@ -1,34 +1,12 @@
 //! Property tests of the search on boards the rules allow but games rarely reach: any number
 //! of pieces anywhere. (The rules' own properties are hnefi-rules/tests/properties.rs.)
 
-use hnefi::board::{Bitboard, Board, Position, Rules, Side, Square};
-use hnefi::search::size::Standard;
+use hnefi::board::{Position, Rules};
 use proptest::prelude::*;
 
-/// A board with any number of pieces: `cells` says per square 0 empty, 1 attacker, 2 defender
-/// (restricted squares stay empty), and the king stands on `king`.
-fn crowded(cells: &[u8], king: usize, defenders_move: bool) -> Board<Standard> {
-    let mut attackers = Bitboard::EMPTY;
-    let mut defenders = Bitboard::EMPTY;
-    let king = Square::new(king as u8).expect("on the board");
-    for (i, &c) in cells.iter().enumerate() {
-        let sq = Square::new(i as u8).expect("on the board");
-        if sq == king || sq.is_restricted() {
-            continue;
-        }
-        match c {
-            1 => attackers = attackers.with(sq),
-            2 => defenders = defenders.with(sq),
-            _ => {}
-        }
-    }
-    let side = if defenders_move {
-        Side::Defenders
-    } else {
-        Side::Attackers
-    };
-    Board::new(attackers, defenders, king, side).expect("a playable board")
-}
+#[path = "../hnefi-rules/tests/common/crowded.rs"]
+mod crowded;
+use crowded::crowded;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]

@@ -4,10 +4,12 @@
 use hnefi_rules::board::notation::{
     parse_fen, parse_move, parse_opentafl, parse_record_move, to_fen, to_opentafl,
 };
-use hnefi_rules::board::{
-    Bitboard, Board, Eleven, MoveList, Position, Rulebook, Rules, Side, Square,
-};
+use hnefi_rules::board::{Board, Eleven, MoveList, Position, Rulebook, Rules, Side, Square};
 use proptest::prelude::*;
+
+#[path = "common/crowded.rs"]
+mod crowded;
+use crowded::crowded;
 
 fn random_walk(choices: &[usize], rules: Rules) -> Position<Eleven> {
     let mut pos = Position::start(rules).unwrap();
@@ -24,31 +26,6 @@ fn random_walk(choices: &[usize], rules: Rules) -> Position<Eleven> {
             .expect("a generated move is legal");
     }
     pos
-}
-
-/// A board with any number of pieces: `cells` says per square 0 empty, 1 attacker, 2 defender
-/// (restricted squares stay empty), and the king stands on `king`.
-fn crowded(cells: &[u8], king: usize, defenders_move: bool) -> Board<Eleven> {
-    let mut attackers = Bitboard::EMPTY;
-    let mut defenders = Bitboard::EMPTY;
-    let king = Square::new(king as u8).expect("on the board");
-    for (i, &c) in cells.iter().enumerate() {
-        let sq = Square::new(i as u8).expect("on the board");
-        if sq == king || sq.is_restricted() {
-            continue;
-        }
-        match c {
-            1 => attackers = attackers.with(sq),
-            2 => defenders = defenders.with(sq),
-            _ => {}
-        }
-    }
-    let side = if defenders_move {
-        Side::Defenders
-    } else {
-        Side::Attackers
-    };
-    Board::new(attackers, defenders, king, side).expect("a playable board")
 }
 
 proptest! {
