@@ -40,6 +40,7 @@ pub(super) fn leaf_parents<G: Geometry>(
     way_out: Option<&WayOut<G>>,
 ) -> u64 {
     let mover = board.side_to_move();
+    let rules = rulebook.rules();
     let lines = Lines::new(board, mover.opponent());
     // Where a landing may capture: a custodial capture's landings, and where the rules have
     // shieldwalls, the edge squares beside an enemy on the edge (a shieldwall starts there).
@@ -49,7 +50,7 @@ pub(super) fn leaf_parents<G: Geometry>(
         .landings(empty)
         .into_iter()
         .fold(Bitboard::EMPTY, |all, l| all | l);
-    if rulebook.rules().shieldwall {
+    if rules.shieldwall {
         let edge_enemies = board.pieces(mover.opponent()) & Bitboard::EDGE;
         capturing |= edge_enemies.neighbours() & Bitboard::EDGE;
     }
@@ -57,7 +58,6 @@ pub(super) fn leaf_parents<G: Geometry>(
     // child: the attackers' landings beside the king (his capture) or on the defenders' way
     // out (an encirclement; every landing where none was found); the king's own moves (his
     // escape), and every move where the defenders have exit forts and the king is on the edge.
-    let rules = rulebook.rules();
     let king = board.king();
     let (judge_all, judged) = match mover {
         Side::Attackers => {

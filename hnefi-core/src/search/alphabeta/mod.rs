@@ -292,22 +292,16 @@ impl<'a, G: Size> Worker<'a, G> {
         ply: u32,
         quiet: u16,
     ) -> u16 {
+        // The piece moved, read once for the sums and the accumulator.
+        let moved = step.and_then(|(mv, captured)| Some((mv, captured, b.piece_at(mv.from())?)));
         let p = ply as usize;
-        self.squares[p + 1] = match step {
-            Some((mv, captured)) => {
-                let piece = if mv.from() == b.king() {
-                    Piece::King
-                } else {
-                    match b.side_to_move() {
-                        Side::Attackers => Piece::Attacker,
-                        Side::Defenders => Piece::Defender,
-                    }
-                };
+        self.squares[p + 1] = match moved {
+            Some((mv, captured, piece)) => {
                 self.squares[p].after(b, piece, mv.from(), mv.to(), captured)
             }
             None => self.squares[p],
         };
-        self.enter_accumulator(b, child, step, ply);
+        self.enter_accumulator(child, moved, ply);
         self.path.enter(child);
         self.moves[ply as usize + 1] = step.map(|(mv, _)| mv);
         match step {
@@ -323,16 +317,16 @@ impl<'a, G: Size> Worker<'a, G> {
     }
 
     /// Under the NNUE evaluation, makes the accumulator of `child`, the node `ply + 1` that
-    /// `mv` (with `captured`) leads to from `b`, the node at `ply`; `None` for a null move.
+    /// `moved` (the move, its captures and the piece moved) leads to from the node at `ply`;
+    /// `None` for a null move.
     /// In refresh mode the accumulator is computed from `child` alone.
     // Out of line, as the search runs fewer instructions so: inlined into negamax, the
     // accumulator's update costs more than the call (cachegrind).
     #[inline(never)]
     fn enter_accumulator(
         &mut self,
-        b: &Board<G>,
         child: &Board<G>,
-        step: Option<(Move<G>, Bitboard<G>)>,
+        moved: Option<(Move<G>, Bitboard<G>, Piece)>,
         ply: u32,
     ) {
         let Some(net) = self.shared.net else {
@@ -345,7 +339,7 @@ impl<'a, G: Size> Worker<'a, G> {
             return;
         }
         let parent = &done[ply as usize];
-        match step.and_then(|(mv, captured)| Some((mv, captured, b.piece_at(mv.from())?))) {
+        match moved {
             Some((mv, captured, piece)) => {
                 acc.set_child(parent, net, piece, mv.from(), mv.to(), captured)
             }
