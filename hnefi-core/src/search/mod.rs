@@ -4,6 +4,7 @@
 mod alphabeta;
 pub mod clock;
 pub mod eval;
+mod huge;
 pub mod nnue;
 pub mod ordering;
 pub mod params;

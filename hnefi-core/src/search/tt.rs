@@ -2,6 +2,7 @@
 //! threads without locks. Each entry stores its key XORed with its data, so a torn write from
 //! two threads reads back as a miss instead of a wrong hit.
 
+use super::huge::ZeroedBlock;
 use super::score::Score;
 use crate::board::Geometry;
 use crate::board::Move;
@@ -34,7 +35,6 @@ pub struct Entry<G: Geometry> {
     pub bound: Bound,
 }
 
-#[derive(Default)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
@@ -42,7 +42,6 @@ struct Slot {
 
 const SLOTS: usize = 4;
 
-#[derive(Default)]
 #[repr(align(64))]
 struct Bucket {
     slots: [Slot; SLOTS],
@@ -69,7 +68,7 @@ pub enum TableError {
 
 /// The transposition table, shared by the search threads without locks.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedBlock<Bucket>,
     generation: AtomicU8,
 }
 
@@ -131,11 +130,8 @@ impl TranspositionTable {
             .checked_mul(1 << 20)
             .ok_or(TableError::TooLarge { mb })?;
         let count = bytes / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| TableError::OutOfMemory { mb })?;
-        buckets.resize_with(count, Bucket::default);
+        // SAFETY: a bucket of zeros is a bucket of empty slots.
+        let buckets = unsafe { ZeroedBlock::new(count) }.ok_or(TableError::OutOfMemory { mb })?;
         Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
@@ -149,7 +145,7 @@ impl TranspositionTable {
 
     /// Forgets every entry.
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             for s in &b.slots {
                 s.check.store(0, Ordering::Relaxed);
                 s.data.store(0, Ordering::Relaxed);
