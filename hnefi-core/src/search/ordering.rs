@@ -5,7 +5,7 @@ use super::eval::features::escape_sight;
 use super::eval::open_escape_lines;
 use crate::board::Custodial;
 use crate::board::{Bitboard, Board, Move, Rulebook};
-use crate::board::{Geometry, MAX_MOVES};
+use crate::board::{Geometry, MAX_MOVES, MoveList};
 
 /// What a node knows about the tactics of its position, computed once and shared by ordering,
 /// pruning decisions and the quiescence search.
@@ -129,28 +129,155 @@ pub(crate) fn score_moves<G: Geometry>(
     }
 }
 
-/// Sorts the moves from `i` on by score, best first, in one go: cheaper than picking one by one
-/// once a node has turned out to need most of its moves.
-pub fn sort_rest<G: Geometry>(list: &mut [Move<G>], scores: &mut [i32], i: usize) {
+/// Puts the best `count` of the moves from `i` on in order, best first, at `i..i + count`,
+/// and returns where the ordered run ends; the moves after it keep no order. Cheaper than
+/// picking one by one once a node has turned out to need more than a few moves, and than
+/// sorting them all where pruning will skip most of the rest. Ties go to the greater
+/// [`Move::raw`], so that the moves come in the same order however they are cut into runs.
+pub fn sort_best<G: Geometry>(
+    list: &mut [Move<G>],
+    scores: &mut [i32],
+    i: usize,
+    count: usize,
+) -> usize {
     let n = list.len();
+    let count = count.min(n - i);
     let mut packed: arrayvec::ArrayVec<i64, MAX_MOVES> = (i..n)
         .map(|j| (scores[j] as i64) << 16 | list[j].raw() as i64)
         .collect();
-    packed.sort_unstable_by(|a, b| b.cmp(a));
+    if count < packed.len() {
+        if count > 0 {
+            packed.select_nth_unstable_by(count - 1, |a, b| b.cmp(a));
+        }
+        packed[..count].sort_unstable_by(|a, b| b.cmp(a));
+    } else {
+        packed.sort_unstable_by(|a, b| b.cmp(a));
+    }
     for (j, p) in (i..n).zip(packed) {
         scores[j] = (p >> 16) as i32;
         list[j] = Move::from_raw(p as u16).expect("packed from a move");
     }
+    i + count
 }
 
-/// Picks the best remaining move into place `i` (selection sort, one step).
-pub fn pick<G: Geometry>(list: &mut [Move<G>], scores: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..list.len() {
-        if scores[j] > scores[best] {
-            best = j;
+/// Keeps of the moves from `i` on only those `keep` says, in their order, and returns how
+/// many remain in all: what is left to search once pruning drops every other move.
+pub fn retain_from<G: Geometry>(
+    list: &mut MoveList<G>,
+    scores: &mut arrayvec::ArrayVec<i32, MAX_MOVES>,
+    i: usize,
+    mut keep: impl FnMut(Move<G>) -> bool,
+) -> usize {
+    let mut w = i;
+    for r in i..list.len() {
+        if keep(list[r]) {
+            list[w] = list[r];
+            scores[w] = scores[r];
+            w += 1;
         }
     }
+    list.truncate(w);
+    scores.truncate(w);
+    w
+}
+
+/// Picks the best remaining move into place `i` (selection sort, one step): the first of
+/// the best, as a scan that keeps the first greater score would. The maximum is found first
+/// (the compiler's vector code) and then its place: a scan with a branch per move guessed
+/// wrong too often to be cheaper.
+pub fn pick<G: Geometry>(list: &mut [Move<G>], scores: &mut [i32], i: usize) {
+    let rest = &scores[i..];
+    let Some(&top) = rest.iter().max() else {
+        return;
+    };
+    let best = i + rest.iter().position(|&s| s == top).unwrap_or(0);
     list.swap(i, best);
     scores.swap(i, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Eleven;
+    use crate::splitmix::SplitMix64;
+
+    /// A list of distinct moves with scores drawn from a few values, so that ties abound.
+    fn scored(rng: &mut SplitMix64, n: usize) -> (MoveList<Eleven>, Vec<i32>) {
+        let mut list = MoveList::new();
+        let mut raw = 1 + rng.below(50) as u16;
+        while list.len() < n {
+            raw += 1 + rng.below(40) as u16;
+            if let Some(m) = Move::<Eleven>::from_raw(raw) {
+                list.push(m);
+            }
+        }
+        let scores = (0..n).map(|_| rng.below(7) as i32 * 1000 - 3000).collect();
+        (list, scores)
+    }
+
+    #[test]
+    fn pick_takes_the_first_of_the_best() {
+        let mut rng = SplitMix64::new(5);
+        for n in 1..40 {
+            let (mut list, mut scores) = scored(&mut rng, n);
+            let (first, top) =
+                scores
+                    .iter()
+                    .enumerate()
+                    .fold(
+                        (0, i32::MIN),
+                        |(bi, bs), (j, &s)| if s > bs { (j, s) } else { (bi, bs) },
+                    );
+            let mv = list[first];
+            pick(&mut list, &mut scores, 0);
+            assert_eq!((list[0], scores[0]), (mv, top));
+        }
+    }
+
+    #[test]
+    fn runs_and_retained_moves_come_in_the_order_of_one_sort() {
+        let mut rng = SplitMix64::new(9);
+        for n in [1, 2, 5, 30, 120] {
+            let (list, scores) = scored(&mut rng, n);
+            let mut whole = (list.clone(), scores.clone());
+            sort_best(&mut whole.0, &mut whole.1, 0, MAX_MOVES);
+            let order: Vec<_> = whole
+                .0
+                .iter()
+                .zip(&whole.1)
+                .map(|(&m, &s)| (m, s))
+                .collect();
+            assert!(order.windows(2).all(|w| w[0].1 >= w[1].1));
+            // Cut into runs of random lengths, with moves dropped at a random point.
+            for _ in 0..20 {
+                let (mut l, s) = (list.clone(), scores.clone());
+                let mut s: arrayvec::ArrayVec<i32, MAX_MOVES> = s.into_iter().collect();
+                let drop_at = rng.below(n + 1);
+                let dropped = |m: Move<Eleven>| m.raw().is_multiple_of(3);
+                let (mut i, mut ordered) = (0, 0);
+                let mut retained = false;
+                let mut got = Vec::new();
+                while i < l.len() {
+                    if i >= drop_at && !retained {
+                        retained = true;
+                        retain_from(&mut l, &mut s, i, |m| !dropped(m));
+                        ordered = i;
+                        continue;
+                    }
+                    if i >= ordered {
+                        ordered = sort_best(&mut l, &mut s, i, 1 + rng.below(8));
+                    }
+                    got.push((l[i], s[i]));
+                    i += 1;
+                }
+                let want: Vec<_> = order
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, &(m, _))| k < drop_at || !dropped(m))
+                    .map(|(_, &x)| x)
+                    .collect();
+                assert_eq!(got, want, "n {n}, dropped from {drop_at}");
+            }
+        }
+    }
 }

@@ -257,7 +257,8 @@ impl<'a, G: Size> Worker<'a, G> {
     /// last capture, by `mv`, played on `child`, a copy of `b` (in place, as a board is large
     /// and the search steps for every move it tries). A move the repetition rule forbids is
     /// refused before any work on the child, and a move that wins is not entered; any other
-    /// child is entered.
+    /// child is entered. With `probes`, the child will look itself up in the table: its bucket
+    /// is fetched while the child is entered.
     #[inline(always)]
     fn step(
         &mut self,
@@ -266,6 +267,7 @@ impl<'a, G: Size> Worker<'a, G> {
         mv: Move<G>,
         ply: u32,
         quiet: u16,
+        probes: bool,
     ) -> Step<G> {
         let Some(captured) = self
             .rulebook
@@ -273,6 +275,9 @@ impl<'a, G: Size> Worker<'a, G> {
         else {
             return Step::Refused;
         };
+        if probes {
+            self.shared.tt.prefetch(child.key());
+        }
         if self.rulebook.mover_win(child, mv).is_some() {
             return Step::Won { captured };
         }

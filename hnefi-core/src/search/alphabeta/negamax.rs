@@ -7,7 +7,9 @@ use super::{Step, Worker, net_squares};
 use crate::board::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Side};
 use crate::search::eval;
-use crate::search::ordering::{MOVE_BACK, QUIET_CEILING, Tactics, pick, score_moves, sort_rest};
+use crate::search::ordering::{
+    MOVE_BACK, QUIET_CEILING, Tactics, pick, retain_from, score_moves, sort_best,
+};
 use crate::search::params::{BREADCRUMB_PLIES, DANGER_ESCAPE_DISTANCE, MAX_PLY};
 use crate::search::policy::LOGIT_UNIT;
 use crate::search::score::Score;
@@ -174,6 +176,7 @@ impl<G: Size> Worker<'_, G> {
         let mut searched = 0usize;
         let mut quiets_tried = MoveList::new();
         let sort_after = self.params.sort_after as usize;
+        let mut ordered_to = 0;
         let mut i = 0;
         loop {
             if i == list.len() {
@@ -211,30 +214,54 @@ impl<G: Size> Worker<'_, G> {
                     break;
                 }
             }
-            // Generation happens at move 0 or 1, so from `sort_after` (at least 1) on the rest
-            // is sorted.
+            // Only once a move that does not lose is in hand: pruning the moves of a side whose
+            // every move so far loses would hide its one defence and make a false win. Once
+            // on, it stays on: `searched` and `best` only grow.
+            let pruning = prune_quiets
+                && searched > 0
+                && !(best.is_decisive() && best.0 < 0)
+                && ((depth <= self.params.lmp_max_depth && searched as i32 >= late_moves)
+                    || futile);
+            // Generation happens at move 0 or 1, so from `sort_after` (at least 1) on the moves
+            // come in runs put in order at once: where pruning will skip the quiet moves past
+            // `late_moves`, a run of those still to be searched, and once it skips them, the
+            // moves it spares alone. The order is the same as sorting all at once.
             if i < sort_after {
                 pick(&mut list, &mut scores, i);
-            } else if i == sort_after {
-                sort_rest(&mut list, &mut scores, i);
+            } else if i >= ordered_to {
+                if pruning {
+                    retain_from(&mut list, &mut scores, i, |m| {
+                        Some(m) == tt_move
+                            || Some(m) == back
+                            || tactics.is_noisy(b, m)
+                            || net.contains(m.to())
+                    });
+                    if i == list.len() {
+                        break;
+                    }
+                    ordered_to = sort_best(&mut list, &mut scores, i, MAX_MOVES);
+                } else {
+                    let left = late_moves - searched as i32;
+                    let run = if prune_quiets && depth <= self.params.lmp_max_depth && left > 0 {
+                        left as usize
+                    } else {
+                        MAX_MOVES
+                    };
+                    ordered_to = sort_best(&mut list, &mut scores, i, run);
+                }
             }
             let mv = list[i];
             i += 1;
-            // Only once a move that does not lose is in hand: pruning the moves of a side whose
-            // every move so far loses would hide its one defence and make a false win.
-            if prune_quiets
-                && searched > 0
-                && !(best.is_decisive() && best.0 < 0)
+            if pruning
                 && Some(mv) != tt_move
                 && Some(mv) != back
-                && ((depth <= self.params.lmp_max_depth && searched as i32 >= late_moves) || futile)
                 && !tactics.is_noisy(b, mv)
                 && !net.contains(mv.to())
             {
                 continue;
             }
             let mut child = *b;
-            let (score, noisy) = match self.step(b, &mut child, mv, ply, quiet) {
+            let (score, noisy) = match self.step(b, &mut child, mv, ply, quiet, depth >= 2) {
                 Step::Refused => continue,
                 Step::Won { captured } => {
                     self.pv_len[p + 1] = 0;
@@ -246,7 +273,6 @@ impl<G: Size> Worker<'_, G> {
                 Step::Child { captured, quiet: q } => {
                     let noisy = captured.any() || tactics.is_noisy(b, mv);
                     let c = &child;
-                    self.shared.tt.prefetch(c.key());
                     let s = if searched == 0 {
                         -self.negamax(c, depth - 1, -beta, -alpha, ply + 1, q)
                     } else {

@@ -110,7 +110,7 @@ impl<G: Size> Worker<'_, G> {
         for i in 0..list.len() {
             pick(&mut list, &mut scores, i);
             let mut child = *b;
-            let score = match self.step(b, &mut child, list[i], ply, quiet) {
+            let score = match self.step(b, &mut child, list[i], ply, quiet, false) {
                 Step::Refused => continue,
                 Step::Won { .. } => Score::win_in(ply + 1),
                 Step::Child { quiet: q, .. } => {

@@ -42,7 +42,7 @@ impl<G: Size> Worker<'_, G> {
         for i in order {
             let mv = root_moves[i].mv;
             let mut child = *board;
-            let score = match self.step(board, &mut child, mv, 0, quiet) {
+            let score = match self.step(board, &mut child, mv, 0, quiet, depth >= 2) {
                 Step::Refused => continue,
                 Step::Won { .. } => {
                     self.pv_len[1] = 0;
