@@ -7,6 +7,7 @@ use super::{Step, Worker, net_squares};
 use crate::board::{Bitboard, Board, Move, MoveList};
 use crate::board::{MAX_MOVES, Side};
 use crate::search::eval;
+use crate::search::eval::features::KingRoutes;
 use crate::search::ordering::{
     MOVE_BACK, QUIET_CEILING, Tactics, pick, retain_from, score_moves, sort_best,
 };
@@ -108,7 +109,9 @@ impl<G: Size> Worker<'_, G> {
             && ((depth <= self.params.rfp_max_depth
                 && eval.0 - self.params.rfp_margin * depth >= beta.0)
                 || (depth >= self.params.nmp_min_depth && eval >= beta && p > 0));
-        if may_prune && !self.danger(b) {
+        // Worked out at most once, and only where pruning asks.
+        let mut danger = None;
+        if may_prune && !*danger.get_or_insert_with(|| self.danger(b)) {
             if depth <= self.params.rfp_max_depth
                 && eval.0 - self.params.rfp_margin * depth >= beta.0
             {
@@ -153,7 +156,7 @@ impl<G: Size> Worker<'_, G> {
             && !threat
             && !beta.is_decisive()
             && (depth <= self.params.lmp_max_depth || depth <= self.params.futility_max_depth)
-            && !self.danger(b);
+            && !*danger.get_or_insert_with(|| self.danger(b));
         let late_moves = self.params.lmp_base + self.params.lmp_per_depth_squared * depth * depth;
         let futile = depth <= self.params.futility_max_depth
             && eval.0 + self.params.futility_margin * depth <= alpha.0;
@@ -380,11 +383,11 @@ impl<G: Size> Worker<'_, G> {
     /// out only where pruning would otherwise happen. (The king in the net has
     /// [`net_squares`].)
     fn danger(&self, b: &Board<G>) -> bool {
-        b.side_to_move() == Side::Attackers
-            && ((self.rulebook.rules().exit_fort
-                && (Bitboard::rook_targets(b.king(), b.occupied()).with(b.king())
-                    & Bitboard::EDGE)
-                    .any())
-                || eval::escape_distance(b, &self.rulebook) <= DANGER_ESCAPE_DISTANCE)
+        if b.side_to_move() != Side::Attackers {
+            return false;
+        }
+        let reach = Bitboard::rook_targets(b.king(), b.occupied());
+        (self.rulebook.rules().exit_fort && (reach.with(b.king()) & Bitboard::EDGE).any())
+            || KingRoutes::within(b, &self.rulebook, reach, DANGER_ESCAPE_DISTANCE)
     }
 }

@@ -487,6 +487,29 @@ impl<G: Geometry> KingRoutes<G> {
         }
     }
 
+    /// Whether the king, whose moves on `board` are `reach` (his rook targets), is at most
+    /// `moves` king moves from an escape square: [`KingRoutes::of`]'s distance at most
+    /// `moves`, without the squares two moves away where one or two moves are asked about.
+    pub fn within(
+        board: &Board<G>,
+        rulebook: &Rulebook<G>,
+        reach: Bitboard<G>,
+        moves: usize,
+    ) -> bool {
+        if moves >= 3 {
+            return Self::of(board, rulebook).distance <= moves;
+        }
+        let occupied = board.occupied();
+        let (escape, sights) = if rulebook.terrain().classic_escape {
+            (Bitboard::CORNERS, corner_sight(occupied))
+        } else {
+            (rulebook.terrain().escape, goal_sight(occupied, rulebook).1)
+        };
+        moves >= 1
+            && ((reach & escape).any()
+                || (moves >= 2 && sights.iter().any(|&seen| (reach & seen).any())))
+    }
+
     /// With `CORNERS` (the terrain's `classic_escape`) the goals are the four corners as
     /// constants, which the evaluation's hot path folds into its masks.
     #[inline(always)]
@@ -824,6 +847,47 @@ mod tests {
             .unwrap();
             assert_eq!(corner_patterns(&board), corner_patterns_by_square(&board));
         }
+    }
+
+    /// `within` answers as the distance does, for every number of moves, on random games
+    /// of boards won in the corners and at the edge.
+    #[test]
+    fn within_agrees_with_the_distance() {
+        use crate::board::rules::{Preset, Rules};
+        use crate::board::{MoveList, Nine, Seven};
+        use crate::splitmix::SplitMix64;
+        fn check<G: Geometry>(preset: Preset) {
+            let rulebook = Rulebook::<G>::new(Rules::preset(preset));
+            let mut rng = SplitMix64::new(3);
+            let mut list = MoveList::new();
+            for _ in 0..10 {
+                let mut board = Board::<G>::from_fen(preset.start_fen()).unwrap();
+                for _ in 0..100 {
+                    let reach = Bitboard::rook_targets(board.king(), board.occupied());
+                    let distance = KingRoutes::of(&board, &rulebook).distance;
+                    for moves in 0..=5 {
+                        assert_eq!(
+                            KingRoutes::within(&board, &rulebook, reach, moves),
+                            distance <= moves,
+                            "{preset} {moves}"
+                        );
+                    }
+                    list.clear();
+                    board.generate_moves(&rulebook, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    let mv = list[rng.below(list.len())];
+                    board.play(mv, &rulebook);
+                    if rulebook.mover_win(&board, mv).is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        check::<Eleven>(Preset::Copenhagen);
+        check::<Nine>(Preset::Tablut);
+        check::<Seven>(Preset::Brandubh);
     }
 
     #[test]
