@@ -14,6 +14,9 @@ pub struct Tactics<G: Geometry> {
     capture_squares: [Bitboard<G>; 4],
     /// Union of the above.
     pub any_capture: Bitboard<G>,
+    /// Where a move may capture at all, shieldwalls included
+    /// ([`Rulebook::capture_squares`]): a move landing elsewhere is played without looking.
+    pub capturing: Bitboard<G>,
     /// The squares the king wins on.
     pub escape: Bitboard<G>,
     /// Squares from which the king would see an escape square along an open line.
@@ -51,6 +54,7 @@ impl<G: Geometry> Tactics<G> {
         Tactics {
             capture_squares,
             any_capture,
+            capturing: rulebook.capture_squares(board, any_capture),
             escape: rulebook.terrain().escape,
             escape_sight,
             open_lines,

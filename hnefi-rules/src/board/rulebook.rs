@@ -467,6 +467,48 @@ impl<G: Geometry> Rulebook<G> {
         (!self.recreates_forbidden_board(history, board, captured)).then_some(captured)
     }
 
+    /// Where a move of `board`'s side to move may capture, given `landings`, the squares where
+    /// a landing closes a custodial capture (the union of [`crate::board::Custodial::landings`] of that side
+    /// on `board`). Under captures of the classic kind these and, with shieldwalls, the edge
+    /// squares beside an enemy on the edge: a move landing anywhere else captures nothing.
+    /// Every square under other rules (hostile squares that come and go, Linnaean captures,
+    /// shieldwalls closed by any move).
+    pub fn capture_squares(&self, board: &Board<G>, landings: Bitboard<G>) -> Bitboard<G> {
+        let rules = &self.rules;
+        if !(self.terrain().classic_captures
+            && rules.king_hammer
+            && rules.king_anvil
+            && !rules.linnaean
+            && !rules.shieldwall_any_move)
+        {
+            return Bitboard::ALL;
+        }
+        if !rules.shieldwall {
+            return landings;
+        }
+        let edge_enemies = board.pieces(board.side_to_move().opponent()) & Bitboard::EDGE;
+        landings | (edge_enemies.neighbours() & Bitboard::EDGE)
+    }
+
+    /// [`Rulebook::play_allowed_on`], for a move of `board` that captures only if it lands on
+    /// `capturing` ([`Rulebook::capture_squares`] of `board`): one landing elsewhere is played
+    /// without looking for captures.
+    #[inline]
+    pub fn play_allowed_on_within(
+        &self,
+        board: &mut Board<G>,
+        mv: Move<G>,
+        history: &History,
+        capturing: Bitboard<G>,
+    ) -> Option<Bitboard<G>> {
+        if capturing.contains(mv.to()) {
+            return self.play_allowed_on(board, mv, history);
+        }
+        board.play_quiet(mv);
+        (!self.recreates_forbidden_board(history, board, Bitboard::EMPTY))
+            .then_some(Bitboard::EMPTY)
+    }
+
     /// Drops from `list`, moves of `board`, those the rules forbid as a repeat of `history`.
     pub fn retain_allowed(&self, board: &Board<G>, history: &History, list: &mut MoveList<G>) {
         if self.repeats_forbidden_for(board.side_to_move()) {
@@ -542,6 +584,50 @@ mod tests {
     use crate::board::geometry::Eleven;
     use crate::board::notation::parse_move;
     use crate::board::rules::Preset;
+
+    /// A move landing outside the capture squares plays as a full make does, on random games
+    /// of every preset (each with its own board).
+    #[test]
+    fn moves_outside_the_capture_squares_play_as_a_full_make() {
+        fn check<G: Geometry>(preset: Preset) {
+            let rulebook = Rulebook::<G>::new(Rules::preset(preset));
+            let mut rng = crate::splitmix::SplitMix64::new(17);
+            let mut list = MoveList::new();
+            for _ in 0..20 {
+                let mut board = Board::<G>::from_fen(preset.start_fen()).unwrap();
+                for _ in 0..150 {
+                    let mover = board.side_to_move();
+                    let landings = crate::board::captures::Custodial::of(&board, mover, &rulebook)
+                        .landings(!board.occupied())
+                        .into_iter()
+                        .fold(Bitboard::EMPTY, |all, l| all | l);
+                    let capturing = rulebook.capture_squares(&board, landings);
+                    list.clear();
+                    board.generate_moves(&rulebook, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    for &mv in &list {
+                        let (mut full, mut within) = (board, board);
+                        let history = History::none();
+                        let a = rulebook.play_allowed_on(&mut full, mv, &history);
+                        let b =
+                            rulebook.play_allowed_on_within(&mut within, mv, &history, capturing);
+                        assert_eq!(a, b, "{preset} {mv}");
+                        assert_eq!(full, within, "{preset} {mv}");
+                    }
+                    let mv = list[rng.below(list.len())];
+                    board.play(mv, &rulebook);
+                    if rulebook.mover_win(&board, mv).is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        for preset in Preset::ALL {
+            crate::with_size!(Rules::preset(preset).width, check(preset)).unwrap();
+        }
+    }
 
     /// The keys and arrangements of the boards before each of `moves` from the start, and the
     /// board they lead to.

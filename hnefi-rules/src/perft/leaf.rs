@@ -45,15 +45,11 @@ pub(super) fn leaf_parents<G: Geometry>(
     // Where a landing may capture: a custodial capture's landings, and where the rules have
     // shieldwalls, the edge squares beside an enemy on the edge (a shieldwall starts there).
     let empty = !board.occupied();
-    let custodial = Custodial::of(board, mover, rulebook);
-    let mut capturing = custodial
+    let landings = Custodial::of(board, mover, rulebook)
         .landings(empty)
         .into_iter()
         .fold(Bitboard::EMPTY, |all, l| all | l);
-    if rules.shieldwall {
-        let edge_enemies = board.pieces(mover.opponent()) & Bitboard::EDGE;
-        capturing |= edge_enemies.neighbours() & Bitboard::EDGE;
-    }
+    let capturing = rulebook.capture_squares(board, landings);
     // The moves that capture nothing and may still win, which the rulebook judges on the
     // child: the attackers' landings beside the king (his capture) or on the defenders' way
     // out (an encirclement; every landing where none was found); the king's own moves (his

@@ -258,8 +258,10 @@ impl<'a, G: Size> Worker<'a, G> {
     /// and the search steps for every move it tries). A move the repetition rule forbids is
     /// refused before any work on the child, and a move that wins is not entered; any other
     /// child is entered. With `probes`, the child will look itself up in the table: its bucket
-    /// is fetched while the child is entered.
+    /// is fetched while the child is entered. A move landing outside `capturing`
+    /// ([`Rulebook::capture_squares`] of `b`) is made without looking for captures.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn step(
         &mut self,
         b: &Board<G>,
@@ -268,10 +270,11 @@ impl<'a, G: Size> Worker<'a, G> {
         ply: u32,
         quiet: u16,
         probes: bool,
+        capturing: Bitboard<G>,
     ) -> Step<G> {
-        let Some(captured) = self
-            .rulebook
-            .play_allowed_on(child, mv, &self.past(ply, quiet))
+        let Some(captured) =
+            self.rulebook
+                .play_allowed_on_within(child, mv, &self.past(ply, quiet), capturing)
         else {
             return Step::Refused;
         };

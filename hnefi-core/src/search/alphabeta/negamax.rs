@@ -264,50 +264,52 @@ impl<G: Size> Worker<'_, G> {
                 continue;
             }
             let mut child = *b;
-            let (score, noisy) = match self.step(b, &mut child, mv, ply, quiet, depth >= 2) {
-                Step::Refused => continue,
-                Step::Won { captured } => {
-                    self.pv_len[p + 1] = 0;
-                    (
-                        Score::win_in(ply + 1),
-                        captured.any() || tactics.is_noisy(b, mv),
-                    )
-                }
-                Step::Child { captured, quiet: q } => {
-                    let noisy = captured.any() || tactics.is_noisy(b, mv);
-                    let c = &child;
-                    let s = if searched == 0 {
-                        -self.negamax(c, depth - 1, -beta, -alpha, ply + 1, q)
-                    } else {
-                        let mut r = 0;
-                        if depth >= self.params.lmr_min_depth
-                            && searched >= self.params.lmr_full_moves as usize
-                            && !noisy
-                            && !threat
-                            && Some(mv) != tt_move
-                        {
-                            r = self.heuristics.reduction(depth, searched);
-                            if pv_node {
-                                r -= 1;
+            let (score, noisy) =
+                match self.step(b, &mut child, mv, ply, quiet, depth >= 2, tactics.capturing) {
+                    Step::Refused => continue,
+                    Step::Won { captured } => {
+                        self.pv_len[p + 1] = 0;
+                        (
+                            Score::win_in(ply + 1),
+                            captured.any() || tactics.is_noisy(b, mv),
+                        )
+                    }
+                    Step::Child { captured, quiet: q } => {
+                        let noisy = captured.any() || tactics.is_noisy(b, mv);
+                        let c = &child;
+                        let s = if searched == 0 {
+                            -self.negamax(c, depth - 1, -beta, -alpha, ply + 1, q)
+                        } else {
+                            let mut r = 0;
+                            if depth >= self.params.lmr_min_depth
+                                && searched >= self.params.lmr_full_moves as usize
+                                && !noisy
+                                && !threat
+                                && Some(mv) != tt_move
+                            {
+                                r = self.heuristics.reduction(depth, searched);
+                                if pv_node {
+                                    r -= 1;
+                                }
+                                if others_here {
+                                    r += 1;
+                                }
+                                r = r.clamp(0, depth - 2);
                             }
-                            if others_here {
-                                r += 1;
+                            let mut s =
+                                -self.negamax(c, depth - 1 - r, -alpha - 1, -alpha, ply + 1, q);
+                            if s > alpha && r > 0 {
+                                s = -self.negamax(c, depth - 1, -alpha - 1, -alpha, ply + 1, q);
                             }
-                            r = r.clamp(0, depth - 2);
-                        }
-                        let mut s = -self.negamax(c, depth - 1 - r, -alpha - 1, -alpha, ply + 1, q);
-                        if s > alpha && r > 0 {
-                            s = -self.negamax(c, depth - 1, -alpha - 1, -alpha, ply + 1, q);
-                        }
-                        if s > alpha && s < beta {
-                            s = -self.negamax(c, depth - 1, -beta, -alpha, ply + 1, q);
-                        }
-                        s
-                    };
-                    self.leave();
-                    (s, noisy)
-                }
-            };
+                            if s > alpha && s < beta {
+                                s = -self.negamax(c, depth - 1, -beta, -alpha, ply + 1, q);
+                            }
+                            s
+                        };
+                        self.leave();
+                        (s, noisy)
+                    }
+                };
             searched += 1;
             if self.stopped() {
                 if marked {

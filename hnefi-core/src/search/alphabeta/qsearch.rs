@@ -110,16 +110,17 @@ impl<G: Size> Worker<'_, G> {
         for i in 0..list.len() {
             pick(&mut list, &mut scores, i);
             let mut child = *b;
-            let score = match self.step(b, &mut child, list[i], ply, quiet, false) {
-                Step::Refused => continue,
-                Step::Won { .. } => Score::win_in(ply + 1),
-                Step::Child { quiet: q, .. } => {
-                    let c = &child;
-                    let s = -self.qsearch(c, -beta, -alpha, ply + 1, qply + 1, q);
-                    self.leave();
-                    s
-                }
-            };
+            let score =
+                match self.step(b, &mut child, list[i], ply, quiet, false, tactics.capturing) {
+                    Step::Refused => continue,
+                    Step::Won { .. } => Score::win_in(ply + 1),
+                    Step::Child { quiet: q, .. } => {
+                        let c = &child;
+                        let s = -self.qsearch(c, -beta, -alpha, ply + 1, qply + 1, q);
+                        self.leave();
+                        s
+                    }
+                };
             allowed += 1;
             if self.stopped() {
                 return Score::ZERO;

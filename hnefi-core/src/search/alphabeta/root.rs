@@ -3,7 +3,7 @@
 
 use super::{Step, Worker};
 use crate::board::Geometry;
-use crate::board::{Board, Move};
+use crate::board::{Bitboard, Board, Move};
 use crate::search::score::Score;
 use crate::search::size::Size;
 
@@ -42,7 +42,8 @@ impl<G: Size> Worker<'_, G> {
         for i in order {
             let mv = root_moves[i].mv;
             let mut child = *board;
-            let score = match self.step(board, &mut child, mv, 0, quiet, depth >= 2) {
+            let score = match self.step(board, &mut child, mv, 0, quiet, depth >= 2, Bitboard::ALL)
+            {
                 Step::Refused => continue,
                 Step::Won { .. } => {
                     self.pv_len[1] = 0;
