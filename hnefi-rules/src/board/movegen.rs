@@ -24,9 +24,9 @@ impl<G: Geometry> Board<G> {
     /// Appends every legal move of the side to move (history not considered).
     pub fn generate_moves(&self, rulebook: &Rulebook<G>, list: &mut MoveList<G>) {
         let _ = self.each_piece_targets(rulebook, |from, targets| {
-            for to in targets {
-                list.push(Move::new(from, to));
-            }
+            // The word's own bit loop: a 128-bit board's iterator costs twice as much a move,
+            // and the search lists every node's moves.
+            targets.for_each_square(|to| list.push(Move::new(from, to)));
             ControlFlow::<()>::Continue(())
         });
     }
