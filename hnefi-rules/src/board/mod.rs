@@ -24,6 +24,7 @@ pub mod sizes;
 pub mod square;
 pub mod terrain;
 pub mod variant;
+pub mod walk;
 pub mod zobrist;
 
 pub use geometry::Geometry;

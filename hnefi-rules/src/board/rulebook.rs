@@ -590,39 +590,25 @@ mod tests {
     #[test]
     fn moves_outside_the_capture_squares_play_as_a_full_make() {
         fn check<G: Geometry>(preset: Preset) {
-            let rulebook = Rulebook::<G>::new(Rules::preset(preset));
-            let mut rng = crate::splitmix::SplitMix64::new(17);
             let mut list = MoveList::new();
-            for _ in 0..20 {
-                let mut board = Board::<G>::from_fen(preset.start_fen()).unwrap();
-                for _ in 0..150 {
-                    let mover = board.side_to_move();
-                    let landings = crate::board::captures::Custodial::of(&board, mover, &rulebook)
-                        .landings(!board.occupied())
-                        .into_iter()
-                        .fold(Bitboard::EMPTY, |all, l| all | l);
-                    let capturing = rulebook.capture_squares(&board, landings);
-                    list.clear();
-                    board.generate_moves(&rulebook, &mut list);
-                    if list.is_empty() {
-                        break;
-                    }
-                    for &mv in &list {
-                        let (mut full, mut within) = (board, board);
-                        let history = History::none();
-                        let a = rulebook.play_allowed_on(&mut full, mv, &history);
-                        let b =
-                            rulebook.play_allowed_on_within(&mut within, mv, &history, capturing);
-                        assert_eq!(a, b, "{preset} {mv}");
-                        assert_eq!(full, within, "{preset} {mv}");
-                    }
-                    let mv = list[rng.below(list.len())];
-                    board.play(mv, &rulebook);
-                    if rulebook.mover_win(&board, mv).is_some() {
-                        break;
-                    }
+            crate::board::walk::random_boards::<G>(preset, 17, 20, 150, |board, rulebook| {
+                let mover = board.side_to_move();
+                let landings = crate::board::captures::Custodial::of(board, mover, rulebook)
+                    .landings(!board.occupied())
+                    .into_iter()
+                    .fold(Bitboard::EMPTY, |all, l| all | l);
+                let capturing = rulebook.capture_squares(board, landings);
+                list.clear();
+                board.generate_moves(rulebook, &mut list);
+                for &mv in &list {
+                    let (mut full, mut within) = (*board, *board);
+                    let history = History::none();
+                    let a = rulebook.play_allowed_on(&mut full, mv, &history);
+                    let b = rulebook.play_allowed_on_within(&mut within, mv, &history, capturing);
+                    assert_eq!(a, b, "{preset} {mv}");
+                    assert_eq!(full, within, "{preset} {mv}");
                 }
-            }
+            });
         }
         for preset in Preset::ALL {
             crate::with_size!(Rules::preset(preset).width, check(preset)).unwrap();

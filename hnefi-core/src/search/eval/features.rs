@@ -853,37 +853,21 @@ mod tests {
     /// of boards won in the corners and at the edge.
     #[test]
     fn within_agrees_with_the_distance() {
-        use crate::board::rules::{Preset, Rules};
-        use crate::board::{MoveList, Nine, Seven};
-        use crate::splitmix::SplitMix64;
+        use crate::board::rules::Preset;
+        use crate::board::walk::random_boards;
+        use crate::board::{Nine, Seven};
         fn check<G: Geometry>(preset: Preset) {
-            let rulebook = Rulebook::<G>::new(Rules::preset(preset));
-            let mut rng = SplitMix64::new(3);
-            let mut list = MoveList::new();
-            for _ in 0..10 {
-                let mut board = Board::<G>::from_fen(preset.start_fen()).unwrap();
-                for _ in 0..100 {
-                    let reach = Bitboard::rook_targets(board.king(), board.occupied());
-                    let distance = KingRoutes::of(&board, &rulebook).distance;
-                    for moves in 0..=5 {
-                        assert_eq!(
-                            KingRoutes::within(&board, &rulebook, reach, moves),
-                            distance <= moves,
-                            "{preset} {moves}"
-                        );
-                    }
-                    list.clear();
-                    board.generate_moves(&rulebook, &mut list);
-                    if list.is_empty() {
-                        break;
-                    }
-                    let mv = list[rng.below(list.len())];
-                    board.play(mv, &rulebook);
-                    if rulebook.mover_win(&board, mv).is_some() {
-                        break;
-                    }
+            random_boards::<G>(preset, 3, 10, 100, |board, rulebook| {
+                let reach = Bitboard::rook_targets(board.king(), board.occupied());
+                let distance = KingRoutes::of(board, rulebook).distance;
+                for moves in 0..=5 {
+                    assert_eq!(
+                        KingRoutes::within(board, rulebook, reach, moves),
+                        distance <= moves,
+                        "{preset} {moves}"
+                    );
                 }
-            }
+            });
         }
         check::<Eleven>(Preset::Copenhagen);
         check::<Nine>(Preset::Tablut);

@@ -331,40 +331,23 @@ mod tests {
     /// general path over the terrain, on random games of each size that takes it.
     #[test]
     fn the_classic_escape_path_evaluates_as_the_general_one() {
-        use crate::board::MoveList;
-        use crate::board::rules::{Preset, Rules};
+        use crate::board::rules::Preset;
+        use crate::board::walk::random_boards;
         use crate::board::{Seven, Thirteen};
-        use crate::splitmix::SplitMix64;
         fn check<G: Size>(preset: Preset, seed: u64) {
-            let fast = Rulebook::<G>::new(Rules::preset(preset));
-            assert!(fast.terrain().classic_escape, "{preset}");
-            let general = fast.without_fast_paths();
-            let mut rng = SplitMix64::new(seed);
-            let mut list = MoveList::new();
-            for _ in 0..20 {
-                let mut board = Board::<G>::from_fen(preset.start_fen()).unwrap();
-                for _ in 0..80 {
-                    assert_eq!(
-                        attackers_view(&board, &fast),
-                        attackers_view(&board, &general),
-                        "{preset}"
-                    );
-                    assert_eq!(
-                        open_escape_lines(&board, &fast),
-                        open_escape_lines(&board, &general)
-                    );
-                    list.clear();
-                    board.generate_moves(&fast, &mut list);
-                    if list.is_empty() {
-                        break;
-                    }
-                    let mv = list[rng.below(list.len())];
-                    board.play(mv, &fast);
-                    if fast.mover_win(&board, mv).is_some() {
-                        break;
-                    }
-                }
-            }
+            random_boards::<G>(preset, seed, 20, 80, |board, fast| {
+                assert!(fast.terrain().classic_escape, "{preset}");
+                let general = fast.without_fast_paths();
+                assert_eq!(
+                    attackers_view(board, fast),
+                    attackers_view(board, &general),
+                    "{preset}"
+                );
+                assert_eq!(
+                    open_escape_lines(board, fast),
+                    open_escape_lines(board, &general)
+                );
+            });
         }
         check::<Seven>(Preset::Brandubh, 7);
         check::<Eleven>(Preset::Copenhagen, 11);
