@@ -94,7 +94,8 @@ pub const QUIET_CEILING: i32 = KILLER / 2;
 /// A side's last move taken back, where the eval swung (`Worker::swung`): after blocks.
 pub const MOVE_BACK: i32 = BLOCK - 1;
 
-/// Scores every move of `list` for ordering, best first when sorted descending.
+/// Scores every move of `list` for ordering, best first when sorted descending, and returns
+/// the place of the first of the best: [`pick`]'s choice, found on the way.
 pub(crate) fn score_moves<G: Geometry>(
     board: &Board<G>,
     list: &[Move<G>],
@@ -103,14 +104,15 @@ pub(crate) fn score_moves<G: Geometry>(
     killers: [Option<Move<G>>; 2],
     history: Histories<'_, G>,
     scores: &mut [i32],
-) {
+) -> usize {
     let king = board.king();
     // Most moves land nowhere special: they get history and killer scores only.
     let special = tactics.any_capture | tactics.block_squares;
+    let (mut best, mut top) = (0, i32::MIN);
     for (i, &mv) in list.iter().enumerate() {
         let to = mv.to();
         let from = mv.from();
-        scores[i] = if Some(mv) == tt_move {
+        let score = if Some(mv) == tt_move {
             TT_MOVE
         } else if from == king && tactics.escape.contains(to) {
             WIN_MOVE
@@ -130,7 +132,12 @@ pub(crate) fn score_moves<G: Geometry>(
             }
             s
         };
+        scores[i] = score;
+        if score > top {
+            (best, top) = (i, score);
+        }
     }
+    best
 }
 
 /// Puts the best `count` of the moves from `i` on in order, best first, at `i..i + count`,

@@ -62,10 +62,17 @@ pub trait Word:
     fn clear_lowest(self) -> Self;
     /// Calls `f` with the index of every set bit, lowest first.
     fn for_each_bit(self, f: impl FnMut(u32));
+    /// The sum as integers, carried across limbs, the carry out of the top bit dropped.
+    fn wrapping_add(self, other: Self) -> Self;
 }
 
 impl Word for u64 {
     const ZERO: u64 = 0;
+
+    #[inline(always)]
+    fn wrapping_add(self, other: u64) -> u64 {
+        u64::wrapping_add(self, other)
+    }
 
     #[inline(always)]
     fn bit(index: usize) -> u64 {
@@ -129,6 +136,11 @@ static U128_BITS: [u128; 128] = {
 
 impl Word for u128 {
     const ZERO: u128 = 0;
+
+    #[inline(always)]
+    fn wrapping_add(self, other: u128) -> u128 {
+        u128::wrapping_add(self, other)
+    }
 
     #[inline(always)]
     fn bit(index: usize) -> u128 {
@@ -195,6 +207,16 @@ pub struct Wide(pub Limbs);
 
 impl Word for Wide {
     const ZERO: Wide = Wide([0; 3]);
+
+    #[inline(always)]
+    fn wrapping_add(self, other: Wide) -> Wide {
+        let (a, b) = (self.0, other.0);
+        let (l0, c0) = a[0].overflowing_add(b[0]);
+        let (l1, c1) = a[1].overflowing_add(b[1]);
+        let (l1, c1c) = l1.overflowing_add(c0 as u64);
+        let l2 = a[2].wrapping_add(b[2]).wrapping_add((c1 | c1c) as u64);
+        Wide([l0, l1, l2])
+    }
 
     #[inline(always)]
     fn bit(index: usize) -> Wide {

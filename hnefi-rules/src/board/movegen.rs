@@ -137,6 +137,26 @@ impl<G: Geometry> Board<G> {
         }
     }
 
+    /// Whether the side to move has a move: [`Board::count_moves`] above 0. Nearly always a
+    /// man beside a square he may stop on says so, without the count's four slides.
+    #[inline]
+    pub fn has_moves(&self, rulebook: &Rulebook<G>) -> bool {
+        if rulebook.terrain().classic_moves {
+            let empty = !self.occupied();
+            let (men, king) = match self.side_to_move() {
+                Side::Attackers => (self.attackers(), Bitboard::EMPTY),
+                Side::Defenders => (self.defenders(), Bitboard::from_square(self.king())),
+            };
+            // The king stops anywhere; a man anywhere but on the restricted squares.
+            if ((men.neighbours() & empty & !Bitboard::RESTRICTED) | (king.neighbours() & empty))
+                .any()
+            {
+                return true;
+            }
+        }
+        self.count_moves(rulebook) > 0
+    }
+
     /// The number of legal moves of the side to move, counted set-wise: all men slide at once
     /// in each direction, and their rays never overlap (see [`Bitboard::slide`]).
     #[inline]
@@ -181,5 +201,49 @@ impl<G: Geometry> Board<G> {
             count += (men.slide(dir, passable) & landable).count();
         }
         count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::geometry::Eleven;
+    use crate::board::notation::parse_fen;
+    use crate::board::rules::{Preset, Rules};
+    use crate::board::{Geometry, Rulebook};
+
+    /// `has_moves` says what the count says: on random games of every preset, either side to
+    /// move, and on boards where the only squares beside a side's men are restricted.
+    #[test]
+    fn has_moves_agrees_with_the_count() {
+        fn check<G: Geometry>(preset: Preset) {
+            crate::board::walk::random_boards::<G>(preset, 29, 20, 150, |board, rulebook| {
+                for b in [
+                    *board,
+                    board.with_side_to_move(board.side_to_move().opponent()),
+                ] {
+                    assert_eq!(
+                        b.has_moves(rulebook),
+                        b.count_moves(rulebook) > 0,
+                        "{preset}"
+                    );
+                }
+            });
+        }
+        for preset in Preset::ALL {
+            crate::with_size!(Rules::preset(preset).width, check(preset)).unwrap();
+        }
+        let rulebook = Rulebook::<Eleven>::default();
+        for (fen, moves) in [
+            // The lone king boxed in on the edge.
+            ("11/11/11/11/11/11/11/11/11/4a6/3aka5 d", false),
+            // An attacker beside the corner, boxed in otherwise.
+            ("11/11/11/11/11/5k5/11/11/11/1d9/1ad8 a", false),
+            // An attacker below the empty throne, boxed in otherwise: only through the throne.
+            ("11/11/11/11/11/11/4dad4/5d5/11/11/1k9 a", true),
+        ] {
+            let board = parse_fen(fen).unwrap();
+            assert_eq!(board.count_moves(&rulebook) > 0, moves, "{fen}");
+            assert_eq!(board.has_moves(&rulebook), moves, "{fen}");
+        }
     }
 }

@@ -430,7 +430,7 @@ impl<G: Geometry> Rulebook<G> {
     /// Whether the side to move has a move the rules allow, history included.
     pub fn has_legal_move(&self, board: &Board<G>, history: &History) -> bool {
         if !self.repeats_forbidden_for(board.side_to_move()) {
-            return board.count_moves(self) > 0;
+            return board.has_moves(self);
         }
         let mut list = MoveList::<G>::new();
         board.generate_moves(self, &mut list);

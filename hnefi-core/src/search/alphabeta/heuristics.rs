@@ -279,4 +279,54 @@ mod tests {
         assert_eq!(other, vec![5; 7]);
         assert_eq!(fresh.history_of(Side::Attackers, mv("d1", "d3")), 0);
     }
+
+    /// Scoring returns the move `pick` would take first: the first of the best, on random
+    /// boards whose histories, killers and ties vary.
+    #[test]
+    fn scoring_finds_the_first_pick() {
+        use crate::board::rules::Preset;
+        use crate::search::ordering::{Tactics, pick, score_moves};
+        use crate::splitmix::SplitMix64;
+        let params = SearchParams::default();
+        let mut h = Heuristics::<Eleven>::new(&params);
+        let mut rng = SplitMix64::new(5);
+        let mut list = MoveList::new();
+        crate::board::walk::random_boards::<Eleven>(
+            Preset::Copenhagen,
+            11,
+            8,
+            120,
+            |board, rulebook| {
+                list.clear();
+                board.generate_moves(rulebook, &mut list);
+                if list.is_empty() {
+                    return;
+                }
+                let side = board.side_to_move();
+                let cont = Continuation::new(side, board.king(), Some(list[0]));
+                let some = |rng: &mut SplitMix64| list[rng.below(list.len())];
+                if rng.below(2) == 0 {
+                    let tried: MoveList<Eleven> = (0..3).map(|_| some(&mut rng)).collect();
+                    let best = some(&mut rng);
+                    h.reward(side, 0, best, 1 + rng.below(6) as i32, &tried, cont);
+                }
+                let tt = (rng.below(3) == 0).then(|| some(&mut rng));
+                let tactics = Tactics::new(board, rulebook);
+                let mut scores = vec![0; list.len()];
+                let first = score_moves(
+                    board,
+                    &list,
+                    &tactics,
+                    tt,
+                    h.killers(0),
+                    h.histories(side, Some(cont)),
+                    &mut scores,
+                );
+                let (mut picked, mut picked_scores) = (list.clone(), scores.clone());
+                pick(&mut picked, &mut picked_scores, 0);
+                assert_eq!(list[first], picked[0]);
+                assert_eq!(scores[first], picked_scores[0]);
+            },
+        );
+    }
 }

@@ -96,7 +96,7 @@ impl<G: Size> Worker<'_, G> {
         // The table's move, if legal here, is tried before the others are generated: it often
         // cuts at once. A legal one also proves the side has a move.
         let tt_move = tt_move.filter(|&m| b.check_move_under(m, &self.rulebook).is_ok());
-        if tt_move.is_none() && b.count_moves(&self.rulebook) == 0 {
+        if tt_move.is_none() && !b.has_moves(&self.rulebook) {
             return self.no_moves_score(side, ply);
         }
         let eval = tt.map_or_else(|| self.evaluate(b, ply), |e| e.eval);
@@ -180,6 +180,7 @@ impl<G: Size> Worker<'_, G> {
         let mut quiets_tried = MoveList::new();
         let sort_after = self.params.sort_after as usize;
         let mut ordered_to = 0;
+        let mut first_best = None;
         let mut i = 0;
         loop {
             if i == list.len() {
@@ -196,7 +197,7 @@ impl<G: Size> Worker<'_, G> {
                 scores.extend(std::iter::repeat_n(0, list.len() - scores.len()));
                 let killers = self.heuristics.killers(p);
                 let hist = self.heuristics.histories(side, Some(cont));
-                score_moves(
+                let first = score_moves(
                     b,
                     &list[i..],
                     &tactics,
@@ -205,13 +206,17 @@ impl<G: Size> Worker<'_, G> {
                     hist,
                     &mut scores[i..],
                 );
-                if depth >= self.params.policy_min_depth {
-                    self.order_by_policy(b, ply, &list[i..], &mut scores[i..]);
+                first_best = Some(i + first);
+                if depth >= self.params.policy_min_depth
+                    && self.order_by_policy(b, ply, &list[i..], &mut scores[i..])
+                {
+                    first_best = None;
                 }
                 if let Some(back) = back
                     && let Some(j) = list[i..].iter().position(|&m| m == back)
                 {
                     scores[i + j] = scores[i + j].max(MOVE_BACK);
+                    first_best = None;
                 }
                 if i == list.len() {
                     break;
@@ -230,7 +235,14 @@ impl<G: Size> Worker<'_, G> {
             // `late_moves`, a run of those still to be searched, and once it skips them, the
             // moves it spares alone. The order is the same as sorting all at once.
             if i < sort_after {
-                pick(&mut list, &mut scores, i);
+                // Scoring found the first pick after generation.
+                match first_best.take() {
+                    Some(j) => {
+                        list.swap(i, j);
+                        scores.swap(i, j);
+                    }
+                    None => pick(&mut list, &mut scores, i),
+                }
             } else if i >= ordered_to {
                 if pruning {
                     retain_from(&mut list, &mut scores, i, |m| {
@@ -363,10 +375,17 @@ impl<G: Size> Worker<'_, G> {
     }
 
     /// Adds the policy's word to the ordering scores of `moves`, the moves of `b` at `ply`:
-    /// quiet moves alone, whose history it joins; the tactical ones keep their places.
-    fn order_by_policy(&self, b: &Board<G>, ply: u32, moves: &[Move<G>], scores: &mut [i32]) {
+    /// quiet moves alone, whose history it joins; the tactical ones keep their places. Returns
+    /// whether there was a policy to ask.
+    fn order_by_policy(
+        &self,
+        b: &Board<G>,
+        ply: u32,
+        moves: &[Move<G>],
+        scores: &mut [i32],
+    ) -> bool {
         let (Some(policy), Some(_)) = (self.shared.policy, self.shared.net) else {
-            return;
+            return false;
         };
         let mut logits = [0i32; MAX_MOVES];
         let logits = &mut logits[..moves.len()];
@@ -377,6 +396,7 @@ impl<G: Size> Worker<'_, G> {
                 *s += (i64::from(l) * weight / i64::from(LOGIT_UNIT)) as i32;
             }
         }
+        true
     }
 
     /// Threats the static eval cannot see: a king on or next to the edge may build a fort

@@ -105,10 +105,15 @@ impl<G: Size> Worker<'_, G> {
         }
         let mut scores: ArrayVec<i32, MAX_MOVES> = std::iter::repeat_n(0, list.len()).collect();
         let hist = self.heuristics.histories(side, None);
-        score_moves(b, &list, &tactics, None, [None; 2], hist, &mut scores);
+        let first = score_moves(b, &list, &tactics, None, [None; 2], hist, &mut scores);
         let mut allowed = 0;
         for i in 0..list.len() {
-            pick(&mut list, &mut scores, i);
+            if i == 0 {
+                list.swap(0, first);
+                scores.swap(0, first);
+            } else {
+                pick(&mut list, &mut scores, i);
+            }
             let mut child = *b;
             let score =
                 match self.step(b, &mut child, list[i], ply, quiet, false, tactics.capturing) {
