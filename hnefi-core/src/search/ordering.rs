@@ -5,7 +5,7 @@ use super::eval::features::escape_sight;
 use super::eval::open_escape_lines;
 use crate::board::Custodial;
 use crate::board::{Bitboard, Board, Move, Rulebook};
-use crate::board::{Geometry, MAX_MOVES, MoveList};
+use crate::board::{Geometry, MAX_MOVES, MoveList, Piece, Side};
 
 /// What a node knows about the tactics of its position, computed once and shared by ordering,
 /// pruning decisions and the quiescence search.
@@ -138,6 +138,71 @@ pub(crate) fn score_moves<G: Geometry>(
         }
     }
     best
+}
+
+/// Appends a node's moves of one stage to `list`: the search lists them in two, and the
+/// second only where the first did not cut. The first (`quiet` `None`): the moves that land on
+/// a capture or a block, the king's moves that win or see an escape square, and those of
+/// `candidates` (the killers, the move back) that are legal here, which are also put in
+/// `extras`; every one of them outranks every quiet move in [`score_moves`]. The second
+/// (`quiet` the squares to list them on): the other moves. `tt_move`, searched before
+/// either, is in neither.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn generate_stage<G: Geometry>(
+    board: &Board<G>,
+    rulebook: &Rulebook<G>,
+    tactics: &Tactics<G>,
+    quiet: Option<Bitboard<G>>,
+    tt_move: Option<Move<G>>,
+    candidates: [Option<Move<G>>; 3],
+    extras: &mut arrayvec::ArrayVec<Move<G>, 3>,
+    list: &mut MoveList<G>,
+) {
+    let start = list.len();
+    let special = tactics.any_capture | tactics.block_squares;
+    let king_goals = tactics.escape | tactics.escape_sight;
+    if let Some(within) = quiet {
+        let (men_to, king_to) = (within & !special, within & !(special | king_goals));
+        board.generate_moves_within(rulebook, men_to, king_to, list);
+        drop_from(list, start, |m| Some(m) == tt_move || extras.contains(&m));
+        return;
+    }
+    board.generate_moves_to(special, rulebook, list);
+    if board.side_to_move() == Side::Defenders {
+        let king = board.king();
+        let reach = rulebook
+            .terrain()
+            .targets(Piece::King, king, board.occupied());
+        for to in reach & king_goals & !special {
+            list.push(Move::new(king, to));
+        }
+    }
+    drop_from(list, start, |m| Some(m) == tt_move);
+    for m in candidates.into_iter().flatten() {
+        if Some(m) != tt_move
+            && !list[start..].contains(&m)
+            && board.check_move_under(m, rulebook).is_ok()
+        {
+            list.push(m);
+            extras.push(m);
+        }
+    }
+}
+
+/// Drops the moves of `list` from `start` on that `drop` names, keeping the others' order.
+fn drop_from<G: Geometry>(
+    list: &mut MoveList<G>,
+    start: usize,
+    mut drop: impl FnMut(Move<G>) -> bool,
+) {
+    let mut kept = start;
+    for r in start..list.len() {
+        if !drop(list[r]) {
+            list[kept] = list[r];
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
 }
 
 /// Puts the best `count` of the moves from `i` on in order, best first, at `i..i + count`,

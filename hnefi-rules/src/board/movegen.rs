@@ -23,10 +23,25 @@ impl<G: Geometry> Board<G> {
 
     /// Appends every legal move of the side to move (history not considered).
     pub fn generate_moves(&self, rulebook: &Rulebook<G>, list: &mut MoveList<G>) {
+        self.generate_moves_within(rulebook, Bitboard::ALL, Bitboard::ALL, list);
+    }
+
+    /// Appends the legal moves of [`Board::generate_moves`], in its order, whose men land on
+    /// `men_to` and whose king lands on `king_to`: the search lists the moves it scores alike
+    /// apart from those it has already tried.
+    pub fn generate_moves_within(
+        &self,
+        rulebook: &Rulebook<G>,
+        men_to: Bitboard<G>,
+        king_to: Bitboard<G>,
+        list: &mut MoveList<G>,
+    ) {
+        let king = (self.side_to_move() == Side::Defenders).then_some(self.king());
         let _ = self.each_piece_targets(rulebook, |from, targets| {
+            let to = targets & if Some(from) == king { king_to } else { men_to };
             // The word's own bit loop: a 128-bit board's iterator costs twice as much a move,
             // and the search lists every node's moves.
-            targets.for_each_square(|to| list.push(Move::new(from, to)));
+            to.for_each_square(|to| list.push(Move::new(from, to)));
             ControlFlow::<()>::Continue(())
         });
     }

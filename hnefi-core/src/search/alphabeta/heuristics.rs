@@ -329,4 +329,126 @@ mod tests {
             },
         );
     }
+
+    /// The two stages of a node's moves are its moves, each once, the table's move left out;
+    /// every move of the first outranks every move of the second, which holds nothing noisy.
+    #[test]
+    fn the_two_stages_list_every_move_once_the_outranking_ones_first() {
+        use crate::board::rules::{Preset, Rules};
+        for preset in Preset::ALL {
+            crate::with_size!(Rules::preset(preset).width, stages_of(preset)).unwrap();
+        }
+    }
+
+    fn stages_of<G: crate::board::Geometry>(preset: crate::board::rules::Preset) {
+        use crate::search::ordering::{Tactics, generate_stage, score_moves};
+        use crate::splitmix::SplitMix64;
+        let params = SearchParams::default();
+        let mut h = Heuristics::<G>::new(&params);
+        let mut rng = SplitMix64::new(8);
+        let mut all = MoveList::new();
+        let mut strangers = MoveList::<G>::new();
+        crate::board::walk::random_boards::<G>(preset, 12, 10, 150, |board, rulebook| {
+            all.clear();
+            board.generate_moves(rulebook, &mut all);
+            if all.is_empty() {
+                return;
+            }
+            let side = board.side_to_move();
+            let cont = Continuation::new(side, board.king(), None);
+            let some = |rng: &mut SplitMix64| all[rng.below(all.len())];
+            let tried: MoveList<G> = (0..3).map(|_| some(&mut rng)).collect();
+            h.reward(
+                side,
+                0,
+                some(&mut rng),
+                1 + rng.below(6) as i32,
+                &tried,
+                cont,
+            );
+            // Candidates from this board and from earlier ones (perhaps not legal here).
+            let candidate = |rng: &mut SplitMix64| match rng.below(3) {
+                0 => None,
+                1 => Some(some(rng)),
+                _ => strangers.get(rng.below(strangers.len().max(1))).copied(),
+            };
+            let candidates = [
+                candidate(&mut rng),
+                candidate(&mut rng),
+                candidate(&mut rng),
+            ];
+            let tt = (rng.below(2) == 0).then(|| some(&mut rng));
+            let tactics = Tactics::new(board, rulebook);
+            let (mut list, mut extras) = (MoveList::new(), arrayvec::ArrayVec::new());
+            generate_stage(
+                board,
+                rulebook,
+                &tactics,
+                None,
+                tt,
+                candidates,
+                &mut extras,
+                &mut list,
+            );
+            let first = list.len();
+            generate_stage(
+                board,
+                rulebook,
+                &tactics,
+                Some(crate::board::Bitboard::ALL),
+                tt,
+                candidates,
+                &mut extras,
+                &mut list,
+            );
+            // Listed on some squares only, the quiet stage is those of its moves that land there.
+            let within: crate::board::Bitboard<G> = list[first..]
+                .iter()
+                .map(|m| m.to())
+                .filter(|_| rng.below(2) == 0)
+                .collect();
+            let mut some_quiet = MoveList::new();
+            generate_stage(
+                board,
+                rulebook,
+                &tactics,
+                Some(within),
+                tt,
+                candidates,
+                &mut extras,
+                &mut some_quiet,
+            );
+            let landing: Vec<_> = list[first..]
+                .iter()
+                .filter(|m| within.contains(m.to()))
+                .collect();
+            assert_eq!(some_quiet.iter().collect::<Vec<_>>(), landing);
+            let mut staged: Vec<u16> = list.iter().chain(tt.iter()).map(|m| m.raw()).collect();
+            let mut want: Vec<u16> = all.iter().map(|m| m.raw()).collect();
+            staged.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(staged, want, "{preset} {board:?}");
+            let mut scores = vec![0; list.len()];
+            let killers = [candidates[0], candidates[1]];
+            score_moves(
+                board,
+                &list,
+                &tactics,
+                None,
+                killers,
+                h.histories(side, None),
+                &mut scores,
+            );
+            // The move back outranks the quiet moves as the search raises it.
+            if let Some(j) = list.iter().position(|&m| Some(m) == candidates[2]) {
+                scores[j] = scores[j].max(crate::search::ordering::MOVE_BACK);
+            }
+            let lowest_first = scores[..first].iter().min().copied().unwrap_or(i32::MAX);
+            let highest_quiet = scores[first..].iter().max().copied().unwrap_or(i32::MIN);
+            assert!(lowest_first > highest_quiet, "{preset} {board:?}");
+            assert!(list[first..].iter().all(|&m| !tactics.is_noisy(board, m)));
+            strangers.clear();
+            strangers.extend(all.iter().copied().take(20));
+        });
+    }
 }

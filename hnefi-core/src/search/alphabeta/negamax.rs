@@ -9,7 +9,7 @@ use crate::board::{MAX_MOVES, Side};
 use crate::search::eval;
 use crate::search::eval::features::KingRoutes;
 use crate::search::ordering::{
-    MOVE_BACK, QUIET_CEILING, Tactics, pick, retain_from, score_moves, sort_best,
+    MOVE_BACK, QUIET_CEILING, Tactics, generate_stage, pick, retain_from, score_moves, sort_best,
 };
 use crate::search::params::{BREADCRUMB_PLIES, DANGER_ESCAPE_DISTANCE, MAX_PLY};
 use crate::search::policy::LOGIT_UNIT;
@@ -137,7 +137,6 @@ impl<G: Size> Worker<'_, G> {
         // Only the scores in use are written: zeroing a whole list's worth at every node costs
         // more than scoring.
         let mut scores = ArrayVec::<i32, MAX_MOVES>::new();
-        let mut generated = false;
         if let Some(m) = tt_move {
             list.push(m);
             scores.push(0);
@@ -182,46 +181,11 @@ impl<G: Size> Worker<'_, G> {
         let mut ordered_to = 0;
         let mut first_best = None;
         let mut i = 0;
+        // After the table's move the moves come in two stages (`generate_stage`). Half the
+        // nodes that list moves are cut by their first, nearly always of the first stage.
+        let mut extras = ArrayVec::<Move<G>, 3>::new();
+        let mut stage = 0;
         loop {
-            if i == list.len() {
-                if generated {
-                    break;
-                }
-                generated = true;
-                b.generate_moves(&self.rulebook, &mut list);
-                if let Some(m) = tt_move
-                    && let Some(dup) = list[i..].iter().position(|&x| x == m)
-                {
-                    list.swap_remove(i + dup);
-                }
-                scores.extend(std::iter::repeat_n(0, list.len() - scores.len()));
-                let killers = self.heuristics.killers(p);
-                let hist = self.heuristics.histories(side, Some(cont));
-                let first = score_moves(
-                    b,
-                    &list[i..],
-                    &tactics,
-                    None,
-                    killers,
-                    hist,
-                    &mut scores[i..],
-                );
-                first_best = Some(i + first);
-                if depth >= self.params.policy_min_depth
-                    && self.order_by_policy(b, ply, &list[i..], &mut scores[i..])
-                {
-                    first_best = None;
-                }
-                if let Some(back) = back
-                    && let Some(j) = list[i..].iter().position(|&m| m == back)
-                {
-                    scores[i + j] = scores[i + j].max(MOVE_BACK);
-                    first_best = None;
-                }
-                if i == list.len() {
-                    break;
-                }
-            }
             // Only once a move that does not lose is in hand: pruning the moves of a side whose
             // every move so far loses would hide its one defence and make a false win. Once
             // on, it stays on: `searched` and `best` only grow.
@@ -230,8 +194,52 @@ impl<G: Size> Worker<'_, G> {
                 && !(best.is_decisive() && best.0 < 0)
                 && ((depth <= self.params.lmp_max_depth && searched as i32 >= late_moves)
                     || futile);
-            // Generation happens at move 0 or 1, so from `sort_after` (at least 1) on the moves
-            // come in runs put in order at once: where pruning will skip the quiet moves past
+            if i == list.len() {
+                let start = i;
+                if stage == 2 {
+                    break;
+                }
+                let killers = self.heuristics.killers(p);
+                generate_stage(
+                    b,
+                    &self.rulebook,
+                    &tactics,
+                    // Where pruning is on already, only the quiet moves it spares.
+                    (stage == 1).then_some(if pruning { net } else { Bitboard::ALL }),
+                    tt_move,
+                    [killers[0], killers[1], back],
+                    &mut extras,
+                    &mut list,
+                );
+                stage += 1;
+                scores.extend(std::iter::repeat_n(0, list.len() - scores.len()));
+                let hist = self.heuristics.histories(side, Some(cont));
+                let first = score_moves(
+                    b,
+                    &list[start..],
+                    &tactics,
+                    None,
+                    killers,
+                    hist,
+                    &mut scores[start..],
+                );
+                first_best = Some(start + first);
+                if depth >= self.params.policy_min_depth
+                    && self.order_by_policy(b, ply, &list[start..], &mut scores[start..])
+                {
+                    first_best = None;
+                }
+                if let Some(back) = back
+                    && let Some(j) = list[start..].iter().position(|&m| m == back)
+                {
+                    scores[start + j] = scores[start + j].max(MOVE_BACK);
+                    first_best = None;
+                }
+                // An empty stage brings on the next.
+                continue;
+            }
+            // The first stage is listed at move 0 or 1, so from `sort_after` (at least 1) on
+            // each stage's moves come in runs put in order at once: where pruning will skip the quiet moves past
             // `late_moves`, a run of those still to be searched, and once it skips them, the
             // moves it spares alone. The order is the same as sorting all at once.
             if i < sort_after {
