@@ -239,9 +239,10 @@ impl<G: Size> Worker<'_, G> {
                 continue;
             }
             // The first stage is listed at move 0 or 1, so from `sort_after` (at least 1) on
-            // each stage's moves come in runs put in order at once: where pruning will skip the quiet moves past
-            // `late_moves`, a run of those still to be searched, and once it skips them, the
-            // moves it spares alone. The order is the same as sorting all at once.
+            // each stage's moves come in runs put in order at once: where pruning will skip
+            // the quiet moves past `late_moves`, a run of those still to be searched, and once
+            // it skips them, the moves it spares alone. The order is the same as sorting all at
+            // once.
             if i < sort_after {
                 // Scoring found the first pick after generation.
                 match first_best.take() {
