@@ -123,6 +123,12 @@ fn datagen_is_seeded_and_sharded() {
     };
     assert!(header("all.txt").starts_with("# hnefi datagen shard 1/1 settings "));
     assert!(header("s2.txt").starts_with("# hnefi datagen shard 2/2 settings "));
+    // The rules as users write them, not Rust's debug form of the struct.
+    assert!(
+        header("all.txt").ends_with("; rules copenhagen"),
+        "{}",
+        header("all.txt")
+    );
     let merge = |files: &[&str], out: &str| {
         let mut args = vec!["datagen", "merge", "-o", out];
         args.extend(files);

@@ -151,3 +151,48 @@ fn the_readme_engine_example_answers_what_it_says() {
         "README says {said}"
     );
 }
+
+/// README.md's match example, as written, from a folder outside the clone with `hnefi` on the
+/// `PATH`, as after `cargo install`: it plays its games and reports them.
+#[test]
+fn the_readme_match_example_runs_from_any_folder() {
+    let readme = std::fs::read_to_string(common::repo_file("README.md")).expect("README.md");
+    let mut lines = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("    hnefi match "));
+    let mut command = String::new();
+    for line in lines.by_ref() {
+        let line = line.trim();
+        match line.strip_suffix('\\') {
+            Some(part) => command.push_str(part),
+            None => {
+                command.push_str(line);
+                break;
+            }
+        }
+    }
+    assert!(
+        command.starts_with("hnefi match ") && command.contains("cmd=hnefi "),
+        "{command}"
+    );
+    let dir = common::Outside::new("readme-match");
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_hnefi"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(&dir.0)
+        .env("PATH", path)
+        .output()
+        .expect("run sh");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{command}\n{stdout}\n{stderr}");
+    assert!(stdout.contains("Results of full vs level5"), "{stdout}");
+    assert!(dir.0.join("full-level5.csv").is_file());
+}

@@ -37,8 +37,10 @@ fn write_report(dir: &Path) -> PathBuf {
         "data/copenhagen.csv",
         "--game",
         GAME_LINE,
+        // At depth 4 the game has a move judged like with like (20. i3-g3xg2), which the
+        // browser test follows to its diagram.
         "--depth",
-        "3",
+        "4",
         "-o",
         out.to_str().unwrap(),
     ]);

@@ -526,3 +526,23 @@ fn load_of_twenty_analysing_sessions() {
     let idle = (cpu_ticks(server.pid()) - idle_from) as f64 / 3.0;
     eprintln!("after closing: server CPU {idle:.1}% of a core over 3 s");
 }
+
+#[test]
+fn a_port_in_use_is_refused_with_the_flag_that_picks_another() {
+    let first = Server::start(&[]);
+    let port = first.authority.rsplit(':').next().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["serve", "--port", port])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("cannot listen on 127.0.0.1:{port}")),
+        "{err}"
+    );
+    assert!(
+        err.contains("--port N, or --port 0 for any free one"),
+        "{err}"
+    );
+}

@@ -179,6 +179,16 @@ fn analysis_follows_the_game_and_moves_are_taken_back() {
         page.execute("return document.getElementById('evalbar').className"),
         "off"
     );
+    // The board opens with the analysis off, and its bar says how to start it, on one
+    // colour: the words do not straddle the two sides' shares.
+    assert_eq!(
+        page.execute(
+            "const bar = document.getElementById('evalbar');\
+             return [bar.querySelector('.state').textContent,\
+                     bar.querySelector('.fill').style.width]"
+        ),
+        serde_json::json!(["analysis off: Start under Analysis", "0%"])
+    );
     page.click(&page.find("#analyse"));
     let lines = "return document.querySelectorAll('#lines-shown .line').length === 3 && \
                  [...document.querySelectorAll('#lines-shown .line')].map(l => l.textContent)";

@@ -34,6 +34,12 @@
 //!
 //! The rules' types are [`hnefi_rules`]'s, re-exported here ([`rules`]) so that a program on the
 //! engine needs no second dependency.
+//!
+//! The crate builds for WebAssembly for the web (`wasm32-unknown-unknown`) unchanged. There,
+//! with no threads, an [`Engine`] searches on the caller's thread (its reports come as it
+//! searches, and a [`StopHandle`] is for the reports' own callback to use), and the search's
+//! clock is the host's: the module imports `now_ms` from the module `hnefi`, milliseconds that
+//! never go back (`performance.now()`). The npm package in the repository's `web/` is built so.
 
 #![deny(missing_docs)]
 // Without `internals` the search's modules are private, and what only the tools call (the

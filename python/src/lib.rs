@@ -457,6 +457,7 @@ impl Engine {
             threads: count("threads", threads)?,
             level,
             eval_file,
+            ..Settings::default()
         };
         let engine = hnefi_core::Engine::new(settings).map_err(engine_error)?;
         Ok(Engine {

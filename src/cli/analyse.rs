@@ -52,12 +52,14 @@ fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), Cli
     use hnefi::board::notation::record_move;
     use hnefi::search::{Go, Info, Options, Searcher};
     let pos = args.game.game::<G>(rules)?;
-    if !(1..=64).contains(&args.multipv) {
-        return Err(CliError::out_of_range("--multipv", args.multipv, "1-64"));
+    if !(1..=hnefi::search::MAX_MULTIPV).contains(&args.multipv) {
+        return Err(CliError::out_of_range("--multipv", args.multipv, "1-256"));
     }
     if !(1..=256).contains(&args.threads) {
         return Err(CliError::out_of_range("--threads", args.threads, "1-256"));
     }
+    // The network is read before anything is shown: a bad file is the whole answer.
+    let (eval, net) = args.eval.load()?;
     out!("{}", pos.board())?;
     outln!(
         "{} to move; {}",
@@ -76,7 +78,6 @@ fn analyse_on<G: Size>(args: &AnalyseArgs, rules: &NamedRules) -> Result<(), Cli
         },
         ..Go::default()
     };
-    let (eval, net) = args.eval.load()?;
     let mut engine = Searcher::<G>::new(Options {
         multipv: args.multipv,
         threads: args.threads,

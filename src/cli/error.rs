@@ -136,6 +136,24 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// The process's exit status: 2 for a command line that asks for what cannot be (a value
+    /// out of range, flags that clash, a bad position or move), as clap's own refusals; 1 for
+    /// a failure while working.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::OutOfRange { .. }
+            | CliError::Conflict(_)
+            | CliError::MoveText { .. }
+            | CliError::IllegalMove { .. }
+            | CliError::RulesStart(_)
+            | CliError::Position(_)
+            | CliError::Rules { .. }
+            | CliError::Size(_)
+            | CliError::Perft(_) => 2,
+            _ => 1,
+        }
+    }
+
     /// `flag` set to `value`, where it must be `expected`.
     pub fn out_of_range(flag: &'static str, value: impl ToString, expected: &'static str) -> Self {
         CliError::OutOfRange {

@@ -170,7 +170,8 @@ fn annotate_on<G: Size>(
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let started = Instant::now();
-    let analysis = analyse(&game, &settings, &mut |done, _| {
+    let analysis = analyse(&game, &settings, &mut |done, total| {
+        bar.set_length(total as u64);
         bar.set_position(done as u64)
     })?;
     bar.finish_and_clear();

@@ -246,6 +246,20 @@ pub enum DatagenError {
     },
 }
 
+/// `rules` as a user writes them: a preset's name, or else the OpenTafl rules string with the
+/// start `start` (a FEN of the board of `G`).
+fn rules_text<G: Geometry>(rules: &Rules, start: &str) -> String {
+    use crate::board::notation::to_opentafl;
+    use crate::board::opentafl::rules_string;
+    if *rules == Rules::preset(rules.preset) {
+        return rules.preset.name().to_string();
+    }
+    let start = Board::<G>::from_fen(start)
+        .map(|board| to_opentafl(&board))
+        .unwrap_or_default();
+    rules_string(rules, &start)
+}
+
 /// The command name in the header of datagen's shard files.
 pub const HEADER_KIND: &str = "datagen";
 
@@ -310,7 +324,7 @@ impl DatagenSettings {
         let settings = format!(
             "games {}; seed {}; nodes {}; {defense}balance nodes {}; book plies {} ({} openings, {:016x}); \
              random plies {}; balance {} cp; max plies {}; adjudicate {} cp for {} plies; \
-             duplicates skipped; hash {} MB; eval {:?}; net {net}; {starts}start {}; rules {:?}",
+             duplicates skipped; hash {} MB; eval {:?}; net {net}; {starts}start {}; rules {}",
             self.games,
             self.seed,
             self.nodes,
@@ -326,7 +340,7 @@ impl DatagenSettings {
             self.hash_mb,
             self.eval,
             self.start,
-            self.rules,
+            rules_text::<G>(&self.rules, &self.start),
         );
         let (index, count) = self.shard;
         let shard = (
@@ -975,6 +989,22 @@ mod tests {
             hash_mb: 1,
             ..DatagenSettings::default()
         }
+    }
+
+    #[test]
+    fn the_header_names_the_rules_as_users_write_them() {
+        use crate::board::{Preset, Seven};
+        let brandubh = Rules::preset(Preset::Brandubh);
+        let start = Preset::Brandubh.start_fen();
+        assert_eq!(rules_text::<Seven>(&brandubh, start), "brandubh");
+        let changed = Rules {
+            king_hammer: !brandubh.king_hammer,
+            ..brandubh
+        };
+        let text = rules_text::<Seven>(&changed, start);
+        assert!(text.starts_with("dim:7 "), "{text}");
+        assert!(text.contains("start:/"), "{text}");
+        assert!(!text.contains("Rules {"), "{text}");
     }
 
     fn engine() -> Searcher<Standard> {

@@ -33,7 +33,8 @@ pub struct Step<G: Size> {
     pub side: Side,
     /// The move and what it really captured.
     pub played: RecordMove<G>,
-    /// The mover's chance of winning lost by the move (negative: gained).
+    /// The mover's chance of winning lost by the move against the engine's choice, each
+    /// judged by the position after it (negative: gained; 0 where the engine agrees).
     pub loss: f64,
     /// Set only for a move other than the engine's choice.
     pub judgement: Option<Judgement>,
@@ -116,42 +117,72 @@ pub fn analyse<G: Size>(
         move_overhead: std::time::Duration::ZERO,
         ..Options::default()
     })?;
-    let total = positions.len();
-    let mut points = Vec::with_capacity(total);
-    for (i, pos) in positions.iter().enumerate() {
+    // The played moves the engine would not have played, judged below against its own.
+    let disagreements = positions.len().saturating_sub(1);
+    let mut total = positions.len() + disagreements;
+    let mut done = 0;
+    let mut points = Vec::with_capacity(positions.len());
+    for pos in &positions {
         points.push(assess(&mut engine, pos, &settings.limits));
-        progress(i + 1, total);
+        done += 1;
+        progress(done, total);
     }
     let chances: Vec<f64> = points.iter().map(|p| p.chance).collect();
     let turns = turning_points(&chances);
-    let steps = positions
-        .windows(2)
-        .enumerate()
-        .map(|(i, pair)| {
-            let ply = i + 1;
-            let side = pair[0].side_to_move();
-            let mv = game.moves[i].mv;
-            let captured =
-                pair[0].board().pieces(side.opponent()) & !pair[1].board().pieces(side.opponent());
-            let loss = for_side(chances[i], side) - for_side(chances[ply], side);
-            let engine_agrees = points[i].line.first().is_some_and(|m| m.mv == mv);
-            Step {
-                ply,
-                side,
-                played: RecordMove {
-                    mv,
-                    captures: captured,
-                },
-                loss,
-                judgement: if engine_agrees {
-                    None
-                } else {
-                    Judgement::of_loss(loss)
-                },
-                turning: turns.contains(&ply),
+    let mut steps = Vec::with_capacity(disagreements);
+    for (i, pair) in positions.windows(2).enumerate() {
+        let ply = i + 1;
+        let side = pair[0].side_to_move();
+        let mv = game.moves[i].mv;
+        let captured =
+            pair[0].board().pieces(side.opponent()) & !pair[1].board().pieces(side.opponent());
+        let best = points[i].line.first().map(|m| m.mv);
+        // Like with like (issue 90): set against the position before it, a move would lose the
+        // score's swing with the side to move, on every move of a quiet stretch. So the
+        // position after the played move is set against the position after the engine's move,
+        // both with the opponent to move; and the mover's chance at its next turn against its
+        // chance at this one, both with the mover to move, so that an opportunity that stays
+        // open (the engine's better move still there a move later) is no ground lost. The move
+        // lost what both say it lost.
+        let loss = match best {
+            Some(best) if best != mv => {
+                let mut after_best = pair[0].clone();
+                let chance = match after_best.try_play(best) {
+                    Ok(_) => assess(&mut engine, &after_best, &settings.limits).chance,
+                    Err(_) => chances[i],
+                };
+                done += 1;
+                let against_best = for_side(chance, side) - for_side(chances[ply], side);
+                match chances.get(ply + 1) {
+                    Some(&next_turn) => {
+                        against_best.min(for_side(chances[i], side) - for_side(next_turn, side))
+                    }
+                    None => against_best,
+                }
             }
-        })
-        .collect();
+            _ => {
+                total -= 1;
+                0.0
+            }
+        };
+        progress(done, total);
+        steps.push(Step {
+            ply,
+            side,
+            played: RecordMove {
+                mv,
+                captures: captured,
+            },
+            loss,
+            // Only a move other than the engine's choice is judged.
+            judgement: if best.is_some_and(|b| b != mv) {
+                Judgement::of_loss(loss)
+            } else {
+                None
+            },
+            turning: turns.contains(&ply),
+        });
+    }
     Ok(Analysis {
         settings: settings.clone(),
         outcome: positions.last().and_then(Position::outcome),

@@ -1,8 +1,11 @@
 //! Judging moves by what they cost the side that played them, on the scale of
 //! [`super::scale`], and finding the turning points of a game.
 //!
-//! The thresholds, in the mover's chance of winning lost by the move (the engine's view of the
-//! position before it against its view of the position after it):
+//! The thresholds, in the mover's chance of winning lost by the move, like set against like so
+//! that the score's swing with the side to move is no loss: the position after the engine's
+//! choice against the position after the move played (both with the opponent to move), and the
+//! mover's chance at its next turn against its chance at this one (both with the mover to
+//! move); the smaller of the two:
 //!
 //! | loss | judgement |
 //! |---|---|

@@ -36,7 +36,15 @@ pub struct Config {
 /// Why the server cannot run.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    #[error("cannot listen on {addr}: {source}")]
+    #[error(
+        "cannot listen on {addr}: {source}{}",
+        if source.kind() == std::io::ErrorKind::AddrInUse {
+            " (another program, perhaps another `hnefi serve`, has the port: give another \
+             with --port N, or --port 0 for any free one)"
+        } else {
+            ""
+        }
+    )]
     Bind {
         addr: SocketAddr,
         source: std::io::Error,

@@ -393,14 +393,15 @@
     bar.title = end ? end.text : best ? "Attackers' chance " + percent(best.chance) +
       " (" + best.score + "), depth " + best.depth + (state === "done" ? ", search ended" : "") :
       "The attackers' chance of winning, from the analysis's best line";
-    bar.querySelector(".fill").style.width = known ? percent(chance) : "50%";
+    // Off, the bar is one colour, so that its words say how to start on a plain ground.
+    bar.querySelector(".fill").style.width = known ? percent(chance) : state === "off" ? "0%" : "50%";
     bar.querySelector(".attackers").textContent = "Attackers" + (known ? " " + percent(chance) : "");
     bar.querySelector(".defenders").textContent = (known ? percent(1 - chance) + " " : "") + "Defenders";
     // A forced result is final; a score where the search stopped is marked as its last.
     var solved = best && / win in \d+$/.test(best.score);
     bar.querySelector(".state").textContent = {
       over: "",
-      off: "analysis off",
+      off: "analysis off: Start under Analysis",
       analysing: best ? best.score : "analysing…",
       done: best ? best.score + (solved ? "" : " · search ended") : "search ended"
     }[state];

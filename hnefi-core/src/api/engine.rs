@@ -73,6 +73,9 @@ pub struct Settings {
     /// is made; on boards of another size than the network's, and without one, the search runs
     /// the network built in for the board and rules.
     pub eval_file: Option<PathBuf>,
+    /// Lines searched and reported (UCI `MultiPV`), 1 to 256: each report of
+    /// [`Engine::analyse_with`] is one line, [`Analysis::multipv`] its rank.
+    pub multipv: usize,
 }
 
 // The docs of `Settings::threads` and `EngineError` name the limit.
@@ -85,6 +88,7 @@ impl Default for Settings {
             threads: 1,
             level: Level::MAX,
             eval_file: None,
+            multipv: 1,
         }
     }
 }
@@ -169,8 +173,18 @@ pub struct Analysis {
     pub pv: Vec<String>,
     /// The depth of the last iteration.
     pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The line's rank among [`Settings::multipv`] lines, 1 for the best.
+    pub multipv: usize,
     /// Nodes searched.
     pub nodes: u64,
+    /// Nodes searched a second.
+    pub nps: u64,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+    /// Time since the search started.
+    pub time: Duration,
 }
 
 /// Stops the search of the [`Engine`] it came from, from any thread: the search then answers
@@ -219,6 +233,7 @@ impl Engine {
             hash_mb: settings.hash_mb,
             threads: settings.threads,
             level: settings.level,
+            multipv: settings.multipv,
             ..search::Options::default()
         };
         search::check(&options)?;
@@ -319,11 +334,26 @@ impl Engine {
             ..search::Go::default()
         };
         let side = position.side_to_move();
+        // Without threads (WebAssembly for the web) the search runs here, reporting as it goes;
+        // `keep_going` is asked at each report.
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        {
+            let _ = every;
+            let stop = self.stop.clone();
+            let result = engine.search_here(position, limits, |info| {
+                on_info(&of_info(info, side));
+                if !keep_going() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            });
+            self.engine = Some(G::hold::<Engines>(engine));
+            return Ok(finished(&result, side));
+        }
         // Reports cross to this thread, so that `on_info` needs neither `Send` nor `'static`.
+        #[allow(unreachable_code)]
         let (reports, received) = mpsc::channel();
         let report = move |info: &Info<G>| {
-            let best = info.pv.first().copied();
-            let line = analysis(best, &info.pv, info.score, (info.depth, info.nodes), side);
+            let line = of_info(info, side);
             // This thread stopped listening only if it is gone: nothing to tell.
             let _ = reports.send(line);
         };
@@ -350,18 +380,17 @@ impl Engine {
     }
 }
 
-/// An [`Analysis`] of a search's line.
-fn analysis<G: Geometry>(
-    best: Option<Move<G>>,
-    pv: &[Move<G>],
-    score: search::Score,
-    (depth, nodes): (u32, u64),
-    side: crate::board::Side,
-) -> Analysis {
-    let score = score.for_attackers(side);
-    let text = |mv: &Move<G>| format!("{}-{}", mv.from(), mv.to());
+/// A move as the API writes it: `d1-d3`.
+fn text<G: Geometry>(mv: &Move<G>) -> String {
+    format!("{}-{}", mv.from(), mv.to())
+}
+
+/// The [`Analysis`] of a line the search reports.
+fn of_info<G: Geometry>(info: &Info<G>, side: crate::board::Side) -> Analysis {
+    let score = info.score.for_attackers(side);
+    let best = info.pv.first();
     Analysis {
-        best: best.as_ref().map(text),
+        best: best.map(text),
         best_indices: best.map(|mv| (mv.from().index(), mv.to().index())),
         score_cp: score.0,
         win_in: score.plies_to_end().map(|plies| {
@@ -371,24 +400,47 @@ fn analysis<G: Geometry>(
                 -(plies as i32)
             }
         }),
-        pv: pv.iter().map(text).collect(),
-        depth,
-        nodes,
+        pv: info.pv.iter().map(text).collect(),
+        depth: info.depth,
+        seldepth: info.seldepth,
+        multipv: info.multipv,
+        nodes: info.nodes,
+        nps: info.nps,
+        hashfull: info.hashfull,
+        time: info.time,
     }
 }
 
-/// The [`Analysis`] of a search's answer.
+/// The [`Analysis`] of a search's answer: its best line, led by the move it chose, with the
+/// whole search's depth and nodes.
 fn finished<G: Geometry>(result: &SearchResult<G>, side: crate::board::Side) -> Analysis {
-    let pv = result
-        .lines
-        .first()
-        .map(|line| line.pv.clone())
-        .unwrap_or_default();
-    let searched = (result.depth, result.nodes);
-    let mut answer = analysis(result.best, &pv, result.score, searched, side);
-    if answer.pv.first() != answer.best.as_ref() {
-        answer.pv = answer.best.iter().cloned().collect();
+    let line = match result.lines.first() {
+        Some(line) => line.clone(),
+        None => Info {
+            depth: result.depth,
+            seldepth: result.depth,
+            multipv: 1,
+            score: result.score,
+            nodes: result.nodes,
+            nps: 0,
+            hashfull: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+        },
+    };
+    let whole = Info {
+        depth: result.depth,
+        nodes: result.nodes,
+        score: result.score,
+        ..line
+    };
+    let mut answer = of_info(&whole, side);
+    let best = result.best.as_ref();
+    if answer.pv.first() != best.map(text).as_ref() {
+        answer.pv = best.map(text).into_iter().collect();
     }
+    answer.best = best.map(text);
+    answer.best_indices = best.map(|mv| (mv.from().index(), mv.to().index()));
     answer
 }
 
@@ -412,6 +464,31 @@ mod tests {
             Limits::depth(3).and_nodes(10),
             Limits::nodes(10).and_depth(3)
         );
+    }
+
+    #[test]
+    fn several_lines_are_reported_each_with_its_rank() {
+        let settings = Settings {
+            multipv: 3,
+            ..Settings::default()
+        };
+        let mut engine = Engine::new(settings).unwrap();
+        let game = Game::new("brandubh", None).unwrap();
+        let mut ranks = Vec::new();
+        let found = engine
+            .analyse_with(&game, Limits::depth(3), |line| {
+                ranks.push(line.multipv);
+                assert!(line.seldepth >= line.depth && line.nodes > 0);
+            })
+            .unwrap();
+        assert_eq!(&ranks[ranks.len() - 3..], [1, 2, 3]);
+        assert_eq!((found.multipv, found.depth), (1, 3));
+        let too_many = Settings {
+            multipv: 257,
+            ..Settings::default()
+        };
+        let refused = Engine::new(too_many).err().expect("257 lines");
+        assert_eq!(refused.to_string(), "MultiPV must be at most 256, not 257");
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod alphabeta;
 pub mod clock;
 pub mod eval;
 mod huge;
+pub mod instant;
 pub mod nnue;
 pub mod ordering;
 pub mod params;
@@ -28,7 +29,6 @@ use size::Size;
 pub use skill::Level;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 use threads::{Memory, run};
 use tt::{TableError, TranspositionTable};
@@ -233,6 +233,8 @@ pub enum OptionsError {
 
 /// The most search threads an engine runs (UCI `Threads` offers 1 to this).
 pub const MAX_THREADS: usize = 256;
+/// The most lines a search reports (UCI `MultiPV`, `hnefi analyse --multipv`).
+pub const MAX_MULTIPV: usize = 256;
 
 /// A callback for progress reports.
 pub type Reporter<G> = Box<dyn FnMut(&Info<G>) + Send>;
@@ -249,7 +251,27 @@ pub struct Searcher<G: Geometry> {
     history: Arc<Mutex<Vec<i32>>>,
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
-    running: Option<JoinHandle<SearchResult<G>>>,
+    running: Option<Running<G>>,
+}
+
+/// A search started: on its own thread, or, where there are no threads (WebAssembly for the
+/// web), already done on the caller's.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+type Running<G> = std::thread::JoinHandle<SearchResult<G>>;
+
+/// A search done on the caller's thread, its answer kept for [`Searcher::wait`].
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+struct Running<G: Geometry>(SearchResult<G>);
+
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+impl<G: Geometry> Running<G> {
+    fn is_finished(&self) -> bool {
+        true
+    }
+
+    fn join(self) -> Result<SearchResult<G>, std::convert::Infallible> {
+        Ok(self.0)
+    }
 }
 
 // What needs no search of the size: stopping and waiting, so that a holder of any size's
@@ -376,27 +398,62 @@ impl<G: Size> Searcher<G> {
         let stop = self.stop.clone();
         let pondering = self.pondering.clone();
         let options = self.options.clone();
-        let handle = std::thread::Builder::new()
+        let search = move || {
+            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let memory = Memory {
+                    tt: &tt,
+                    history: &history,
+                };
+                run(&pos, &limits, &options, memory, &stop, &pondering, report)
+            }));
+            let result = searched.unwrap_or_else(|_| {
+                log::error!("the search failed; answering with the first legal move");
+                fallback_result(&pos, &limits.searchmoves)
+            });
+            if let Some(done) = done {
+                done(&result);
+            }
+            result
+        };
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+        let running = std::thread::Builder::new()
             .name("search".into())
-            .spawn(move || {
-                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let memory = Memory {
-                        tt: &tt,
-                        history: &history,
-                    };
-                    run(&pos, &limits, &options, memory, &stop, &pondering, report)
-                }));
-                let result = searched.unwrap_or_else(|_| {
-                    log::error!("the search failed; answering with the first legal move");
-                    fallback_result(&pos, &limits.searchmoves)
-                });
-                if let Some(done) = done {
-                    done(&result);
-                }
-                result
-            })?;
-        self.running = Some(handle);
+            .spawn(search)?;
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        let running = Running(search());
+        self.running = Some(running);
         Ok(())
+    }
+
+    /// Searches `pos` on this thread, calling `report` here with each finished iteration: for
+    /// a host without threads (WebAssembly for the web), or whose callback cannot cross to
+    /// another. An infinite or ponder search has nothing to end it here and is searched as if
+    /// neither were asked.
+    pub fn search_here(
+        &mut self,
+        pos: &Position<G>,
+        mut limits: Go<G>,
+        report: impl FnMut(&Info<G>),
+    ) -> SearchResult<G> {
+        self.stop_and_wait();
+        self.stop.store(false, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Relaxed);
+        limits.infinite = false;
+        limits.ponder = false;
+        let memory = Memory {
+            tt: &self.tt,
+            history: &self.history,
+        };
+        let stop = &self.stop;
+        run(
+            pos,
+            &limits,
+            &self.options,
+            memory,
+            stop,
+            &self.pondering,
+            report,
+        )
     }
 
     /// Searches and waits: the simple blocking call.
@@ -466,6 +523,13 @@ pub fn check(options: &Options) -> Result<(), OptionsError> {
     }
     if options.multipv == 0 {
         return Err(OptionsError::Zero { what: "MultiPV" });
+    }
+    if options.multipv > MAX_MULTIPV {
+        return Err(OptionsError::TooMany {
+            what: "MultiPV",
+            value: options.multipv,
+            max: MAX_MULTIPV,
+        });
     }
     Ok(())
 }

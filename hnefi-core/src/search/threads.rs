@@ -8,7 +8,7 @@ use super::policy::Policy;
 use super::skill::draw_seed;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{EvalKind, Go, Info, Options, Reporter, Score, SearchResult};
+use super::{EvalKind, Go, Info, Options, Score, SearchResult};
 use crate::board::Geometry;
 use crate::board::zobrist::Key;
 use crate::board::{MoveList, Position};
@@ -111,7 +111,7 @@ pub(super) fn run<G: Size>(
     memory: Memory<'_>,
     stop: &AtomicBool,
     pondering: &AtomicBool,
-    mut report: Reporter<G>,
+    mut report: impl FnMut(&Info<G>),
 ) -> SearchResult<G> {
     let Memory { tt, history } = memory;
     tt.new_search();
@@ -297,6 +297,5 @@ fn exact_scores<G: Geometry>(lines: &[RootMove<G>]) -> Vec<Score> {
 
 /// A seed for a search of an engine nobody seeded: different in every search.
 fn fresh_seed() -> u64 {
-    use std::hash::{BuildHasher, RandomState};
-    RandomState::new().hash_one(std::time::SystemTime::now())
+    super::instant::fresh_seed()
 }

@@ -3,12 +3,13 @@
 //! engine never loses on time. All clock arithmetic saturates: a host may send any clock, up
 //! to hundreds of millions of years, and no planned time can overflow.
 
+use super::instant::Instant;
 use super::params::{
     HARD_CAP_KEEP, MAX_HARD, MAX_SOFT, MOVETIME_RESERVE_DIVISOR, SOFT_CAP_DIVISOR, SearchParams,
 };
 use super::{Go, SideClock};
 use crate::board::Side;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Clone, Debug)]
 /// The time of one search: when it started, and when it should and must stop.

@@ -172,6 +172,9 @@ impl TranspositionTable {
             // SAFETY: prefetching is a hint; the address is inside the table.
             unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
         }
+        // Elsewhere (WebAssembly has no prefetch) the probe loads it when it comes.
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// What the table holds for `key`, if anything.

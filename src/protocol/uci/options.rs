@@ -9,7 +9,7 @@ use crate::search::nnue::QuantisedNetwork;
 use crate::search::params::{SearchParams, TUNABLES};
 use crate::search::policy::Policy;
 use crate::search::skill::LevelError;
-use crate::search::{EvalKind, Level, MAX_THREADS, Options};
+use crate::search::{EvalKind, Level, MAX_MULTIPV, MAX_THREADS, Options};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
@@ -35,7 +35,7 @@ pub fn offered(options: &Options) -> Vec<EngineOption> {
     let mut list = vec![
         spin("Hash", options.hash_mb as i64, 1, 65536),
         spin("Threads", options.threads as i64, 1, MAX_THREADS as i64),
-        spin("MultiPV", 1, 1, 256),
+        spin("MultiPV", 1, 1, MAX_MULTIPV as i64),
         spin(
             "Skill Level",
             options.level.get().into(),
@@ -232,7 +232,7 @@ pub fn change(name: &str, value: Option<&str>, current: &Options) -> Result<Chan
     match name.to_ascii_lowercase().as_str() {
         "hash" => options.hash_mb = number(1, 65536)? as usize,
         "threads" => options.threads = number(1, MAX_THREADS as u64)? as usize,
-        "multipv" => options.multipv = number(1, 256)? as usize,
+        "multipv" => options.multipv = number(1, MAX_MULTIPV as u64)? as usize,
         "skill level" => options.level = Level::new(number(0, u64::MAX)?)?,
         "move overhead" => options.move_overhead = Duration::from_millis(number(0, 5000)?),
         "rules" => return ChosenRules::read(value.unwrap_or("")).map(Change::Rules),

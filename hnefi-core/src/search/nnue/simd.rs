@@ -1,7 +1,9 @@
 //! The network's integer kernels: AVX2 where the processor has it, chosen at run time because
-//! the binary's baseline is x86-64-v2, and otherwise portable loops that the compiler
-//! vectorises for the baseline. Both compute the same integers (no step can overflow, so the
-//! order of the sums does not matter): a search is the same node for node on either.
+//! the binary's baseline is x86-64-v2; WebAssembly's simd128 where the module is built with it
+//! (chosen when it is built: a WebAssembly host validates a module whole); and otherwise
+//! portable loops that the compiler vectorises for the baseline. All compute the same integers
+//! (no step can overflow, so the order of the sums does not matter): a search is the same node
+//! for node on any (web/test/scalar.test.js runs the bench on both WebAssembly builds).
 
 use super::{HIDDEN, QA};
 
@@ -13,6 +15,8 @@ pub type Row = [i16; HIDDEN];
 pub enum Kernels {
     Portable,
     Avx2,
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
 }
 
 impl Kernels {
@@ -24,6 +28,9 @@ impl Kernels {
         if std::arch::is_x86_feature_detected!("avx2") {
             return Kernels::Avx2;
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return Kernels::Simd128;
+        #[allow(unreachable_code)]
         Kernels::Portable
     }
 
@@ -45,6 +52,8 @@ pub fn add_sub(k: Kernels, out: &mut Row, src: &Row, add: &Row, sub: &Row) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Avx2` is chosen only where the processor has AVX2.
         Kernels::Avx2 => unsafe { avx2::add_sub(out, src, add, sub) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Kernels::Simd128 => simd128::add_sub(out, src, add, sub),
         _ => {
             for (((o, s), a), d) in out.iter_mut().zip(src).zip(add).zip(sub) {
                 *o = s + a - d;
@@ -60,6 +69,8 @@ pub fn add(k: Kernels, acc: &mut Row, row: &Row) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `add_sub`.
         Kernels::Avx2 => unsafe { avx2::add(acc, row) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Kernels::Simd128 => simd128::add(acc, row),
         _ => {
             for (a, w) in acc.iter_mut().zip(row) {
                 *a += w;
@@ -75,6 +86,8 @@ pub fn sub(k: Kernels, acc: &mut Row, row: &Row) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `add_sub`.
         Kernels::Avx2 => unsafe { avx2::sub(acc, row) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Kernels::Simd128 => simd128::sub(acc, row),
         _ => {
             for (a, w) in acc.iter_mut().zip(row) {
                 *a -= w;
@@ -91,11 +104,79 @@ pub fn crelu_dot(k: Kernels, acc: &Row, weights: &Row) -> i32 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `add_sub`.
         Kernels::Avx2 => unsafe { avx2::crelu_dot(acc, weights) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Kernels::Simd128 => simd128::crelu_dot(acc, weights),
         _ => acc
             .iter()
             .zip(weights)
             .map(|(&a, &w)| i32::from(a.clamp(0, QA as i16)) * i32::from(w))
             .sum(),
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use super::{HIDDEN, QA, Row};
+    use std::arch::wasm32::*;
+
+    /// i16 lanes in a 128-bit register.
+    const LANES: usize = 8;
+    const _: () = assert!(HIDDEN.is_multiple_of(LANES));
+
+    /// The `i`-th register of a row.
+    #[inline(always)]
+    fn load(row: &Row, i: usize) -> v128 {
+        debug_assert!(i + LANES <= HIDDEN);
+        // SAFETY: the 8 lanes from `i` lie inside the row; v128 loads need no alignment.
+        unsafe { v128_load(row.as_ptr().add(i).cast()) }
+    }
+
+    #[inline(always)]
+    fn store(row: &mut Row, i: usize, v: v128) {
+        debug_assert!(i + LANES <= HIDDEN);
+        // SAFETY: as in `load`.
+        unsafe { v128_store(row.as_mut_ptr().add(i).cast(), v) }
+    }
+
+    #[inline(always)]
+    pub fn add_sub(out: &mut Row, src: &Row, add: &Row, sub: &Row) {
+        for i in (0..HIDDEN).step_by(LANES) {
+            store(
+                out,
+                i,
+                i16x8_sub(i16x8_add(load(src, i), load(add, i)), load(sub, i)),
+            );
+        }
+    }
+
+    #[inline(always)]
+    pub fn add(acc: &mut Row, row: &Row) {
+        for i in (0..HIDDEN).step_by(LANES) {
+            store(acc, i, i16x8_add(load(acc, i), load(row, i)));
+        }
+    }
+
+    #[inline(always)]
+    pub fn sub(acc: &mut Row, row: &Row) {
+        for i in (0..HIDDEN).step_by(LANES) {
+            store(acc, i, i16x8_sub(load(acc, i), load(row, i)));
+        }
+    }
+
+    #[inline(always)]
+    pub fn crelu_dot(acc: &Row, weights: &Row) -> i32 {
+        let zero = i16x8_splat(0);
+        let top = i16x8_splat(QA as i16);
+        let mut sum = i32x4_splat(0);
+        for i in (0..HIDDEN).step_by(LANES) {
+            let a = i16x8_min(i16x8_max(load(acc, i), zero), top);
+            // Pairs of products, each at most 255 * 2^15, summed into i32 lanes.
+            sum = i32x4_add(sum, i32x4_dot_i16x8(a, load(weights, i)));
+        }
+        i32x4_extract_lane::<0>(sum)
+            + i32x4_extract_lane::<1>(sum)
+            + i32x4_extract_lane::<2>(sum)
+            + i32x4_extract_lane::<3>(sum)
     }
 }
 
