@@ -174,9 +174,9 @@ fn bad_input_is_reported_and_changes_nothing() {
     let bad = [
         "frobnicate",
         "position fen 3aaaaa3/5a5 a",
+        // Set up to its last legal move, d1d3: the same game.
         "position startpos moves d1d3 d3d1 e4e3",
-        "position startpos moves a1a2",
-        "position startpos moves d1",
+        "position startpos moves d1d3 e5",
         "position",
         "setoption name Hash value lots",
         "setoption name Hash value 0",
@@ -190,7 +190,7 @@ fn bad_input_is_reported_and_changes_nothing() {
         "go nodes x",
         "go sideways",
         "positio",
-        "position startpos moves m13m12",
+        "position startpos moves d1d3 m13m12",
         // Commands for other boards, refused before the game on this one is given up.
         "position fen 3aaa3/4a4/4d4/a3d3a/aaddkddaa/a3d3a/4d4/4a4/3aaa3 a moves e1e9",
         "position fen 3a3/3a3/3d3/aadkdaa/3d3/3a3/3a2 d",
@@ -368,6 +368,78 @@ fn a_hash_that_cannot_be_allocated_is_an_error_and_the_engine_goes_on() {
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
     e.send("go depth 2");
     e.until("bestmove");
+    e.send("quit");
+    assert!(e.close());
+}
+
+/// As fastchess's `--compliance` drives an engine: every `go`, whatever its words, ends with
+/// exactly one `bestmove`, `isready` is always answered, and a `position` with an illegal move
+/// is set up to the move before it, and says so.
+#[test]
+fn every_go_gets_one_bestmove_and_a_bad_position_stops_at_its_last_legal_move() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    e.ready();
+    e.send("ucinewgame");
+    e.send("position startpos moves d1d3");
+    e.send("d");
+    let after_d1d3 = e.until("Status");
+    e.send("position startpos moves d1d3 a1a5");
+    let said = e.until("info string error");
+    assert!(
+        said.last().unwrap().contains("move 2 (a1a5) is illegal")
+            && said
+                .last()
+                .unwrap()
+                .contains("set up to the move before it (1 moves played)"),
+        "{said:?}"
+    );
+    e.send("d");
+    assert_eq!(e.until("Status"), after_d1d3, "the position after d1d3");
+    for go in [
+        "go mate 3",
+        "go depth -1",
+        "go movetime -5",
+        "go sideways",
+        "go depth",
+        "go nodes 500 fast",
+        "go depth 2",
+        "go nodes 1000",
+        "go movetime 50",
+        "go wtime 1000 btime 1000 winc 10 binc 10",
+        "go wtime 1000 btime 1000 movestogo 5",
+        "go depth 3 searchmoves e7e9",
+    ] {
+        e.send(go);
+        // isready is answered at once, during the search or after it.
+        e.send("isready");
+        let mut lines = e.until("bestmove");
+        if !lines.iter().any(|l| l == "readyok") {
+            lines.extend(e.until("readyok"));
+        }
+        let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert!(
+            best.len() == 1 && !best[0].contains("(none)"),
+            "{go}: {lines:?}"
+        );
+        // And no second bestmove comes.
+        e.send("isready");
+        let rest = e.until("readyok");
+        assert!(
+            rest.iter().all(|l| !l.starts_with("bestmove")),
+            "{go}: {rest:?}"
+        );
+    }
+    // An infinite search and a ponder search end at stop and ponderhit with one bestmove.
+    e.send("go infinite");
+    e.ready();
+    e.send("stop");
+    e.until("bestmove");
+    e.send("go ponder wtime 100 btime 100");
+    e.send("ponderhit");
+    e.until("bestmove");
+    e.ready();
     e.send("quit");
     assert!(e.close());
 }

@@ -429,7 +429,7 @@ mod tests {
         let game = call_text(hnefi_game_new, "brandubh", "");
         assert!(game >= 0, "{}", out());
         assert_eq!(hnefi_game_perft(game, 2), 0);
-        assert_eq!(out(), "576");
+        assert_eq!(out(), "944");
         assert_eq!(hnefi_game_state(game), 0);
         let state: Value = serde_json::from_str(&out()).unwrap();
         let first = state["legalMoves"][0].as_str().unwrap().to_string();

@@ -39,6 +39,18 @@ pub enum UciCommand<G: Geometry> {
         moves: Vec<Move<G>>,
     },
     Go(Go<G>),
+    /// A `go` with words that are not understood: the first of them refused, and the limits
+    /// understood, which the engine searches with (a host waits for its `bestmove`).
+    GoInPart {
+        limits: Go<G>,
+        refused: CommandError<G>,
+    },
+    /// A `position` whose move `refused` names cannot be read: the game up to the move before.
+    PositionInPart {
+        setup: Setup<G>,
+        moves: Vec<Move<G>>,
+        refused: CommandError<G>,
+    },
     /// `go perft DEPTH`: the legal move tree's leaves, per first move.
     Perft(u32),
     Stop,
@@ -109,7 +121,8 @@ impl<G: Geometry> fmt::Display for UciCommand<G> {
                 }
             }
             UciCommand::UciNewGame => f.write_str("ucinewgame"),
-            UciCommand::Position { setup, moves } => {
+            UciCommand::Position { setup, moves }
+            | UciCommand::PositionInPart { setup, moves, .. } => {
                 match setup {
                     Setup::StartPos => f.write_str("position startpos")?,
                     Setup::Fen(board) => write!(f, "position fen {}", to_fen(board))?,
@@ -122,7 +135,7 @@ impl<G: Geometry> fmt::Display for UciCommand<G> {
                 }
                 Ok(())
             }
-            UciCommand::Go(limits) => write_go(f, limits),
+            UciCommand::Go(limits) | UciCommand::GoInPart { limits, .. } => write_go(f, limits),
             UciCommand::Perft(depth) => write!(f, "go perft {depth}"),
             UciCommand::Stop => f.write_str("stop"),
             UciCommand::PonderHit => f.write_str("ponderhit"),
@@ -190,17 +203,24 @@ fn position<G: Geometry>(args: &[&str]) -> Result<UciCommand<G>, CommandError<G>
         Some(other) => return Err(CommandError::Setup(truncate(other))),
         None => return Err(CommandError::NoSetup),
     };
-    let moves = moves
-        .iter()
-        .enumerate()
-        .map(|(i, text)| {
-            Move::parse(text).map_err(|error| CommandError::Move {
-                number: i + 1,
-                error,
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    Ok(UciCommand::Position { setup, moves })
+    let mut read = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        match Move::parse(text) {
+            Ok(mv) => read.push(mv),
+            Err(error) => {
+                let refused = CommandError::Move {
+                    number: i + 1,
+                    error,
+                };
+                return Ok(UciCommand::PositionInPart {
+                    setup,
+                    moves: read,
+                    refused,
+                });
+            }
+        }
+    }
+    Ok(UciCommand::Position { setup, moves: read })
 }
 
 fn go<G: Geometry>(args: &[&str]) -> Result<UciCommand<G>, CommandError<G>> {
@@ -208,6 +228,8 @@ fn go<G: Geometry>(args: &[&str]) -> Result<UciCommand<G>, CommandError<G>> {
     // Each side's time left and increment, made a clock once all words are read.
     let mut times: [Option<u64>; 2] = [None; 2];
     let mut incs: [Option<u64>; 2] = [None; 2];
+    // The first word not understood; the words after it are still read.
+    let mut refused = None;
     let mut i = 0;
     while i < args.len() {
         let word = args[i];
@@ -220,18 +242,33 @@ fn go<G: Geometry>(args: &[&str]) -> Result<UciCommand<G>, CommandError<G>> {
         let value = || parse_amount(arg()?).map_err(number);
         // The time left on a clock, where below zero means none left (see `parse_clock`).
         let clock = || parse_clock(arg()?).map_err(number);
+        let understood: Result<(), CommandError<G>> = (|| {
+            match word {
+                "infinite" => limits.infinite = true,
+                "ponder" => limits.ponder = true,
+                "depth" => limits.depth = Some(value()?.clamp(1, 100) as u32),
+                "nodes" => limits.nodes = Some(value()?.max(1)),
+                "movetime" => limits.movetime = Some(Duration::from_millis(value()?)),
+                "wtime" | "atime" => times[0] = Some(clock()?),
+                "btime" | "dtime" => times[1] = Some(clock()?),
+                "winc" | "ainc" => incs[0] = Some(value()?),
+                "binc" | "dinc" => incs[1] = Some(value()?),
+                "movestogo" => limits.movestogo = Some(value()?.min(1000) as u32),
+                // A win in N moves of the side to move is 2N - 1 plies away: a search that deep
+                // sees it where there is one.
+                "mate" => {
+                    let moves = value()?.clamp(1, 50);
+                    limits.depth = Some((2 * moves - 1) as u32);
+                }
+                other => return Err(CommandError::GoWord(truncate(other))),
+            }
+            Ok(())
+        })();
         match word {
-            "infinite" => limits.infinite = true,
-            "ponder" => limits.ponder = true,
-            "perft" => return Ok(UciCommand::Perft(value()?.min(64) as u32)),
-            "depth" => limits.depth = Some(value()?.clamp(1, 100) as u32),
-            "nodes" => limits.nodes = Some(value()?.max(1)),
-            "movetime" => limits.movetime = Some(Duration::from_millis(value()?)),
-            "wtime" | "atime" => times[0] = Some(clock()?),
-            "btime" | "dtime" => times[1] = Some(clock()?),
-            "winc" | "ainc" => incs[0] = Some(value()?),
-            "binc" | "dinc" => incs[1] = Some(value()?),
-            "movestogo" => limits.movestogo = Some(value()?.min(1000) as u32),
+            "perft" => match value() {
+                Ok(depth) => return Ok(UciCommand::Perft(depth.min(64) as u32)),
+                Err(e) => refused = refused.or(Some(e)),
+            },
             "searchmoves" => {
                 // Every following word that reads as a move.
                 let moves: Vec<Move<G>> = args[i + 1..]
@@ -242,8 +279,17 @@ fn go<G: Geometry>(args: &[&str]) -> Result<UciCommand<G>, CommandError<G>> {
                 limits.searchmoves = moves;
                 continue;
             }
-            "mate" => return Err(CommandError::Unsupported(word.to_string())),
-            other => return Err(CommandError::GoWord(truncate(other))),
+            _ => {
+                if let Err(e) = understood {
+                    // An unknown word stands alone; a known one's bad value goes with it.
+                    if matches!(e, CommandError::GoWord(_)) {
+                        refused = refused.or(Some(e));
+                        i += 1;
+                        continue;
+                    }
+                    refused = refused.or(Some(e));
+                }
+            }
         }
         i += if matches!(word, "infinite" | "ponder") {
             1
@@ -260,7 +306,10 @@ fn go<G: Geometry>(args: &[&str]) -> Result<UciCommand<G>, CommandError<G>> {
         })
     };
     limits.clock = Clock::new(side(0), side(1));
-    Ok(UciCommand::Go(limits))
+    Ok(match refused {
+        None => UciCommand::Go(limits),
+        Some(refused) => UciCommand::GoInPart { limits, refused },
+    })
 }
 
 /// Why a line is not a command.
@@ -295,8 +344,6 @@ pub enum CommandError<G: Geometry> {
     MissingNumber(String),
     #[error("go {0}: {1}")]
     Number(String, NumberError),
-    #[error("go {0} is not supported")]
-    Unsupported(String),
     #[error("go: unknown word '{0}'")]
     GoWord(String),
 }
@@ -734,19 +781,24 @@ mod tests {
             CommandError::<Seven>::OtherBoard(9).to_string(),
             "position: the FEN is of a 9x9 board, not 7x7"
         );
-        // Squares past the board are not moves of it.
-        assert!(
-            "position startpos moves h1h2"
-                .parse::<UciCommand<Seven>>()
-                .unwrap_err()
-                .to_string()
-                .starts_with("move 1: ")
-        );
+        // Squares past the board are not moves of it: the game stops before.
+        match "position startpos moves d1d2 h1h2 a1a2".parse::<UciCommand<Seven>>() {
+            Ok(UciCommand::PositionInPart { moves, refused, .. }) => {
+                assert_eq!(moves.len(), 1);
+                assert!(refused.to_string().starts_with("move 2: "), "{refused}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
     fn bad_commands_say_what_is_wrong() {
-        let e = |t: &str| t.parse::<UciCommand<Standard>>().unwrap_err().to_string();
+        let e = |t: &str| match t.parse::<UciCommand<Standard>>() {
+            Ok(
+                UciCommand::GoInPart { refused, .. } | UciCommand::PositionInPart { refused, .. },
+            ) => refused.to_string(),
+            other => other.unwrap_err().to_string(),
+        };
         assert_eq!(e("frobnicate"), "unknown command 'frobnicate'");
         assert_eq!(
             e("setoption Hash 5"),
@@ -763,8 +815,23 @@ mod tests {
         );
         assert_eq!(e("go depth"), "go depth: missing number");
         assert!(e("go nodes -5").starts_with("go nodes: '-5' is negative"));
-        assert_eq!(e("go mate 3"), "go mate is not supported");
         assert_eq!(e("go fast"), "go: unknown word 'fast'");
+        // What is understood is kept: the search goes on with it.
+        match "go fast depth 3 movetime -5 nodes 9".parse::<UciCommand<Standard>>() {
+            Ok(UciCommand::GoInPart { limits, refused }) => {
+                assert_eq!(
+                    (limits.depth, limits.nodes, limits.movetime),
+                    (Some(3), Some(9), None)
+                );
+                assert_eq!(refused.to_string(), "go: unknown word 'fast'");
+            }
+            other => panic!("{other:?}"),
+        }
+        // A win in 3 moves is at most 5 plies away.
+        match "go mate 3".parse::<UciCommand<Standard>>() {
+            Ok(UciCommand::Go(limits)) => assert_eq!(limits.depth, Some(5)),
+            other => panic!("{other:?}"),
+        }
         // A clock that ran past zero is no time left, not an error.
         assert!(
             "go wtime -30 btime 100"

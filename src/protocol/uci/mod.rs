@@ -8,13 +8,14 @@ pub mod message;
 pub mod options;
 
 use super::driver::hand_across_sizes;
+use super::session::ReplayError;
 use super::{Flow, Input, LoopSettings, Output, Resize, Session};
 use crate::board::notation::to_fen;
-use crate::board::{Board, Position};
+use crate::board::{Board, Move, Position};
 use crate::board::{Geometry, Preset, Rules};
 use crate::perft::Progress;
 use crate::search::size::{Size, SizedTask, Standard, run_sized};
-use crate::search::{Go, Info, Options, SearchResult, Searcher, fallback_result};
+use crate::search::{Clock, Go, Info, Options, SearchResult, Searcher, fallback_result};
 use message::{CommandError, Reply, Setup, UciCommand};
 use options::{Change, ChosenRules};
 use std::sync::Arc;
@@ -238,20 +239,34 @@ impl<G: Size> Uci<G> {
                 self.engine.clear();
                 self.session.new_game(self.start, self.session.rules());
             }
-            UciCommand::Position { setup, moves } => {
-                let board = match setup {
-                    Setup::StartPos => self.start,
-                    Setup::Fen(board) => board,
-                };
-                match self.session.replay(board, &moves) {
-                    Ok(game) => {
-                        self.finish_search();
-                        self.session.set_position(game);
-                    }
-                    Err(e) => self.error(&e),
-                }
-            }
+            UciCommand::Position { setup, moves } => self.position(setup, &moves, None),
+            UciCommand::PositionInPart {
+                setup,
+                moves,
+                refused,
+            } => self.position(setup, &moves, Some(refused.to_string())),
             UciCommand::Go(limits) => self.go(self.session.capped(limits)),
+            UciCommand::GoInPart {
+                mut limits,
+                refused,
+            } => {
+                // A host waits for its bestmove whatever the words: the search goes with what
+                // was understood, and ends by itself where nothing understood would end it.
+                let ends = limits.depth.is_some()
+                    || limits.nodes.is_some()
+                    || limits.movetime.is_some()
+                    || limits.infinite
+                    || limits.ponder
+                    || limits.clock != Clock::NONE;
+                if !ends {
+                    limits.depth = Some(1);
+                }
+                self.error(&format!(
+                    "{refused}; searching with the rest{}",
+                    if ends { "" } else { " to depth 1" }
+                ));
+                self.go(self.session.capped(limits));
+            }
             UciCommand::Perft(depth) => self.perft(depth),
             UciCommand::Stop => {
                 self.engine.stop();
@@ -343,6 +358,35 @@ impl<G: Size> Uci<G> {
         self.start = start;
         self.rules = chosen.clone();
         self.host.chosen = chosen;
+    }
+
+    /// Sets up the game of a `position`: as far as its moves are legal, saying where it
+    /// stopped (`cut`: a move that could not be read, after `moves`).
+    fn position(&mut self, setup: Setup<G>, moves: &[Move<G>], cut: Option<String>) {
+        let board = match setup {
+            Setup::StartPos => self.start,
+            Setup::Fen(board) => board,
+        };
+        let (game, refused) = match self.session.replay(board, moves) {
+            Ok(game) => (game, cut),
+            Err(ReplayError::Move(illegal)) => {
+                let legal = &moves[..illegal.number - 1];
+                match self.session.replay(board, legal) {
+                    Ok(game) => (game, Some(illegal.to_string())),
+                    Err(e) => return self.error(&e),
+                }
+            }
+            // No game to set up: the one before stays.
+            Err(e) => return self.error(&e),
+        };
+        self.finish_search();
+        let plies = game.plies();
+        self.session.set_position(game);
+        if let Some(why) = refused {
+            self.error(&format!(
+                "{why}; the position is set up to the move before it ({plies} moves played)"
+            ));
+        }
     }
 
     fn go(&mut self, limits: Go<G>) {
