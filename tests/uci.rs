@@ -444,6 +444,50 @@ fn every_go_gets_one_bestmove_and_a_bad_position_stops_at_its_last_legal_move() 
     assert!(e.close());
 }
 
+/// `bench` and `perft` in the loop, as Stockfish has them: the bench's node count is the one
+/// `hnefi bench` prints at the same depth.
+#[test]
+fn bench_and_perft_run_inside_the_loop() {
+    let mut e = Engine::start();
+    e.send("bench 3");
+    let mut said = String::new();
+    while !said.ends_with(" nps") {
+        said = e.until("").pop().unwrap();
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hnefi"))
+        .args(["bench", "3"])
+        .output()
+        .expect("hnefi bench 3");
+    let native = String::from_utf8_lossy(&out.stdout);
+    let nodes = |line: &str| {
+        line.split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        nodes(&said),
+        nodes(native.lines().last().unwrap()),
+        "{said} / {native}"
+    );
+    e.send("position startpos");
+    e.send("perft 2");
+    assert_eq!(
+        e.until("Nodes searched").last().unwrap(),
+        "Nodes searched: 6788"
+    );
+    e.send("bench 3 4");
+    assert!(
+        e.until("info string error")
+            .last()
+            .unwrap()
+            .contains("bench: unexpected word '4'")
+    );
+    e.ready();
+    e.send("quit");
+    assert!(e.close());
+}
+
 #[test]
 fn huge_and_negative_numbers_in_go() {
     let mut e = Engine::start();

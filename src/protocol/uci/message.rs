@@ -51,8 +51,10 @@ pub enum UciCommand<G: Geometry> {
         moves: Vec<Move<G>>,
         refused: CommandError<G>,
     },
-    /// `go perft DEPTH`: the legal move tree's leaves, per first move.
+    /// `go perft DEPTH` (or `perft DEPTH`): the legal move tree's leaves, per first move.
     Perft(u32),
+    /// `bench [DEPTH]`: `hnefi bench`'s search, its node count and speed.
+    Bench(u32),
     Stop,
     PonderHit,
     Quit,
@@ -137,6 +139,7 @@ impl<G: Geometry> fmt::Display for UciCommand<G> {
             }
             UciCommand::Go(limits) | UciCommand::GoInPart { limits, .. } => write_go(f, limits),
             UciCommand::Perft(depth) => write!(f, "go perft {depth}"),
+            UciCommand::Bench(depth) => write!(f, "bench {depth}"),
             UciCommand::Stop => f.write_str("stop"),
             UciCommand::PonderHit => f.write_str("ponderhit"),
             UciCommand::Quit => f.write_str("quit"),
@@ -169,6 +172,23 @@ impl<G: Geometry> FromStr for UciCommand<G> {
             "ponderhit" => UciCommand::PonderHit,
             "quit" => UciCommand::Quit,
             "d" => UciCommand::Display,
+            "perft" => match args {
+                [depth] => UciCommand::Perft(
+                    parse_amount(depth)
+                        .map_err(|e| CommandError::Number("perft".into(), e))?
+                        .min(64) as u32,
+                ),
+                _ => return Err(CommandError::MissingNumber("perft".into())),
+            },
+            "bench" => match args {
+                [] => UciCommand::Bench(crate::measure::bench::DEFAULT_DEPTH),
+                [depth] => UciCommand::Bench(
+                    parse_amount(depth)
+                        .map_err(|e| CommandError::Number("bench".into(), e))?
+                        .clamp(1, 30) as u32,
+                ),
+                _ => return Err(CommandError::Extra("bench", truncate(args[1]))),
+            },
             "eval" => UciCommand::Eval,
             "help" => UciCommand::Help,
             other => return Err(CommandError::Unknown(truncate(other))),
@@ -346,6 +366,8 @@ pub enum CommandError<G: Geometry> {
     Number(String, NumberError),
     #[error("go: unknown word '{0}'")]
     GoWord(String),
+    #[error("{0}: unexpected word '{1}'")]
+    Extra(&'static str, String),
 }
 
 impl<G: Geometry> LineError for CommandError<G> {

@@ -268,6 +268,7 @@ impl<G: Size> Uci<G> {
                 self.go(self.session.capped(limits));
             }
             UciCommand::Perft(depth) => self.perft(depth),
+            UciCommand::Bench(depth) => self.bench(depth),
             UciCommand::Stop => {
                 self.engine.stop();
                 if let Some(p) = &self.perft {
@@ -408,6 +409,30 @@ impl<G: Size> Uci<G> {
             // A host waits for its bestmove whatever happens.
             self.error(&e);
             self.reply(best_move(&fallback_result(pos, &searchmoves), false));
+        }
+    }
+
+    /// `hnefi bench`'s search with this engine's evaluation, as Stockfish's `bench`: a line a
+    /// position, then `N nodes M nps`. It holds the loop until it ends.
+    fn bench(&mut self, depth: u32) {
+        self.finish_search();
+        let options = self.engine.options();
+        let run = crate::measure::bench::run::<Standard>(
+            Rules::default(),
+            depth,
+            options.eval,
+            options.net.clone(),
+            |i, fen, nodes| {
+                self.reply(Reply::InfoString(format!(
+                    "position {i}: {nodes} nodes {fen}"
+                )))
+            },
+        );
+        match run {
+            Ok(result) => self
+                .out
+                .line(&format!("{} nodes {} nps", result.nodes, result.nps())),
+            Err(e) => self.error(&e),
         }
     }
 
