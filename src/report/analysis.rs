@@ -117,9 +117,10 @@ pub fn analyse<G: Size>(
         move_overhead: std::time::Duration::ZERO,
         ..Options::default()
     })?;
-    // The played moves the engine would not have played, judged below against its own.
-    let disagreements = positions.len().saturating_sub(1);
-    let mut total = positions.len() + disagreements;
+    // A search a position, and a second for each move the engine would not have played: at
+    // most one a move, the total lowered as the engine agrees.
+    let moves = positions.len().saturating_sub(1);
+    let mut total = positions.len() + moves;
     let mut done = 0;
     let mut points = Vec::with_capacity(positions.len());
     for pos in &positions {
@@ -129,7 +130,7 @@ pub fn analyse<G: Size>(
     }
     let chances: Vec<f64> = points.iter().map(|p| p.chance).collect();
     let turns = turning_points(&chances);
-    let mut steps = Vec::with_capacity(disagreements);
+    let mut steps = Vec::with_capacity(moves);
     for (i, pair) in positions.windows(2).enumerate() {
         let ply = i + 1;
         let side = pair[0].side_to_move();
